@@ -1,0 +1,140 @@
+"""The NumPy backend: the reference implementation of the hot kernels, on the CPU.
+
+The kernel methods below are the whole interface a backend provides; the
+sparse glue (sorting, scans, gathers) is written once against ``xp`` in
+:mod:`grblas_gpu._sparse`.  The CuPy backend implements the same methods with
+CUDA kernels generated from the operators.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..dtypes import DataType
+from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
+from ..operators.cmath import cast_array
+from . import Backend
+
+
+class NumpyBackend(Backend):
+    """Kernels as vectorised NumPy."""
+
+    name = "numpy"
+    xp = np
+
+    # -------------------------------------------------------------- arrays
+    def asarray(self, x: Any, dtype: Any = None) -> np.ndarray:
+        """``x`` as a NumPy array (copying from a GPU array if needed)."""
+        if hasattr(x, "get") and type(x).__module__.startswith("cupy"):
+            x = x.get()
+        return np.asarray(x, dtype=dtype)
+
+    def to_host(self, x: Any) -> np.ndarray:
+        """The array on the host."""
+        return np.asarray(x)
+
+    def cast(self, x: Any, t: DataType) -> Any:
+        """Cast C-style to ``t``."""
+        return cast_array(x, t, np)
+
+    def synchronize(self) -> None:
+        """Wait for queued work (nothing to wait for on the CPU)."""
+
+    # -------------------------------------------------------------- element-wise
+    def unary(self, op: TypedUnaryOp, x: np.ndarray) -> np.ndarray:
+        """``op(x)`` per element; ``x`` is of ``op.in_type``."""
+        with np.errstate(all="ignore"):
+            z = np.asarray(op.np_func(x))
+        return z.astype(op.out_type.np_type, copy=False)
+
+    def binary(self, op: TypedBinaryOp, x: Any, y: Any, pos: Positions | None = None) -> np.ndarray:
+        """``op(x, y)`` per element; either side may be a scalar (a bound operand)."""
+        return op(x, y, pos)
+
+    def indexunary(self, op: TypedIndexUnaryOp, x: np.ndarray, i: Any, j: Any, thunk: Any) -> np.ndarray:
+        """``op(x, i, j, thunk)`` per element; ``i``/``j`` are int64 arrays or ints."""
+        with np.errstate(all="ignore"):
+            z = np.asarray(op.np_func(x, i, j, thunk))
+        z = np.broadcast_to(z, x.shape) if z.shape != x.shape else z
+        return z.astype(op.out_type.np_type)
+
+    # -------------------------------------------------------------- reductions
+    def segment_reduce(self, monoid: TypedMonoid, values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        """Reduce ``values[offsets[s]:offsets[s+1]]`` with the monoid for every segment s.
+
+        Every segment must be non-empty.
+        """
+        starts = np.asarray(offsets[:-1], dtype=np.int64)
+        if len(starts) == 0:
+            return np.empty(0, monoid.type.np_type)
+        if monoid.is_any:
+            return values[starts].copy()
+        if monoid.ufunc is not None:
+            with np.errstate(all="ignore"):
+                return monoid.ufunc.reduceat(values, starts).astype(monoid.type.np_type, copy=False)
+        return self._pairwise_reduce(monoid.op, values, starts)
+
+    def _pairwise_reduce(self, op: TypedBinaryOp, values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+        """Segmented reduction by any vectorised operator: halve every segment per round."""
+        n = len(values)
+        seg = np.zeros(n, dtype=np.int64)
+        seg[starts[1:]] = 1
+        seg = np.cumsum(seg)
+        vals = values
+        while len(vals) > len(starts):
+            first = np.ones(len(vals), dtype=bool)
+            first[1:] = seg[1:] != seg[:-1]
+            idx = np.arange(len(vals))
+            offset = idx - np.maximum.accumulate(np.where(first, idx, 0))
+            even = offset % 2 == 0
+            has_next = np.zeros(len(vals), dtype=bool)
+            has_next[:-1] = seg[1:] == seg[:-1]
+            pair = even & has_next
+            left = np.flatnonzero(pair)
+            merged = vals.copy()
+            merged[left] = op(vals[left], vals[left + 1])
+            vals, seg = merged[even], seg[even]
+        return vals
+
+    def spmv(
+        self,
+        semiring: TypedSemiring,
+        indptr: np.ndarray,
+        indices: np.ndarray,
+        values: np.ndarray,
+        x: np.ndarray,
+        x_present: np.ndarray | None,
+        row_mask: np.ndarray | None,
+        vector_first: bool,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
+
+        ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
+        Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
+        ``row_mask`` is False are not computed.  Returns the dense result and a presence array.
+        """
+        nrows = len(indptr) - 1
+        counts = np.diff(indptr)
+        rows = np.repeat(np.arange(nrows, dtype=np.int64), counts)
+        keep = np.ones(len(indices), dtype=bool) if x_present is None else x_present[indices]
+        if row_mask is not None:
+            keep &= row_mask[rows]
+        rows, cols, avals = rows[keep], indices[keep].astype(np.int64), values[keep]
+        xv = x[cols]
+        mult = semiring.mult
+        if vector_first:
+            pos = Positions(0, cols, cols, rows) if mult.positional else None
+            prod = mult(xv, avals, pos)
+        else:
+            pos = Positions(rows, cols, cols, 0) if mult.positional else None
+            prod = mult(avals, xv, pos)
+        out = np.zeros(nrows, dtype=semiring.out_type.np_type)
+        present = np.zeros(nrows, dtype=bool)
+        if len(rows):
+            starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+            seg_rows = rows[starts]
+            out[seg_rows] = self.segment_reduce(semiring.monoid, prod, np.r_[starts, len(rows)])
+            present[seg_rows] = True
+        return out, present

@@ -1,0 +1,317 @@
+"""What Vector and Matrix share: masks, ``<<``, comparison and the element-wise operations.
+
+Element-wise operations work on sorted keys (see :mod:`._sparse`), so one
+implementation serves both shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _sparse as sp
+from .dtypes import BOOL, DataType, cast_scalar, dtype_of_value, unify
+from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
+from .expressions import Expression, Updater, check_same_backend, parse_output_args
+from .mask import Mask
+from .operators import (
+    BinaryOp,
+    IndexUnaryOp,
+    Monoid,
+    Semiring,
+    UnaryOp,
+    get_binary,
+    get_indexunary,
+    get_unary,
+)
+from .scalar import Scalar
+
+
+class Collection:
+    """Base of Vector and Matrix."""
+
+    kind = "Collection"
+    _be: Any
+    _dtype: DataType
+    name: str | None
+
+    # ---------------------------------------------------------------- basics
+    @property
+    def dtype(self) -> DataType:
+        """The type of the stored values."""
+        return self._dtype
+
+    @property
+    def backend(self) -> Any:
+        """The backend whose arrays hold the data."""
+        return self._be
+
+    @property
+    def S(self) -> Mask:  # noqa: N802 - GraphBLAS name
+        """Structural mask: every stored entry allows a write."""
+        return Mask(self, structure=True)
+
+    @property
+    def V(self) -> Mask:  # noqa: N802 - GraphBLAS name
+        """Value mask: stored entries whose value is true allow a write."""
+        return Mask(self, structure=False)
+
+    def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False) -> Updater:
+        """The output with a mask, accumulator and replace flag, for ``<<``.
+
+        Positional arguments are recognised by type, as in python-graphblas:
+        ``C(M.S)``, ``C(binary.plus)``, ``C(~M.S, binary.min, replace=True)``.
+        """
+        return Updater(self, *parse_output_args(args, mask, accum, replace))
+
+    def __lshift__(self, value: Any) -> None:
+        Updater(self).update(value)
+
+    def update(self, value: Any) -> None:
+        """Same as ``self << value``."""
+        Updater(self).update(value)
+
+    def _as_expression(self) -> Expression:
+        return Expression(f"{self.name or self.kind.lower()}", self.kind, self.shape, self._dtype, self._be,
+                          lambda mask: self, (self,))
+
+    def _replace_with(self, other: "Collection") -> None:
+        """Take ``other``'s entries, cast to this object's type."""
+        ks = self._keyspace([other])
+        e = other._entries(ks)
+        self._set_entries(sp.Entries(e.keys, self._be.cast(e.values, self._dtype)), ks)
+
+    def wait(self) -> None:
+        """Block until pending device work on this object is done."""
+        self._be.synchronize()
+
+    # ---------------------------------------------------------------- comparison
+    def isequal(self, other: "Collection", *, check_dtype: bool = False) -> bool:
+        """Same shape, same structure and equal values (and same type when ``check_dtype``)."""
+        return self._compare(other, check_dtype, lambda a, b: self._be.xp.all(a == b))
+
+    def isclose(self, other: "Collection", *, rel_tol: float = 1e-7, abs_tol: float = 0.0,
+                check_dtype: bool = False) -> bool:
+        """Same shape and structure, values within ``rel_tol``/``abs_tol`` (NaN equals NaN)."""
+        xp = self._be.xp
+        return self._compare(other, check_dtype,
+                             lambda a, b: xp.all(xp.isclose(a, b, rtol=rel_tol, atol=abs_tol, equal_nan=True)))
+
+    def _compare(self, other: Any, check_dtype: bool, values_equal: Any) -> bool:
+        if not isinstance(other, Collection) or other.kind != self.kind:
+            raise DomainMismatch(f"cannot compare a {self.kind} with {type(other).__name__}")
+        if tuple(self.shape) != tuple(other.shape) or (check_dtype and self.dtype != other.dtype):
+            return False
+        check_same_backend(self, other)
+        if self.nvals != other.nvals:
+            return False
+        ks = self._keyspace([self, other])
+        a, b = self._entries(ks), other._entries(ks)
+        if not bool(self._be.xp.all(a.keys == b.keys)):
+            return False
+        t = unify(self.dtype, other.dtype)
+        xa, xb = self._be.cast(a.values, t), self._be.cast(b.values, t)
+        return bool(values_equal(xa, xb))
+
+    def __eq__(self, other: Any) -> Any:
+        raise TypeError(f"use .isequal() to compare a {self.kind}, or .ewise_mult(other, 'eq') element-wise")
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __bool__(self) -> bool:
+        raise TypeError(f"the truth value of a {self.kind} is ambiguous; compare .nvals")
+
+    # ---------------------------------------------------------------- element-wise
+    def ewise_add(self, other: "Collection", op: Any = "plus") -> Expression:
+        """Union of entries: ``op`` where both exist, the lone value where one does."""
+        return self._ewise(other, op, "ewise_add", union=True)
+
+    def ewise_mult(self, other: "Collection", op: Any = "times") -> Expression:
+        """Intersection of entries, combined by ``op``."""
+        return self._ewise(other, op, "ewise_mult", union=False)
+
+    def ewise_union(self, other: "Collection", op: Any, left_default: Any, right_default: Any) -> Expression:
+        """Union of entries; a lone value is combined with the other side's default."""
+        return self._ewise(other, op, "ewise_union", union=True, defaults=(left_default, right_default))
+
+    def _ewise(self, other: Any, op: Any, name: str, union: bool,
+               defaults: tuple[Any, Any] | None = None) -> Expression:
+        left, right = _operand(self), _operand(other)
+        if not isinstance(right, Collection) or right.kind != left.kind:
+            raise DomainMismatch(f"{name} needs two {left.kind} objects, got {type(right).__name__}")
+        shape = tuple(left.shape)
+        if shape != tuple(right.shape):
+            raise DimensionMismatch(f"{name}: shapes {shape} and {tuple(right.shape)} differ")
+        check_same_backend(left, right)
+        binop = _binop_of(op, union)
+        typed = binop[unify(left.dtype, right.dtype)]
+        out = typed.out_type
+        if defaults is not None:
+            defaults = tuple(_scalar_value(d) for d in defaults)  # type: ignore[assignment]
+
+        def compute(mask: Mask | None) -> Any:
+            a, b = left, right
+            ks = a._keyspace([a, b])
+            ea, eb = a._entries(ks), b._entries(ks)
+            pos_of = a._positions_of(ks, same=True)
+            be = a._be
+            if union:
+                ld, rd = defaults if defaults is not None else (None, None)
+                e = sp.union(be, ea, eb, typed, out, pos_of, ld, rd)
+            else:
+                e = sp.intersection(be, ea, eb, typed, pos_of)
+            return a._from_entries(e, ks, out)
+
+        return Expression(name, left.kind, shape, out, left._be, compute, (left, right))
+
+    # ---------------------------------------------------------------- apply / select
+    def apply(self, op: Any, right: Any = None, *, left: Any = None) -> Expression:
+        """``op(x)`` per entry; ``op(x, right)``/``op(left, x)`` for a BinaryOp with a bound
+        scalar; ``op(x, i, j, right)`` for an IndexUnaryOp (``right`` is the thunk)."""
+        return _apply_expr(self, op, right, left)
+
+    def select(self, op: Any, thunk: Any = 0) -> Expression:
+        """Keep the entries for which the IndexUnaryOp ``op(x, i, j, thunk)`` is true."""
+        return _select_expr(self, op, thunk)
+
+    # ---------------------------------------------------------------- repr helpers
+    def _repr_header(self) -> str:
+        dims = "x".join(str(s) for s in self.shape)
+        name = f" {self.name}" if self.name else ""
+        return f"{self.kind}{name}: {dims}, {self.nvals} entries, {self.dtype}, {self._be.name}"
+
+
+def _operand(obj: Any) -> Any:
+    """A collection operand: ``A.T`` and expressions are materialised."""
+    if isinstance(obj, Expression):
+        return obj.new()
+    if hasattr(obj, "parent") and hasattr(obj.parent, "_transposed"):
+        return obj.parent._transposed()
+    return obj
+
+
+def _binop_of(op: Any, union: bool) -> BinaryOp:
+    """The BinaryOp to use for an element-wise operation given a BinaryOp, Monoid, Semiring or name."""
+    if isinstance(op, Semiring):
+        assert op.monoid is not None and op.mult is not None
+        return op.monoid.binop if union else op.mult  # type: ignore[return-value]
+    if isinstance(op, str) and "_" in op and op not in _binary_names():
+        from .operators import get_semiring
+
+        return _binop_of(get_semiring(op), union)
+    return get_binary(op)
+
+
+def _binary_names() -> set[str]:
+    from .operators import catalog
+
+    return set(catalog.BINARY)
+
+
+def _scalar_value(v: Any) -> Any:
+    if isinstance(v, Scalar):
+        return v.require_value()
+    if isinstance(v, Expression) and v.kind == "Scalar":
+        return v.new().require_value()
+    if isinstance(v, (int, float, bool, np.generic)):
+        return v
+    raise DomainMismatch(f"expected a scalar value, got {type(v).__name__}")
+
+
+def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
+    shape = tuple(obj.shape)
+    if isinstance(op, str):
+        op = _lookup_apply_op(op)
+    if isinstance(op, Monoid):
+        op = op.binop
+    if isinstance(op, UnaryOp):
+        if right is not None or left is not None:
+            raise InvalidValue(f"unary operator {op.name} takes no scalar")
+        typed_u = op[obj.dtype]
+        return _elementwise_expr(obj, f"apply({op.name})", shape, typed_u.out_type,
+                                 lambda be, e, pos: be.unary(typed_u, be.cast(e.values, typed_u.in_type)))
+    if isinstance(op, IndexUnaryOp):
+        if left is not None:
+            raise InvalidValue(f"index-unary operator {op.name} takes its thunk as right=")
+        return _indexunary_expr(obj, op, 0 if right is None else right, select=False)
+    if isinstance(op, BinaryOp):
+        if (left is None) == (right is None):
+            raise InvalidValue(f"apply with binary operator {op.name} needs exactly one of left= or right=")
+        s = _scalar_value(left if left is not None else right)
+        typed_b = op[unify(obj.dtype, dtype_of_value(s) if not isinstance(s, np.generic) else _dt(s))]
+        bound = cast_scalar(s, typed_b.x_type if left is not None else typed_b.y_type)
+
+        def f(be: Any, e: sp.Entries, pos: Any) -> Any:
+            x = be.cast(e.values, typed_b.y_type if left is not None else typed_b.x_type)
+            p = pos(e.keys) if typed_b.positional else None
+            return be.binary(typed_b, bound, x, p) if left is not None else be.binary(typed_b, x, bound, p)
+
+        return _elementwise_expr(obj, f"apply({op.name})", shape, typed_b.out_type, f)
+    raise DomainMismatch(f"apply needs a UnaryOp, BinaryOp or IndexUnaryOp, not {op!r}")
+
+
+def _dt(s: np.generic) -> DataType:
+    from .dtypes import lookup_dtype
+
+    return lookup_dtype(s.dtype)
+
+
+def _lookup_apply_op(name: str) -> Any:
+    from .operators import binary, indexunary, unary
+
+    for ns in (unary, indexunary, binary):
+        if name in ns:
+            return ns[name]
+    raise InvalidValue(f"no unary, index-unary or binary operator named {name!r}")
+
+
+def _elementwise_expr(obj: Collection, name: str, shape: tuple[int, ...], out: DataType, f: Any) -> Expression:
+    def compute(mask: Mask | None) -> Any:
+        src = obj
+        ks = src._keyspace([src])
+        e = src._entries(ks)
+        be = src._be
+        return src._from_entries(sp.Entries(e.keys, f(be, e, src._positions_of(ks, same=True))), ks, out)
+
+    return Expression(name, obj.kind, shape, out, obj._be, compute, (obj,))
+
+
+def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expression:
+    op = get_indexunary(op)
+    s = _scalar_value(thunk)
+    typed = op[obj.dtype if op[obj.dtype].uses_value else obj.dtype]
+    if select and typed.out_type != BOOL:
+        raise DomainMismatch(f"select needs an operator that returns BOOL; {op.name} returns {typed.out_type}")
+    thunk_v = cast_scalar(s, typed.thunk_type)
+    shape = tuple(obj.shape)
+
+    def values(be: Any, e: sp.Entries, ks: Any, src: Collection) -> Any:
+        i, j = src._coords_of(e.keys, ks)
+        return be.indexunary(typed, be.cast(e.values, typed.in_type), i, j, thunk_v)
+
+    def compute(mask: Mask | None) -> Any:
+        src = obj
+        ks = src._keyspace([src])
+        e = src._entries(ks)
+        be = src._be
+        z = values(be, e, ks, src)
+        if select:
+            return src._from_entries(e.take(be.cast(z, BOOL)), ks, src.dtype)
+        return src._from_entries(sp.Entries(e.keys, z), ks, typed.out_type)
+
+    name = f"{'select' if select else 'apply'}({op.name})"
+    return Expression(name, obj.kind, shape, obj.dtype if select else typed.out_type, obj._be, compute, (obj,))
+
+
+_VALUE_SELECTS = {"==": "valueeq", "!=": "valuene", "<": "valuelt", "<=": "valuele", ">": "valuegt",
+                  ">=": "valuege"}
+
+
+def _select_expr(obj: Collection, op: Any, thunk: Any) -> Expression:
+    if isinstance(op, str):
+        from .operators import select as select_ns
+
+        op = _VALUE_SELECTS.get(op, op)
+        op = select_ns[op] if op in select_ns else get_indexunary(op)
+    return _indexunary_expr(obj, op, thunk, select=True)

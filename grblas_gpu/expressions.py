@@ -1,0 +1,260 @@
+"""Delayed expressions and the one place where mask, accumulator and replace are applied.
+
+``C(mask, accum, replace) << expr`` computes ``T = expr`` and writes it into ``C``
+by the GraphBLAS C API 2.1 rule:
+
+1. ``Z = T`` without an accumulator; otherwise ``Z = accum(C, T)`` on the union
+   of their entries (lone entries of either pass through).
+2. Without a mask, ``C = Z``.  With one, ``m`` is its structure (``.S``) or its
+   true values, complemented under ``~``; then ``C = Z ∩ m`` under replace, else
+   ``C = (C ∩ ¬m) ∪ (Z ∩ m)``.
+
+Every argument is validated before ``C`` changes, so an error leaves ``C`` as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import _sparse as sp
+from .dtypes import DataType, lookup_dtype, unify
+from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
+from .mask import Mask, as_mask
+from .operators import get_binary
+
+
+class Expression:
+    """A delayed computation; ``<<`` into an output or ``.new()`` runs it."""
+
+    def __init__(self, name: str, kind: str, shape: tuple[int, ...], dtype: DataType, backend: Any,
+                 compute: Callable[[Mask | None], Any], args: tuple[Any, ...] = ()) -> None:
+        self.name = name
+        self.kind = kind  # "Matrix", "Vector" or "Scalar"
+        self.shape = shape
+        self.dtype = dtype
+        self.backend = backend
+        self._compute = compute
+        self.args = args
+
+    def compute(self, mask: Mask | None = None) -> Any:
+        """Evaluate to a new object (``mask`` is a hint: entries outside it may be skipped)."""
+        return self._compute(mask)
+
+    def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Any:
+        """Evaluate into a new object of ``dtype`` (default: the expression's type)."""
+        out = empty_like_expr(self, lookup_dtype(dtype) if dtype is not None else self.dtype, name)
+        Updater(out, mask=mask).update(self)
+        return out
+
+    @property
+    def value(self) -> Any:
+        """For an expression with a scalar result: its Python value (None if empty)."""
+        if self.kind != "Scalar":
+            raise InvalidValue(f"{self.name} gives a {self.kind}; .value is only for scalar results")
+        return self.new().value
+
+    def __repr__(self) -> str:
+        dims = "x".join(str(s) for s in self.shape) or "scalar"
+        return f"<{self.kind}Expression {self.name}: {dims}, {self.dtype}>"
+
+    def __lshift__(self, value: Any) -> None:
+        """``A[rows, cols] << B``: assign into the indexed region of ``A`` (extract expressions only)."""
+        target = getattr(self, "_assign_target", None)
+        if target is None:
+            raise InvalidValue(f"cannot assign into {self.name}; only A[rows, cols] << value assigns")
+        obj, key = target
+        Updater(obj)[key] << value
+
+    def update(self, value: Any) -> None:
+        """Same as ``self << value``."""
+        self << value
+
+
+def empty_like_expr(expr: Expression, dtype: DataType, name: str | None) -> Any:
+    """An empty output object that ``expr`` can be written into."""
+    from .matrix import Matrix
+    from .scalar import Scalar
+    from .vector import Vector
+
+    be = expr.backend.name
+    if expr.kind == "Matrix":
+        return Matrix(dtype, *expr.shape, backend=be, name=name)
+    if expr.kind == "Vector":
+        return Vector(dtype, expr.shape[0], backend=be, name=name)
+    return Scalar(dtype, backend=be, name=name)
+
+
+def parse_output_args(args: tuple[Any, ...], mask: Any, accum: Any, replace: bool) -> tuple[Any, Any, bool]:
+    """Sort positional ``C(...)`` arguments into (mask, accum, replace) by their type."""
+    from .operators import BinaryOp, Monoid
+
+    for a in args:
+        if isinstance(a, bool):
+            replace = a
+        elif isinstance(a, (BinaryOp, Monoid, str)):
+            if accum is not None:
+                raise InvalidValue("two accumulators given")
+            accum = a
+        elif a is not None:
+            if mask is not None:
+                raise InvalidValue("two masks given")
+            mask = a
+    return mask, accum, replace
+
+
+class Updater:
+    """An output with its mask, accumulator and replace flag: the left side of ``<<``."""
+
+    def __init__(self, target: Any, mask: Any = None, accum: Any = None, replace: bool = False) -> None:
+        self.target = target
+        self.mask = as_mask(mask)
+        self.accum = get_binary(accum) if accum is not None else None
+        self.replace = bool(replace)
+        if self.mask is not None:
+            _check_mask(target, self.mask)
+
+    def __lshift__(self, value: Any) -> None:
+        self.update(value)
+
+    def update(self, value: Any) -> None:
+        """Compute ``value`` and write it into the target by the mask/accumulate rule."""
+        from .ops.indexing import assign
+
+        target = self.target
+        if _is_scalar_like(value):
+            if target.kind == "Scalar":
+                assign_scalar_value(self, value)
+            else:
+                assign(self, None, None, value)
+            return
+        expr = as_expression(value)
+        if expr.kind != target.kind or tuple(expr.shape) != tuple(target.shape):
+            raise DimensionMismatch(
+                f"cannot write a {expr.kind} of shape {expr.shape} ({expr.name}) into a {target.kind} "
+                f"of shape {target.shape}"
+            )
+        check_same_backend(target, expr)
+        result = expr.compute(self.mask)
+        write_result(target, result, self.mask, self.accum, self.replace)
+
+    def __getitem__(self, key: Any) -> "AssignTarget":
+        return AssignTarget(self, key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        AssignTarget(self, key).update(value)
+
+
+class AssignTarget:
+    """``C(mask, accum)[rows, cols]``: the left side of an assign."""
+
+    def __init__(self, updater: Updater, key: Any) -> None:
+        self.updater = updater
+        self.key = key
+
+    def __lshift__(self, value: Any) -> None:
+        self.update(value)
+
+    def update(self, value: Any) -> None:
+        """Assign ``value`` (a scalar or a collection) into the indexed region."""
+        from .ops.indexing import assign
+
+        assign(self.updater, *split_key(self.updater.target, self.key), value)
+
+
+def split_key(target: Any, key: Any) -> tuple[Any, Any]:
+    """(rows, cols) of a matrix key, or (indices, None) of a vector key."""
+    if target.kind == "Matrix":
+        if not isinstance(key, tuple) or len(key) != 2:
+            raise InvalidValue(f"a Matrix index needs [rows, cols], got {key!r}")
+        return key
+    if isinstance(key, tuple):
+        if len(key) != 1:
+            raise InvalidValue(f"a Vector index needs one index, got {key!r}")
+        key = key[0]
+    return key, None
+
+
+def _is_scalar_like(value: Any) -> bool:
+    import numpy as np
+
+    from .scalar import Scalar
+
+    return isinstance(value, (int, float, bool, np.generic, Scalar)) or (
+        isinstance(value, Expression) and value.kind == "Scalar")
+
+
+def as_expression(value: Any) -> Expression:
+    """An Expression for ``value``: an expression, or a collection (copied as it is)."""
+    if isinstance(value, Expression):
+        return value
+    if hasattr(value, "_as_expression"):
+        return value._as_expression()
+    raise DomainMismatch(f"cannot compute a result from {type(value).__name__}")
+
+
+def check_same_backend(*objs: Any) -> None:
+    """Raise InvalidValue if the objects' arrays live on different backends."""
+    names = {o.backend.name if hasattr(o.backend, "name") else o.backend for o in objs if o is not None}
+    if len(names) > 1:
+        raise InvalidValue(
+            f"objects on different backends ({', '.join(sorted(names))}) cannot meet in one operation; "
+            "move one with .to(backend)"
+        )
+
+
+def _check_mask(target: Any, mask: Mask) -> None:
+    if target.kind == "Scalar":
+        raise InvalidValue("a Scalar output takes no mask")
+    if mask.parent.kind != target.kind or tuple(mask.parent.shape) != tuple(target.shape):
+        raise DimensionMismatch(
+            f"mask of shape {mask.parent.shape} does not match output of shape {target.shape}")
+    check_same_backend(target, mask.parent)
+
+
+def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -> None:
+    """Write the computed ``T`` into ``C`` under ``mask``, ``accum`` and ``replace``."""
+    if C.kind == "Scalar":
+        _write_scalar(C, T, accum)
+        return
+    be = C._be
+    if mask is None and accum is None:
+        C._replace_with(T)
+        return
+    ks = C._keyspace([C, T] + ([mask.parent] if mask is not None else []))
+    c, t = C._entries(ks), T._entries(ks)
+    if accum is not None:
+        op = accum[unify(C.dtype, T.dtype)]
+        z = sp.union(be, c, t, op, C.dtype, pos_of=C._positions_of(ks, same=True))
+    else:
+        z = sp.Entries(t.keys, be.cast(t.values, C.dtype))
+    if mask is not None:
+        z = z.take(mask.members(be, z.keys, ks))
+        if not replace:
+            kept = c.take(~mask.members(be, c.keys, ks))
+            z = sp.merge_disjoint(be, [kept, sp.Entries(z.keys, z.values)])
+            if len(z) == 0:
+                z = sp.Entries(z.keys, be.xp.zeros(0, C.dtype.np_type))
+    C._set_entries(z, ks)
+
+
+def _write_scalar(C: Any, T: Any, accum: Any) -> None:
+    if accum is None or C.is_empty:
+        C._set_value(None if T.is_empty else T._value, T.dtype)
+    elif not T.is_empty:
+        op = accum[unify(C.dtype, T.dtype)]
+        import numpy as np
+
+        z = op(np.asarray(C._value).astype(op.x_type.np_type), np.asarray(T._value).astype(op.y_type.np_type))
+        C._set_value(z[()], op.out_type)
+
+
+def assign_scalar_value(updater: Updater, value: Any) -> None:
+    """``s(accum) << x`` for a Scalar output."""
+    from .scalar import Scalar
+
+    if isinstance(value, Expression):
+        check_same_backend(updater.target, value)
+        src = value.compute(None)
+    else:
+        src = value if isinstance(value, Scalar) else Scalar.from_value(value)
+    _write_scalar(updater.target, src, updater.accum)

@@ -1,0 +1,55 @@
+"""Masks: ``M.S`` (structure), ``M.V`` (values) and their complements ``~M.S``, ``~M.V``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ._sparse import Entries, isin_sorted
+from .dtypes import BOOL
+from .exceptions import DomainMismatch
+
+
+@dataclass(frozen=True)
+class Mask:
+    """Which positions of the output an operation may write.
+
+    ``structure``: every stored entry of ``parent`` counts; otherwise only entries
+    whose value is true when cast to BOOL.  ``complement`` inverts the set.
+    """
+
+    parent: Any
+    structure: bool = False
+    complement: bool = False
+
+    def __invert__(self) -> "Mask":
+        return Mask(self.parent, self.structure, not self.complement)
+
+    def __repr__(self) -> str:
+        kind = "S" if self.structure else "V"
+        return f"{'~' if self.complement else ''}{self.parent.name or 'mask'}.{kind}"
+
+    def members(self, be: Any, keys: Any, keyspace: Any) -> Any:
+        """Boolean per key: does the mask allow writing there."""
+        m: Entries = self.parent._entries(keyspace)
+        if not self.structure:
+            m = m.take(be.cast(m.values, BOOL))
+        inside = isin_sorted(be.xp, keys, m.keys)
+        return ~inside if self.complement else inside
+
+    def dense_rows(self, be: Any, size: int) -> Any:
+        """For a vector mask: a dense boolean array of the allowed positions."""
+        xp = be.xp
+        from ._sparse import arange
+
+        keys = arange(xp, size)
+        return self.members(be, keys, None)
+
+
+def as_mask(mask: Any) -> Mask | None:
+    """A Mask from a Mask, a Vector/Matrix (its value mask) or None."""
+    if mask is None or isinstance(mask, Mask):
+        return mask
+    if hasattr(mask, "_entries"):
+        return Mask(mask)
+    raise DomainMismatch(f"a mask must be a Vector or Matrix (or its .S / .V), not {type(mask).__name__}")

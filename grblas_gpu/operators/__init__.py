@@ -1,0 +1,218 @@
+"""Operator namespaces: ``unary``, ``binary``, ``monoid``, ``semiring``, ``indexunary``, ``select``.
+
+Each is polymorphic (``binary.plus``) and typed by indexing (``binary.plus["FP32"]``).
+Names are python-graphblas's; strings work wherever an operator is expected
+(``A.mxv(u, "min_plus")``).  Semirings are ``add_mult`` for any monoid ``add``
+and binary operator ``mult``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..exceptions import InvalidValue
+from . import catalog
+from .base import (
+    BinaryOp,
+    IndexUnaryOp,
+    Monoid,
+    Positions,
+    Semiring,
+    TypedBinaryOp,
+    TypedIndexUnaryOp,
+    TypedMonoid,
+    TypedSemiring,
+    TypedUnaryOp,
+    UnaryOp,
+)
+
+__all__ = [
+    "unary", "binary", "monoid", "semiring", "indexunary", "select",
+    "UnaryOp", "BinaryOp", "Monoid", "Semiring", "IndexUnaryOp",
+    "TypedUnaryOp", "TypedBinaryOp", "TypedMonoid", "TypedSemiring", "TypedIndexUnaryOp",
+    "Positions", "get_semiring", "get_monoid", "get_binary", "get_unary", "get_indexunary",
+]
+
+
+class Namespace:
+    """Attribute and item access to a family of operators; ``register_new`` adds one."""
+
+    def __init__(self, kind: str, table: dict[str, Any]) -> None:
+        self._kind = kind
+        self._table = table
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except InvalidValue as exc:
+            raise AttributeError(str(exc)) from None
+
+    def __getitem__(self, name: str) -> Any:
+        op = self._table.get(name)
+        if op is None:
+            op = self._missing(name)
+        return op
+
+    def _missing(self, name: str) -> Any:
+        raise InvalidValue(f"no {self._kind} operator named {name!r}; known: {', '.join(sorted(self._table))}")
+
+    def __contains__(self, name: str) -> bool:
+        try:
+            self[name]
+        except InvalidValue:
+            return False
+        return True
+
+    def __dir__(self) -> list[str]:
+        return sorted(self._table)
+
+    def __iter__(self):  # noqa: ANN204
+        return iter(sorted(self._table))
+
+    def _register(self, name: str, op: Any) -> Any:
+        if name in self._table:
+            raise InvalidValue(f"a {self._kind} operator named {name!r} already exists")
+        self._table[name] = op
+        return op
+
+    def __repr__(self) -> str:
+        return f"<namespace {self._kind}: {len(self._table)} operators>"
+
+
+class _UnaryNamespace(Namespace):
+    def register_new(self, name: str, func: Any) -> UnaryOp:
+        """Define a unary operator from a Python function ``f(x)`` (see :mod:`.udf`)."""
+        from .udf import unary_from_function
+
+        return self._register(name, unary_from_function(name, func))
+
+    def register_anonymous(self, func: Any, name: str = "anonymous") -> UnaryOp:
+        """A unary operator from ``f(x)`` without adding it to the namespace."""
+        from .udf import unary_from_function
+
+        return unary_from_function(name, func)
+
+
+class _BinaryNamespace(Namespace):
+    def register_new(self, name: str, func: Any) -> BinaryOp:
+        """Define a binary operator from a Python function ``f(x, y)`` (see :mod:`.udf`)."""
+        from .udf import binary_from_function
+
+        return self._register(name, binary_from_function(name, func))
+
+    def register_anonymous(self, func: Any, name: str = "anonymous") -> BinaryOp:
+        """A binary operator from ``f(x, y)`` without adding it to the namespace."""
+        from .udf import binary_from_function
+
+        return binary_from_function(name, func)
+
+
+class _IndexUnaryNamespace(Namespace):
+    def register_new(self, name: str, func: Any) -> IndexUnaryOp:
+        """Define an index-unary operator from ``f(x, i, j, thunk)`` (see :mod:`.udf`)."""
+        from .udf import indexunary_from_function
+
+        return self._register(name, indexunary_from_function(name, func))
+
+
+class _MonoidNamespace(Namespace):
+    def register_new(self, name: str, binop: Any, identity: Any, terminal: Any = None) -> Monoid:
+        """Define a monoid from an associative, commutative binary operator and its identity."""
+        return self._register(name, make_monoid(name, binop, identity, terminal))
+
+    def register_anonymous(self, binop: Any, identity: Any, terminal: Any = None, name: str = "anonymous") -> Monoid:
+        """A monoid without adding it to the namespace."""
+        return make_monoid(name, binop, identity, terminal)
+
+
+class _SemiringNamespace(Namespace):
+    def _missing(self, name: str) -> Semiring:
+        add, sep, mult = name.partition("_")
+        if not sep or add not in monoid or mult not in binary:
+            raise InvalidValue(
+                f"no semiring named {name!r}: a semiring is 'add_mult' with add a monoid "
+                f"({', '.join(sorted(catalog.MONOID))}) and mult a binary operator"
+            )
+        sr = Semiring(name, monoid=monoid[add], mult=binary[mult])
+        self._table[name] = sr
+        return sr
+
+    def register_new(self, name: str, add: Any, mult: Any) -> Semiring:
+        """Define a semiring from a monoid and a binary operator."""
+        return self._register(name, Semiring(name, monoid=get_monoid(add), mult=get_binary(mult)))
+
+    def register_anonymous(self, add: Any, mult: Any, name: str = "anonymous") -> Semiring:
+        """A semiring without adding it to the namespace."""
+        return Semiring(name, monoid=get_monoid(add), mult=get_binary(mult))
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(self._table) | set(catalog.BUILTIN_SEMIRINGS))
+
+
+def make_monoid(name: str, binop: Any, identity: Any, terminal: Any = None) -> Monoid:
+    """A Monoid from a binary operator and an identity (a value, or a function of the type)."""
+    op = get_binary(binop)
+    ident = identity if callable(identity) else (lambda t: identity)
+    term = None if terminal is None else (terminal if callable(terminal) else (lambda t: terminal))
+    return Monoid(name, binop=op, identity_of=ident, terminal_of=term)
+
+
+unary = _UnaryNamespace("unary", catalog.UNARY)
+binary = _BinaryNamespace("binary", catalog.BINARY)
+monoid = _MonoidNamespace("monoid", catalog.MONOID)
+semiring = _SemiringNamespace("semiring", {})
+indexunary = _IndexUnaryNamespace("indexunary", catalog.INDEXUNARY)
+
+
+class _SelectNamespace(_IndexUnaryNamespace):
+    """The select operators; called, it is the C-style ``select(C, mask, accum, op, A, thunk, desc)``."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        from ..functional import select as select_function
+
+        select_function(*args, **kwargs)
+
+
+select = _SelectNamespace("select", {n: catalog.INDEXUNARY[n] for n in catalog.SELECT_NAMES})
+
+
+def _get(ns: Namespace, cls: type, op: Any, what: str) -> Any:
+    if isinstance(op, cls):
+        return op
+    if isinstance(op, str):
+        return ns[op]
+    raise InvalidValue(f"expected a {what} (or its name), got {op!r}")
+
+
+def get_unary(op: Any) -> UnaryOp:
+    """A UnaryOp from an operator or its name."""
+    return _get(unary, UnaryOp, op, "unary operator")
+
+
+def get_binary(op: Any) -> BinaryOp:
+    """A BinaryOp from an operator, a monoid (its operator) or a name."""
+    if isinstance(op, Monoid):
+        assert op.binop is not None
+        return op.binop
+    return _get(binary, BinaryOp, op, "binary operator")
+
+
+def get_monoid(op: Any) -> Monoid:
+    """A Monoid from a monoid, a binary operator that has a built-in monoid, or a name."""
+    if isinstance(op, BinaryOp):
+        if op.name in catalog.MONOID and catalog.MONOID[op.name].binop is op:
+            return catalog.MONOID[op.name]
+        raise InvalidValue(f"binary operator {op.name!r} has no monoid; pass a Monoid")
+    return _get(monoid, Monoid, op, "monoid")
+
+
+def get_semiring(op: Any) -> Semiring:
+    """A Semiring from a semiring or its name (``"min_plus"``)."""
+    return _get(semiring, Semiring, op, "semiring")
+
+
+def get_indexunary(op: Any) -> IndexUnaryOp:
+    """An IndexUnaryOp from an operator or its name."""
+    return _get(indexunary, IndexUnaryOp, op, "index-unary operator")

@@ -1,0 +1,337 @@
+"""Operator classes: polymorphic operators and their typed instances.
+
+An operator is defined once and rendered twice: a NumPy implementation for the
+CPU backend and a CUDA C expression for the kernels of the GPU backend.
+
+CUDA expressions are written in terms of
+- unary: ``x`` (type ``X``), result type ``Z``;
+- binary: ``x`` (``X``), ``y`` (``Y``) and the positions ``xi, xj, yi, yj``
+  (int64 row/column of each operand; used only by positional operators);
+- index-unary: ``x`` (``X``), ``i``, ``j`` (int64) and ``thunk`` (``T``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..dtypes import BOOL, DataType, lookup_dtype, unify
+from ..exceptions import DomainMismatch, InvalidValue
+
+__all__ = [
+    "Positions",
+    "TypedUnaryOp",
+    "TypedBinaryOp",
+    "TypedIndexUnaryOp",
+    "TypedMonoid",
+    "TypedSemiring",
+    "UnaryOp",
+    "BinaryOp",
+    "IndexUnaryOp",
+    "Monoid",
+    "Semiring",
+]
+
+
+@dataclass
+class Positions:
+    """Row/column of each operand of a positional binary operator (arrays or ints)."""
+
+    xi: Any = 0
+    xj: Any = 0
+    yi: Any = 0
+    yj: Any = 0
+
+    def swapped(self) -> "Positions":
+        """The positions with the two operands exchanged."""
+        return Positions(self.yi, self.yj, self.xi, self.xj)
+
+
+# ---------------------------------------------------------------------------- typed
+
+
+@dataclass(frozen=True, eq=False)
+class TypedUnaryOp:
+    """A unary operator on one input type: ``z = f(x)``."""
+
+    name: str
+    in_type: DataType
+    out_type: DataType
+    np_func: Callable[[Any], Any]
+    cuda: str
+
+    @property
+    def key(self) -> str:
+        """A name unique per operator and types, usable in generated code."""
+        return f"{self.name}_{self.in_type.name}"
+
+    def __repr__(self) -> str:
+        return f"unary.{self.name}[{self.in_type}]"
+
+
+@dataclass(frozen=True, eq=False)
+class TypedBinaryOp:
+    """A binary operator on input types (x_type, y_type): ``z = f(x, y)``."""
+
+    name: str
+    x_type: DataType
+    y_type: DataType
+    out_type: DataType
+    np_func: Callable[[Any, Any, Positions | None], Any]
+    cuda: str
+    positional: bool = False
+    is_flipped: bool = False
+    commutative: bool = False
+
+    @property
+    def key(self) -> str:
+        """A name unique per operator and types, usable in generated code."""
+        flip = "_flip" if self.is_flipped else ""
+        return f"{self.name}{flip}_{self.x_type.name}_{self.y_type.name}"
+
+    def __call__(self, x: Any, y: Any, pos: Positions | None = None) -> Any:
+        """Apply to NumPy arrays (or scalars) already cast to ``x_type`` and ``y_type``."""
+        with np.errstate(all="ignore"):
+            z = np.asarray(self.np_func(x, y, pos))
+        shape = np.broadcast(x, y).shape
+        if z.shape != shape:
+            z = np.broadcast_to(z, shape).copy()
+        return z if z.dtype == self.out_type.np_type else z.astype(self.out_type.np_type)
+
+    def flipped(self) -> "TypedBinaryOp":
+        """The operator with its operands exchanged: ``f'(x, y) = f(y, x)``."""
+        if self.commutative and self.x_type == self.y_type:
+            return self
+        f = self.np_func
+        cuda = (
+            self.cuda.replace("xi", "\x01").replace("xj", "\x02")
+            .replace("yi", "xi").replace("yj", "xj")
+            .replace("\x01", "yi").replace("\x02", "yj")
+        )
+        cuda = _swap_xy(cuda)
+        return TypedBinaryOp(
+            self.name,
+            self.y_type,
+            self.x_type,
+            self.out_type,
+            lambda x, y, pos: f(y, x, pos.swapped() if pos is not None else None),
+            cuda,
+            self.positional,
+            not self.is_flipped,
+            self.commutative,
+        )
+
+    def __repr__(self) -> str:
+        return f"binary.{self.name}[{self.x_type}]"
+
+
+def _swap_xy(expr: str) -> str:
+    """Exchange the identifiers ``x`` and ``y`` in a C expression."""
+    import re
+
+    return re.sub(r"\b([xy])\b", lambda m: "y" if m.group(1) == "x" else "x", expr)
+
+
+@dataclass(frozen=True, eq=False)
+class TypedIndexUnaryOp:
+    """An index-unary operator: ``z = f(x, i, j, thunk)``."""
+
+    name: str
+    in_type: DataType
+    thunk_type: DataType
+    out_type: DataType
+    np_func: Callable[[Any, Any, Any, Any], Any]
+    cuda: str
+    uses_value: bool = True
+
+    @property
+    def key(self) -> str:
+        """A name unique per operator and types, usable in generated code."""
+        return f"{self.name}_{self.in_type.name}_{self.thunk_type.name}"
+
+    def __repr__(self) -> str:
+        return f"indexunary.{self.name}[{self.in_type}]"
+
+
+@dataclass(frozen=True, eq=False)
+class TypedMonoid:
+    """A commutative, associative binary operator with an identity (and maybe a terminal)."""
+
+    name: str
+    op: TypedBinaryOp
+    identity: Any
+    terminal: Any = None
+    ufunc: Any = None  # NumPy ufunc with the same meaning, for reduceat; None: pairwise
+    is_any: bool = False
+
+    @property
+    def type(self) -> DataType:
+        """The monoid's domain."""
+        return self.op.out_type
+
+    @property
+    def key(self) -> str:
+        """A name unique per monoid and type, usable in generated code."""
+        return f"{self.name}_{self.type.name}"
+
+    def __repr__(self) -> str:
+        return f"monoid.{self.name}[{self.type}]"
+
+
+@dataclass(frozen=True, eq=False)
+class TypedSemiring:
+    """An additive monoid and a multiplicative operator whose output is the monoid's domain."""
+
+    name: str
+    monoid: TypedMonoid
+    mult: TypedBinaryOp
+
+    @property
+    def key(self) -> str:
+        """A name unique per semiring and types, usable in generated code."""
+        return f"{self.monoid.key}__{self.mult.key}"
+
+    @property
+    def out_type(self) -> DataType:
+        """The type of the result."""
+        return self.monoid.type
+
+    def flipped(self) -> "TypedSemiring":
+        """The semiring with the multiplicative operator's operands exchanged."""
+        return TypedSemiring(self.name, self.monoid, self.mult.flipped())
+
+    def __repr__(self) -> str:
+        return f"semiring.{self.name}[{self.mult.x_type}]"
+
+
+# ---------------------------------------------------------------------------- polymorphic
+
+
+@dataclass(eq=False)
+class _Polymorphic:
+    """An operator that makes a typed instance for each type it is asked for."""
+
+    name: str
+    _cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    kind = "op"
+
+    def __getitem__(self, dtype: Any) -> Any:
+        t = lookup_dtype(dtype)
+        typed = self._cache.get(t)
+        if typed is None:
+            typed = self._cache[t] = self._build(t)
+        return typed
+
+    def _build(self, t: DataType) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    @property
+    def types(self) -> list[DataType]:
+        """The types this operator accepts directly (others are cast)."""
+        from ..dtypes import ALL_TYPES
+
+        return list(ALL_TYPES)
+
+    def __repr__(self) -> str:
+        return f"{self.kind}.{self.name}"
+
+
+@dataclass(eq=False, repr=False)
+class UnaryOp(_Polymorphic):
+    """A polymorphic unary operator; ``op[dtype]`` gives the typed instance."""
+
+    builder: Callable[[DataType], TypedUnaryOp] | None = None
+    kind = "unary"
+
+    def _build(self, t: DataType) -> TypedUnaryOp:
+        assert self.builder is not None
+        return self.builder(t)
+
+
+@dataclass(eq=False, repr=False)
+class BinaryOp(_Polymorphic):
+    """A polymorphic binary operator; ``op[dtype]`` gives the typed instance."""
+
+    builder: Callable[[DataType], TypedBinaryOp] | None = None
+    monoid_name: str | None = None
+    kind = "binary"
+
+    def _build(self, t: DataType) -> TypedBinaryOp:
+        assert self.builder is not None
+        return self.builder(t)
+
+    def resolve(self, left: DataType, right: DataType | None = None) -> TypedBinaryOp:
+        """The typed instance for operands of these types."""
+        return self[left if right is None else unify(left, right)]
+
+
+@dataclass(eq=False, repr=False)
+class IndexUnaryOp(_Polymorphic):
+    """A polymorphic index-unary operator ``f(x, i, j, thunk)``."""
+
+    builder: Callable[[DataType], TypedIndexUnaryOp] | None = None
+    kind = "indexunary"
+
+    def _build(self, t: DataType) -> TypedIndexUnaryOp:
+        assert self.builder is not None
+        return self.builder(t)
+
+
+@dataclass(eq=False, repr=False)
+class Monoid(_Polymorphic):
+    """A polymorphic monoid: a BinaryOp with an identity (and a terminal where one exists)."""
+
+    binop: BinaryOp | None = None
+    identity_of: Callable[[DataType], Any] | None = None
+    terminal_of: Callable[[DataType], Any] | None = None
+    ufunc_of: Callable[[DataType], Any] | None = None
+    is_any: bool = False
+    kind = "monoid"
+
+    def _build(self, t: DataType) -> TypedMonoid:
+        assert self.binop is not None and self.identity_of is not None
+        op = self.binop[t]
+        if op.x_type != op.out_type or op.y_type != op.out_type:
+            # A monoid needs T x T -> T; fall back to the operator's own domain.
+            if op.out_type != t:
+                return self[op.out_type]
+            raise DomainMismatch(f"monoid {self.name} is not defined on {t}")
+        terminal = self.terminal_of(t) if self.terminal_of else None
+        ufunc = self.ufunc_of(t) if self.ufunc_of else None
+        return TypedMonoid(self.name, op, _as_type(self.identity_of(t), t), _as_type(terminal, t), ufunc, self.is_any)
+
+
+@dataclass(eq=False, repr=False)
+class Semiring(_Polymorphic):
+    """A polymorphic semiring ``add_mult``; ``semiring[dtype]`` types the multiply at dtype."""
+
+    monoid: Monoid | None = None
+    mult: BinaryOp | None = None
+    kind = "semiring"
+
+    def _build(self, t: DataType) -> TypedSemiring:
+        assert self.monoid is not None and self.mult is not None
+        mult = self.mult[t]
+        return TypedSemiring(self.name, self.monoid[mult.out_type], mult)
+
+
+def _as_type(value: Any, t: DataType) -> Any:
+    if value is None:
+        return None
+    return np.array(value).astype(t.np_type)[()]
+
+
+def check_bool_out(op: TypedIndexUnaryOp) -> None:
+    """Raise unless ``op`` returns BOOL (as select needs)."""
+    if op.out_type != BOOL:
+        raise DomainMismatch(f"select needs an operator that returns BOOL; {op!r} returns {op.out_type}")
+
+
+def require(cond: bool, message: str) -> None:
+    """Raise InvalidValue with ``message`` unless ``cond``."""
+    if not cond:
+        raise InvalidValue(message)

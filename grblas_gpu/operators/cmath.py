@@ -1,0 +1,127 @@
+"""NumPy versions of the C semantics the CUDA renderings have.
+
+Integer division follows SuiteSparse:GraphBLAS: ``x / 0`` is 0 when x is 0, the
+type's maximum when x > 0 and its minimum when x < 0; float-to-integer casts
+truncate toward zero, saturate at the type's limits and send NaN to 0.  Both
+backends use these rules, so their results are identical.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..dtypes import DataType
+
+
+def cast_array(x: Any, t: DataType, xp: Any = np) -> Any:
+    """Cast an array to ``t`` C-style (saturating float -> int, NaN -> 0, nonzero -> true)."""
+    if x.dtype == t.np_type:
+        return x
+    if x.dtype.kind == "f" and t.is_integer:
+        info = np.iinfo(t.np_type)
+        lo, hi = float(info.min), float(info.max)
+        tr = xp.trunc(xp.nan_to_num(x, nan=0.0, posinf=hi, neginf=lo))
+        out = xp.clip(tr, lo, hi).astype(t.np_type)
+        # float(hi) rounds up for 64-bit types: values at or above it saturate explicitly.
+        return xp.where(tr >= hi, xp.asarray(info.max, dtype=t.np_type), out)
+    with np.errstate(all="ignore"):
+        return x.astype(t.np_type)
+
+
+def int_cdiv(x: Any, y: Any, t: DataType) -> Any:
+    """C integer division (truncating), with the GraphBLAS rule for division by zero."""
+    zero = y == 0
+    ys = np.where(zero, 1, y).astype(t.np_type)
+    with np.errstate(all="ignore"):
+        q = x // ys
+        if t.is_signed:
+            r = x - q * ys
+            q = np.where((r != 0) & ((x < 0) != (ys < 0)), q + 1, q)
+    return np.where(zero, _div_by_zero(x, t), q).astype(t.np_type)
+
+
+def int_floordiv(x: Any, y: Any, t: DataType) -> Any:
+    """Floor integer division with the GraphBLAS rule for division by zero."""
+    zero = y == 0
+    ys = np.where(zero, 1, y).astype(t.np_type)
+    with np.errstate(all="ignore"):
+        q = x // ys
+    return np.where(zero, _div_by_zero(x, t), q).astype(t.np_type)
+
+
+def _div_by_zero(x: Any, t: DataType) -> Any:
+    info = np.iinfo(t.np_type)
+    return np.where(x == 0, 0, np.where(x > 0, info.max, info.min)).astype(t.np_type)
+
+
+def c_round(x: Any) -> Any:
+    """C ``round``: halves away from zero (NumPy's ``round`` goes to even)."""
+    t = np.trunc(x)
+    return np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t).astype(x.dtype)
+
+
+def c_sign(x: Any) -> Any:
+    """-1, 0 or 1 by sign; NaN stays NaN."""
+    return np.sign(x)
+
+
+def int_pow(x: Any, y: Any, t: DataType) -> Any:
+    """Integer power computed in double and cast back C-style (as SuiteSparse does)."""
+    with np.errstate(all="ignore"):
+        return cast_array(np.power(x.astype(np.float64), y.astype(np.float64)), t)
+
+
+def bool_pow(x: Any, y: Any) -> Any:
+    """x ** y on booleans: x**0 is true, x**1 is x."""
+    return np.logical_or(x, np.logical_not(y))
+
+
+# ------------------------------------------------------------------------------- CUDA side
+
+CUDA_HELPERS = r"""
+template <typename T> __device__ __forceinline__ T gb_idiv(T x, T y, T mn, T mx) {
+    if (y == 0) return x == 0 ? (T)0 : (x > 0 ? mx : mn);
+    if ((T)(y + 1) == 0 && mn != 0) return (T)(0 - x);
+    return (T)(x / y);
+}
+template <typename T> __device__ __forceinline__ T gb_ifloordiv(T x, T y, T mn, T mx) {
+    if (y == 0) return x == 0 ? (T)0 : (x > 0 ? mx : mn);
+    if ((T)(y + 1) == 0 && mn != 0) return (T)(0 - x);
+    T q = (T)(x / y);
+    if (mn != 0 && (T)(x - q * y) != 0 && ((x < 0) != (y < 0))) q = (T)(q - 1);
+    return q;
+}
+template <typename T> __device__ __forceinline__ T gb_from_double(double v, T mn, T mx) {
+    if (v != v) return (T)0;
+    v = trunc(v);
+    if (v <= (double)mn) return mn;
+    if (v >= (double)mx) return mx;
+    return (T)v;
+}
+template <typename T> __device__ __forceinline__ T gb_round(T x) { return round(x); }
+template <typename T> __device__ __forceinline__ T gb_sign(T x) {
+    return x > 0 ? (T)1 : (x < 0 ? (T)-1 : x);
+}
+"""
+
+
+def c_literal(value: Any, t: DataType) -> str:
+    """A CUDA C literal of type ``t`` for ``value`` (inf, NaN and the integer limits included)."""
+    if t.is_bool:
+        return "true" if bool(value) else "false"
+    if t.is_float:
+        v = float(value)
+        cast = "float" if t.np_type == np.float32 else "double"
+        if np.isnan(v):
+            return f"(({cast})__longlong_as_double(0x7ff8000000000000LL))"
+        if np.isinf(v):
+            sign = "" if v > 0 else "-"
+            return f"({sign}({cast})__longlong_as_double(0x7ff0000000000000LL))"
+        return f"(({cast}){float(np.asarray(v, dtype=t.np_type))!r})"
+    v = int(value)
+    if t.np_type == np.int64 and v == -(2**63):
+        return "((int64_t)(-9223372036854775807LL - 1))"
+    suffix = "ULL" if t.is_unsigned else "LL"
+    return f"(({t.c_type}){v}{suffix})"

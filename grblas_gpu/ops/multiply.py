@@ -1,0 +1,170 @@
+"""mxm, mxv, vxm and inner over a semiring.
+
+Matrix-vector products run one of two ways, chosen per call from the vector's density:
+- pull: every output row reduces over its stored entries against a dense copy of the
+  vector (the backend's ``spmv`` kernel; rows outside the mask are skipped);
+- push: the stored rows of the vector's entries are expanded, multiplied, and
+  combined by output index (best for a sparse frontier).
+mxm expands products row by row (Gustavson's order) and combines equal positions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _sparse as sp
+from ..dtypes import unify
+from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
+from ..expressions import Expression, check_same_backend
+from ..mask import Mask
+from ..matrix import Matrix, as_matrix
+from ..operators import Semiring, TypedSemiring, get_semiring
+from ..operators.base import Positions
+from ..vector import Vector
+
+# Push when the vector holds fewer than this fraction of its positions.
+PUSH_SWITCHPOINT = 0.05
+METHODS = ("auto", "push", "pull")
+
+
+def _semiring(op: Any) -> Semiring:
+    if isinstance(op, TypedSemiring):
+        raise InvalidValue("pass the polymorphic semiring (e.g. semiring.min_plus), not a typed one")
+    return get_semiring(op)
+
+
+def _as_vector(u: Any, what: str) -> Vector:
+    if isinstance(u, Vector):
+        return u
+    if isinstance(u, Expression) and u.kind == "Vector":
+        return u.new()
+    raise DomainMismatch(f"{what} needs a Vector, got {type(u).__name__}")
+
+
+def mxv_expr(A: Any, u: Any, op: Any, method: str) -> Expression:
+    """``A u`` as an expression."""
+    A, u = as_matrix(A), _as_vector(u, "mxv")
+    if A.ncols != u.size:
+        raise DimensionMismatch(f"mxv: A is {A.nrows}x{A.ncols} but u has size {u.size}")
+    return _matvec_expr("mxv", A, u, op, method, vector_first=False, out_size=A.nrows)
+
+
+def vxm_expr(u: Any, A: Any, op: Any, method: str) -> Expression:
+    """``u' A`` as an expression."""
+    u, A = _as_vector(u, "vxm"), as_matrix(A)
+    if A.nrows != u.size:
+        raise DimensionMismatch(f"vxm: u has size {u.size} but A is {A.nrows}x{A.ncols}")
+    return _matvec_expr("vxm", A, u, op, method, vector_first=True, out_size=A.ncols)
+
+
+def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_first: bool,
+                 out_size: int) -> Expression:
+    if method not in METHODS:
+        raise InvalidValue(f"method must be one of {METHODS}, got {method!r}")
+    check_same_backend(A, u)
+    sr = _semiring(op)
+    typed = sr[unify(A.dtype, u.dtype)]
+
+    def compute(mask: Mask | None) -> Vector:
+        push = method == "push" or (method == "auto" and u.nvals < PUSH_SWITCHPOINT * u.size)
+        # For mxv the rows of A are the output; for vxm the rows of A^T are.
+        if push:
+            rows_of_u = A if vector_first else A._transposed()
+            return _push(typed, rows_of_u, u, vector_first, out_size)
+        out_rows = A._transposed() if vector_first else A
+        return _pull(typed, out_rows, u, vector_first, mask)
+
+    return Expression(f"{name}({sr.name})", "Vector", (out_size,), typed.out_type, A.backend, compute, (A, u))
+
+
+def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mask | None) -> Vector:
+    """Rows of ``M`` are output positions; its columns index ``u``."""
+    be = M._be
+    mult = sr.mult
+    x, present = u._dense(mult.x_type if vector_first else mult.y_type)
+    avals = be.cast(M._vals, mult.y_type if vector_first else mult.x_type)
+    row_mask = mask.dense_rows(be, M.nrows) if mask is not None else None
+    out, has = be.spmv(sr, M._indptr, M._indices, avals, x, present, row_mask, vector_first)
+    idx = be.xp.flatnonzero(has).astype(np.int64)
+    return Vector._from_parts(be, sr.out_type, M.nrows, idx, out[idx])
+
+
+def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size: int) -> Vector:
+    """Rows of ``M`` are indexed by ``u``; its columns are output positions."""
+    be = M._be
+    xp = be.xp
+    request, position = sp.expand_ranges(xp, *M._row_ranges(u._idx))
+    k = u._idx[request]
+    out_idx = M._indices[position].astype(np.int64)
+    uvals, avals = u._vals[request], M._vals[position]
+    if vector_first:
+        pos = Positions(0, k, k, out_idx) if sr.mult.positional else None
+        prod = sp.apply_binary(be, sr.mult, uvals, avals, pos)
+    else:
+        pos = Positions(out_idx, k, k, 0) if sr.mult.positional else None
+        prod = sp.apply_binary(be, sr.mult, avals, uvals, pos)
+    e = sp.reduce_by_key(be, sr.monoid, out_idx, prod)
+    return Vector._from_parts(be, sr.out_type, out_size, e.keys, e.values)
+
+
+def mxm_expr(A: Any, B: Any, op: Any) -> Expression:
+    """``A B`` as an expression."""
+    A, B = as_matrix(A), as_matrix(B)
+    if A.ncols != B.nrows:
+        raise DimensionMismatch(f"mxm: A is {A.nrows}x{A.ncols} but B is {B.nrows}x{B.ncols}")
+    check_same_backend(A, B)
+    sr = _semiring(op)
+    typed = sr[unify(A.dtype, B.dtype)]
+
+    def compute(mask: Mask | None) -> Matrix:
+        return _mxm(typed, A, B, mask)
+
+    return Expression(f"mxm({sr.name})", "Matrix", (A.nrows, B.ncols), typed.out_type, A.backend, compute, (A, B))
+
+
+def _mxm(sr: TypedSemiring, A: Matrix, B: Matrix, mask: Mask | None) -> Matrix:
+    be = A._be
+    xp = be.xp
+    out = Matrix(sr.out_type, A.nrows, B.ncols, backend=be.name)
+    a_rows = A._rows()
+    k = A._indices.astype(np.int64)
+    request, position = sp.expand_ranges(xp, *B._row_ranges(k))
+    i = a_rows[request]
+    j = B._indices[position].astype(np.int64)
+    ks = out._keyspace([out, A, B] + ([mask.parent] if mask is not None else []))
+    keys = ks.encode(i, j)
+    if mask is not None and not mask.complement:
+        keep = mask.members(be, keys, ks)
+        request, position, i, j, keys = request[keep], position[keep], i[keep], j[keep], keys[keep]
+    kk = k[request]
+    pos = Positions(i, kk, kk, j) if sr.mult.positional else None
+    prod = sp.apply_binary(be, sr.mult, A._vals[request], B._vals[position], pos)
+    e = sp.reduce_by_key(be, sr.monoid, keys, prod)
+    return out._from_entries(e, ks, sr.out_type)
+
+
+def inner_expr(u: Any, v: Any, op: Any) -> Expression:
+    """``u' v`` over a semiring, as a Scalar expression."""
+    from ..scalar import Scalar
+
+    u, v = _as_vector(u, "inner"), _as_vector(v, "inner")
+    if u.size != v.size:
+        raise DimensionMismatch(f"inner: sizes {u.size} and {v.size} differ")
+    check_same_backend(u, v)
+    sr = _semiring(op)
+    typed = sr[unify(u.dtype, v.dtype)]
+
+    def compute(mask: Mask | None) -> Scalar:
+        be = u._be
+        ia, ib, keys = sp.intersect(be, u._entries(None), v._entries(None))
+        s = Scalar(typed.out_type, backend=be.name)
+        if len(keys):
+            pos = Positions(0, keys, keys, 0) if typed.mult.positional else None
+            prod = sp.apply_binary(be, typed.mult, u._vals[ia], v._vals[ib], pos)
+            offsets = be.xp.asarray([0, len(keys)], dtype=np.int64)
+            s._value = be.to_host(be.segment_reduce(typed.monoid, prod, offsets))[0]
+        return s
+
+    return Expression(f"inner({sr.name})", "Scalar", (), typed.out_type, u.backend, compute, (u, v))

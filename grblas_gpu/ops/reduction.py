@@ -1,0 +1,71 @@
+"""Reductions: a Matrix to a Vector (row-wise, column-wise) and anything to a Scalar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _sparse as sp
+from ..exceptions import InvalidValue
+from ..expressions import Expression
+from ..mask import Mask
+from ..operators import Monoid, TypedMonoid, get_monoid
+from ..scalar import Scalar
+
+
+def _monoid(op: Any, dtype: Any) -> TypedMonoid:
+    if isinstance(op, str) and op not in ("plus",) and "_" in op:
+        raise InvalidValue(f"reduce needs a monoid, not {op!r}")
+    m: Monoid = get_monoid(op)
+    return m[dtype]
+
+
+def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
+    """Each row (or column, when ``transpose``) of ``A`` reduced to one value."""
+    from ..matrix import as_matrix
+    from ..vector import Vector
+
+    A = as_matrix(A)
+    mon = _monoid(op, A.dtype)
+    size = A.ncols if transpose else A.nrows
+
+    def compute(mask: Mask | None) -> Vector:
+        M = A._transposed() if transpose else A
+        be = M._be
+        xp = be.xp
+        all_rows = M._rows()
+        offsets = sp.segment_starts(xp, all_rows)
+        rows = all_rows[offsets[:-1]]
+        vals = be.segment_reduce(mon, be.cast(M._vals, mon.type), offsets)
+        return Vector._from_parts(be, mon.type, size, rows, vals)
+
+    name = "reduce_columnwise" if transpose else "reduce_rowwise"
+    return Expression(f"{name}({mon.name})", "Vector", (size,), mon.type, A.backend, compute, (A,))
+
+
+def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
+    """All entries of a Vector or Matrix reduced to a Scalar."""
+    from ..matrix import TransposedMatrix
+
+    if isinstance(obj, TransposedMatrix):
+        obj = obj.parent
+    mon = _monoid(op, obj.dtype)
+
+    def compute(mask: Mask | None) -> Scalar:
+        be = obj._be
+        s = Scalar(mon.type, backend=be.name)
+        n = obj.nvals
+        if n == 0:
+            if not allow_empty:
+                s._value = np.asarray(mon.identity, dtype=mon.type.np_type)[()]
+            return s
+        offsets = be.xp.asarray([0, n], dtype=np.int64)
+        vals = be.cast(obj._entries(obj._keyspace([obj])).values, mon.type)
+        s._value = be.to_host(be.segment_reduce(mon, vals, offsets))[0]
+        return s
+
+    return Expression(f"reduce({mon.name})", "Scalar", (), mon.type, obj.backend, compute, (obj,))
+
+
+__all__ = ["reduce_rows_expr", "reduce_scalar_expr", "sp"]

@@ -1,0 +1,89 @@
+"""Transpose, Kronecker product and diagonals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _sparse as sp
+from ..dtypes import unify
+from ..exceptions import DimensionMismatch
+from ..expressions import Expression, check_same_backend
+from ..mask import Mask
+from ..operators import get_binary
+from ..operators.base import Positions
+
+
+def transpose_csr(A: Any) -> Any:
+    """The transpose of ``A`` as a new Matrix (CSR of A', i.e. A's CSC)."""
+    from ..matrix import Matrix
+
+    be = A._be
+    xp = be.xp
+    rows = A._rows()
+    cols = A._indices.astype(np.int64)
+    order = sp.lexsort_pairs(xp, cols, rows)
+    return Matrix._from_sorted(be, A.dtype, A.ncols, A.nrows, cols[order], rows[order], A._vals[order])
+
+
+def kronecker_expr(A: Any, B: Any, op: Any) -> Expression:
+    """The Kronecker product of two matrices, entries combined by ``op``."""
+    from ..matrix import Matrix, as_matrix
+
+    A, B = as_matrix(A), as_matrix(B)
+    check_same_backend(A, B)
+    binop = get_binary(op) if not hasattr(op, "mult") else op.mult
+    typed = binop[unify(A.dtype, B.dtype)]
+    shape = (A.nrows * B.nrows, A.ncols * B.ncols)
+
+    def compute(mask: Mask | None) -> Matrix:
+        be = A._be
+        xp = be.xp
+        na, nb = A.nvals, B.nvals
+        ia = xp.repeat(A._rows(), nb)
+        ja = xp.repeat(A._indices.astype(np.int64), nb)
+        ib = xp.tile(B._rows(), na)
+        jb = xp.tile(B._indices.astype(np.int64), na)
+        i, j = ia * B.nrows + ib, ja * B.ncols + jb
+        pos = Positions(i, j, i, j) if typed.positional else None
+        vals = sp.apply_binary(be, typed, xp.repeat(A._vals, nb), xp.tile(B._vals, na), pos)
+        out = Matrix(typed.out_type, *shape, backend=be.name)
+        order = sp.lexsort_pairs(xp, i, j)
+        ks = out._keyspace([out])
+        if not ks.linear:
+            ks = sp.KeySpace(xp, *shape, [i], [j])
+        return out._from_entries(sp.Entries(ks.encode(i[order], j[order]), vals[order]), ks, typed.out_type)
+
+    return Expression(f"kronecker({binop.name})", "Matrix", shape, typed.out_type, A.backend, compute, (A, B))
+
+
+def matrix_diag(A: Any, k: int = 0) -> Any:
+    """Diagonal ``k`` of a Matrix as a Vector (index = row for k >= 0, column for k < 0)."""
+    from ..vector import Vector
+
+    be = A._be
+    xp = be.xp
+    rows = A._rows()
+    cols = A._indices.astype(np.int64)
+    on = cols - rows == k
+    size = max(0, min(A.nrows, A.ncols - k) if k >= 0 else min(A.nrows + k, A.ncols))
+    idx = rows[on] if k >= 0 else cols[on]
+    return Vector._from_parts(be, A.dtype, size, idx, A._vals[on])
+
+
+def vector_diag(v: Any, k: int = 0) -> Any:
+    """A square Matrix of size ``v.size + |k|`` with ``v`` on diagonal ``k``."""
+    from ..matrix import Matrix
+
+    be = v._be
+    n = v.size + abs(k)
+    rows = v._idx + (0 if k >= 0 else -k)
+    cols = v._idx + (k if k >= 0 else 0)
+    return Matrix._from_sorted(be, v.dtype, n, n, rows, cols, v._vals.copy())
+
+
+def check_square(A: Any, what: str) -> None:
+    """Raise DimensionMismatch unless ``A`` is square."""
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(f"{what} needs a square matrix, got {A.nrows}x{A.ncols}")

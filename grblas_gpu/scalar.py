@@ -1,0 +1,145 @@
+"""Scalar: a GraphBLAS scalar that holds one value or none."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .backends import get_backend
+from .dtypes import FP64, DataType, cast_scalar, dtype_of_value, lookup_dtype
+from .exceptions import EmptyObject
+
+
+class Scalar:
+    """A typed value that may be empty (``value is None``); kept on the host."""
+
+    kind = "Scalar"
+    shape: tuple[int, ...] = ()
+
+    def __init__(self, dtype: Any = FP64, *, backend: str | None = None, name: str | None = None) -> None:
+        self._dtype = lookup_dtype(dtype)
+        self._be = get_backend(backend)
+        self._value: Any = None
+        self.name = name
+
+    @classmethod
+    def from_value(cls, value: Any, dtype: Any = None, *, backend: str | None = None,
+                   name: str | None = None) -> "Scalar":
+        """A Scalar holding ``value`` (None gives an empty Scalar)."""
+        if isinstance(value, Scalar):
+            value = value.value
+        t = lookup_dtype(dtype) if dtype is not None else (dtype_of_value(value) if value is not None else FP64)
+        s = cls(t, backend=backend, name=name)
+        if value is not None:
+            s._value = cast_scalar(value, t)
+        return s
+
+    @property
+    def dtype(self) -> DataType:
+        """The Scalar's type."""
+        return self._dtype
+
+    @property
+    def backend(self) -> Any:
+        """The backend of the objects this Scalar works with."""
+        return self._be
+
+    @property
+    def value(self) -> Any:
+        """The value as a Python number, or None when empty."""
+        return None if self._value is None else self._value.item()
+
+    @value.setter
+    def value(self, v: Any) -> None:
+        self._value = None if v is None else cast_scalar(v, self._dtype)
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the Scalar holds no value."""
+        return self._value is None
+
+    @property
+    def nvals(self) -> int:
+        """1 when it holds a value, else 0."""
+        return 0 if self._value is None else 1
+
+    def clear(self) -> None:
+        """Remove the value."""
+        self._value = None
+
+    def dup(self, dtype: Any = None) -> "Scalar":
+        """A copy, optionally cast to ``dtype``."""
+        return Scalar.from_value(self.value, dtype or self._dtype, backend=self._be.name)
+
+    def get(self, default: Any = None) -> Any:
+        """The value, or ``default`` when empty."""
+        return default if self._value is None else self.value
+
+    def require_value(self) -> Any:
+        """The value; raise EmptyObject when empty."""
+        if self._value is None:
+            raise EmptyObject(f"Scalar {self.name or ''} is empty".replace("  ", " "))
+        return self._value
+
+    def isequal(self, other: Any, *, check_dtype: bool = False) -> bool:
+        """Same emptiness and value (and type when ``check_dtype``)."""
+        other = other if isinstance(other, Scalar) else Scalar.from_value(other)
+        if check_dtype and other.dtype != self.dtype:
+            return False
+        return self.value == other.value
+
+    def isclose(self, other: Any, *, rel_tol: float = 1e-7, abs_tol: float = 0.0, check_dtype: bool = False) -> bool:
+        """Same emptiness and values within tolerance."""
+        other = other if isinstance(other, Scalar) else Scalar.from_value(other)
+        if check_dtype and other.dtype != self.dtype:
+            return False
+        if self.is_empty or other.is_empty:
+            return self.is_empty and other.is_empty
+        return bool(np.isclose(self.value, other.value, rtol=rel_tol, atol=abs_tol, equal_nan=True))
+
+    def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False) -> Any:
+        """The Scalar as an output with an accumulator, for ``<<``."""
+        from .expressions import Updater, parse_output_args
+
+        return Updater(self, *parse_output_args(args, mask, accum, replace))
+
+    def __lshift__(self, value: Any) -> None:
+        self().update(value)
+
+    def update(self, value: Any) -> None:
+        """Same as ``self << value``."""
+        self().update(value)
+
+    def _set_value(self, value: Any, dtype: DataType) -> None:
+        self._value = None if value is None else cast_scalar(value, self._dtype)
+
+    def _as_expression(self) -> Any:
+        from .expressions import Expression
+
+        return Expression("scalar", "Scalar", (), self._dtype, self._be, lambda mask: self)
+
+    def __eq__(self, other: Any) -> bool:  # python-graphblas compares a Scalar with its value
+        if isinstance(other, Scalar):
+            return self.isequal(other)
+        return self.value == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __bool__(self) -> bool:
+        return bool(self.require_value())
+
+    def __float__(self) -> float:
+        return float(self.require_value())
+
+    def __int__(self) -> int:
+        return int(self.require_value())
+
+    def __index__(self) -> int:
+        return int(self.require_value())
+
+    def __repr__(self) -> str:
+        return f"Scalar({self.value!r}, dtype={self._dtype})"
+
+    def _repr_html_(self) -> str:
+        return f"<div><b>Scalar</b> {self._dtype}: <code>{self.value!r}</code></div>"

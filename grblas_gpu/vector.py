@@ -1,0 +1,258 @@
+"""Vector: a sparse vector stored as sorted indices and their values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _sparse as sp
+from .backends import get_backend
+from .collection import Collection
+from .dtypes import FP64, DataType, cast_scalar, lookup_dtype
+from .exceptions import DimensionMismatch, InvalidValue, NoValue
+from .expressions import Expression, Updater
+from .indexing import resolve_scalar_index
+from .operators.base import Positions
+from .scalar import Scalar
+from .storage import build_entries, host_array, infer_dtype
+
+
+class Vector(Collection):
+    """A sparse vector of ``size`` positions; a missing entry is not zero."""
+
+    kind = "Vector"
+
+    def __init__(self, dtype: Any = FP64, size: int = 0, *, backend: str | None = None,
+                 name: str | None = None) -> None:
+        self._be = get_backend(backend)
+        self._dtype = lookup_dtype(dtype)
+        self._size = _check_size(size)
+        xp = self._be.xp
+        self._idx = xp.zeros(0, dtype=np.int64)
+        self._vals = xp.zeros(0, dtype=self._dtype.np_type)
+        self.name = name
+
+    # ---------------------------------------------------------------- construction
+    @classmethod
+    def from_coo(cls, indices: Any, values: Any = 1.0, size: int | None = None, *, dtype: Any = None,
+                 dup_op: Any = None, backend: str | None = None, name: str | None = None) -> "Vector":
+        """A Vector from indices and values (a scalar value is given to every entry)."""
+        be = get_backend(backend)
+        idx = host_array(be, indices, np.int64, "indices")
+        t = infer_dtype(values, dtype)
+        if size is None:
+            size = int(idx.max()) + 1 if len(idx) else 0
+        v = cls(t, size, backend=be.name, name=name)
+        keys, vals = build_entries(be, [idx], [v._size], values, t, dup_op)
+        v._idx, v._vals = keys, vals
+        return v
+
+    @classmethod
+    def from_dense(cls, values: Any, missing_value: Any = None, *, dtype: Any = None,
+                   backend: str | None = None, name: str | None = None) -> "Vector":
+        """A Vector with an entry at every position, except where the value is ``missing_value``."""
+        be = get_backend(backend)
+        arr = be.asarray(values)
+        if arr.ndim != 1:
+            raise DimensionMismatch(f"from_dense needs a 1-D array for a Vector, got shape {arr.shape}")
+        t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
+        v = cls(t, arr.shape[0], backend=be.name, name=name)
+        keep = be.xp.ones(arr.shape[0], dtype=bool) if missing_value is None else arr != missing_value
+        v._idx = be.xp.flatnonzero(keep).astype(np.int64)
+        v._vals = be.cast(arr[v._idx], t)
+        return v
+
+    @classmethod
+    def from_scalar(cls, value: Any, size: int, dtype: Any = None, *, backend: str | None = None,
+                    name: str | None = None) -> "Vector":
+        """A full Vector with every entry equal to ``value``."""
+        be = get_backend(backend)
+        t = infer_dtype(value, dtype)
+        v = cls(t, size, backend=be.name, name=name)
+        v._idx = sp.arange(be.xp, v._size)
+        v._vals = be.xp.full(v._size, cast_scalar(_plain(value), t), dtype=t.np_type)
+        return v
+
+    @classmethod
+    def _from_parts(cls, be: Any, dtype: DataType, size: int, idx: Any, vals: Any) -> "Vector":
+        v = cls(dtype, size, backend=be.name)
+        v._idx, v._vals = idx.astype(np.int64, copy=False), be.cast(vals, dtype)
+        return v
+
+    # ---------------------------------------------------------------- properties
+    @property
+    def size(self) -> int:
+        """Number of positions."""
+        return self._size
+
+    @property
+    def shape(self) -> tuple[int]:
+        """``(size,)``."""
+        return (self._size,)
+
+    @property
+    def nvals(self) -> int:
+        """Number of stored entries."""
+        return int(self._idx.shape[0])
+
+    # ---------------------------------------------------------------- export
+    def to_coo(self) -> tuple[np.ndarray, np.ndarray]:
+        """(indices, values) as NumPy arrays, indices ascending."""
+        return self._be.to_host(self._idx).copy(), self._be.to_host(self._vals).copy()
+
+    def to_dense(self, fill_value: Any = None, dtype: Any = None) -> np.ndarray:
+        """A dense NumPy array; missing entries get ``fill_value`` (required if any are missing)."""
+        t = lookup_dtype(dtype) if dtype is not None else self._dtype
+        if fill_value is None and self.nvals < self._size:
+            raise NoValue(f"{self._size - self.nvals} entries are missing; give fill_value= for them")
+        out = np.full(self._size, 0 if fill_value is None else fill_value, dtype=t.np_type)
+        idx, vals = self.to_coo()
+        out[idx] = vals
+        return out
+
+    def to(self, backend: str) -> "Vector":
+        """A copy on another backend (``"numpy"`` or ``"cupy"``)."""
+        be = get_backend(backend)
+        return Vector._from_parts(be, self._dtype, self._size, be.asarray(self._be.to_host(self._idx)),
+                                  be.asarray(self._be.to_host(self._vals)))
+
+    # ---------------------------------------------------------------- elements
+    def __getitem__(self, key: Any) -> Expression:
+        from .ops.indexing import extract_expr
+
+        return extract_expr(self, key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if _is_int(key) and not hasattr(value, "kind"):
+            self._set_element(resolve_scalar_index(key, self._size), value)
+        else:
+            Updater(self)[key] = value
+
+    def __delitem__(self, key: Any) -> None:
+        i = resolve_scalar_index(key, self._size)
+        keep = self._idx != i
+        self._idx, self._vals = self._idx[keep], self._vals[keep]
+
+    def _set_element(self, i: int, value: Any) -> None:
+        xp = self._be.xp
+        v = cast_scalar(_plain(value), self._dtype)
+        pos = int(xp.searchsorted(self._idx, i))
+        if pos < self.nvals and int(self._idx[pos]) == i:
+            self._vals[pos] = v
+            return
+        self._idx = xp.concatenate([self._idx[:pos], xp.asarray([i], dtype=np.int64), self._idx[pos:]])
+        self._vals = xp.concatenate([self._vals[:pos], xp.asarray([v], dtype=self._dtype.np_type), self._vals[pos:]])
+
+    def get(self, index: int, default: Any = None) -> Any:
+        """The value at ``index``, or ``default`` when missing."""
+        val = self[index].value
+        return default if val is None else val
+
+    # ---------------------------------------------------------------- housekeeping
+    def dup(self, dtype: Any = None, *, name: str | None = None) -> "Vector":
+        """A copy, optionally cast to ``dtype``."""
+        t = lookup_dtype(dtype) if dtype is not None else self._dtype
+        v = Vector._from_parts(self._be, t, self._size, self._idx.copy(), self._vals.copy())
+        v.name = name
+        return v
+
+    def clear(self) -> None:
+        """Remove every entry."""
+        xp = self._be.xp
+        self._idx, self._vals = xp.zeros(0, dtype=np.int64), xp.zeros(0, dtype=self._dtype.np_type)
+
+    def resize(self, size: int) -> None:
+        """Change the size; entries beyond it are dropped."""
+        self._size = _check_size(size)
+        keep = self._idx < self._size
+        self._idx, self._vals = self._idx[keep], self._vals[keep]
+
+    # ---------------------------------------------------------------- operations
+    def vxm(self, A: Any, op: Any = "plus_times", *, method: str = "auto") -> Expression:
+        """``u' A`` over the semiring ``op``; ``method`` is "auto", "push" or "pull"."""
+        from .ops.multiply import vxm_expr
+
+        return vxm_expr(self, A, op, method)
+
+    def reduce(self, op: Any = "plus", *, allow_empty: bool = True) -> Expression:
+        """Reduce all entries to a Scalar with the monoid ``op`` (empty gives an empty Scalar,
+        or the identity when ``allow_empty`` is False)."""
+        from .ops.reduction import reduce_scalar_expr
+
+        return reduce_scalar_expr(self, op, allow_empty)
+
+    def inner(self, other: "Vector", op: Any = "plus_times") -> Expression:
+        """The dot product ``u' v`` over the semiring ``op``, as a Scalar expression."""
+        from .ops.multiply import inner_expr
+
+        return inner_expr(self, other, op)
+
+    def diag(self, k: int = 0) -> Any:
+        """A square Matrix with this Vector on diagonal ``k``."""
+        from .ops.structural import vector_diag
+
+        return vector_diag(self, k)
+
+    # ---------------------------------------------------------------- internals for the glue
+    def _keyspace(self, objs: list[Any]) -> None:
+        return None
+
+    def _entries(self, ks: Any) -> sp.Entries:
+        return sp.Entries(self._idx, self._vals)
+
+    def _set_entries(self, e: sp.Entries, ks: Any) -> None:
+        self._idx = e.keys.astype(np.int64, copy=False)
+        self._vals = self._be.cast(e.values, self._dtype) if len(e) else self._be.xp.zeros(0, self._dtype.np_type)
+
+    def _from_entries(self, e: sp.Entries, ks: Any, dtype: DataType) -> "Vector":
+        vals = e.values if len(e) else self._be.xp.zeros(0, dtype.np_type)
+        return Vector._from_parts(self._be, dtype, self._size, e.keys, vals)
+
+    def _positions_of(self, ks: Any, same: bool = True) -> Any:
+        return lambda keys: Positions(keys, 0, keys, 0)
+
+    def _coords_of(self, keys: Any, ks: Any) -> tuple[Any, Any]:
+        return keys, 0
+
+    def _dense(self, t: DataType) -> tuple[Any, Any]:
+        """(values, present) dense arrays, values cast to ``t``."""
+        xp = self._be.xp
+        x = xp.zeros(self._size, dtype=t.np_type)
+        present = xp.zeros(self._size, dtype=bool)
+        x[self._idx] = self._be.cast(self._vals, t)
+        present[self._idx] = True
+        return x, present
+
+    # ---------------------------------------------------------------- display
+    def __repr__(self) -> str:
+        idx, vals = self.to_coo() if self.nvals <= 1000 else (self._be.to_host(self._idx[:10]),
+                                                               self._be.to_host(self._vals[:10]))
+        shown = ", ".join(f"{i}: {v}" for i, v in zip(idx[:10].tolist(), vals[:10].tolist()))
+        more = ", ..." if self.nvals > 10 else ""
+        return f"<{self._repr_header()}>{{{shown}{more}}}"
+
+    def _repr_html_(self) -> str:
+        from .display import vector_html
+
+        return vector_html(self)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __contains__(self, index: int) -> bool:
+        return self[index].value is not None
+
+
+def _check_size(n: Any) -> int:
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
+        raise InvalidValue(f"size must be a non-negative integer, got {n!r}")
+    return int(n)
+
+
+def _is_int(key: Any) -> bool:
+    return isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_))
+
+
+def _plain(value: Any) -> Any:
+    return value.require_value() if isinstance(value, Scalar) else value
