@@ -43,9 +43,9 @@ class Collection:
         return self._dtype
 
     @property
-    def backend(self) -> Any:
-        """The backend whose arrays hold the data."""
-        return self._be
+    def backend(self) -> str:
+        """The backend whose arrays hold the data: ``"numpy"`` or ``"cupy"``."""
+        return self._be.name
 
     @property
     def S(self) -> Mask:  # noqa: N802 - GraphBLAS name
@@ -144,8 +144,7 @@ class Collection:
         if shape != tuple(right.shape):
             raise DimensionMismatch(f"{name}: shapes {shape} and {tuple(right.shape)} differ")
         check_same_backend(left, right)
-        binop = _binop_of(op, union)
-        typed = binop[unify(left.dtype, right.dtype)]
+        typed = _typed_ewise_op(op, union, unify(left.dtype, right.dtype))
         out = typed.out_type
         if defaults is not None:
             defaults = tuple(_scalar_value(d) for d in defaults)  # type: ignore[assignment]
@@ -191,16 +190,19 @@ def _operand(obj: Any) -> Any:
     return obj
 
 
-def _binop_of(op: Any, union: bool) -> BinaryOp:
-    """The BinaryOp to use for an element-wise operation given a BinaryOp, Monoid, Semiring or name."""
+def _typed_ewise_op(op: Any, union: bool, dtype: DataType) -> Any:
+    """The typed operator of an element-wise operation given a BinaryOp, Monoid, Semiring
+    (its add for the union, its multiply for the intersection), a typed one, or a name."""
+    from .operators import TypedSemiring, get_semiring, typed_binary
+
+    if isinstance(op, TypedSemiring):
+        return op.monoid.op if union else op.mult
+    if isinstance(op, str) and "_" in op and op not in _binary_names():
+        op = get_semiring(op)
     if isinstance(op, Semiring):
         assert op.monoid is not None and op.mult is not None
-        return op.monoid.binop if union else op.mult  # type: ignore[return-value]
-    if isinstance(op, str) and "_" in op and op not in _binary_names():
-        from .operators import get_semiring
-
-        return _binop_of(get_semiring(op), union)
-    return get_binary(op)
+        op = op.monoid.binop if union else op.mult
+    return typed_binary(op, dtype)
 
 
 def _binary_names() -> set[str]:
@@ -220,26 +222,28 @@ def _scalar_value(v: Any) -> Any:
 
 
 def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
+    from .operators import TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedUnaryOp, typed_binary
+
     shape = tuple(obj.shape)
     if isinstance(op, str):
         op = _lookup_apply_op(op)
-    if isinstance(op, Monoid):
-        op = op.binop
-    if isinstance(op, UnaryOp):
+    if isinstance(op, (Monoid, TypedMonoid)):
+        op = op.binop if isinstance(op, Monoid) else op.op
+    if isinstance(op, (UnaryOp, TypedUnaryOp)):
         if right is not None or left is not None:
             raise InvalidValue(f"unary operator {op.name} takes no scalar")
-        typed_u = op[obj.dtype]
+        typed_u = op if isinstance(op, TypedUnaryOp) else op[obj.dtype]
         return _elementwise_expr(obj, f"apply({op.name})", shape, typed_u.out_type,
                                  lambda be, e, pos: be.unary(typed_u, be.cast(e.values, typed_u.in_type)))
-    if isinstance(op, IndexUnaryOp):
+    if isinstance(op, (IndexUnaryOp, TypedIndexUnaryOp)):
         if left is not None:
             raise InvalidValue(f"index-unary operator {op.name} takes its thunk as right=")
         return _indexunary_expr(obj, op, 0 if right is None else right, select=False)
-    if isinstance(op, BinaryOp):
+    if isinstance(op, (BinaryOp, TypedBinaryOp)):
         if (left is None) == (right is None):
             raise InvalidValue(f"apply with binary operator {op.name} needs exactly one of left= or right=")
         s = _scalar_value(left if left is not None else right)
-        typed_b = op[unify(obj.dtype, dtype_of_value(s) if not isinstance(s, np.generic) else _dt(s))]
+        typed_b = typed_binary(op, unify(obj.dtype, scalar_type(s, obj.dtype)))
         bound = cast_scalar(s, typed_b.x_type if left is not None else typed_b.y_type)
 
         def f(be: Any, e: sp.Entries, pos: Any) -> Any:
@@ -251,10 +255,18 @@ def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
     raise DomainMismatch(f"apply needs a UnaryOp, BinaryOp or IndexUnaryOp, not {op!r}")
 
 
-def _dt(s: np.generic) -> DataType:
-    from .dtypes import lookup_dtype
+def scalar_type(s: Any, other: DataType) -> DataType:
+    """The type a scalar takes beside values of type ``other``: NumPy scalars keep theirs;
+    a Python int or float adopts ``other`` where it fits, as in python-graphblas."""
+    from .dtypes import BOOL, FP64, INT64, lookup_dtype
 
-    return lookup_dtype(s.dtype)
+    if isinstance(s, np.generic):
+        return lookup_dtype(s.dtype)
+    if isinstance(s, bool):
+        return BOOL
+    if isinstance(s, int):
+        return other if not other.is_bool else INT64
+    return other if other.is_float else FP64
 
 
 def _lookup_apply_op(name: str) -> Any:
@@ -278,9 +290,10 @@ def _elementwise_expr(obj: Collection, name: str, shape: tuple[int, ...], out: D
 
 
 def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expression:
-    op = get_indexunary(op)
+    from .operators import typed_indexunary
+
     s = _scalar_value(thunk)
-    typed = op[obj.dtype if op[obj.dtype].uses_value else obj.dtype]
+    typed = typed_indexunary(op, obj.dtype)
     if select and typed.out_type != BOOL:
         raise DomainMismatch(f"select needs an operator that returns BOOL; {op.name} returns {typed.out_type}")
     thunk_v = cast_scalar(s, typed.thunk_type)

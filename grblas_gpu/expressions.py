@@ -17,10 +17,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import _sparse as sp
+from .backends import get_backend
 from .dtypes import DataType, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from .mask import Mask, as_mask
-from .operators import get_binary
+from .operators import TypedBinaryOp, get_binary, typed_binary
 
 
 class Expression:
@@ -32,9 +33,14 @@ class Expression:
         self.kind = kind  # "Matrix", "Vector" or "Scalar"
         self.shape = shape
         self.dtype = dtype
-        self.backend = backend
+        self._be = get_backend(backend) if isinstance(backend, str) else backend
         self._compute = compute
         self.args = args
+
+    @property
+    def backend(self) -> str:
+        """The backend the result will live on (``"numpy"`` or ``"cupy"``)."""
+        return self._be.name
 
     def compute(self, mask: Mask | None = None) -> Any:
         """Evaluate to a new object (``mask`` is a hint: entries outside it may be skipped)."""
@@ -76,7 +82,7 @@ def empty_like_expr(expr: Expression, dtype: DataType, name: str | None) -> Any:
     from .scalar import Scalar
     from .vector import Vector
 
-    be = expr.backend.name
+    be = expr.backend
     if expr.kind == "Matrix":
         return Matrix(dtype, *expr.shape, backend=be, name=name)
     if expr.kind == "Vector":
@@ -108,10 +114,13 @@ class Updater:
     def __init__(self, target: Any, mask: Any = None, accum: Any = None, replace: bool = False) -> None:
         self.target = target
         self.mask = as_mask(mask)
-        self.accum = get_binary(accum) if accum is not None else None
+        self.accum = (accum if isinstance(accum, TypedBinaryOp) else get_binary(accum)) if accum is not None else None
         self.replace = bool(replace)
         if self.mask is not None:
-            _check_mask(target, self.mask)
+            # A Vector mask on a Matrix output is only for a row or column assign (checked there).
+            line_mask = target.kind == "Matrix" and self.mask.parent.kind == "Vector"
+            if not line_mask:
+                _check_mask(target, self.mask)
 
     def __lshift__(self, value: Any) -> None:
         self.update(value)
@@ -128,6 +137,8 @@ class Updater:
                 assign(self, None, None, value)
             return
         expr = as_expression(value)
+        if self.mask is not None:
+            _check_mask(target, self.mask)
         if expr.kind != target.kind or tuple(expr.shape) != tuple(target.shape):
             raise DimensionMismatch(
                 f"cannot write a {expr.kind} of shape {expr.shape} ({expr.name}) into a {target.kind} "
@@ -194,7 +205,7 @@ def as_expression(value: Any) -> Expression:
 
 def check_same_backend(*objs: Any) -> None:
     """Raise InvalidValue if the objects' arrays live on different backends."""
-    names = {o.backend.name if hasattr(o.backend, "name") else o.backend for o in objs if o is not None}
+    names = {o.backend for o in objs if o is not None}
     if len(names) > 1:
         raise InvalidValue(
             f"objects on different backends ({', '.join(sorted(names))}) cannot meet in one operation; "
@@ -223,7 +234,7 @@ def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -
     ks = C._keyspace([C, T] + ([mask.parent] if mask is not None else []))
     c, t = C._entries(ks), T._entries(ks)
     if accum is not None:
-        op = accum[unify(C.dtype, T.dtype)]
+        op = typed_binary(accum, unify(C.dtype, T.dtype))
         z = sp.union(be, c, t, op, C.dtype, pos_of=C._positions_of(ks, same=True))
     else:
         z = sp.Entries(t.keys, be.cast(t.values, C.dtype))
@@ -241,7 +252,7 @@ def _write_scalar(C: Any, T: Any, accum: Any) -> None:
     if accum is None or C.is_empty:
         C._set_value(None if T.is_empty else T._value, T.dtype)
     elif not T.is_empty:
-        op = accum[unify(C.dtype, T.dtype)]
+        op = typed_binary(accum, unify(C.dtype, T.dtype))
         import numpy as np
 
         z = op(np.asarray(C._value).astype(op.x_type.np_type), np.asarray(T._value).astype(op.y_type.np_type))

@@ -131,6 +131,8 @@ def reduce(out: Any, mask: Any, accum: Any, op: Any, A: Any, desc: Any = None) -
 
 def extract(C: Any, mask: Any, accum: Any, A: Any, rows: Any = ALL, cols: Any = None, desc: Any = None) -> None:
     """``C<mask> = accum(C, A(rows, cols))``; for a Vector source ``cols`` is unused (GrB_extract)."""
+    if A.kind == "Vector" and cols is not None and desc is None:
+        cols, desc = None, cols  # GrB_Vector_extract(w, mask, accum, u, indices, desc)
     d = _desc(desc)
     if A.kind == "Vector":
         expr = A[rows]
@@ -141,6 +143,8 @@ def extract(C: Any, mask: Any, accum: Any, A: Any, rows: Any = ALL, cols: Any = 
 
 def assign(C: Any, mask: Any, accum: Any, value: Any, rows: Any = ALL, cols: Any = None, desc: Any = None) -> None:
     """``C<mask>(rows, cols) = accum(C(rows, cols), value)`` (GrB_assign); value a collection or scalar."""
+    if C.kind == "Vector" and cols is not None and desc is None:
+        cols, desc = None, cols  # GrB_Vector_assign(w, mask, accum, u, indices, desc)
     d = _desc(desc)
     if getattr(value, "kind", None) == "Matrix" and d.transpose_first:
         value = value.T

@@ -58,7 +58,7 @@ class Matrix(Collection):
         if arr.ndim != 2:
             raise DimensionMismatch(f"from_dense needs a 2-D array for a Matrix, got shape {arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
-        keep = be.xp.ones(arr.shape, dtype=bool) if missing_value is None else arr != missing_value
+        keep = _present(be.xp, arr, missing_value)
         r, c = be.xp.nonzero(keep)
         return cls.from_coo(r, c, arr[r, c], arr.shape[0], arr.shape[1], dtype=t, backend=be.name, name=name)
 
@@ -411,7 +411,7 @@ class TransposedMatrix:
         return self.parent.dtype
 
     @property
-    def backend(self) -> Any:
+    def backend(self) -> str:
         """The parent's backend."""
         return self.parent.backend
 
@@ -427,6 +427,9 @@ class TransposedMatrix:
     def _as_expression(self) -> Expression:
         p = self.parent
         return Expression("transpose", "Matrix", self.shape, p.dtype, p.backend, lambda mask: p._transposed(), (p,))
+
+    def __getitem__(self, key: Any) -> Expression:
+        return self.parent._transposed()[key]
 
     def __getattr__(self, name: str) -> Any:
         # Every other method acts on the materialised (cached) transpose.
@@ -447,6 +450,15 @@ def as_matrix(obj: Any) -> Matrix:
     if isinstance(obj, Expression) and obj.kind == "Matrix":
         return obj.new()
     raise InvalidValue(f"expected a Matrix, got {type(obj).__name__}")
+
+
+def _present(xp: Any, arr: Any, missing_value: Any) -> Any:
+    """Which elements of a dense array become entries (NaN as missing_value matches NaN)."""
+    if missing_value is None:
+        return xp.ones(arr.shape, dtype=bool)
+    if isinstance(missing_value, float) and np.isnan(missing_value):
+        return ~xp.isnan(arr) if arr.dtype.kind == "f" else xp.ones(arr.shape, dtype=bool)
+    return arr != missing_value
 
 
 def _check_dim(n: Any, what: str) -> int:

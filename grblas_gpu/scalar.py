@@ -41,9 +41,9 @@ class Scalar:
         return self._dtype
 
     @property
-    def backend(self) -> Any:
-        """The backend of the objects this Scalar works with."""
-        return self._be
+    def backend(self) -> str:
+        """The backend of the objects this Scalar works with: ``"numpy"`` or ``"cupy"``."""
+        return self._be.name
 
     @property
     def value(self) -> Any:

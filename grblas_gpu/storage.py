@@ -9,7 +9,7 @@ import numpy as np
 from . import _sparse as sp
 from .dtypes import DataType, cast_scalar, dtype_of_value, lookup_dtype
 from .exceptions import DimensionMismatch, IndexOutOfBound, InvalidIndex, InvalidValue
-from .operators import catalog, get_binary
+from .operators import TypedBinaryOp, catalog, get_binary, typed_binary
 
 
 def host_array(be: Any, x: Any, dtype: Any, what: str) -> Any:
@@ -90,15 +90,15 @@ def _combine_duplicates(be: Any, coords: list[Any], vals: Any, dup: Any, t: Data
     flag[1:] = ~dup
     starts = xp.flatnonzero(flag).astype(np.int64)
     offsets = xp.concatenate([starts, xp.asarray([n], dtype=np.int64)])
-    op = get_binary(dup_op)
-    typed = op[t]
+    typed = typed_binary(dup_op, t)
     out_coords = [c[starts] for c in coords]
-    if op.name == "first":
+    if typed.name == "first":
         return (*out_coords, vals[starts])
-    if op.name == "second":
+    if typed.name == "second":
         return (*out_coords, vals[offsets[1:] - 1])
-    mon = catalog.MONOID.get(op.name)
-    if mon is not None and mon.binop is op and typed.out_type == t:
+    mon = catalog.MONOID.get(typed.name)
+    builtin = not isinstance(dup_op, TypedBinaryOp) and mon is not None and mon.binop is get_binary(dup_op)
+    if builtin and typed.out_type == t and typed.x_type == t:
         return (*out_coords, be.segment_reduce(mon[t], vals, offsets))
     return (*out_coords, _left_fold(be, typed, vals, offsets, t))
 

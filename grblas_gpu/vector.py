@@ -15,6 +15,7 @@ from .expressions import Expression, Updater
 from .indexing import resolve_scalar_index
 from .operators.base import Positions
 from .scalar import Scalar
+from .matrix import _present
 from .storage import build_entries, host_array, infer_dtype
 
 
@@ -58,7 +59,7 @@ class Vector(Collection):
             raise DimensionMismatch(f"from_dense needs a 1-D array for a Vector, got shape {arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
         v = cls(t, arr.shape[0], backend=be.name, name=name)
-        keep = be.xp.ones(arr.shape[0], dtype=bool) if missing_value is None else arr != missing_value
+        keep = _present(be.xp, arr, missing_value)
         v._idx = be.xp.flatnonzero(keep).astype(np.int64)
         v._vals = be.cast(arr[v._idx], t)
         return v

@@ -216,3 +216,36 @@ def get_semiring(op: Any) -> Semiring:
 def get_indexunary(op: Any) -> IndexUnaryOp:
     """An IndexUnaryOp from an operator or its name."""
     return _get(indexunary, IndexUnaryOp, op, "index-unary operator")
+
+
+# ----------------------------------------------------------------------------- typing at a call site
+# Operations accept polymorphic operators (typed by their operands) or typed ones (used as given).
+
+
+def typed_semiring(op: Any, dtype: Any) -> TypedSemiring:
+    """The typed semiring for operands of ``dtype`` (a typed semiring is kept as is)."""
+    return op if isinstance(op, TypedSemiring) else get_semiring(op)[dtype]
+
+
+def typed_binary(op: Any, dtype: Any) -> TypedBinaryOp:
+    """The typed binary operator for ``dtype`` (a Monoid or Semiring gives its own operator)."""
+    if isinstance(op, TypedBinaryOp):
+        return op
+    if isinstance(op, TypedMonoid):
+        return op.op
+    return get_binary(op)[dtype]
+
+
+def typed_monoid(op: Any, dtype: Any) -> TypedMonoid:
+    """The typed monoid for ``dtype``."""
+    return op if isinstance(op, TypedMonoid) else get_monoid(op)[dtype]
+
+
+def typed_unary(op: Any, dtype: Any) -> TypedUnaryOp:
+    """The typed unary operator for ``dtype``."""
+    return op if isinstance(op, TypedUnaryOp) else get_unary(op)[dtype]
+
+
+def typed_indexunary(op: Any, dtype: Any) -> TypedIndexUnaryOp:
+    """The typed index-unary operator for ``dtype``."""
+    return op if isinstance(op, TypedIndexUnaryOp) else get_indexunary(op)[dtype]

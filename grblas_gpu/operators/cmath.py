@@ -23,7 +23,8 @@ def cast_array(x: Any, t: DataType, xp: Any = np) -> Any:
         info = np.iinfo(t.np_type)
         lo, hi = float(info.min), float(info.max)
         tr = xp.trunc(xp.nan_to_num(x, nan=0.0, posinf=hi, neginf=lo))
-        out = xp.clip(tr, lo, hi).astype(t.np_type)
+        with np.errstate(all="ignore"):
+            out = xp.clip(tr, lo, hi).astype(t.np_type)
         # float(hi) rounds up for 64-bit types: values at or above it saturate explicitly.
         return xp.where(tr >= hi, xp.asarray(info.max, dtype=t.np_type), out)
     with np.errstate(all="ignore"):

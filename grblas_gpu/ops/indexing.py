@@ -18,6 +18,7 @@ from ..exceptions import DimensionMismatch, DomainMismatch
 from ..expressions import Expression, Updater, as_expression, check_same_backend, split_key, write_result
 from ..indexing import resolve_index
 from ..mask import Mask
+from ..operators import typed_binary
 from ..scalar import Scalar
 
 
@@ -120,9 +121,9 @@ def _map_columns(xp: Any, J: Any, r: Any, c: Any, p: Any) -> tuple[Any, Any, Any
 
 
 def _as_scalar(v: Any) -> Scalar:
-    s = Scalar(v.dtype, backend=v.backend.name)
+    s = Scalar(v.dtype, backend=v.backend)
     if v.nvals:
-        s._value = v.backend.to_host(v._vals[:1])[0]
+        s._value = v._be.to_host(v._vals[:1])[0]
     return s
 
 
@@ -138,10 +139,26 @@ def assign(updater: Updater, rows_key: Any, cols_key: Any, value: Any) -> None:
     else:
         I, i_scalar = resolve_index(ALL_IF_NONE(rows_key), C.nrows, "row")
         J, j_scalar = resolve_index(ALL_IF_NONE(cols_key), C.ncols, "column")
+    if C.kind == "Matrix" and updater.mask is not None and updater.mask.parent.kind == "Vector":
+        _assign_row_or_column(updater, rows_key, cols_key, value, i_scalar, j_scalar)
+        return
     region = _region_shape(C, I, J, i_scalar, j_scalar)
     source = _source_collection(C, value, region, I, J, i_scalar, j_scalar, updater.mask)
     new_c = _assigned(C, source, I, J, updater.accum)
     write_result(C, new_c, updater.mask, None, updater.replace)
+
+
+def _assign_row_or_column(updater: Updater, rows_key: Any, cols_key: Any, value: Any, i_scalar: bool,
+                          j_scalar: bool) -> None:
+    """GrB_Row_assign / GrB_Col_assign: the Vector mask, accumulator and replace act on one row
+    (or column) of C; the rest of C is untouched."""
+    C = updater.target
+    if i_scalar == j_scalar:
+        raise DimensionMismatch("a Vector mask on a Matrix output needs a row or column assign: C(mask)[i, cols]")
+    line_key = (rows_key, slice(None)) if i_scalar else (slice(None), cols_key)
+    line = C[line_key].new()
+    Updater(line, updater.mask, updater.accum, updater.replace)[cols_key if i_scalar else rows_key] << value
+    Updater(C)[line_key] << line
 
 
 def ALL_IF_NONE(key: Any) -> Any:  # noqa: N802 - reads like GrB_ALL
@@ -257,8 +274,8 @@ def _empty_like(C: Any, dtype: Any) -> Any:
     from ..vector import Vector
 
     if C.kind == "Vector":
-        return Vector(dtype, C.size, backend=C.backend.name)
-    return Matrix(dtype, C.nrows, C.ncols, backend=C.backend.name)
+        return Vector(dtype, C.size, backend=C.backend)
+    return Matrix(dtype, C.nrows, C.ncols, backend=C.backend)
 
 
 def _assigned(C: Any, S: Any, I: Any, J: Any, accum: Any) -> Any:
@@ -272,7 +289,7 @@ def _assigned(C: Any, S: Any, I: Any, J: Any, accum: Any) -> Any:
     if accum is None:
         region = sp.Entries(s.keys, be.cast(s.values, C.dtype))
     else:
-        op = accum[unify(C.dtype, S.dtype)]
+        op = typed_binary(accum, unify(C.dtype, S.dtype))
         region = sp.union(be, c.take(inside), s, op, C.dtype, C._positions_of(ks))
     merged = sp.merge_disjoint(be, [outside, region])
     if len(merged) == 0:

@@ -20,19 +20,13 @@ from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..expressions import Expression, check_same_backend
 from ..mask import Mask
 from ..matrix import Matrix, as_matrix
-from ..operators import Semiring, TypedSemiring, get_semiring
+from ..operators import typed_semiring
 from ..operators.base import Positions
 from ..vector import Vector
 
 # Push when the vector holds fewer than this fraction of its positions.
 PUSH_SWITCHPOINT = 0.05
 METHODS = ("auto", "push", "pull")
-
-
-def _semiring(op: Any) -> Semiring:
-    if isinstance(op, TypedSemiring):
-        raise InvalidValue("pass the polymorphic semiring (e.g. semiring.min_plus), not a typed one")
-    return get_semiring(op)
 
 
 def _as_vector(u: Any, what: str) -> Vector:
@@ -64,8 +58,7 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
     if method not in METHODS:
         raise InvalidValue(f"method must be one of {METHODS}, got {method!r}")
     check_same_backend(A, u)
-    sr = _semiring(op)
-    typed = sr[unify(A.dtype, u.dtype)]
+    typed = typed_semiring(op, unify(A.dtype, u.dtype))
 
     def compute(mask: Mask | None) -> Vector:
         push = method == "push" or (method == "auto" and u.nvals < PUSH_SWITCHPOINT * u.size)
@@ -76,7 +69,7 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         out_rows = A._transposed() if vector_first else A
         return _pull(typed, out_rows, u, vector_first, mask)
 
-    return Expression(f"{name}({sr.name})", "Vector", (out_size,), typed.out_type, A.backend, compute, (A, u))
+    return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A.backend, compute, (A, u))
 
 
 def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mask | None) -> Vector:
@@ -115,13 +108,12 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:
     if A.ncols != B.nrows:
         raise DimensionMismatch(f"mxm: A is {A.nrows}x{A.ncols} but B is {B.nrows}x{B.ncols}")
     check_same_backend(A, B)
-    sr = _semiring(op)
-    typed = sr[unify(A.dtype, B.dtype)]
+    typed = typed_semiring(op, unify(A.dtype, B.dtype))
 
     def compute(mask: Mask | None) -> Matrix:
         return _mxm(typed, A, B, mask)
 
-    return Expression(f"mxm({sr.name})", "Matrix", (A.nrows, B.ncols), typed.out_type, A.backend, compute, (A, B))
+    return Expression(f"mxm({typed.name})", "Matrix", (A.nrows, B.ncols), typed.out_type, A.backend, compute, (A, B))
 
 
 def _mxm(sr: TypedSemiring, A: Matrix, B: Matrix, mask: Mask | None) -> Matrix:
@@ -153,8 +145,7 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
     if u.size != v.size:
         raise DimensionMismatch(f"inner: sizes {u.size} and {v.size} differ")
     check_same_backend(u, v)
-    sr = _semiring(op)
-    typed = sr[unify(u.dtype, v.dtype)]
+    typed = typed_semiring(op, unify(u.dtype, v.dtype))
 
     def compute(mask: Mask | None) -> Scalar:
         be = u._be
@@ -167,4 +158,4 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
             s._value = be.to_host(be.segment_reduce(typed.monoid, prod, offsets))[0]
         return s
 
-    return Expression(f"inner({sr.name})", "Scalar", (), typed.out_type, u.backend, compute, (u, v))
+    return Expression(f"inner({typed.name})", "Scalar", (), typed.out_type, u.backend, compute, (u, v))

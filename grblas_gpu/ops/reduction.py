@@ -10,15 +10,14 @@ from .. import _sparse as sp
 from ..exceptions import InvalidValue
 from ..expressions import Expression
 from ..mask import Mask
-from ..operators import Monoid, TypedMonoid, get_monoid
+from ..operators import TypedMonoid, typed_monoid
 from ..scalar import Scalar
 
 
 def _monoid(op: Any, dtype: Any) -> TypedMonoid:
     if isinstance(op, str) and op not in ("plus",) and "_" in op:
         raise InvalidValue(f"reduce needs a monoid, not {op!r}")
-    m: Monoid = get_monoid(op)
-    return m[dtype]
+    return typed_monoid(op, dtype)
 
 
 def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:

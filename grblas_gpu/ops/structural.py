@@ -11,7 +11,7 @@ from ..dtypes import unify
 from ..exceptions import DimensionMismatch
 from ..expressions import Expression, check_same_backend
 from ..mask import Mask
-from ..operators import get_binary
+from ..operators import typed_binary
 from ..operators.base import Positions
 
 
@@ -33,8 +33,8 @@ def kronecker_expr(A: Any, B: Any, op: Any) -> Expression:
 
     A, B = as_matrix(A), as_matrix(B)
     check_same_backend(A, B)
-    binop = get_binary(op) if not hasattr(op, "mult") else op.mult
-    typed = binop[unify(A.dtype, B.dtype)]
+    typed = typed_binary(op.mult if hasattr(op, "mult") and not hasattr(op, "identity") else op,
+                         unify(A.dtype, B.dtype))
     shape = (A.nrows * B.nrows, A.ncols * B.ncols)
 
     def compute(mask: Mask | None) -> Matrix:
@@ -55,7 +55,7 @@ def kronecker_expr(A: Any, B: Any, op: Any) -> Expression:
             ks = sp.KeySpace(xp, *shape, [i], [j])
         return out._from_entries(sp.Entries(ks.encode(i[order], j[order]), vals[order]), ks, typed.out_type)
 
-    return Expression(f"kronecker({binop.name})", "Matrix", shape, typed.out_type, A.backend, compute, (A, B))
+    return Expression(f"kronecker({typed.name})", "Matrix", shape, typed.out_type, A.backend, compute, (A, B))
 
 
 def matrix_diag(A: Any, k: int = 0) -> Any:
