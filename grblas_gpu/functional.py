@@ -37,9 +37,18 @@ def _out(C: Any, mask: Any, accum: Any, d: Descriptor) -> Updater:
         else:
             m = Mask(mask, d.mask_structure, d.mask_complement)
     elif d.mask_complement:
-        # A complemented empty mask allows every position.
-        m = None
+        # No mask means "everywhere"; its complement allows nowhere: an empty structural mask.
+        m = Mask(_empty_like(C), structure=True)
     return Updater(C, m, accum, d.replace)
+
+
+def _empty_like(C: Any) -> Any:
+    from .matrix import Matrix
+    from .vector import Vector
+
+    if C.kind == "Vector":
+        return Vector("BOOL", C.size, backend=C.backend)
+    return Matrix("BOOL", C.nrows, C.ncols, backend=C.backend)
 
 
 def _t(A: Any, flag: bool) -> Any:

@@ -237,7 +237,8 @@ class Matrix(Collection):
         """Where entry (i, j) is stored, or would be inserted; and whether it exists."""
         xp = self._be.xp
         start, count = (int(x[0]) for x in self._row_ranges(xp.asarray([i], dtype=np.int64)))
-        at = start + int(xp.searchsorted(self._indices[start:start + count], j))
+        row = self._indices[start:start + count]
+        at = start + int(xp.searchsorted(row, xp.asarray([j], dtype=row.dtype))[0])
         return at, at < start + count and int(self._indices[at]) == j
 
     def _set_element(self, i: int, j: int, value: Any) -> None:
@@ -261,8 +262,10 @@ class Matrix(Collection):
         return default if val is None else val
 
     # ---------------------------------------------------------------- housekeeping
-    def dup(self, dtype: Any = None, *, name: str | None = None) -> "Matrix":
-        """A copy, optionally cast to ``dtype``."""
+    def dup(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> "Matrix":
+        """A copy, optionally cast to ``dtype`` and keeping only the entries under ``mask``."""
+        if mask is not None:
+            return self._as_expression().new(dtype, mask=mask, name=name)
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
         A = Matrix._from_sorted(self._be, t, self._nrows, self._ncols, self._rows().copy(), self._indices.copy(),
                                 self._vals.copy())

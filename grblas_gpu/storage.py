@@ -77,10 +77,21 @@ def _values_array(be: Any, values: Any, n: int, t: DataType) -> Any:
         values = values.require_value()
     if isinstance(values, (bool, int, float, np.generic)):
         return xp.full(n, cast_scalar(values, t), dtype=t.np_type)
-    arr = be.asarray(values)
+    arr = be.asarray(exact_list(values, t))
     if arr.ndim != 1 or len(arr) != n:
         raise DimensionMismatch(f"values must be a scalar or a 1-D array of length {n}, got shape {arr.shape}")
     return be.cast(arr, t)
+
+
+def exact_list(values: Any, t: DataType) -> Any:
+    """A Python list of ints as an array of integer type ``t`` directly (NumPy alone would
+    pass ``[2**53 + 1, 2**64 - 2]`` through float64 and lose digits)."""
+    if t.is_integer and isinstance(values, (list, tuple)) and all(isinstance(v, int) for v in values):
+        try:
+            return np.array(values, dtype=t.np_type)
+        except OverflowError:
+            return values
+    return values
 
 
 def _combine_duplicates(be: Any, coords: list[Any], vals: Any, dup: Any, t: DataType, dup_op: Any) -> tuple[Any, ...]:

@@ -16,7 +16,7 @@ from .indexing import resolve_scalar_index
 from .operators.base import Positions
 from .scalar import Scalar
 from .matrix import _present
-from .storage import build_entries, host_array, infer_dtype
+from .storage import build_entries, exact_list, host_array, infer_dtype
 
 
 class Vector(Collection):
@@ -54,7 +54,7 @@ class Vector(Collection):
                    backend: str | None = None, name: str | None = None) -> "Vector":
         """A Vector with an entry at every position, except where the value is ``missing_value``."""
         be = get_backend(backend)
-        arr = be.asarray(values)
+        arr = be.asarray(exact_list(values, lookup_dtype(dtype)) if dtype is not None else values)
         if arr.ndim != 1:
             raise DimensionMismatch(f"from_dense needs a 1-D array for a Vector, got shape {arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
@@ -138,7 +138,7 @@ class Vector(Collection):
     def _set_element(self, i: int, value: Any) -> None:
         xp = self._be.xp
         v = cast_scalar(_plain(value), self._dtype)
-        pos = int(xp.searchsorted(self._idx, i))
+        pos = int(xp.searchsorted(self._idx, xp.asarray([i], dtype=np.int64))[0])
         if pos < self.nvals and int(self._idx[pos]) == i:
             self._vals[pos] = v
             return
@@ -151,8 +151,10 @@ class Vector(Collection):
         return default if val is None else val
 
     # ---------------------------------------------------------------- housekeeping
-    def dup(self, dtype: Any = None, *, name: str | None = None) -> "Vector":
-        """A copy, optionally cast to ``dtype``."""
+    def dup(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> "Vector":
+        """A copy, optionally cast to ``dtype`` and keeping only the entries under ``mask``."""
+        if mask is not None:
+            return self._as_expression().new(dtype, mask=mask, name=name)
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
         v = Vector._from_parts(self._be, t, self._size, self._idx.copy(), self._vals.copy())
         v.name = name
