@@ -5,37 +5,17 @@ uses only the public ``grblas_gpu`` API, so each file reads as a recipe for
 composing your own algorithm.
 """
 
-from __future__ import annotations
+from .betweenness import betweenness_centrality
+from .bfs import bfs_levels, bfs_parents
+from .cdlp import cdlp
+from .connected_components import connected_components
+from .lcc import local_clustering_coefficient
+from .pagerank import pagerank
+from .sssp import sssp
+from .triangle_count import triangle_count
+from .widest_path import widest_path
 
-import importlib
-from typing import Any
-
-_MODULES = {
-    "sssp": "sssp",
-    "widest_path": "widest_path",
-    "pagerank": "pagerank",
-    "bfs_levels": "bfs",
-    "bfs_parents": "bfs",
-    "connected_components": "connected_components",
-    "triangle_count": "triangle_count",
-    "local_clustering_coefficient": "lcc",
-    "cdlp": "cdlp",
-    "betweenness_centrality": "betweenness",
-}
-
-__all__ = sorted(_MODULES)
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module 'grblas_gpu.algorithms' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    # Importing the submodule set a package attribute of the same name (e.g. the module
-    # ``triangle_count``); the function must win.
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__all__ = [
+    "betweenness_centrality", "bfs_levels", "bfs_parents", "cdlp", "connected_components",
+    "local_clustering_coefficient", "pagerank", "sssp", "triangle_count", "widest_path",
+]

@@ -10,9 +10,14 @@ import numbers
 from typing import Any
 
 from grblas_gpu import Matrix
-from grblas_gpu.exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound, InvalidIndex
+from grblas_gpu.exceptions import (
+    DimensionMismatch,
+    DomainMismatch,
+    IndexOutOfBound,
+    InvalidIndex,
+)
 
-__all__ = ["check_square", "check_source", "check_numeric", "backend_name"]
+__all__ = ["backend_name", "check_numeric", "check_source", "check_square"]
 
 
 def check_square(A: Any, name: str) -> None:

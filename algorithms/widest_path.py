@@ -1,0 +1,43 @@
+"""Single-source widest (bottleneck) paths over the (max, min) semiring."""
+
+from __future__ import annotations
+
+from grblas_gpu import FP64, Matrix, Vector, binary, semiring
+
+from ._checks import backend_name, check_numeric, check_source, check_square
+
+__all__ = ["widest_path"]
+
+
+def widest_path(A: Matrix, source: int) -> Vector:
+    """Bottleneck widths from ``source``; ``A[i, j]`` is the capacity of edge i -> j.
+
+    Math: the width of a path is its smallest edge capacity; ``w[v]`` is the
+    largest width over all paths source -> v.  It is the greatest solution of
+    ``w = e_source (max) w' A`` over the semiring (max, min), where
+    ``(w' A)[j] = max_k min(w[k], A[k, j])``, with ``w[source] = +inf`` (the
+    empty path is unlimited).  As in Bellman-Ford, only the frontier (vertices
+    whose width grew last round) is multiplied.  Widths only grow and every
+    optimum is reached by a simple path, so at most n-1 rounds change anything.
+
+    Semiring: ``max_min``.  Returns an FP64 Vector: the source holds ``+inf``,
+    vertices that cannot be reached have no entry.  BOOL matrices are refused.
+
+    Reference: M. Pollack, "The maximum capacity through a network",
+    Operations Research 8 (1960); Kepner and Gilbert, *Graph Algorithms in the
+    Language of Linear Algebra*, SIAM 2011 (semiring path problems).
+    """
+    check_square(A, "widest_path")
+    source = check_source(A, source, "widest_path")
+    check_numeric(A, "widest_path", allow_bool=False)
+    n = A.nrows
+    width = Vector.from_coo([source], [float("inf")], size=n, dtype=FP64, backend=backend_name(A))
+    frontier = width.dup()
+    for _ in range(n):
+        if frontier.nvals == 0:
+            break
+        frontier = frontier.vxm(A, semiring.max_min).new(FP64)
+        wider = frontier.ewise_union(width, binary.gt, float("-inf"), float("-inf")).new()
+        frontier(wider.V, replace=True) << frontier  # drop those that are no better
+        width(binary.max) << frontier
+    return width

@@ -1,0 +1,180 @@
+"""Shared fixtures and the bridge between grblas_gpu objects and the dense reference model.
+
+Test modules import the helpers with ``from conftest import ...`` (the tests folder
+is on ``sys.path`` under pytest's default import mode).
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any
+
+import numpy as np
+import pytest
+
+import grblas_gpu as gb
+from grblas_gpu.backends import gpu_available
+
+from reference import BOOL, Obj, TYPE_NAMES, is_float
+
+BACKENDS = ["numpy"] + (["cupy"] if gpu_available() else [])
+
+MASK_KINDS = ("none", "value", "structure", "comp_value", "comp_structure")
+SYNTAXES = ("method", "c_named", "c_desc")  # expression + <<; C-style with predefined / built descriptor
+TEST_TYPES = ("BOOL", "INT8", "INT32", "INT64", "UINT8", "UINT64", "FP32", "FP64")
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Every backend usable here: numpy always, cupy where a GPU is."""
+    return request.param
+
+
+# ----------------------------------------------------------------------------- conversion
+
+
+def np_type(dtype: Any) -> np.dtype:
+    """The NumPy dtype of a grblas_gpu dtype (or anything np.dtype accepts)."""
+    return np.dtype(getattr(dtype, "np_type", dtype))
+
+
+def to_gb(ref: Obj, backend: str = "numpy") -> Any:
+    """A grblas_gpu Matrix / Vector / Scalar holding the model's entries, built with from_coo."""
+    name = TYPE_NAMES[ref.dtype]
+    if ref.values.ndim == 2:
+        r, c, v = ref.coo()
+        return gb.Matrix.from_coo(r, c, v, nrows=ref.shape[0], ncols=ref.shape[1], dtype=name, backend=backend)
+    if ref.values.ndim == 1:
+        i, v = ref.coo()
+        return gb.Vector.from_coo(i, v, size=ref.shape[0], dtype=name, backend=backend)
+    if ref.present[()]:
+        return gb.Scalar.from_value(ref.values[()], dtype=name)
+    return gb.Scalar(dtype=name)
+
+
+def to_model(x: Any) -> Obj:
+    """The dense model of a grblas_gpu object, read through its public exports (to_coo / value)."""
+    t = np_type(x.dtype)
+    if isinstance(x, gb.Scalar):
+        v = x.value
+        return Obj(np.array(0 if v is None else v).astype(t), np.array(v is not None))
+    if isinstance(x, gb.Matrix):
+        r, c, v = x.to_coo()
+        idx: tuple[np.ndarray, ...] = (np.asarray(r), np.asarray(c))
+        shape: tuple[int, ...] = (x.nrows, x.ncols)
+    else:
+        i, v = x.to_coo()
+        idx = (np.asarray(i),)
+        shape = (x.size,)
+    v = np.asarray(v)
+    assert isinstance(v, np.ndarray) and all(isinstance(i, np.ndarray) for i in idx), "exports must be NumPy"
+    assert v.dtype == t, f"to_coo values have dtype {v.dtype}, the object says {t}"
+    assert all(len(i) == len(v) for i in idx)
+    assert len(v) == x.nvals
+    if len(v):
+        flat = np.ravel_multi_index(idx, shape)
+        assert np.all(np.diff(flat) > 0), "to_coo must be sorted (row, then column) without duplicates"
+    out = Obj(np.zeros(shape, t), np.zeros(shape, bool))
+    out.values[idx] = v
+    out.present[idx] = True
+    return out
+
+
+def assert_matches(got: Any, expected: Obj, check_dtype: bool = True, rtol: float | None = None) -> None:
+    """``got`` (a grblas_gpu object) equals the model: shape, structure, dtype and values.
+
+    Integers and BOOL must match exactly; floats to ``np.allclose(equal_nan=True)``.
+    """
+    g = to_model(got) if not isinstance(got, Obj) else got
+    assert g.shape == expected.shape, f"shape {g.shape} != expected {expected.shape}"
+    if check_dtype:
+        assert g.dtype == expected.dtype, f"dtype {g.dtype} != expected {expected.dtype}"
+    if not np.array_equal(g.present, expected.present):
+        raise AssertionError(
+            f"structure differs:\n got      {list(zip(*np.nonzero(g.present)))}\n"
+            f" expected {list(zip(*np.nonzero(expected.present)))}"
+        )
+    gv, ev = g.values[g.present], expected.values[expected.present]
+    if is_float(gv.dtype) or is_float(ev.dtype):
+        if rtol is None:
+            rtol = 1e-5 if np.float32 in (gv.dtype, ev.dtype) else 1e-9
+        ok = np.allclose(gv.astype(np.float64), ev.astype(np.float64), rtol=rtol, atol=0, equal_nan=True)
+        # infinities must agree in sign, which allclose already checks
+    else:
+        ok = np.array_equal(gv, ev.astype(gv.dtype) if not check_dtype else ev)
+    assert ok, f"values differ at {list(zip(*np.nonzero(g.present)))}:\n got      {gv}\n expected {ev}"
+
+
+def coo_snapshot(x: Any) -> tuple:
+    """Everything observable about an object's content, to check it is unchanged."""
+    m = to_model(x)
+    return (str(x.dtype), m.shape, *[a.tolist() for a in m.coo()])
+
+
+# ----------------------------------------------------------------------------- masks and descriptors
+
+
+def seed_of(*parts: Any) -> int:
+    """A seed that depends on the test parameters, stable across runs (unlike hash())."""
+    return zlib.crc32(repr(parts).encode())
+
+
+def mask_flags(kind: str) -> tuple[bool, bool]:
+    """(structure, complement) of a mask kind."""
+    return kind in ("structure", "comp_structure"), kind.startswith("comp")
+
+
+def mask_arg(M: Any, kind: str) -> Any:
+    """The mask object for the method syntax: None, M.V, M.S, ~M.V or ~M.S."""
+    return {"none": None, "value": M.V, "structure": M.S, "comp_value": ~M.V, "comp_structure": ~M.S}[kind]
+
+
+def descriptor(syntax: str, *, replace: bool = False, structure: bool = False, complement: bool = False,
+               t0: bool = False, t1: bool = False) -> Any:
+    """A descriptor for the C-style syntax: a predefined ``gb.descriptor.XXX`` or a built ``gb.Descriptor``."""
+    if syntax == "c_desc":
+        return gb.Descriptor(replace=replace, mask_complement=complement, mask_structure=structure,
+                             transpose_first=t0, transpose_second=t1)
+    name = "R" * replace + "S" * structure + "C" * complement + "T0" * t0 + "T1" * t1
+    return getattr(gb.descriptor, name) if name else None
+
+
+def run(syntax: str, C: Any, M: Any, mask_kind: str, accum: Any, replace: bool,
+        method: Any, cfunc: Any, t0: bool = False, t1: bool = False) -> None:
+    """Run one operation into ``C`` in the syntax asked for.
+
+    ``method()`` returns the expression for ``C(mask, accum, replace) << expr`` (inputs
+    already transposed through ``.T`` as needed); ``cfunc(mask, accum, desc)`` calls the
+    C-style function.
+    """
+    structure, complement = mask_flags(mask_kind)
+    if syntax == "method":
+        expr = method()
+        C(mask=mask_arg(M, mask_kind) if M is not None else None, accum=accum, replace=replace) << expr
+    else:
+        if mask_kind == "none":
+            structure = complement = False
+        desc = descriptor(syntax, replace=replace, structure=structure, complement=complement, t0=t0, t1=t1)
+        cfunc(None if mask_kind == "none" else M, accum, desc)
+
+
+def ref_mask(M: Obj | None, mask_kind: str) -> dict:
+    """Keyword arguments of reference.write for a mask kind."""
+    structure, complement = mask_flags(mask_kind)
+    return {"mask": None if mask_kind == "none" else M, "structure": structure, "complement": complement}
+
+
+def accum_op(name: str | None) -> Any:
+    return None if name is None else getattr(gb.binary, name)
+
+
+def random_mask(rng: np.random.Generator, shape: tuple[int, ...]) -> Obj:
+    """An INT64 mask whose stored values are 0, 1 or 2, so value and structural masks differ."""
+    return Obj(rng.integers(0, 3, size=shape).astype(np.int64), rng.random(shape) < 0.6)
+
+
+__all__ = [
+    "BACKENDS", "MASK_KINDS", "SYNTAXES", "TEST_TYPES", "BOOL", "np_type", "to_gb", "to_model",
+    "assert_matches", "coo_snapshot", "mask_flags", "mask_arg", "descriptor", "run", "ref_mask",
+    "accum_op", "random_mask", "seed_of",
+]

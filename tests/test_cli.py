@@ -1,0 +1,344 @@
+"""The ``grblas-gpu`` command, end to end: built-in graphs, every file format, output files, errors.
+
+Most tests run ``python -m grblas_gpu.algorithms`` in a subprocess, as a user would; the
+graph files are written here into ``tmp_path``.  Results are checked against networkx and
+scipy on the same small graphs.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from grblas_gpu.algorithms import builtin_graphs, cli
+
+nx = pytest.importorskip("networkx")
+csgraph = pytest.importorskip("scipy.sparse.csgraph")
+sparse = pytest.importorskip("scipy.sparse")
+
+ALGORITHMS = ["sssp", "widest-path", "pagerank", "bfs", "cc", "tc", "lcc", "cdlp", "bc"]
+
+
+def run_cli(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m grblas_gpu.algorithms ARGS``, capturing text output."""
+    cmd = [sys.executable, "-m", "grblas_gpu.algorithms", *map(str, args)]
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=120, check=False)
+
+
+def assert_ok(proc: subprocess.CompletedProcess[str]) -> str:
+    """The command succeeded; returns its stdout."""
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return proc.stdout
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    """Non-zero exit, one ``grblas-gpu: error:`` line on stderr naming ``fragments``."""
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("grblas-gpu: error: ")
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def read_csv(path: Path) -> dict[int, float]:
+    """A ``vertex,value`` CSV file as a dict."""
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["vertex", "value"]
+    return {int(v): float(x) for v, x in rows[1:]}
+
+
+# ----------------------------------------------------------------------------- graph files
+
+# A small weighted directed graph: (src, dst, weight) with 0-based vertices 0..6; 6 unreachable from 0.
+EDGES = [(0, 1, 4.0), (0, 2, 1.0), (2, 1, 2.0), (1, 3, 1.0), (2, 3, 5.0), (3, 4, 3.0), (4, 0, 1.0), (5, 4, 2.0)]
+N = 7
+
+
+def write_mtx(path: Path) -> Path:
+    """EDGES as a Matrix Market file (1-based)."""
+    lines = ["%%MatrixMarket matrix coordinate real general", "% a small road map", f"{N} {N} {len(EDGES)}"]
+    lines += [f"{u + 1} {v + 1} {w}" for u, v, w in EDGES]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+# An edge list with comments and non-contiguous ids.
+ID_EDGES = [(100, 7), (7, 42), (42, 100), (42, 9000), (9000, 5), (5, 7), (31, 5)]
+
+
+def write_edgelist(path: Path) -> Path:
+    """ID_EDGES as a SNAP edge list with comment lines."""
+    lines = ["# Directed graph: test", "# Nodes: 6 Edges: 7", "# FromNodeId\tToNodeId"]
+    lines += [f"{u}\t{v}" for u, v in ID_EDGES]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def write_graphalytics(folder: Path, source: int) -> Path:
+    """ID_EDGES (weighted) as Graphalytics files; returns the prefix."""
+    prefix = folder / "tiny"
+    ids = sorted({v for e in ID_EDGES for v in e} | {77})  # 77: an isolated vertex
+    (folder / "tiny.v").write_text("".join(f"{v}\n" for v in ids))
+    (folder / "tiny.e").write_text("".join(f"{u} {v} {1 + (u + v) % 5}.5\n" for u, v in ID_EDGES))
+    props = [
+        "graph.tiny.vertex-file = tiny.v",
+        "graph.tiny.edge-file = tiny.e",
+        "graph.tiny.directed = true",
+        "graph.tiny.edge-properties.names = weight",
+        "graph.tiny.edge-properties.types = real",
+        f"graph.tiny.bfs.source-vertex = {source}",
+        f"graph.tiny.sssp.source-vertex = {source}",
+    ]
+    (folder / "tiny.properties").write_text("\n".join(props) + "\n")
+    return prefix
+
+
+# ----------------------------------------------------------------------------- built-in graphs
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_algorithm_on_builtin_graph(algorithm: str) -> None:
+    extra = ["--sources", "0,1,2,3,4,5,6,7"] if algorithm == "bc" else []
+    out = assert_ok(run_cli(algorithm, "--top", "5", *extra))
+    assert "4,096 vertices" in out and "edges" in out and "backend" in out
+    assert "built-in kron" in out
+    assert "loaded:" in out and "computed:" in out and out.count(" s\n") >= 2
+    if algorithm == "tc":
+        assert "triangles" in out
+    else:
+        assert "top 5" in out
+
+
+def test_builtin_graphs_are_deterministic_symmetric_and_fast() -> None:
+    for name in builtin_graphs.BUILTIN_GRAPHS:
+        start = time.perf_counter()
+        g = builtin_graphs.generate(name)
+        assert time.perf_counter() - start < 1.0
+        again = builtin_graphs.generate(name)
+        assert g.n == 2**12
+        for a, b in ((g.rows, again.rows), (g.cols, again.cols), (g.values, again.values)):
+            np.testing.assert_array_equal(a, b)
+        assert g.values.min() >= 1 and g.values.max() <= 255
+        assert not np.any(g.rows == g.cols)
+        M = sparse.coo_matrix((g.values, (g.rows, g.cols)), shape=(g.n, g.n)).tocsr()
+        assert M.nnz == len(g.rows)  # no repeated entries
+        assert (M != M.T).nnz == 0  # undirected, same weight both ways
+
+
+def test_grid_builtin_with_scale() -> None:
+    out = assert_ok(run_cli("bfs", "--builtin", "grid", "--scale", "6", "--source", "0"))
+    # an 8 x 8 grid: the far corner is 14 hops away
+    assert "64 vertices, 112 edges" in out and "max level 14" in out
+    out = assert_ok(run_cli("bfs", "--builtin", "grid", "--scale", "6"))
+    assert "from vertex 9 (highest out-degree)" in out  # the first vertex with 4 neighbours
+
+
+def test_console_script() -> None:
+    exe = shutil.which("grblas-gpu")
+    if exe is None:
+        pytest.skip("the grblas-gpu console script is not on PATH")
+    cmd = [exe, "tc", "--builtin", "grid", "--scale", "4"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+    assert "0 triangles" in assert_ok(proc)
+
+
+# ----------------------------------------------------------------------------- file formats
+
+
+def test_matrix_market_sssp_csv_matches_scipy(tmp_path: Path) -> None:
+    graph = write_mtx(tmp_path / "roads.mtx")
+    out_file = tmp_path / "dist.csv"
+    out = assert_ok(run_cli("sssp", graph, "--output", out_file))
+    assert "7 vertices, 8 edges" in out and "from vertex 0 (first vertex)" in out
+    rows, cols, w = zip(*EDGES)
+    M = sparse.csr_matrix((w, (rows, cols)), shape=(N, N))
+    expected = csgraph.dijkstra(M, indices=0)
+    got = read_csv(out_file)
+    assert got == pytest.approx({v: d for v, d in enumerate(expected) if np.isfinite(d)})
+
+
+def test_matrix_market_widest_path_json(tmp_path: Path) -> None:
+    graph = write_mtx(tmp_path / "roads.mtx")
+    out_file = tmp_path / "width.json"
+    assert_ok(run_cli("widest-path", graph, "--source", "5", "-o", out_file))
+    data = json.loads(out_file.read_text())
+    assert data["algorithm"] == "widest-path" and data["source"] == 5
+    values = data["values"]
+    # from 5 the only way out is 5 -> 4 (width 2.0), then 4 -> 0 (width 1.0) limits everything further
+    assert values["4"] == 2.0 and values["0"] == 1.0 and values["3"] == 1.0
+    assert "6" not in values
+
+
+def test_matrix_market_undirected_unweighted_sssp_is_hops(tmp_path: Path) -> None:
+    graph = write_mtx(tmp_path / "roads.mtx")
+    out_file = tmp_path / "hops.csv"
+    out = assert_ok(run_cli("sssp", graph, "--undirected", "--unweighted", "--source", "6", "-o", out_file))
+    assert "(undirected, BOOL)" in out
+    assert read_csv(out_file) == {6: 0.0}  # vertex 6 has no edges
+    assert_ok(run_cli("sssp", graph, "--undirected", "--unweighted", "--source", "5", "-o", out_file))
+    G = nx.Graph([(u, v) for u, v, _ in EDGES])
+    assert read_csv(out_file) == nx.single_source_shortest_path_length(G, 5)
+
+
+def test_edgelist_bfs_parents(tmp_path: Path) -> None:
+    graph = write_edgelist(tmp_path / "graph.txt")
+    out_file = tmp_path / "parents.csv"
+    assert_ok(run_cli("bfs", graph, "--parents", "--source", "100", "-o", out_file))
+    G = nx.DiGraph(ID_EDGES)
+    level = nx.single_source_shortest_path_length(G, 100)
+    parents = {v: int(p) for v, p in read_csv(out_file).items()}
+    assert set(parents) == set(level) and parents[100] == 100
+    for v, p in parents.items():
+        if v != 100:
+            assert G.has_edge(p, v) and level[p] == level[v] - 1
+
+
+def test_edgelist_bfs_json_matches_networkx(tmp_path: Path) -> None:
+    graph = write_edgelist(tmp_path / "graph.txt")
+    out_file = tmp_path / "levels.json"
+    out = assert_ok(run_cli("bfs", graph, "--source", "42", "--output", out_file))
+    assert "6 vertices, 7 edges (directed" in out
+    G = nx.DiGraph(ID_EDGES)
+    expected = nx.single_source_shortest_path_length(G, 42)
+    data = json.loads(out_file.read_text())
+    assert data["source"] == 42
+    assert {int(k): v for k, v in data["values"].items()} == expected
+
+
+def test_edgelist_undirected_cc_labels_are_original_ids(tmp_path: Path) -> None:
+    graph = tmp_path / "two_parts.txt"
+    graph.write_text("# two components\n100 7\n7 42\n9000 31\n")
+    out_file = tmp_path / "cc.csv"
+    out = assert_ok(run_cli("cc", graph, "--undirected", "-o", out_file))
+    assert "2 components" in out and "undirected" in out
+    G = nx.Graph([(100, 7), (7, 42), (9000, 31)])
+    expected = {v: min(c) for c in nx.connected_components(G) for v in c}
+    assert read_csv(out_file) == expected
+
+
+def test_edgelist_pagerank_matches_networkx(tmp_path: Path) -> None:
+    graph = write_edgelist(tmp_path / "graph.txt")
+    out_file = tmp_path / "pr.json"
+    out = assert_ok(run_cli("pagerank", graph, "--tol", "1e-10", "--max-iter", "200", "-o", out_file, "--top", "2"))
+    expected = nx.pagerank(nx.DiGraph(ID_EDGES), alpha=0.85, tol=1e-12)
+    got = {int(k): v for k, v in json.loads(out_file.read_text())["values"].items()}
+    assert got == pytest.approx(expected, abs=1e-6)
+    best = max(expected, key=expected.get)
+    table = out.split("largest first):\n")[1].splitlines()
+    assert table[1].split()[0] == str(best)  # the top row is the highest rank
+
+
+def test_format_override(tmp_path: Path) -> None:
+    graph = write_edgelist(tmp_path / "looks_like.mtx")
+    assert_one_line_error(run_cli("bfs", graph), "looks_like.mtx")
+    out = assert_ok(run_cli("bfs", graph, "--format", "edgelist", "--source", "100"))
+    assert "(edgelist)" in out
+
+
+def test_graphalytics_source_from_properties(tmp_path: Path) -> None:
+    prefix = write_graphalytics(tmp_path, source=42)
+    out_file = tmp_path / "bfs.csv"
+    out = assert_ok(run_cli("bfs", prefix, "-o", out_file))
+    assert "7 vertices" in out and "(graphalytics)" in out
+    assert "from vertex 42 (from the properties file)" in out
+    expected = nx.single_source_shortest_path_length(nx.DiGraph(ID_EDGES), 42)
+    assert read_csv(out_file) == expected
+
+
+def test_graphalytics_sssp_from_edge_file(tmp_path: Path) -> None:
+    prefix = write_graphalytics(tmp_path, source=100)
+    out_file = tmp_path / "sssp.json"
+    assert_ok(run_cli("sssp", prefix.with_suffix(".e"), "-o", out_file))
+    G = nx.DiGraph()
+    G.add_weighted_edges_from((u, v, 1 + (u + v) % 5 + 0.5) for u, v in ID_EDGES)
+    expected = nx.single_source_dijkstra_path_length(G, 100)
+    got = {int(k): v for k, v in json.loads(out_file.read_text())["values"].items()}
+    assert got == pytest.approx(expected)
+
+
+def test_triangle_count_output(tmp_path: Path) -> None:
+    graph = tmp_path / "k4.txt"
+    graph.write_text("1 2\n1 3\n1 4\n2 3\n2 4\n3 4\n")  # K4: 4 triangles
+    csv_file, json_file = tmp_path / "tc.csv", tmp_path / "tc.json"
+    assert "4 triangles" in assert_ok(run_cli("tc", graph, "-o", csv_file))
+    assert csv_file.read_text() == "triangles\n4\n"
+    assert_ok(run_cli("tc", graph, "-o", json_file))
+    assert json.loads(json_file.read_text())["triangles"] == 4
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    assert_one_line_error(run_cli("bfs", tmp_path / "nothere.mtx"), "nothere.mtx")
+
+
+def test_malformed_matrix_market(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mtx"
+    bad.write_text("%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.5\n2 x 2.0\n")
+    assert_one_line_error(run_cli("sssp", bad), "bad.mtx", "line 4")
+
+
+def test_bad_source(tmp_path: Path) -> None:
+    graph = write_edgelist(tmp_path / "graph.txt")
+    assert_one_line_error(run_cli("bfs", graph, "--source", "8"), "--source 8")
+    assert_one_line_error(run_cli("sssp", "--builtin", "grid", "--source", "99999"), "99999")
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["frobnicate"], "invalid choice"),
+        (["bfs", "--top", "-1"], "--top"),
+        (["bfs", "--output", "result.txt"], ".csv or .json"),
+        (["bc", "--sources", "1,x"], "--sources"),
+        (["bfs", "graph.txt", "--builtin", "grid"], "not both"),
+    ],
+)
+def test_bad_arguments(args: list[str], fragment: str) -> None:
+    assert_one_line_error(run_cli(*args), fragment)
+
+
+def test_cupy_backend_without_gpu() -> None:
+    import grblas_gpu as gb
+
+    if gb.gpu_available():
+        pytest.skip("a GPU is usable here")
+    assert_one_line_error(run_cli("tc", "--backend", "cupy"), "cupy")
+
+
+# ----------------------------------------------------------------------------- in process
+
+
+def test_main_in_process(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert cli.main(["cdlp", "--builtin", "grid", "--scale", "4", "--top", "3"]) == 0
+    assert "16 vertices, 24 edges" in capsys.readouterr().out
+    assert cli.main(["bfs", str(tmp_path / "nothere.txt")]) == 1
+    assert capsys.readouterr().err.startswith("grblas-gpu: error: ")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_only_on_a_terminal() -> None:
+    tty, pipe = _Terminal(), io.StringIO()
+    with cli.Progress("loading", stream=tty, delay=0.0):
+        time.sleep(0.25)
+    with cli.Progress("loading", stream=pipe, delay=0.0):
+        time.sleep(0.05)
+    assert "loading" in tty.getvalue() and tty.getvalue().endswith("\r\033[K")
+    assert pipe.getvalue() == ""
