@@ -1,0 +1,30 @@
+"""nvGRAPH's C API (CUDA 8.0 - 10.2) as a thin Python layer over ``grblas_gpu``.
+
+Functions keep their C names and argument order, without the output pointers: what C wrote
+through a pointer is returned (``nvgraphCreate() -> handle``), and data buffers (NumPy or CuPy
+arrays) are filled in place.  A successful call returns ``NVGRAPH_STATUS_SUCCESS`` (or its
+documented result); a failing one raises ``NvgraphError`` whose ``status`` is the C status.
+Behaviour follows what the released library did (see docs/nvgraph.md).
+"""
+
+from . import analytics, clustering, constants, convert, errors, graph, topology
+from .analytics import *  # noqa: F401,F403
+from .clustering import *  # noqa: F401,F403
+from .constants import *  # noqa: F401,F403
+from .convert import *  # noqa: F401,F403
+from .errors import NvgraphError, nvgraphStatusGetString
+from .graph import *  # noqa: F401,F403
+from .topology import (
+    nvgraphCOOTopology32I_st,
+    nvgraphCOOTopology32I_t,
+    nvgraphCSCTopology32I_st,
+    nvgraphCSCTopology32I_t,
+    nvgraphCSRTopology32I_st,
+    nvgraphCSRTopology32I_t,
+)
+
+__all__ = (
+    ["NvgraphError", "nvgraphStatusGetString", "nvgraphCSRTopology32I_st", "nvgraphCSCTopology32I_st",
+     "nvgraphCOOTopology32I_st", "nvgraphCSRTopology32I_t", "nvgraphCSCTopology32I_t", "nvgraphCOOTopology32I_t"]
+    + constants.__all__ + graph.__all__ + analytics.__all__ + convert.__all__ + clustering.__all__
+)

@@ -1,0 +1,88 @@
+"""nvGRAPH enumerations with the values of the C headers (CUDA 8.0 - 10.2)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# nvgraphStatus_t
+NVGRAPH_STATUS_SUCCESS = 0
+NVGRAPH_STATUS_NOT_INITIALIZED = 1
+NVGRAPH_STATUS_ALLOC_FAILED = 2
+NVGRAPH_STATUS_INVALID_VALUE = 3
+NVGRAPH_STATUS_ARCH_MISMATCH = 4
+NVGRAPH_STATUS_MAPPING_ERROR = 5
+NVGRAPH_STATUS_EXECUTION_FAILED = 6
+NVGRAPH_STATUS_INTERNAL_ERROR = 7
+NVGRAPH_STATUS_TYPE_NOT_SUPPORTED = 8
+NVGRAPH_STATUS_NOT_CONVERGED = 9
+NVGRAPH_STATUS_GRAPH_TYPE_NOT_SUPPORTED = 10
+
+# nvgraphTopologyType_t
+NVGRAPH_CSR_32 = 0
+NVGRAPH_CSC_32 = 1
+NVGRAPH_COO_32 = 2
+
+# nvgraphTag_t (COO ordering)
+NVGRAPH_DEFAULT = 0
+NVGRAPH_UNSORTED = 1
+NVGRAPH_SORTED_BY_SOURCE = 2
+NVGRAPH_SORTED_BY_DESTINATION = 3
+
+# nvgraphSemiring_t
+NVGRAPH_PLUS_TIMES_SR = 0
+NVGRAPH_MIN_PLUS_SR = 1
+NVGRAPH_MAX_MIN_SR = 2
+NVGRAPH_OR_AND_SR = 3
+
+# nvgraphSemiringOps_t (graph contraction)
+NVGRAPH_MULTIPLY = 0
+NVGRAPH_SUM = 1
+NVGRAPH_MIN = 2
+NVGRAPH_MAX = 3
+
+# nvgraphSpectralClusteringType_t
+NVGRAPH_MODULARITY_MAXIMIZATION = 0
+NVGRAPH_BALANCED_CUT_LANCZOS = 1
+NVGRAPH_BALANCED_CUT_LOBPCG = 2
+
+# nvgraphClusteringMetric_t
+NVGRAPH_MODULARITY = 0
+NVGRAPH_EDGE_CUT = 1
+NVGRAPH_RATIO_CUT = 2
+
+# nvgraphTraversal_t
+NVGRAPH_TRAVERSAL_BFS = 0
+
+# cudaDataType_t (library_types.h)
+CUDA_R_32F = 0
+CUDA_R_64F = 1
+CUDA_R_16F = 2
+CUDA_R_8I = 3
+CUDA_C_32F = 4
+CUDA_C_64F = 5
+CUDA_C_16F = 6
+CUDA_C_8I = 7
+CUDA_R_8U = 8
+CUDA_C_8U = 9
+CUDA_R_32I = 10
+CUDA_C_32I = 11
+CUDA_R_32U = 12
+CUDA_C_32U = 13
+
+# libraryPropertyType
+MAJOR_VERSION = 0
+MINOR_VERSION = 1
+PATCH_LEVEL = 2
+
+#: The CUDA release whose nvGRAPH this layer reproduces (CUDART_VERSION 10020).
+CUDART_VERSION = 10020
+
+INT_MAX = 2**31 - 1
+FLT_MAX = float(np.finfo(np.float32).max)
+DBL_MAX = float(np.finfo(np.float64).max)
+
+#: Value types a graph may hold, and their NumPy dtypes.
+NUMPY_TYPES: dict[int, type] = {CUDA_R_32F: np.float32, CUDA_R_64F: np.float64, CUDA_R_32I: np.int32}
+FLOAT_TYPES = (CUDA_R_32F, CUDA_R_64F)
+
+__all__ = [name for name in dir() if name.isupper()]
