@@ -1,0 +1,1 @@
+"""The grblas-gpu benchmark suite: ``python -m benchmarks --help``."""

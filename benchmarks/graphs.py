@@ -1,0 +1,290 @@
+"""Benchmark graphs as host CSR arrays (NumPy only).
+
+* ``kronecker``: the GAP Kronecker generator (A, B, C = 0.57, 0.19, 0.19; 16 edges per
+  vertex; vertex ids randomly permuted; self-loops and duplicates removed), directed and
+  symmetric.  Edges are generated in chunks with every level's random bits drawn at once
+  for the whole chunk, and held as int32 ids, so scale 26 (about 1 G edges) fits in host
+  memory.
+* ``grid``: a 2-D 4-neighbour grid, a road-like graph of high diameter.
+* ``load_snap`` / ``load_file``: SNAP edge lists, Matrix Market or ``.npz`` CSR files.
+
+Edge weights of generated graphs are uniform integers in [1, 255] taken from a hash of the
+unordered vertex pair, so a symmetric graph gets the same weight in both directions and
+duplicate edges agree on their weight.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+KRON_A, KRON_B, KRON_C = 0.57, 0.19, 0.19
+EDGE_FACTOR = 16
+CHUNK_EDGES = 1 << 22
+
+
+def _threads() -> int:
+    """Worker threads for generation (NumPy releases the GIL inside large array operations)."""
+    return max(1, min(16, os.cpu_count() or 1))
+
+
+@dataclass
+class Graph:
+    """A graph as CSR arrays: ``indices[indptr[i]:indptr[i+1]]`` are the heads of i's edges."""
+
+    name: str
+    kind: str
+    n: int
+    indptr: np.ndarray
+    indices: np.ndarray
+    weights: np.ndarray
+    symmetric: bool
+    build_s: float = 0.0
+    info: dict = field(default_factory=dict)
+
+    @property
+    def nnz(self) -> int:
+        """Number of stored (directed) edges."""
+        return int(self.indices.size)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the CSR arrays (indptr, indices, float32 weights)."""
+        return int(self.indptr.nbytes + self.indices.nbytes + self.weights.nbytes)
+
+    def max_degree_vertex(self) -> int:
+        """The vertex with the most out-edges (the lowest id among ties)."""
+        return int(np.argmax(np.diff(self.indptr)))
+
+    def summary(self) -> dict:
+        """Sizes for the results file."""
+        return {"name": self.name, "kind": self.kind, "vertices": self.n, "edges": self.nnz,
+                "symmetric": self.symmetric, "csr_bytes": self.nbytes,
+                "build_s": round(self.build_s, 3), **self.info}
+
+
+def _id_bits(n: int) -> int:
+    """Bits needed to hold a vertex id below ``n``."""
+    return max(1, int(n - 1).bit_length())
+
+
+def hash_weights(u: np.ndarray, v: np.ndarray, seed: int) -> np.ndarray:
+    """Integer weights in [1, 255] (as float32) from a 32-bit hash of the pair {u, v}.
+
+    Large inputs are hashed in threaded chunks.
+    """
+    if u.size > 2 * CHUNK_EDGES:
+        out = np.empty(u.size, dtype=np.float32)
+        bounds = list(range(0, u.size, CHUNK_EDGES))
+
+        def one(s: int) -> None:
+            out[s:s + CHUNK_EDGES] = hash_weights(u[s:s + CHUNK_EDGES], v[s:s + CHUNK_EDGES], seed)
+
+        with ThreadPoolExecutor(_threads()) as pool:
+            list(pool.map(one, bounds))
+        return out
+    lo = np.minimum(u, v).astype(np.uint32)
+    hi = np.maximum(u, v).astype(np.uint32)
+    h = lo * np.uint32(0x9E3779B1)
+    h ^= hi + np.uint32((seed * 0x85EBCA6B) & 0xFFFFFFFF)
+    h ^= h >> np.uint32(16)
+    h *= np.uint32(0x85EBCA6B)
+    h ^= h >> np.uint32(13)
+    h *= np.uint32(0xC2B2AE35)
+    h ^= h >> np.uint32(16)
+    return ((h >> np.uint32(8)) * np.uint32(255) >> np.uint32(24)).astype(np.float32) + 1.0
+
+
+def _keys(src: np.ndarray, dst: np.ndarray, bits: int) -> np.ndarray:
+    """Edge keys ``src << bits | dst`` as int64 (sorting them sorts by row, then column)."""
+    return (src.astype(np.int64) << bits) | dst.astype(np.int64)
+
+
+def _unique_sorted(keys: np.ndarray) -> np.ndarray:
+    """Sort ``keys`` in place and return its distinct values."""
+    keys.sort()
+    if keys.size == 0:
+        return keys
+    keep = np.empty(keys.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=keep[1:])
+    return keys[keep]
+
+
+def _csr_from_unique_keys(keys: np.ndarray, n: int, bits: int, seed: int,
+                          weights: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+    """CSR (indptr int64, indices int32, weights float32) from sorted distinct keys."""
+    rows = (keys >> bits).astype(np.int32)
+    cols = (keys & ((1 << bits) - 1)).astype(np.int32)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+    if weights is None:
+        weights = hash_weights(rows, cols, seed)
+    return indptr, cols, weights
+
+
+def _swap_keys(keys: np.ndarray, bits: int) -> np.ndarray:
+    """The keys of the reversed edges."""
+    return ((keys & ((1 << bits) - 1)) << bits) | (keys >> bits)
+
+
+def kronecker_chunk(scale: int, m: int, rng: np.random.Generator,
+                    perm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``m`` Kronecker edges (int32 ids, permuted, self-loops dropped)."""
+    src = np.zeros(m, dtype=np.int32)
+    dst = np.zeros(m, dtype=np.int32)
+    ab, abc = KRON_A + KRON_B, KRON_A + KRON_B + KRON_C
+    for _ in range(scale):
+        r = rng.random(m, dtype=np.float32)
+        src <<= 1
+        dst <<= 1
+        src |= r >= ab
+        dst |= ((r > KRON_A) & (r < ab)) | (r > abc)
+    src, dst = perm[src], perm[dst]
+    keep = src != dst
+    return src[keep], dst[keep]
+
+
+def kronecker_keys(scale: int, seed: int, edge_factor: int = EDGE_FACTOR) -> np.ndarray:
+    """Distinct sorted directed edge keys of a Kronecker graph of ``2**scale`` vertices.
+
+    Chunks run in threads, each with its own random stream spawned from ``seed``, so the
+    graph depends only on ``seed`` and ``scale``.
+    """
+    n = 1 << scale
+    seq = np.random.SeedSequence(seed)
+    perm_seq, chunk_seq = seq.spawn(2)
+    perm = np.random.default_rng(perm_seq).permutation(n).astype(np.int32)
+    total = n * edge_factor
+    starts = list(range(0, total, CHUNK_EDGES))
+    seeds = chunk_seq.spawn(len(starts))
+
+    def one(i: int) -> np.ndarray:
+        m = min(CHUNK_EDGES, total - starts[i])
+        src, dst = kronecker_chunk(scale, m, np.random.default_rng(seeds[i]), perm)
+        return _keys(src, dst, scale)
+
+    with ThreadPoolExecutor(_threads()) as pool:
+        parts = list(pool.map(one, range(len(starts))))
+    keys = np.concatenate(parts)
+    del parts
+    return _unique_sorted(keys)
+
+
+def kronecker(scale: int, seed: int = 42) -> tuple[Graph, Graph]:
+    """The directed and the symmetric Kronecker graph of ``2**scale`` vertices."""
+    import time
+
+    t0 = time.perf_counter()
+    n = 1 << scale
+    keys = kronecker_keys(scale, seed)
+    directed = Graph(f"kron{scale}", "kron-directed", n,
+                     *_csr_from_unique_keys(keys, n, scale, seed), symmetric=False)
+    directed.build_s = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    sym = np.concatenate([keys, _swap_keys(keys, scale)])
+    del keys
+    sym = _unique_sorted(sym)
+    symmetric = Graph(f"kron{scale}-sym", "kron-symmetric", n,
+                      *_csr_from_unique_keys(sym, n, scale, seed), symmetric=True)
+    symmetric.build_s = time.perf_counter() - t1
+    return directed, symmetric
+
+
+def from_edges(name: str, kind: str, src: np.ndarray, dst: np.ndarray, n: int, *,
+               symmetric: bool, seed: int = 42, drop_self_loops: bool = True) -> Graph:
+    """A CSR graph from an edge list (duplicates removed; reversed edges added if symmetric)."""
+    bits = _id_bits(n)
+    keep = src != dst if drop_self_loops else np.ones(src.size, dtype=bool)
+    keys = _keys(src[keep], dst[keep], bits)
+    if symmetric:
+        keys = np.concatenate([keys, _swap_keys(keys, bits)])
+    keys = _unique_sorted(keys)
+    return Graph(name, kind, n, *_csr_from_unique_keys(keys, n, bits, seed), symmetric=symmetric)
+
+
+def grid(side: int, seed: int = 42) -> Graph:
+    """A ``side x side`` 4-neighbour grid with random weights (symmetric; high diameter)."""
+    ids = np.arange(side * side, dtype=np.int32).reshape(side, side)
+    right = (ids[:, :-1].ravel(), ids[:, 1:].ravel())
+    down = (ids[:-1, :].ravel(), ids[1:, :].ravel())
+    src = np.concatenate([right[0], down[0]])
+    dst = np.concatenate([right[1], down[1]])
+    g = from_edges(f"grid{side}", "grid", src, dst, side * side, symmetric=True, seed=seed)
+    g.info["side"] = side
+    return g
+
+
+def _read_edge_list(path: Path) -> np.ndarray:
+    """Two integer columns from a SNAP edge list (``#`` comments; spaces, tabs or commas)."""
+    text = path.read_text()
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(("#", "%"))]
+    flat = " ".join(ln.replace(",", " ").replace("\t", " ") for ln in lines).split()
+    width = len(lines[0].replace(",", " ").split()) if lines else 2
+    arr = np.array(flat, dtype=np.float64).reshape(-1, width)
+    return arr[:, :2].astype(np.int64)
+
+
+def snap_dir() -> Path | None:
+    """The shared SNAP data folder, if present (``GRBLAS_GPU_DATA`` or ``../shared/data``)."""
+    here = Path(__file__).resolve().parent.parent
+    candidates = [os.environ.get("GRBLAS_GPU_DATA", ""), here.parent / "shared" / "data",
+                  here / "shared" / "data"]
+    for base in candidates:
+        if base and (Path(base) / "snap").is_dir():
+            return Path(base) / "snap"
+    return None
+
+
+def load_snap(seed: int = 42) -> list[Graph]:
+    """The SNAP graphs of the shared data folder (directed and symmetric), or none."""
+    folder = snap_dir()
+    if folder is None:
+        return []
+    graphs = []
+    for path in sorted(folder.iterdir()):
+        if path.suffix not in (".txt", ".csv"):
+            continue
+        edges = _read_edge_list(path)
+        ids, inv = np.unique(edges.ravel(), return_inverse=True)
+        src, dst = inv.reshape(-1, 2).T.astype(np.int32)
+        stem = path.stem
+        for sym in (False, True):
+            g = from_edges(stem + ("-sym" if sym else ""), "snap", src, dst, ids.size,
+                           symmetric=sym, seed=seed)
+            graphs.append(g)
+    return graphs
+
+
+def load_file(path: str | os.PathLike, seed: int = 42) -> Graph:
+    """A user graph: Matrix Market (scipy.io.mmread) or ``.npz`` with CSR arrays.
+
+    The file's values are kept as weights (float32); a pattern file gets hashed weights.
+    """
+    path = Path(path)
+    if path.suffix == ".npz":
+        z = np.load(path)
+        indptr = z["indptr"].astype(np.int64)
+        indices = z["indices"].astype(np.int32)
+        n = max(indptr.size - 1, int(indices.max()) + 1 if indices.size else 0)
+        data = z["data"] if "data" in z else None
+    else:
+        import scipy.io
+        import scipy.sparse
+
+        m = scipy.sparse.csr_matrix(scipy.io.mmread(str(path)))
+        m.sum_duplicates()
+        m.sort_indices()
+        n = max(m.shape)
+        m.resize((n, n))
+        indptr, indices, data = m.indptr.astype(np.int64), m.indices.astype(np.int32), m.data
+    if indptr.size - 1 < n:
+        indptr = np.concatenate([indptr, np.full(n + 1 - indptr.size, indptr[-1])])
+    rows = np.repeat(np.arange(n, dtype=np.int32), np.diff(indptr))
+    weights = (hash_weights(rows, indices, seed) if data is None
+               else np.asarray(data, dtype=np.float32))
+    return Graph(path.stem, "file", n, indptr, indices, weights, symmetric=False)

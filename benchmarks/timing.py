@@ -1,0 +1,124 @@
+"""Timers: CUDA events on the GPU, ``time.perf_counter`` on the CPU; medians of repeats.
+
+Every measurement runs ``warmup`` untimed calls, then up to ``repeat`` timed calls, and
+stops early once ``budget_s`` seconds of timed work have passed (always at least one), so a
+slow CPU peer at a large scale cannot eat the run's time.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+
+def device_sync() -> None:
+    """Wait for all GPU work of this device (no-op without CuPy)."""
+    try:
+        import cupy
+    except ImportError:
+        return
+    cupy.cuda.Device().synchronize()
+
+
+def _gpu_once(fn: Callable[[], Any]) -> float:
+    """Seconds of one call of ``fn`` between two CUDA events on the current stream."""
+    import cupy
+
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    device_sync()
+    start.record()
+    fn()
+    end.record()
+    end.synchronize()
+    device_sync()  # work on other streams (torch) also counts as finished
+    return cupy.cuda.get_elapsed_time(start, end) / 1e3
+
+
+def _wall_once(fn: Callable[[], Any], gpu: bool) -> float:
+    """Seconds of one call of ``fn`` by wall clock (synchronizing the GPU when ``gpu``)."""
+    if gpu:
+        device_sync()
+    t0 = time.perf_counter()
+    fn()
+    if gpu:
+        device_sync()
+    return time.perf_counter() - t0
+
+
+def measure(fn: Callable[[], Any], *, gpu: bool, warmup: int = 2, repeat: int = 10,
+            budget_s: float = 5.0, wall: bool = False) -> dict:
+    """Median seconds of ``fn``; CUDA events when ``gpu`` (unless ``wall``), else perf_counter.
+
+    Returns ``{"median_s", "min_s", "runs", "timer"}``.
+    """
+    once = (lambda: _wall_once(fn, gpu)) if (wall or not gpu) else (lambda: _gpu_once(fn))
+    first = None
+    for i in range(warmup):
+        t = once()
+        if i == 0 and t > budget_s:
+            first = t  # too slow to repeat: keep the warm-up run as the one sample
+            break
+    times: list[float] = [first] if first is not None else []
+    spent = 0.0
+    while len(times) < max(1, repeat) and (not times or spent < budget_s):
+        times.append(once())
+        spent += times[-1]
+    timer = "wall+sync" if (wall and gpu) else ("cuda-events" if gpu else "perf_counter")
+    return {"median_s": statistics.median(times), "min_s": min(times), "runs": len(times),
+            "timer": timer}
+
+
+def time_once(fn: Callable[[], Any], *, gpu: bool) -> tuple[float, Any]:
+    """Wall seconds and result of a single call (for cold, first-use timings)."""
+    if gpu:
+        device_sync()
+    t0 = time.perf_counter()
+    out = fn()
+    if gpu:
+        device_sync()
+    return time.perf_counter() - t0, out
+
+
+class PeakMemory:
+    """High-water mark of the CuPy default memory pool's used and total bytes.
+
+    CuPy's pool keeps no peak, so :meth:`track` installs an allocator that samples the pool
+    after every allocation (a peak always follows an allocation).
+    """
+
+    def __init__(self) -> None:
+        self.peak_used = 0
+        self.peak_total = 0
+        self.base_used = 0
+
+    @contextmanager
+    def track(self) -> Iterator["PeakMemory"]:
+        """Record the peaks of the allocations made inside the ``with`` block."""
+        import cupy
+
+        pool = cupy.get_default_memory_pool()
+        device_sync()
+        pool.free_all_blocks()
+        self.base_used = self.peak_used = pool.used_bytes()
+        self.peak_total = pool.total_bytes()
+
+        def malloc(size: int) -> Any:
+            ptr = pool.malloc(size)
+            self.peak_used = max(self.peak_used, pool.used_bytes())
+            self.peak_total = max(self.peak_total, pool.total_bytes())
+            return ptr
+
+        cupy.cuda.set_allocator(malloc)
+        try:
+            yield self
+        finally:
+            device_sync()
+            cupy.cuda.set_allocator(pool.malloc)
+
+    def summary(self) -> dict:
+        """Peak bytes: absolute used, used above the start, and pool total."""
+        return {"peak_used_bytes": self.peak_used,
+                "peak_extra_bytes": self.peak_used - self.base_used,
+                "peak_pool_bytes": self.peak_total}
