@@ -6,7 +6,7 @@
 >>> d(gb.binary.min) << d.vxm(A, gb.semiring.min_plus)
 """
 
-from . import descriptor, dtypes, exceptions
+from . import descriptor, dtypes, exceptions, io
 from .backends import default_backend, get_backend, gpu_available, use_backend
 from .descriptor import Descriptor
 from .dtypes import (
@@ -80,7 +80,7 @@ __all__ = [
     "mxm", "mxv", "vxm", "eWiseAdd", "eWiseMult", "eWiseUnion", "apply", "select", "reduce",
     "extract", "assign", "transpose", "kronecker",
     "use_backend", "default_backend", "get_backend", "gpu_available",
-    "dtypes", "exceptions", "descriptor", "lookup_dtype", "DataType",
+    "dtypes", "exceptions", "descriptor", "io", "lookup_dtype", "DataType",
     "BOOL", "INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64", "FP32", "FP64",
     "GraphBLASError", "DimensionMismatch", "DomainMismatch", "EmptyObject", "IndexOutOfBound", "InvalidIndex",
     "InvalidValue", "NotImplementedException", "OutOfMemory", "OutputNotEmpty",

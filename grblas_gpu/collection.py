@@ -174,6 +174,27 @@ class Collection:
         """Keep the entries for which the IndexUnaryOp ``op(x, i, j, thunk)`` is true."""
         return _select_expr(self, op, thunk)
 
+    # ---------------------------------------------------------------- infix forms
+    def __matmul__(self, other: Any) -> Any:
+        from .infix import matmul
+
+        return matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> Any:
+        from .infix import matmul
+
+        return matmul(other, self)
+
+    def __or__(self, other: Any) -> Any:
+        from .infix import ewise
+
+        return ewise("add", self, other, "plus")
+
+    def __and__(self, other: Any) -> Any:
+        from .infix import ewise
+
+        return ewise("mult", self, other, "times")
+
     # ---------------------------------------------------------------- repr helpers
     def _repr_header(self) -> str:
         dims = "x".join(str(s) for s in self.shape)

@@ -434,6 +434,18 @@ class TransposedMatrix:
     def __getitem__(self, key: Any) -> Expression:
         return self.parent._transposed()[key]
 
+    def __matmul__(self, other: Any) -> Any:
+        return self.parent._transposed() @ other
+
+    def __rmatmul__(self, other: Any) -> Any:
+        return other @ self.parent._transposed()
+
+    def __or__(self, other: Any) -> Any:
+        return self.parent._transposed() | other
+
+    def __and__(self, other: Any) -> Any:
+        return self.parent._transposed() & other
+
     def __getattr__(self, name: str) -> Any:
         # Every other method acts on the materialised (cached) transpose.
         if name.startswith("_") and name not in ("_transposed",):

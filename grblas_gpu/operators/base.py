@@ -229,6 +229,12 @@ class _Polymorphic:
     def _build(self, t: DataType) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def __call__(self, expr: Any) -> Any:
+        """Apply this operator to an infix expression: ``semiring.min_plus(A @ B)``."""
+        from ..infix import apply_operator
+
+        return apply_operator(self, expr)
+
     @property
     def types(self) -> list[DataType]:
         """The types this operator accepts directly (others are cast)."""

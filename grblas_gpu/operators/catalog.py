@@ -182,8 +182,8 @@ for _n, _f, _c in (("lor", np.logical_or, "(x || y)"), ("land", np.logical_and, 
 for _n, _f, _c in (("bor", np.bitwise_or, "(Z)(x | y)"), ("band", np.bitwise_and, "(Z)(x & y)"),
                    ("bxor", np.bitwise_xor, "(Z)(x ^ y)")):
     _binary(_n, _dom_int, _plain(_f), _cu(_c), commutative=True)
-_binary("bxnor", _dom_int, _plain(lambda x, y: np.invert(np.bitwise_xor(x, y))), _cu("(Z)(~(x ^ y))"),
-        commutative=True)
+_binary("bxnor", _dom_int, _typed(lambda x, y, t: np.equal(x, y) if t.is_bool else np.invert(np.bitwise_xor(x, y))),
+        lambda t: "(x == y)" if t.is_bool else "(Z)(~(x ^ y))", commutative=True)
 _binary("atan2", _dom_float, _plain(np.arctan2), _cu("atan2(x, y)"))
 _binary("hypot", _dom_float, _plain(np.hypot), _cu("hypot(x, y)"), commutative=True)
 
