@@ -130,6 +130,7 @@ class NumpyBackend(Backend):
         else:
             pos = Positions(rows, cols, cols, 0) if mult.positional else None
             prod = mult(avals, xv, pos)
+        prod = cast_array(prod, semiring.out_type)
         out = np.zeros(nrows, dtype=semiring.out_type.np_type)
         present = np.zeros(nrows, dtype=bool)
         if len(rows):

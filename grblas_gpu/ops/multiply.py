@@ -98,7 +98,7 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
     else:
         pos = Positions(out_idx, k, k, 0) if sr.mult.positional else None
         prod = sp.apply_binary(be, sr.mult, avals, uvals, pos)
-    e = sp.reduce_by_key(be, sr.monoid, out_idx, prod)
+    e = sp.reduce_by_key(be, sr.monoid, out_idx, be.cast(prod, sr.out_type))
     return Vector._from_parts(be, sr.out_type, out_size, e.keys, e.values)
 
 
@@ -133,7 +133,7 @@ def _mxm(sr: TypedSemiring, A: Matrix, B: Matrix, mask: Mask | None) -> Matrix:
     kk = k[request]
     pos = Positions(i, kk, kk, j) if sr.mult.positional else None
     prod = sp.apply_binary(be, sr.mult, A._vals[request], B._vals[position], pos)
-    e = sp.reduce_by_key(be, sr.monoid, keys, prod)
+    e = sp.reduce_by_key(be, sr.monoid, keys, be.cast(prod, sr.out_type))
     return out._from_entries(e, ks, sr.out_type)
 
 
@@ -155,7 +155,7 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
             pos = Positions(0, keys, keys, 0) if typed.mult.positional else None
             prod = sp.apply_binary(be, typed.mult, u._vals[ia], v._vals[ib], pos)
             offsets = be.xp.asarray([0, len(keys)], dtype=np.int64)
-            s._value = be.to_host(be.segment_reduce(typed.monoid, prod, offsets))[0]
+            s._value = be.to_host(be.segment_reduce(typed.monoid, be.cast(prod, typed.out_type), offsets))[0]
         return s
 
     return Expression(f"inner({typed.name})", "Scalar", (), typed.out_type, u.backend, compute, (u, v))

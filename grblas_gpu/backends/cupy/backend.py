@@ -1,0 +1,264 @@
+"""The CuPy backend: the hot kernels as CUDA generated from the operators.
+
+Each method gives the same results as :class:`~grblas_gpu.backends.numpy_backend.NumpyBackend`.
+Sources come from :mod:`.codegen` (the same functions the kernel registry
+renders); modules are compiled by CuPy through NVRTC and kept in an in-process
+dict keyed by the source digest, and CuPy's on-disk cache spares a second process
+the compilation.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import cupy
+import numpy as np
+
+from ...dtypes import BOOL, DataType, cast_scalar, lookup_dtype
+from ...exceptions import DomainMismatch, InvalidValue, OutOfMemory
+from ...operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
+from ...operators.cmath import cast_array
+from .. import Backend
+from . import codegen
+from .codegen import KernelModule
+
+__all__ = ["CupyBackend"]
+
+_BLOCK = 256  # threads per block; a multiple of 32, so lane groups never straddle warps
+_MAX_BLOCKS = 1 << 20  # element-wise kernels stride over the rest
+_NULL = np.uint64(0)  # a null device pointer, passed by value
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _map_out_of_memory(method: _F) -> _F:
+    """Raise :class:`OutOfMemory` (naming the bytes asked for) where CuPy runs out of device memory."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except cupy.cuda.memory.OutOfMemoryError as exc:
+            size = getattr(exc, "_size", None)  # CuPy keeps the request size here; its message names it too
+            detail = f" allocating {size:,} bytes" if isinstance(size, int) else f": {exc}"
+            raise OutOfMemory(f"the GPU ran out of memory{detail}") from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _is_scalar(x: Any) -> bool:
+    """True for a Python/NumPy scalar or a 0-d array: a bound operand."""
+    if isinstance(x, cupy.ndarray):
+        return x.ndim == 0
+    return np.ndim(x) == 0
+
+
+def _host_scalar(x: Any) -> Any:
+    """A scalar on the host (a 0-d CuPy array is copied back)."""
+    return x.get()[()] if isinstance(x, cupy.ndarray) else x
+
+
+def _contiguous(a: cupy.ndarray) -> cupy.ndarray:
+    """``a`` in C order, keeping its shape (``cupy.ascontiguousarray`` makes 0-d arrays 1-d)."""
+    return a if a.flags.c_contiguous else cupy.ascontiguousarray(a)
+
+
+def _group_size(total: int, count: int) -> int:
+    """Lanes per segment/row: the mean length rounded up to a power of two, at most a warp."""
+    mean = total / max(count, 1)
+    group = 1
+    while group < 32 and group < mean:
+        group *= 2
+    return group
+
+
+class CupyBackend(Backend):
+    """Kernels generated from the operators, compiled by NVRTC through CuPy."""
+
+    name = "cupy"
+    xp = cupy
+
+    def __init__(self) -> None:
+        self._modules: dict[str, Any] = {}
+        self._functions: dict[tuple[str, str], Any] = {}
+
+    # -------------------------------------------------------------- compilation
+    def _function(self, module: KernelModule, role: str = "main") -> Any:
+        """The compiled entry point ``role`` of ``module`` (compiled once per process)."""
+        fn = self._functions.get((module.digest, role))
+        if fn is None:
+            raw = self._modules.get(module.digest)
+            if raw is None:
+                raw = cupy.RawModule(code=module.source, options=codegen.NVRTC_OPTIONS)
+                self._modules[module.digest] = raw
+            fn = self._functions[(module.digest, role)] = raw.get_function(module.entries[role])
+        return fn
+
+    @staticmethod
+    def _launch_elementwise(fn: Any, n: int, args: tuple[Any, ...]) -> None:
+        if n > 0:
+            fn((min(-(-n // _BLOCK), _MAX_BLOCKS),), (_BLOCK,), args)
+
+    @staticmethod
+    def _launch_groups(fn: Any, count: int, group: int, args: tuple[Any, ...]) -> None:
+        """One group of ``group`` lanes per item (segment or row)."""
+        if count > 0:
+            fn((-(-count * group // _BLOCK),), (_BLOCK,), args + (np.int32(group),))
+
+    # -------------------------------------------------------------- arrays
+    @_map_out_of_memory
+    def asarray(self, x: Any, dtype: Any = None) -> cupy.ndarray:
+        """``x`` (NumPy, CuPy, a list or a scalar) as a CuPy array."""
+        return cupy.asarray(x, dtype=dtype)
+
+    def to_host(self, x: Any) -> np.ndarray:
+        """The array as a NumPy array on the host."""
+        return cupy.asnumpy(x)
+
+    @_map_out_of_memory
+    def cast(self, x: Any, t: DataType) -> Any:
+        """Cast C-style to ``t`` (float to integer truncates and saturates, NaN becomes 0)."""
+        x = cupy.asarray(x)
+        if x.dtype == t.np_type:
+            return x
+        try:
+            src = lookup_dtype(x.dtype)
+        except DomainMismatch:
+            return cast_array(x, t, cupy)  # not a GraphBLAS type (e.g. float16): generic path
+        xc = _contiguous(x)
+        out = cupy.empty(xc.shape, dtype=t.np_type)
+        self._launch_elementwise(self._function(codegen.cast_module(src, t)), xc.size, (xc, out, np.int64(xc.size)))
+        return out
+
+    def synchronize(self) -> None:
+        """Wait for the work queued on the current stream."""
+        cupy.cuda.get_current_stream().synchronize()
+
+    def _operand(self, x: Any, t: DataType) -> cupy.ndarray:
+        """``x`` as a contiguous CuPy array of type ``t``."""
+        return _contiguous(self.cast(cupy.asarray(x), t))
+
+    def _flag_array(self, x: Any) -> Any:
+        """An optional bool array (x presence, row mask) as a contiguous CuPy array, or a null pointer."""
+        if x is None:
+            return _NULL
+        return _contiguous(cupy.asarray(x).astype(np.bool_, copy=False))
+
+    # -------------------------------------------------------------- element-wise
+    @_map_out_of_memory
+    def unary(self, op: TypedUnaryOp, x: Any) -> cupy.ndarray:
+        """``op(x)`` per element; ``x`` is of ``op.in_type`` (other types are cast first)."""
+        xc = self._operand(x, op.in_type)
+        out = cupy.empty(xc.shape, dtype=op.out_type.np_type)
+        self._launch_elementwise(self._function(codegen.unary_module(op)), xc.size, (xc, out, np.int64(xc.size)))
+        return out
+
+    @_map_out_of_memory
+    def binary(self, op: TypedBinaryOp, x: Any, y: Any, pos: Positions | None = None) -> cupy.ndarray:
+        """``op(x, y)`` per element; either side may be a scalar (a bound operand)."""
+        if op.positional and pos is None:
+            raise InvalidValue(f"{op!r} is positional: it needs the operands' positions")
+        module = codegen.binary_module(op)
+        x_scalar, y_scalar = _is_scalar(x), _is_scalar(y)
+        if x_scalar and y_scalar:
+            out = self.binary(op, self._operand(cupy.asarray(_host_scalar(x)).reshape(1), op.x_type), y, pos)
+            return out.reshape(())
+        if x_scalar:
+            ya = self._operand(y, op.y_type)
+            role, args, shape = "sv", (cast_scalar(_host_scalar(x), op.x_type), ya), ya.shape
+        elif y_scalar:
+            xa = self._operand(x, op.x_type)
+            role, args, shape = "vs", (xa, cast_scalar(_host_scalar(y), op.y_type)), xa.shape
+        else:
+            xa, ya = self._operand(x, op.x_type), self._operand(y, op.y_type)
+            if xa.shape != ya.shape:
+                xa, ya = (_contiguous(a) for a in cupy.broadcast_arrays(xa, ya))
+            role, args, shape = "vv", (xa, ya), xa.shape
+        out = cupy.empty(shape, dtype=op.out_type.np_type)
+        n = out.size
+        positions = self._positions(pos if op.positional else None, shape)
+        self._launch_elementwise(self._function(module, role), n, args + (out, np.int64(n)) + positions)
+        return out
+
+    def _position(self, p: Any, shape: tuple[int, ...]) -> tuple[Any, np.int64]:
+        """One position operand as (pointer or null, constant)."""
+        if _is_scalar(p):
+            return _NULL, np.int64(_host_scalar(p))
+        arr = cupy.asarray(p, dtype=np.int64)
+        if arr.shape != shape:
+            arr = cupy.broadcast_to(arr, shape)
+        return _contiguous(arr), np.int64(0)
+
+    def _positions(self, pos: Positions | None, shape: tuple[int, ...]) -> tuple[Any, ...]:
+        """Kernel arguments ``xi, xi0, xj, xj0, yi, yi0, yj, yj0``."""
+        if pos is None:
+            return (_NULL, np.int64(0)) * 4
+        return sum((self._position(p, shape) for p in (pos.xi, pos.xj, pos.yi, pos.yj)), ())
+
+    @_map_out_of_memory
+    def indexunary(self, op: TypedIndexUnaryOp, x: Any, i: Any, j: Any, thunk: Any) -> cupy.ndarray:
+        """``op(x, i, j, thunk)`` per element; ``i``/``j`` are int64 arrays or ints."""
+        xc = self._operand(x, op.in_type)
+        out = cupy.empty(xc.shape, dtype=op.out_type.np_type)
+        args = (xc, out, np.int64(xc.size)) + self._position(i, xc.shape) + self._position(j, xc.shape)
+        args += (cast_scalar(_host_scalar(thunk), op.thunk_type),)
+        self._launch_elementwise(self._function(codegen.indexunary_module(op)), xc.size, args)
+        return out
+
+    # -------------------------------------------------------------- reductions
+    @staticmethod
+    def _index_arrays(*arrays: Any) -> list[cupy.ndarray]:
+        """Index arrays as contiguous CuPy arrays of one type: int32 if all are int32, else int64."""
+        arrs = [cupy.asarray(a) for a in arrays]
+        dtype = np.int32 if all(a.dtype == np.int32 for a in arrs) else np.int64
+        return [_contiguous(a.astype(dtype, copy=False)) for a in arrs]
+
+    @_map_out_of_memory
+    def segment_reduce(self, monoid: TypedMonoid, values: Any, offsets: Any) -> cupy.ndarray:
+        """Reduce ``values[offsets[s]:offsets[s+1]]`` with the monoid for every segment s.
+
+        Every segment must be non-empty.
+        """
+        (offs,) = self._index_arrays(offsets)
+        nseg = max(len(offs) - 1, 0)
+        out = cupy.empty(nseg, dtype=monoid.type.np_type)
+        if nseg == 0:
+            return out
+        vals = self._operand(values, monoid.type)
+        fn = self._function(codegen.segment_reduce_module(monoid, offs.dtype))
+        self._launch_groups(fn, nseg, _group_size(vals.size, nseg), (vals, offs, np.int64(nseg), out))
+        return out
+
+    @_map_out_of_memory
+    def spmv(
+        self,
+        semiring: TypedSemiring,
+        indptr: Any,
+        indices: Any,
+        values: Any,
+        x: Any,
+        x_present: Any | None,
+        row_mask: Any | None,
+        vector_first: bool,
+    ) -> tuple[cupy.ndarray, cupy.ndarray]:
+        """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
+
+        ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
+        Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
+        ``row_mask`` is False are not computed.  Returns the dense result and a presence array.
+        """
+        ptr, idx = self._index_arrays(indptr, indices)
+        nrows = max(len(ptr) - 1, 0)
+        out = cupy.empty(nrows, dtype=semiring.out_type.np_type)
+        present = cupy.empty(nrows, dtype=BOOL.np_type)
+        if nrows == 0:
+            return out, present
+        a_type, x_type = codegen.spmv_operand_types(semiring, vector_first)
+        args = (ptr, idx, self._operand(values, a_type), self._operand(x, x_type),
+                self._flag_array(x_present), self._flag_array(row_mask), np.int64(nrows), out, present)
+        # The "vector" schedule (a lane group per row) is the only one so far; a load-balanced
+        # schedule for power-law rows would be picked here from the row-length spread.
+        fn = self._function(codegen.spmv_module(semiring, ptr.dtype, bool(vector_first), "vector"))
+        self._launch_groups(fn, nrows, _group_size(idx.size, nrows), args)
+        return out, present

@@ -1,0 +1,304 @@
+"""CUDA source generation: the ``templates/*.cu`` files filled per kernel kind, operator(s) and types.
+
+Every function here is pure Python (no CuPy): the CuPy backend compiles what they
+return, and the kernel registry renders the same sources so that the test suite
+can compile each one with ``nvcc`` on a machine without a GPU.
+
+A generated translation unit is the shared :func:`preamble` (fixed-width integer
+typedefs, :data:`~grblas_gpu.operators.cmath.CUDA_HELPERS`, warp helpers) followed
+by a *body*: one C++ namespace holding the operator structs and the
+``extern "C" __global__`` entry points.  Namespace and entry-point names carry a
+digest of the body, so bodies of different kernels can be concatenated into one
+unit without clashes, and equal bodies get equal names.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...dtypes import DataType
+from ...exceptions import DomainMismatch
+from ...operators.base import TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
+from ...operators.cmath import CUDA_HELPERS, c_literal
+
+__all__ = [
+    "KernelModule",
+    "NVRTC_OPTIONS",
+    "INDEX_TYPES",
+    "template",
+    "fill",
+    "c_identifier",
+    "operator_preamble",
+    "preamble",
+    "cast_expr",
+    "index_c_type",
+    "render_unary_op",
+    "render_binary_op",
+    "render_indexunary_op",
+    "render_monoid",
+    "cast_module",
+    "unary_module",
+    "binary_module",
+    "indexunary_module",
+    "segment_reduce_module",
+    "spmv_operand_types",
+    "spmv_module",
+    "SPMV_SCHEDULES",
+]
+
+TEMPLATE_DIR = Path(__file__).with_name("templates")
+NVRTC_OPTIONS: tuple[str, ...] = ("-std=c++17",)
+"""Options the CuPy backend gives NVRTC (CuPy adds the target architecture)."""
+
+INDEX_TYPES: tuple[str, ...] = ("int32", "int64")
+"""Index types kernels are generated for (CSR ``indptr``/``indices``, segment offsets)."""
+
+_PLACEHOLDER = re.compile(r"\{\{([A-Z][A-Z0-9_]*)\}\}")
+
+
+@dataclass(frozen=True)
+class KernelModule:
+    """One generated kernel module: its body, the names of its entry points and a digest."""
+
+    kind: str
+    title: str
+    body: str
+    entries: Mapping[str, str]
+    digest: str
+
+    @property
+    def source(self) -> str:
+        """The complete, self-contained translation unit (preamble + body)."""
+        return preamble() + "\n" + self.body
+
+
+# ------------------------------------------------------------------------------ template text
+
+
+@functools.lru_cache(maxsize=None)
+def template(name: str) -> str:
+    """The text of ``templates/<name>``."""
+    return (TEMPLATE_DIR / name).read_text(encoding="utf-8")
+
+
+def fill(text: str, values: Mapping[str, str], *, keep: tuple[str, ...] = ()) -> str:
+    """Replace every ``{{NAME}}`` in ``text`` by ``values[NAME]``.
+
+    Placeholders named in ``keep`` are left for a later fill; any other missing
+    value raises ``KeyError`` so a typo in a template cannot pass silently.
+    """
+
+    def substitute(match: re.Match[str]) -> str:
+        key = match.group(1)
+        if key in values:
+            return values[key]
+        if key in keep:
+            return match.group(0)
+        raise KeyError(f"no value for placeholder {{{{{key}}}}}")
+
+    return _PLACEHOLDER.sub(substitute, text)
+
+
+def c_identifier(text: str) -> str:
+    """``text`` made a valid C identifier (other characters become ``_``)."""
+    ident = re.sub(r"[^0-9A-Za-z_]", "_", text)
+    return ident if ident and not ident[0].isdigit() else "_" + ident
+
+
+@functools.lru_cache(maxsize=1)
+def operator_preamble() -> str:
+    """Integer typedefs and the operator helpers: all that the operator structs need."""
+    return fill(template("preamble.cu"), {"CUDA_HELPERS": CUDA_HELPERS.strip("\n")})
+
+
+@functools.lru_cache(maxsize=1)
+def preamble() -> str:
+    """The part every generated translation unit starts with (operator and kernel helpers)."""
+    return operator_preamble() + "\n" + template("kernel_helpers.cu")
+
+
+# ------------------------------------------------------------------------------ types
+
+
+def cast_expr(src: DataType, dst: DataType, expr: str) -> str:
+    """A C expression casting ``expr`` (of type ``src``) to ``dst`` with the library's C-style rules.
+
+    Float to integer truncates, saturates at the limits and sends NaN to 0 (a bare
+    C cast is undefined there); everything else is a plain C cast.
+    """
+    if src == dst:
+        return expr
+    if src.is_float and dst.is_integer:
+        lo, hi = c_literal(dst.min, dst), c_literal(dst.max, dst)
+        return f"gb_from_double<{dst.c_type}>((double)({expr}), {lo}, {hi})"
+    return f"(({dst.c_type})({expr}))"
+
+
+def index_c_type(index_type: Any) -> tuple[str, str]:
+    """The C type and the short tag of an index type (``int32``/``int64`` as name or dtype)."""
+    name = np.dtype(index_type).name
+    if name not in INDEX_TYPES:
+        raise DomainMismatch(f"index arrays must be int32 or int64, not {name}")
+    return f"{name}_t", "i" + name[3:]
+
+
+def _bool_literal(flag: bool) -> str:
+    return "true" if flag else "false"
+
+
+# ------------------------------------------------------------------------------ operators
+
+
+def render_unary_op(op: TypedUnaryOp, name: str = "op") -> str:
+    """``struct name { static Z call(X x); }`` for a unary operator."""
+    return fill(template("op_unary.cu"), {
+        "NAME": name, "X": op.in_type.c_type, "Z": op.out_type.c_type, "EXPR": op.cuda,
+    })
+
+
+def render_binary_op(op: TypedBinaryOp, name: str = "op") -> str:
+    """``struct name { static Z call(X x, Y y, xi, xj, yi, yj); }`` for a binary operator."""
+    return fill(template("op_binary.cu"), {
+        "NAME": name, "X": op.x_type.c_type, "Y": op.y_type.c_type, "Z": op.out_type.c_type,
+        "POSITIONAL": _bool_literal(op.positional), "EXPR": op.cuda,
+    })
+
+
+def render_indexunary_op(op: TypedIndexUnaryOp, name: str = "op") -> str:
+    """``struct name { static Z call(X x, i, j, T thunk); }`` for an index-unary operator."""
+    return fill(template("op_indexunary.cu"), {
+        "NAME": name, "X": op.in_type.c_type, "T": op.thunk_type.c_type, "Z": op.out_type.c_type,
+        "EXPR": op.cuda,
+    })
+
+
+def render_monoid(monoid: TypedMonoid, name: str = "monoid", op_name: str = "monoid_op") -> str:
+    """The monoid's operator struct and a struct with its identity, terminal and ``call``."""
+    t = monoid.type
+    if monoid.op.x_type != t or monoid.op.y_type != t:
+        raise DomainMismatch(f"{monoid!r}: its operator is not {t} x {t} -> {t}")
+    identity = c_literal(monoid.identity, t)
+    has_terminal = monoid.terminal is not None and not monoid.is_any
+    terminal = c_literal(monoid.terminal, t) if has_terminal else identity
+    struct = fill(template("monoid.cu"), {
+        "NAME": name, "T": t.c_type, "IS_ANY": _bool_literal(monoid.is_any),
+        "HAS_TERMINAL": _bool_literal(has_terminal), "IDENTITY": identity, "TERMINAL": terminal, "OP": op_name,
+    })
+    return render_binary_op(monoid.op, op_name) + struct
+
+
+# ------------------------------------------------------------------------------ modules
+
+
+def _module(kind: str, title: str, base: str, ops: str, kernels: str, roles: Mapping[str, str]) -> KernelModule:
+    """Wrap ops and kernels in a namespace; name namespace and entry points after a digest.
+
+    ``kernels`` still holds ``{{KERNEL}}``; ``roles`` maps each role to the suffix
+    its entry point adds to the kernel name.
+    """
+    unnamed = fill(template("module.cu"), {"TITLE": title, "OPS": ops.rstrip("\n"), "KERNELS": kernels.rstrip("\n")},
+                   keep=("NS", "KERNEL"))
+    digest = hashlib.sha1(unnamed.encode("utf-8")).hexdigest()[:12]
+    kernel = f"{c_identifier(base)}_{digest}"
+    body = fill(unnamed, {"NS": f"gbk_{digest}", "KERNEL": kernel})
+    return KernelModule(kind, title, body, {role: kernel + suffix for role, suffix in roles.items()}, digest)
+
+
+_MAIN = {"main": ""}
+
+
+@functools.lru_cache(maxsize=1024)
+def cast_module(src: DataType, dst: DataType) -> KernelModule:
+    """``z = (dst) x`` per element, with the C-style rules of :func:`cast_expr`."""
+    op = TypedUnaryOp("cast", src, dst, lambda x: x, cast_expr(src, dst, "x"))
+    kernels = fill(template("unary.cu"), {"X": src.c_type, "Z": dst.c_type, "OP": "op"}, keep=("KERNEL",))
+    return _module("cast", f"cast {src} -> {dst}", f"gb_cast_{src.name}_{dst.name}",
+                   render_unary_op(op), kernels, _MAIN)
+
+
+@functools.lru_cache(maxsize=4096)
+def unary_module(op: TypedUnaryOp) -> KernelModule:
+    """``z = op(x)`` per element; entry ``main(x, z, n)``."""
+    kernels = fill(template("unary.cu"), {"X": op.in_type.c_type, "Z": op.out_type.c_type, "OP": "op"},
+                   keep=("KERNEL",))
+    return _module("unary", f"unary {op.key}", f"gb_unary_{op.key}", render_unary_op(op), kernels, _MAIN)
+
+
+@functools.lru_cache(maxsize=4096)
+def binary_module(op: TypedBinaryOp) -> KernelModule:
+    """``z = op(x, y)`` per element; entries ``vv``, ``vs`` (y a scalar) and ``sv`` (x a scalar).
+
+    Every entry takes ``(x, y, z, n, xi, xi0, xj, xj0, yi, yi0, yj, yj0)``: each
+    position is an int64 array, or a null pointer and a constant.
+    """
+    kernels = fill(template("binary.cu"), {
+        "X": op.x_type.c_type, "Y": op.y_type.c_type, "Z": op.out_type.c_type, "OP": "op",
+    }, keep=("KERNEL",))
+    return _module("binary", f"binary {op.key}", f"gb_binary_{op.key}", render_binary_op(op), kernels,
+                   {"vv": "_vv", "vs": "_vs", "sv": "_sv"})
+
+
+@functools.lru_cache(maxsize=4096)
+def indexunary_module(op: TypedIndexUnaryOp) -> KernelModule:
+    """``z = op(x, i, j, thunk)`` per element; entry ``main(x, z, n, i, i0, j, j0, thunk)``."""
+    kernels = fill(template("indexunary.cu"), {
+        "X": op.in_type.c_type, "T": op.thunk_type.c_type, "Z": op.out_type.c_type, "OP": "op",
+    }, keep=("KERNEL",))
+    return _module("indexunary", f"indexunary {op.key}", f"gb_indexunary_{op.key}", render_indexunary_op(op),
+                   kernels, _MAIN)
+
+
+@functools.lru_cache(maxsize=4096)
+def segment_reduce_module(monoid: TypedMonoid, index_type: Any) -> KernelModule:
+    """Reduce every segment of ``values``; entry ``main(values, offsets, nseg, out, group)``."""
+    index_c, tag = index_c_type(index_type)
+    kernels = fill(template("segment_reduce.cu"), {
+        "T": monoid.type.c_type, "INDEX_T": index_c, "MONOID": "monoid",
+    }, keep=("KERNEL",))
+    return _module("segment_reduce", f"segment_reduce {monoid.key} {tag}", f"gb_segreduce_{monoid.key}_{tag}",
+                   render_monoid(monoid), kernels, _MAIN)
+
+
+def spmv_operand_types(semiring: TypedSemiring, vector_first: bool) -> tuple[DataType, DataType]:
+    """The types the SpMV kernel reads the matrix values and the vector in: (A, x)."""
+    mult = semiring.mult
+    return (mult.y_type, mult.x_type) if vector_first else (mult.x_type, mult.y_type)
+
+
+SPMV_SCHEDULES: Mapping[str, str] = {"vector": "spmv_csr_vector.cu"}
+"""SpMV work schedules and their templates.  ``vector``: a group of lanes per row.  A
+load-balanced schedule (merge-path / nnz-split) is another template over the same
+operator structs and ``{{PRODUCT}}``, added here and chosen by the backend."""
+
+
+@functools.lru_cache(maxsize=4096)
+def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, schedule: str = "vector") -> KernelModule:
+    """Pull SpMV over CSR rows with the given schedule (see :data:`SPMV_SCHEDULES`).
+
+    Entry ``main(indptr, indices, values, x, x_present, row_mask, nrows, out,
+    present, group)``; ``x_present`` and ``row_mask`` may be null.
+    """
+    index_c, tag = index_c_type(index_type)
+    monoid, mult = semiring.monoid, semiring.mult
+    a_type, x_type = spmv_operand_types(semiring, vector_first)
+    if vector_first:
+        call, positions = "mult::call(xk, a, 0, k, k, r)", "(0, k, k, r)"
+    else:
+        call, positions = "mult::call(a, xk, r, k, k, 0)", "(r, k, k, 0)"
+    kernels = fill(template(SPMV_SCHEDULES[schedule]), {
+        "INDEX_T": index_c, "A": a_type.c_type, "XV": x_type.c_type, "T": monoid.type.c_type,
+        "MONOID": "monoid", "PRODUCT": cast_expr(mult.out_type, monoid.type, call),
+        "POSITIONS_DOC": f"(xi, xj, yi, yj) = {positions}",
+    }, keep=("KERNEL",))
+    vf = int(bool(vector_first))
+    ops = render_binary_op(mult, "mult") + render_monoid(monoid)
+    return _module("spmv", f"spmv {schedule} {semiring.name} {semiring.key} {tag} vector_first={vf}",
+                   f"gb_spmv_{schedule}_{semiring.key}_{tag}_vf{vf}", ops, kernels, _MAIN)

@@ -1,0 +1,132 @@
+"""Every kernel the CuPy backend can generate for the built-in operators.
+
+:func:`iter_kernels` yields one :class:`KernelSpec` per distinct generated
+module; its :meth:`KernelSpec.render` is the exact translation unit the CuPy
+backend compiles for that case (both go through :mod:`.codegen`).  The test
+suite renders them all and compiles them with ``nvcc``, so a template or
+operator snippet that does not compile is caught on a machine without a GPU.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from ...dtypes import ALL_TYPES, BOOL, FP32, FP64, INT32, INT64, DataType
+from ...exceptions import DomainMismatch
+from ...operators import catalog
+from ...operators import semiring as semiring_namespace
+from . import codegen
+from .codegen import KernelModule
+
+__all__ = ["KernelSpec", "SPMV_TYPES", "iter_kernels"]
+
+SPMV_TYPES: tuple[DataType, ...] = (FP32, FP64, INT32, INT64, BOOL)
+"""Types the built-in semirings are rendered for."""
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """One generated kernel module: its kind, a readable name and how to build it."""
+
+    kind: str
+    name: str
+    build: Callable[[], KernelModule] = field(repr=False, compare=False)
+
+    def module(self) -> KernelModule:
+        """The generated module (body, entry-point names, digest)."""
+        return self.build()
+
+    def render(self) -> str:
+        """The full, self-contained translation unit."""
+        return self.module().source
+
+    def render_body(self) -> str:
+        """The unit without the shared preamble (bodies of different specs can be concatenated)."""
+        return self.module().body
+
+
+def iter_kernels() -> Iterator[KernelSpec]:
+    """Every distinct kernel module for the built-in operators, types and index types."""
+    seen: set[str] = set()
+    for spec in _all_specs():
+        digest = spec.module().digest
+        if digest not in seen:
+            seen.add(digest)
+            yield spec
+
+
+def _all_specs() -> Iterator[KernelSpec]:
+    yield from _cast_specs()
+    yield from _unary_specs()
+    yield from _binary_specs()
+    yield from _indexunary_specs()
+    yield from _segment_reduce_specs()
+    yield from _spmv_specs()
+
+
+def _typed(poly: object, t: DataType) -> object | None:
+    """``poly[t]``, or None where the operator is not defined on ``t``."""
+    try:
+        return poly[t]  # type: ignore[index]
+    except DomainMismatch:
+        return None
+
+
+def _cast_specs() -> Iterator[KernelSpec]:
+    for src in ALL_TYPES:
+        for dst in ALL_TYPES:
+            if src != dst:
+                yield KernelSpec("cast", f"cast {src}->{dst}", lambda s=src, d=dst: codegen.cast_module(s, d))
+
+
+def _unary_specs() -> Iterator[KernelSpec]:
+    for name in sorted(catalog.UNARY):
+        for t in ALL_TYPES:
+            op = _typed(catalog.UNARY[name], t)
+            if op is not None:
+                yield KernelSpec("unary", f"unary {name}[{op.in_type}]", lambda o=op: codegen.unary_module(o))
+
+
+def _binary_specs() -> Iterator[KernelSpec]:
+    for name in sorted(catalog.BINARY):
+        for t in ALL_TYPES:
+            op = _typed(catalog.BINARY[name], t)
+            if op is not None:
+                yield KernelSpec("binary", f"binary {name}[{op.x_type}]", lambda o=op: codegen.binary_module(o))
+
+
+def _indexunary_specs() -> Iterator[KernelSpec]:
+    for name in sorted(catalog.INDEXUNARY):
+        for t in ALL_TYPES:
+            op = _typed(catalog.INDEXUNARY[name], t)
+            if op is not None:
+                yield KernelSpec("indexunary", f"indexunary {name}[{op.in_type}]",
+                                 lambda o=op: codegen.indexunary_module(o))
+
+
+def _segment_reduce_specs() -> Iterator[KernelSpec]:
+    for name in sorted(catalog.MONOID):
+        for t in ALL_TYPES:
+            monoid = _typed(catalog.MONOID[name], t)
+            if monoid is None:
+                continue
+            for index in codegen.INDEX_TYPES:
+                yield KernelSpec("segment_reduce", f"segment_reduce {monoid.name}[{monoid.type}] {index}",
+                                 lambda m=monoid, i=index: codegen.segment_reduce_module(m, i))
+
+
+def _spmv_specs() -> Iterator[KernelSpec]:
+    for name in catalog.BUILTIN_SEMIRINGS:
+        for t in SPMV_TYPES:
+            semiring = _typed(semiring_namespace[name], t)
+            if semiring is None:
+                continue
+            for index in codegen.INDEX_TYPES:
+                for vf in (False, True):
+                    for schedule in codegen.SPMV_SCHEDULES:
+                        suffix = "" if schedule == "vector" else f" {schedule}"
+                        yield KernelSpec(
+                            "spmv", f"spmv {name}[{semiring.mult.x_type}] {index} vector_first={int(vf)}{suffix}",
+                            lambda s=semiring, i=index, v=vf, h=schedule: codegen.spmv_module(s, i, v, h),
+                        )

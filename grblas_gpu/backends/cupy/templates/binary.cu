@@ -1,0 +1,41 @@
+// z[k] = OP(x[k], y[k]) with either operand an array (_vv) or a bound scalar (_vs, _sv).
+// Positions: per element (array) or constant (null pointer and value).
+struct gb_positions {
+    const int64_t* xi; int64_t xi0;
+    const int64_t* xj; int64_t xj0;
+    const int64_t* yi; int64_t yi0;
+    const int64_t* yj; int64_t yj0;
+};
+
+__device__ __forceinline__ {{Z}} gb_apply({{X}} x, {{Y}} y, const gb_positions& p, int64_t k) {
+    if constexpr ({{OP}}::positional) {
+        return {{OP}}::call(x, y, gb_at(p.xi, p.xi0, k), gb_at(p.xj, p.xj0, k),
+                              gb_at(p.yi, p.yi0, k), gb_at(p.yj, p.yj0, k));
+    }
+    return {{OP}}::call(x, y, 0, 0, 0, 0);
+}
+
+#define GB_POSITION_PARAMS \
+    const int64_t* xi, int64_t xi0, const int64_t* xj, int64_t xj0, \
+    const int64_t* yi, int64_t yi0, const int64_t* yj, int64_t yj0
+
+extern "C" __global__ void {{KERNEL}}_vv(
+        const {{X}}* __restrict__ x, const {{Y}}* __restrict__ y, {{Z}}* __restrict__ z, int64_t n,
+        GB_POSITION_PARAMS) {
+    const gb_positions p = {xi, xi0, xj, xj0, yi, yi0, yj, yj0};
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) z[k] = gb_apply(x[k], y[k], p, k);
+}
+
+extern "C" __global__ void {{KERNEL}}_vs(
+        const {{X}}* __restrict__ x, {{Y}} y, {{Z}}* __restrict__ z, int64_t n, GB_POSITION_PARAMS) {
+    const gb_positions p = {xi, xi0, xj, xj0, yi, yi0, yj, yj0};
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) z[k] = gb_apply(x[k], y, p, k);
+}
+
+extern "C" __global__ void {{KERNEL}}_sv(
+        {{X}} x, const {{Y}}* __restrict__ y, {{Z}}* __restrict__ z, int64_t n, GB_POSITION_PARAMS) {
+    const gb_positions p = {xi, xi0, xj, xj0, yi, yi0, yj, yj0};
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) z[k] = gb_apply(x, y[k], p, k);
+}
+
+#undef GB_POSITION_PARAMS

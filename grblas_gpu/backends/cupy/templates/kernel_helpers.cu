@@ -1,0 +1,66 @@
+// grblas_gpu generated kernels: helpers shared by the kernel templates.
+
+__device__ __forceinline__ int64_t gb_thread_id() {
+    return (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+__device__ __forceinline__ int64_t gb_thread_count() {
+    return (int64_t)gridDim.x * blockDim.x;
+}
+
+// A position operand: element k of p, or the constant c where p is null.
+__device__ __forceinline__ int64_t gb_at(const int64_t* p, int64_t c, int64_t k) {
+    return p ? p[k] : c;
+}
+
+// Lanes of the calling thread's group of g lanes (g a power of two <= 32).
+__device__ __forceinline__ unsigned gb_group_mask(int g) {
+    unsigned lane = threadIdx.x & 31u;
+    unsigned bits = g >= 32 ? 0xffffffffu : ((1u << g) - 1u);
+    return bits << (lane & ~(unsigned)(g - 1));
+}
+
+// __shfl_down_sync has no overloads for bool and 8/16-bit integers: widen them.
+template <typename T> __device__ __forceinline__ T gb_shfl_down(unsigned mask, T v, int d, int w) {
+    return __shfl_down_sync(mask, v, d, w);
+}
+template <> __device__ __forceinline__ bool gb_shfl_down<bool>(unsigned mask, bool v, int d, int w) {
+    return __shfl_down_sync(mask, (int)v, d, w) != 0;
+}
+template <> __device__ __forceinline__ int8_t gb_shfl_down<int8_t>(unsigned mask, int8_t v, int d, int w) {
+    return (int8_t)__shfl_down_sync(mask, (int)v, d, w);
+}
+template <> __device__ __forceinline__ int16_t gb_shfl_down<int16_t>(unsigned mask, int16_t v, int d, int w) {
+    return (int16_t)__shfl_down_sync(mask, (int)v, d, w);
+}
+template <> __device__ __forceinline__ uint8_t gb_shfl_down<uint8_t>(unsigned mask, uint8_t v, int d, int w) {
+    return (uint8_t)__shfl_down_sync(mask, (unsigned)v, d, w);
+}
+template <> __device__ __forceinline__ uint16_t gb_shfl_down<uint16_t>(unsigned mask, uint16_t v, int d, int w) {
+    return (uint16_t)__shfl_down_sync(mask, (unsigned)v, d, w);
+}
+
+// Combine the partial results of a group with monoid M.  Lanes without a
+// value (valid false) are skipped, so no identity is needed: starting from the
+// identity would change some results (min over only NaN is NaN, not +inf).
+template <typename M>
+__device__ __forceinline__ typename M::T gb_group_reduce(typename M::T acc, bool& valid, unsigned mask, int g) {
+    for (int d = g >> 1; d > 0; d >>= 1) {
+        typename M::T other = gb_shfl_down(mask, acc, d, g);
+        bool other_valid = gb_shfl_down(mask, valid, d, g);
+        if (other_valid) {
+            acc = valid ? M::call(acc, other) : other;
+            valid = true;
+        }
+    }
+    return acc;
+}
+
+// True when every lane of the group may stop: some lane holds the monoid's
+// terminal value (or, for an ANY monoid, any value at all).
+template <typename M>
+__device__ __forceinline__ bool gb_group_done(typename M::T acc, bool valid, unsigned mask) {
+    if constexpr (!(M::is_any || M::has_terminal)) return false;
+    bool hit = valid && (M::is_any || acc == M::terminal());
+    return (__ballot_sync(mask, hit) & mask) != 0u;
+}

@@ -1,0 +1,5 @@
+// ---- {{TITLE}}
+namespace {{NS}} {
+{{OPS}}
+{{KERNELS}}
+}  // namespace {{NS}}

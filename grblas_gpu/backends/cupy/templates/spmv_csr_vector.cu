@@ -1,0 +1,49 @@
+// Pull SpMV over CSR rows, vector-CSR schedule: a group of `group` lanes (a power of
+// two <= 32, chosen by the caller from the mean row length) per row.
+//   out[r] = ADD_k MULT(A[r,k], x[k])  (or MULT(x[k], A[r,k]) when vector first)
+// over the k with x_present[k] (all k when x_present is null), for rows with
+// row_mask[r] (all rows when row_mask is null).  present[r] says whether any term
+// existed; out[r] is 0 where not.  A group stops early once its row reaches the
+// monoid's terminal value (any value for an ANY monoid).
+// Positions given to MULT: {{POSITIONS_DOC}}.
+extern "C" __global__ void {{KERNEL}}(
+        const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
+        const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int64_t nrows,
+        {{T}}* __restrict__ out, bool* __restrict__ present, int group) {
+    typedef {{MONOID}} M;
+    const int64_t tid = gb_thread_id();
+    const int64_t r = tid / group;
+    const int lane = (int)(tid & (group - 1));
+    if (r >= nrows) return;  // whole groups leave together
+    if (row_mask != 0 && !row_mask[r]) {
+        if (lane == 0) {
+            out[r] = (typename M::T)0;
+            present[r] = false;
+        }
+        return;
+    }
+    const unsigned mask = gb_group_mask(group);
+    typename M::T acc = (typename M::T)0;
+    bool valid = false;
+    const int64_t end = (int64_t)indptr[r + 1];
+    for (int64_t base = (int64_t)indptr[r]; base < end; base += group) {
+        const int64_t p = base + lane;
+        if (p < end) {
+            const int64_t k = (int64_t)indices[p];
+            if (x_present == 0 || x_present[k]) {
+                const {{A}} a = values[p];
+                const {{XV}} xk = x[k];
+                const typename M::T v = {{PRODUCT}};
+                acc = valid ? M::call(acc, v) : v;
+                valid = true;
+            }
+        }
+        if (gb_group_done<M>(acc, valid, mask)) break;
+    }
+    acc = gb_group_reduce<M>(acc, valid, mask, group);
+    if (lane == 0) {
+        out[r] = valid ? acc : (typename M::T)0;
+        present[r] = valid;
+    }
+}
