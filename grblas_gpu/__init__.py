@@ -6,7 +6,11 @@
 >>> d(gb.binary.min) << d.vxm(A, gb.semiring.min_plus)
 """
 
-from . import descriptor, dtypes, exceptions, io
+from ._checkout import find_algorithms_beside_package
+
+find_algorithms_beside_package()
+
+from . import descriptor, dtypes, exceptions, io  # noqa: E402
 from .backends import default_backend, get_backend, gpu_available, use_backend
 from .descriptor import Descriptor
 from .dtypes import (

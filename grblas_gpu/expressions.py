@@ -205,7 +205,8 @@ def as_expression(value: Any) -> Expression:
 
 def check_same_backend(*objs: Any) -> None:
     """Raise InvalidValue if the objects' arrays live on different backends."""
-    names = {o.backend for o in objs if o is not None}
+    # A Scalar keeps its value on the host, so it meets objects of either backend.
+    names = {o.backend for o in objs if o is not None and getattr(o, "kind", None) != "Scalar"}
     if len(names) > 1:
         raise InvalidValue(
             f"objects on different backends ({', '.join(sorted(names))}) cannot meet in one operation; "

@@ -7,6 +7,7 @@ is on ``sys.path`` under pytest's default import mode).
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,7 @@ import pytest
 import grblas_gpu as gb
 from grblas_gpu.backends import gpu_available
 
-from reference import BOOL, Obj, TYPE_NAMES, is_float
+from reference import Obj, TYPE_NAMES, is_float
 
 BACKENDS = ["numpy"] + (["cupy"] if gpu_available() else [])
 
@@ -25,9 +26,11 @@ TEST_TYPES = ("BOOL", "INT8", "INT32", "INT64", "UINT8", "UINT64", "FP32", "FP64
 
 
 @pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    """Every backend usable here: numpy always, cupy where a GPU is."""
-    return request.param
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every backend usable here: numpy always, cupy where a GPU is; objects created in the
+    test without ``backend=`` (e.g. expected values) get the same one."""
+    with gb.use_backend(request.param):
+        yield request.param
 
 
 # ----------------------------------------------------------------------------- conversion
@@ -174,7 +177,7 @@ def random_mask(rng: np.random.Generator, shape: tuple[int, ...]) -> Obj:
 
 
 __all__ = [
-    "BACKENDS", "MASK_KINDS", "SYNTAXES", "TEST_TYPES", "BOOL", "np_type", "to_gb", "to_model",
+    "BACKENDS", "MASK_KINDS", "SYNTAXES", "TEST_TYPES", "np_type", "to_gb", "to_model",
     "assert_matches", "coo_snapshot", "mask_flags", "mask_arg", "descriptor", "run", "ref_mask",
     "accum_op", "random_mask", "seed_of",
 ]

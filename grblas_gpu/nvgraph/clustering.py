@@ -201,7 +201,7 @@ def nvgraphContractGraph(handle: nvgraphHandle_t, descrG: nvgraphGraphDescr_t, c
     dst.offsets, dst.indices = xp.asarray(offsets.astype(np.int32)), xp.asarray(indices.astype(np.int32))
     dst.value_type, dst.state, dst.alive = d.value_type, d.state, True
     dst.edge_sets = [xp.asarray(C.to_csr()[2].astype(w.dtype)) for C, w in zip(contracted, d.edge_sets)]
-    dst.vertex_sets = [xp.asarray(S.mxv(Vector.from_dense(x), vertex_sr).new().to_dense(0).astype(x.dtype))
+    dst.vertex_sets = [xp.asarray(S.mxv(Vector.from_dense(x, backend=S.backend), vertex_sr).new().to_dense(0).astype(x.dtype))
                        for x in d.vertex_sets]
     return c.NVGRAPH_STATUS_SUCCESS
 

@@ -165,7 +165,7 @@ _binary("floordiv", _dom_all,
 _binary("pow", _dom_all,
         _typed(lambda x, y, t: cm.bool_pow(x, y) if t.is_bool else (cm.int_pow(x, y, t) if t.is_integer else np.power(x, y))),
         lambda t: "(x || !y)" if t.is_bool else (
-            f"gb_from_double<Z>(pow((double)x, (double)y), {_lims(t)[0]}, {_lims(t)[1]})" if t.is_integer else "pow(x, y)"))
+            f"gb_ipow<Z>(x, y, {_lims(t)[0]}, {_lims(t)[1]})" if t.is_integer else "pow(x, y)"))
 _binary("min", _dom_all,
         _typed(lambda x, y, t: np.fmin(x, y) if t.is_float else np.minimum(x, y)),
         lambda t: "fmin(x, y)" if t.is_float else "(x < y ? x : y)", commutative=True)

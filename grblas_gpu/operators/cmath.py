@@ -54,7 +54,8 @@ def int_floordiv(x: Any, y: Any, t: DataType) -> Any:
 
 def _div_by_zero(x: Any, t: DataType) -> Any:
     info = np.iinfo(t.np_type)
-    return np.where(x == 0, 0, np.where(x > 0, info.max, info.min)).astype(t.np_type)
+    lo, hi, zero = (np.array(v, dtype=t.np_type) for v in (info.min, info.max, 0))
+    return np.where(x == 0, zero, np.where(x > 0, hi, lo)).astype(t.np_type)
 
 
 def c_round(x: Any) -> Any:
@@ -69,9 +70,15 @@ def c_sign(x: Any) -> Any:
 
 
 def int_pow(x: Any, y: Any, t: DataType) -> Any:
-    """Integer power computed in double and cast back C-style (as SuiteSparse does)."""
+    """Integer power computed in double and cast back C-style (as SuiteSparse does).
+
+    With a non-negative exponent the exact result is an integer, so the double is
+    rounded to nearest first: CUDA's ``pow`` may land an ulp below it.
+    """
     with np.errstate(all="ignore"):
-        return cast_array(np.power(x.astype(np.float64), y.astype(np.float64)), t)
+        yf = np.asarray(y).astype(np.float64)
+        p = np.power(np.asarray(x).astype(np.float64), yf)
+        return cast_array(np.asarray(np.where(yf >= 0, np.rint(p), p)), t)
 
 
 def bool_pow(x: Any, y: Any) -> Any:
@@ -100,6 +107,11 @@ template <typename T> __device__ __forceinline__ T gb_from_double(double v, T mn
     if (v <= (double)mn) return mn;
     if (v >= (double)mx) return mx;
     return (T)v;
+}
+template <typename T, typename Y> __device__ __forceinline__ T gb_ipow(T x, Y y, T mn, T mx) {
+    double p = pow((double)x, (double)y);
+    if ((double)y >= 0.0) p = rint(p);
+    return gb_from_double<T>(p, mn, mx);
 }
 template <typename T> __device__ __forceinline__ T gb_round(T x) { return round(x); }
 template <typename T> __device__ __forceinline__ T gb_sign(T x) {
