@@ -1,0 +1,59 @@
+"""Reading and writing graphs and matrices: Matrix Market, SNAP edge lists, LDBC Graphalytics,
+and conversions to and from SciPy, CuPy (cupyx) and NetworkX.
+
+Every reader parses into NumPy arrays first (the ``parse_*`` functions return them) and
+builds the :class:`~grblas_gpu.Matrix` at the end, on the backend asked for.  A malformed
+file raises :class:`FileFormatError` (an ``InvalidValue``) whose message names the file,
+the line and what is wrong.
+
+Unweighted graphs (Matrix Market ``pattern``, two-column edge lists) are read as BOOL
+matrices with every entry true; pass ``dtype=`` to get another type.
+"""
+
+from .detect import LoadedGraph, detect_format, read_graph
+from .edgelist import EdgeList, parse_edgelist, read_edgelist
+from .errors import FileFormatError, UnsupportedFormatError
+from .graphalytics import (
+    GraphalyticsFiles,
+    GraphalyticsGraph,
+    find_graphalytics_files,
+    parse_properties,
+    read_graphalytics,
+    read_graphalytics_output,
+)
+from .interop import from_cupyx_sparse, from_networkx, from_scipy_sparse, to_cupyx_sparse, to_networkx, to_scipy_sparse
+from .matrixmarket import MMHeader, mminfo, mmread, mmwrite, parse_matrix_market, write_matrix_market
+
+__all__ = [
+    "FileFormatError",
+    "UnsupportedFormatError",
+    # Matrix Market
+    "MMHeader",
+    "mminfo",
+    "mmread",
+    "mmwrite",
+    "parse_matrix_market",
+    "write_matrix_market",
+    # edge lists
+    "EdgeList",
+    "parse_edgelist",
+    "read_edgelist",
+    # Graphalytics
+    "GraphalyticsFiles",
+    "GraphalyticsGraph",
+    "find_graphalytics_files",
+    "parse_properties",
+    "read_graphalytics",
+    "read_graphalytics_output",
+    # any format
+    "LoadedGraph",
+    "detect_format",
+    "read_graph",
+    # other libraries
+    "from_scipy_sparse",
+    "to_scipy_sparse",
+    "from_cupyx_sparse",
+    "to_cupyx_sparse",
+    "from_networkx",
+    "to_networkx",
+]

@@ -1,0 +1,432 @@
+"""Matrix Market files: read (coordinate and array) and write (coordinate).
+
+Reading follows the NIST Matrix Market format and LAGraph's extension:
+
+* The banner ``%%MatrixMarket matrix <format> <field> <symmetry>`` is required (its words
+  are case-insensitive).  Formats: ``coordinate``, ``array``.  Fields: ``real``,
+  ``integer``, ``pattern`` (``complex`` raises :class:`UnsupportedFormatError`: there is
+  no complex type).  Symmetries: ``general``, ``symmetric``, ``skew-symmetric``
+  (``hermitian`` raises :class:`UnsupportedFormatError`).  ``array pattern`` and
+  ``pattern skew-symmetric`` are invalid combinations.
+* A header comment ``%%GraphBLAS type <t>`` (``bool``, ``int8_t`` .. ``uint64_t``,
+  ``float``, ``double``) selects the type and wins over the field: LAGraph's
+  ``matrix_fp32.mtx`` says ``integer`` but holds ``inf``; it is read as FP32.  Values
+  must fit the type (a ``bool`` file holds 0 and 1; an ``int8_t`` file -128..127);
+  values above INT64_MAX are read when the type is ``uint64_t``.  Any other
+  ``%%GraphBLAS`` line is a comment.
+* Without it: ``pattern`` -> BOOL (every entry true), ``integer`` -> INT64, ``real`` -> FP64.
+* Symmetric and skew-symmetric files store one triangle; the other is added (negated for
+  skew).  Entries given in the upper triangle are mirrored too.  A skew-symmetric file
+  cannot have an unsigned or BOOL type, nor a nonzero diagonal entry.
+* Duplicate entries are an error (as in LAGraph), reported with both lines; pass
+  ``dup_op=`` to :func:`mmread` to combine them instead.
+* The size line ``nrows ncols nentries`` (coordinate) or ``nrows ncols`` (array) must
+  follow the header; an array size line may carry a third number if it equals
+  ``nrows * ncols`` (LAGraph's ``*_cluster.mtx`` files do this).
+* Blank lines and ``%`` comment lines may appear anywhere, also among the entries
+  (LAGraph's ``west0067_jumbled.mtx`` has one there).
+* Array files list values column by column (the lower triangle for symmetric, the strict
+  lower triangle for skew-symmetric); every position becomes a stored entry.
+
+Every error is a :class:`FileFormatError` naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import os
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..dtypes import BOOL, FP32, FP64, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, DataType, lookup_dtype
+from ..exceptions import DomainMismatch, InvalidValue
+from ._coo import Coo, build_matrix, find_duplicate, has_duplicates, mirror
+from ._text import Records, Source, line_iter, parse_index_column, parse_value_column, read_text, split_records
+from .errors import FileFormatError, UnsupportedFormatError
+
+if TYPE_CHECKING:
+    from ..matrix import Matrix
+
+__all__ = ["MMHeader", "mminfo", "mmread", "mmwrite", "parse_matrix_market", "parse_mm_header", "write_matrix_market"]
+
+FORMATS = ("coordinate", "array")
+FIELDS = ("real", "integer", "pattern")
+SYMMETRIES = ("general", "symmetric", "skew-symmetric")
+
+#: ``%%GraphBLAS type`` names (C types, as LAGraph writes them) -> DataType.
+GRAPHBLAS_TYPES: dict[str, DataType] = {
+    "bool": BOOL,
+    "int8_t": INT8,
+    "int16_t": INT16,
+    "int32_t": INT32,
+    "int64_t": INT64,
+    "uint8_t": UINT8,
+    "uint16_t": UINT16,
+    "uint32_t": UINT32,
+    "uint64_t": UINT64,
+    "float": FP32,
+    "double": FP64,
+}
+_C_NAMES = {t: name for name, t in GRAPHBLAS_TYPES.items()}
+_FIELD_TYPES = {"pattern": BOOL, "integer": INT64, "real": FP64}
+
+
+@dataclass
+class MMHeader:
+    """What a Matrix Market header says (see :func:`mminfo`).
+
+    ``dtype`` is the type the values are read as; ``graphblas_type`` tells whether a
+    ``%%GraphBLAS type`` line chose it.  ``nentries`` is the number of data entries the size
+    line declares (for ``array``, the number of values listed).  ``data_line`` is the
+    1-based line where the data starts, ``data_offset`` its offset in the text.
+    """
+
+    format: str
+    field: str
+    symmetry: str
+    nrows: int
+    ncols: int
+    nentries: int
+    dtype: DataType
+    graphblas_type: bool = False
+    comments: list[str] = dataclasses.field(default_factory=list)
+    data_line: int = 0
+    data_offset: int = 0
+    type_line: int | None = None
+
+
+# ----------------------------------------------------------------------------- header
+
+
+def _parse_banner(line: str, name: str) -> tuple[str, str, str]:
+    words = line.split()
+    if not words or words[0].lower() != "%%matrixmarket":
+        shown = line.strip()[:40]
+        raise FileFormatError(f"missing the '%%MatrixMarket matrix ...' banner (found {shown!r})", name, 1)
+    if len(words) != 5:
+        raise FileFormatError("the banner must be '%%MatrixMarket matrix <format> <field> <symmetry>'", name, 1)
+    obj, fmt, fld, sym = (w.lower() for w in words[1:])
+    if obj != "matrix":
+        raise FileFormatError(f"object {words[1]!r} is not supported: expected 'matrix'", name, 1)
+    if fmt not in FORMATS:
+        raise FileFormatError(f"unknown format {words[2]!r}: expected 'coordinate' or 'array'", name, 1)
+    if fld == "complex":
+        raise UnsupportedFormatError("complex values are not supported (grblas_gpu has no complex type)", name, 1)
+    if fld not in FIELDS:
+        raise FileFormatError(f"unknown field {words[3]!r}: expected real, integer, pattern (or complex)", name, 1)
+    if sym == "hermitian":
+        raise UnsupportedFormatError("hermitian matrices are not supported (they need a complex type)", name, 1)
+    if sym not in SYMMETRIES:
+        raise FileFormatError(f"unknown symmetry {words[4]!r}: expected general, symmetric, skew-symmetric", name, 1)
+    if fmt == "array" and fld == "pattern":
+        raise FileFormatError("'array pattern' is not a valid combination: use 'coordinate pattern'", name, 1)
+    if fld == "pattern" and sym == "skew-symmetric":
+        raise FileFormatError("'pattern skew-symmetric' is not a valid combination", name, 1)
+    return fmt, fld, sym
+
+
+def graphblas_type(name: str) -> DataType:
+    """The type named on a ``%%GraphBLAS type`` line (C names first, then our own names)."""
+    key = " ".join(name.split()).lower()
+    if key in GRAPHBLAS_TYPES:
+        return GRAPHBLAS_TYPES[key]
+    if "complex" in key:
+        raise UnsupportedFormatError(f"type {name!r} is not supported (grblas_gpu has no complex type)")
+    try:
+        return lookup_dtype(name.strip().removeprefix("GrB_"))
+    except DomainMismatch:
+        raise FileFormatError(f"unknown %%GraphBLAS type {name!r}") from None
+
+
+def _parse_type_line(line: str, name: str, lineno: int) -> DataType | None:
+    words = line.split(maxsplit=2)
+    if len(words) < 2 or words[1].lower() != "type":
+        return None  # another %%GraphBLAS line: a comment
+    try:
+        return graphblas_type(words[2] if len(words) > 2 else "")
+    except FileFormatError as e:
+        raise type(e)(e.reason, name, lineno) from None
+
+
+def _parse_size(line: str, fmt: str, name: str, lineno: int) -> tuple[int, int, int]:
+    words = line.split()
+    want = "nrows ncols nentries" if fmt == "coordinate" else "nrows ncols"
+    ok_count = len(words) == 3 if fmt == "coordinate" else len(words) in (2, 3)
+    try:
+        numbers = [int(w) for w in words]
+    except ValueError:
+        numbers = []
+    if not ok_count or len(numbers) != len(words) or min(numbers) < 0:
+        found = line.strip()
+        raise FileFormatError(f"the size line must be '{want}' (non-negative integers), found {found!r}", name, lineno)
+    nrows, ncols = numbers[0], numbers[1]
+    if fmt == "array" and len(numbers) == 3 and numbers[2] != nrows * ncols:
+        raise FileFormatError(f"array size line: {numbers[2]} is not nrows * ncols = {nrows * ncols}", name, lineno)
+    return nrows, ncols, numbers[2] if fmt == "coordinate" else nrows * ncols
+
+
+def _array_count(nrows: int, sym: str) -> int:
+    if sym == "symmetric":
+        return nrows * (nrows + 1) // 2
+    return nrows * (nrows - 1) // 2
+
+
+def _check_header(h: MMHeader, name: str, size_line: int) -> None:
+    if h.symmetry != "general" and h.nrows != h.ncols:
+        raise FileFormatError(f"a {h.symmetry} matrix must be square, not {h.nrows} x {h.ncols}", name, size_line)
+    if h.symmetry == "skew-symmetric" and (h.dtype.is_unsigned or h.dtype.is_bool):
+        raise FileFormatError(f"a skew-symmetric matrix cannot have the type {h.dtype}", name, h.type_line or 1)
+    if h.format == "array" and h.symmetry != "general":
+        h.nentries = _array_count(h.nrows, h.symmetry)
+
+
+def parse_mm_header(text: str, name: str = "<stream>") -> MMHeader:
+    """Parse the banner, the comments and the size line of a Matrix Market text."""
+    lines = line_iter(text)
+    first = next(iter(lines), None)
+    if first is None:
+        raise FileFormatError("empty file: missing the '%%MatrixMarket matrix ...' banner", name, 1)
+    fmt, fld, sym = _parse_banner(first[2], name)
+    dtype, type_line, comments = _FIELD_TYPES[fld], None, []
+    last = 1
+    for lineno, offset, line in lines:
+        last = lineno
+        stripped = line.strip()
+        if stripped.startswith("%"):
+            if stripped[:11].lower() == "%%graphblas":
+                found = _parse_type_line(stripped, name, lineno)
+                if found is not None:
+                    dtype, type_line = found, lineno
+                    continue
+            comments.append(stripped[1:])
+            continue
+        if not stripped:
+            continue
+        nrows, ncols, nentries = _parse_size(stripped, fmt, name, lineno)
+        h = MMHeader(fmt, fld, sym, nrows, ncols, nentries, dtype, type_line is not None, comments,
+                     lineno + 1, offset, type_line)
+        _check_header(h, name, lineno)
+        return h
+    raise FileFormatError("missing the size line (the file ends after the header)", name, last)
+
+
+def mminfo(source: Source) -> MMHeader:
+    """The header of a Matrix Market file: format, field, symmetry, size, type, comments."""
+    text, name = read_text(source)
+    return parse_mm_header(text, name)
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def _read_records(text: str, h: MMHeader, name: str) -> Records:
+    width = 1 if h.format == "array" else (2 if h.field == "pattern" else 3)
+    records = split_records(text[h.data_offset :], name=name, first_line=h.data_line, widths=width,
+                            comments=("%",))
+    if len(records) < h.nentries:
+        raise FileFormatError(
+            f"the file ends after {len(records)} of the {h.nentries} entries the size line declares",
+            name,
+            records.end_line,
+        )
+    if len(records) > h.nentries:
+        raise records.error(h.nentries, f"more entries than the {h.nentries} the size line declares")
+    return records
+
+
+def _type_note(h: MMHeader) -> str:
+    if h.graphblas_type:
+        return f" (%%GraphBLAS type {_C_NAMES.get(h.dtype, h.dtype.name)} on line {h.type_line})"
+    return ""
+
+
+def _read_values(records: Records, j: int, h: MMHeader, dtype: DataType | None) -> np.ndarray:
+    if h.field == "pattern":
+        return np.ones(len(records), dtype=h.dtype.np_type)
+    t = h.dtype
+    if t == INT64 and not h.graphblas_type and dtype is not None and lookup_dtype(dtype) == UINT64:
+        t = UINT64  # an integer file asked for as UINT64 may hold values above INT64_MAX
+    return parse_value_column(records, j, t, note=_type_note(h))
+
+
+def _read_indices(records: Records, j: int, n: int, what: str) -> np.ndarray:
+    idx = parse_index_column(records, j, what)
+    bad = (idx < 1) | (idx > n)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise records.error(i, f"{what} {idx[i]} is out of range 1..{n}")
+    return idx - 1
+
+
+def _coordinate(records: Records, h: MMHeader, dtype: DataType | None) -> tuple[np.ndarray, ...]:
+    rows = _read_indices(records, 0, h.nrows, "row index")
+    cols = _read_indices(records, 1, h.ncols, "column index")
+    values = _read_values(records, 2, h, dtype)
+    if h.symmetry == "skew-symmetric":
+        diag = (rows == cols) & (values != 0)
+        if diag.any():
+            raise records.error(int(np.flatnonzero(diag)[0]), "a skew-symmetric matrix needs a zero diagonal")
+    return rows, cols, values, records.lines
+
+
+def _array(records: Records, h: MMHeader, dtype: DataType | None) -> tuple[np.ndarray, ...]:
+    values = _read_values(records, 0, h, dtype)
+    n, m = h.nrows, h.ncols
+    if h.symmetry == "general":
+        rows = np.tile(np.arange(n, dtype=np.int64), m)
+        cols = np.repeat(np.arange(m, dtype=np.int64), n)
+    else:  # column by column down the lower triangle: the transpose of triu's row-major order
+        k = 0 if h.symmetry == "symmetric" else 1
+        upper_r, upper_c = np.triu_indices(n, k)
+        rows, cols = upper_c.astype(np.int64), upper_r.astype(np.int64)
+    return rows, cols, values, records.lines
+
+
+def _expand(h: MMHeader, parts: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    rows, cols, values, lines = parts
+    if h.symmetry == "general":
+        return parts
+    return mirror(rows, cols, values, lines, negate=h.symmetry == "skew-symmetric")
+
+
+def _check_duplicates(h: MMHeader, stored: tuple[np.ndarray, ...], name: str) -> None:
+    """Raise if an entry repeats, counting (i, j) and (j, i) as one in a symmetric file."""
+    rows, cols = stored[0], stored[1]
+    if h.symmetry != "general":
+        rows, cols = np.maximum(rows, cols), np.minimum(rows, cols)
+    if not has_duplicates(rows, cols, h.nrows, h.ncols):
+        return
+    dup = find_duplicate(rows, cols, stored[3])
+    assert dup is not None
+    i, j, first, again = dup
+    hint = f" (a {h.symmetry} file stores each off-diagonal pair once)" if h.symmetry != "general" else ""
+    raise FileFormatError(f"duplicate entry ({i + 1}, {j + 1}), already given on line {first}{hint}", name, again)
+
+
+def parse_matrix_market(
+    source: Source, *, dtype: Any = None, allow_duplicates: bool = False
+) -> tuple[Coo, MMHeader]:
+    """Read a Matrix Market file into NumPy COO arrays (0-based, symmetry expanded).
+
+    Returns ``(coo, header)``; ``coo.dtype`` is the file's type, or ``dtype`` when given
+    (values cast C-style).  Duplicates raise FileFormatError unless ``allow_duplicates``.
+    """
+    text, name = read_text(source)
+    h = parse_mm_header(text, name)
+    records = _read_records(text, h, name)
+    del text
+    want = None if dtype is None else lookup_dtype(dtype)
+    parts = _coordinate(records, h, want) if h.format == "coordinate" else _array(records, h, want)
+    del records
+    if not allow_duplicates and h.format == "coordinate":
+        _check_duplicates(h, parts, name)
+    rows, cols, values, _ = _expand(h, parts)
+    coo = Coo(rows, cols, values, h.nrows, h.ncols, lookup_dtype(values.dtype))
+    return coo.cast(want), h
+
+
+def mmread(source: Source, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None) -> Matrix:
+    """Read a Matrix Market file (a path, ``.gz`` included, or an open file) into a Matrix.
+
+    The type is the ``%%GraphBLAS type`` line's, else BOOL for pattern, INT64 for integer,
+    FP64 for real; ``dtype=`` casts to another (C-style).  Duplicate entries raise
+    :class:`FileFormatError` unless ``dup_op`` (a BinaryOp or Monoid) combines them.
+    See the module documentation for every rule.
+    """
+    coo, _ = parse_matrix_market(source, dtype=dtype, allow_duplicates=dup_op is not None)
+    return build_matrix(coo, dup_op=dup_op, backend=backend)
+
+
+# ----------------------------------------------------------------------------- writing
+
+
+def is_symmetric_coo(rows: np.ndarray, cols: np.ndarray, values: np.ndarray, nrows: int, ncols: int) -> bool:
+    """True when the entries equal their transpose (same pattern, same values; NaN equals NaN)."""
+    if nrows != ncols:
+        return False
+    a = np.lexsort((cols, rows))
+    b = np.lexsort((rows, cols))
+    if not (np.array_equal(rows[a], cols[b]) and np.array_equal(cols[a], rows[b])):
+        return False
+    nan_ok = values.dtype.kind == "f"
+    return bool(np.array_equal(values[a], values[b], equal_nan=nan_ok))
+
+
+def _field_for(dtype: DataType, values: np.ndarray) -> str:
+    if dtype.is_bool:
+        return "pattern" if bool(np.all(values)) else "integer"
+    return "real" if dtype.is_float else "integer"
+
+
+def _format_chunk(r: np.ndarray, c: np.ndarray, v: np.ndarray | None, dtype: DataType) -> str:
+    rs, cs = (r + 1).tolist(), (c + 1).tolist()
+    if v is None:
+        return "".join(f"{a} {b}\n" for a, b in zip(rs, cs))
+    if dtype.is_float:
+        vs = v.astype(np.float64).tolist()
+        fmt = "{} {} {!r}\n" if dtype == FP64 else "{} {} {:.9g}\n"
+        return "".join(fmt.format(a, b, x) for a, b, x in zip(rs, cs, vs))
+    vs = v.astype(np.uint8).tolist() if dtype.is_bool else v.tolist()
+    return "".join(f"{a} {b} {x}\n" for a, b, x in zip(rs, cs, vs))
+
+
+def _comment_lines(comment: str) -> str:
+    if not comment:
+        return ""
+    return "".join(f"%{line}\n" if line.startswith(" ") else f"% {line}\n" for line in comment.splitlines())
+
+
+def write_matrix_market(
+    target: str | os.PathLike[str] | IO[str],
+    coo: Coo,
+    *,
+    comment: str = "",
+    symmetric: bool | None = None,
+    chunk: int = 1 << 20,
+) -> None:
+    """Write NumPy COO arrays as a coordinate Matrix Market file (see :func:`mmwrite`)."""
+    rows, cols, values, t = coo.rows, coo.cols, coo.values, coo.dtype
+    sym = is_symmetric_coo(rows, cols, values, coo.nrows, coo.ncols) if symmetric in (None, True) else False
+    if symmetric and not sym:
+        raise InvalidValue("symmetric=True, but the matrix is not symmetric (or not square)")
+    if sym:
+        lower = rows >= cols
+        rows, cols, values = rows[lower], cols[lower], values[lower]
+    fld = _field_for(t, values)
+    head = (
+        f"%%MatrixMarket matrix coordinate {fld} {'symmetric' if sym else 'general'}\n"
+        f"%%GraphBLAS type {_C_NAMES[t]}\n{_comment_lines(comment)}{coo.nrows} {coo.ncols} {len(rows)}\n"
+    )
+    if hasattr(target, "write"):
+        _write_body(target, head, rows, cols, None if fld == "pattern" else values, t, chunk)  # type: ignore[arg-type]
+        return
+    with open(Path(os.fspath(target)), "w", encoding="utf-8", newline="\n") as f:
+        _write_body(f, head, rows, cols, None if fld == "pattern" else values, t, chunk)
+
+
+def _write_body(f: IO[str], head: str, rows: np.ndarray, cols: np.ndarray, values: np.ndarray | None,
+                t: DataType, chunk: int) -> None:
+    f.write(head)
+    for s in range(0, len(rows), chunk):
+        v = None if values is None else values[s : s + chunk]
+        f.write(_format_chunk(rows[s : s + chunk], cols[s : s + chunk], v, t))
+
+
+def mmwrite(target: str | os.PathLike[str] | IO[str], A: Matrix, *, comment: str = "",
+            symmetric: bool | None = None) -> None:
+    """Write ``A`` to a coordinate Matrix Market file (a path or an open text file).
+
+    The field follows the type: ``real`` for FP32/FP64 (FP64 exact, FP32 to 9 digits, which
+    round-trips), ``integer`` for integer types, ``pattern`` for BOOL when every value is
+    true (``integer`` 0/1 otherwise).  A ``%%GraphBLAS type`` line keeps the exact type.
+    ``symmetric=True`` writes the lower triangle under a ``symmetric`` banner (InvalidValue
+    if ``A`` is not symmetric); ``None`` does so when ``A`` is symmetric; ``False`` never.
+    ``comment`` lines go after the banner, each prefixed with ``%``.
+    """
+    rows, cols, values = A.to_coo()
+    t = lookup_dtype(A.dtype)
+    coo = Coo(np.asarray(rows, np.int64), np.asarray(cols, np.int64), np.asarray(values), A.nrows, A.ncols, t)
+    write_matrix_market(target, coo, comment=comment, symmetric=symmetric)
