@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _bitmap
 from . import _sparse as sp
 from .dtypes import BOOL, DataType, cast_scalar, dtype_of_value, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
@@ -151,6 +152,8 @@ class Collection:
 
         def compute(mask: Mask | None) -> Any:
             a, b = left, right
+            if _bitmap.wants_bitmap(a, b):
+                return _bitmap.ewise(a, b, typed, out, union, defaults)
             ks = a._keyspace([a, b])
             ea, eb = a._entries(ks), b._entries(ks)
             pos_of = a._positions_of(ks, same=True)
@@ -302,6 +305,8 @@ def _lookup_apply_op(name: str) -> Any:
 def _elementwise_expr(obj: Collection, name: str, shape: tuple[int, ...], out: DataType, f: Any) -> Expression:
     def compute(mask: Mask | None) -> Any:
         src = obj
+        if _bitmap.wants_bitmap(src):
+            return _bitmap.map_values(src, f, out)
         ks = src._keyspace([src])
         e = src._entries(ks)
         be = src._be
@@ -326,9 +331,15 @@ def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expr
 
     def compute(mask: Mask | None) -> Any:
         src = obj
+        be = src._be
+        if _bitmap.wants_bitmap(src):
+            bits, dense = src._bitmap()
+            z = be.indexunary(typed, be.cast(dense, typed.in_type), sp.arange(be.xp, src.size), 0, thunk_v)
+            if select:
+                return _bitmap.keep_where(src, be.cast(z, BOOL))
+            return be_vector_from_bitmap(be, typed.out_type, src.size, bits, z)
         ks = src._keyspace([src])
         e = src._entries(ks)
-        be = src._be
         z = values(be, e, ks, src)
         if select:
             return src._from_entries(e.take(be.cast(z, BOOL)), ks, src.dtype)
@@ -336,6 +347,13 @@ def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expr
 
     name = f"{'select' if select else 'apply'}({op.name})"
     return Expression(name, obj.kind, shape, obj.dtype if select else typed.out_type, obj._be, compute, (obj,))
+
+
+def be_vector_from_bitmap(be: Any, dtype: DataType, size: int, bits: Any, vals: Any) -> Any:
+    """A Vector from a presence array and values."""
+    from .vector import Vector
+
+    return Vector._from_bitmap(be, dtype, size, bits, vals)
 
 
 _VALUE_SELECTS = {"==": "valueeq", "!=": "valuene", "<": "valuelt", "<=": "valuele", ">": "valuegt",

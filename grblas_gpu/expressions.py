@@ -229,6 +229,12 @@ def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -
         _write_scalar(C, T, accum)
         return
     be = C._be
+    from . import _bitmap
+
+    if C.kind == "Vector" and _bitmap.wants_bitmap(C, T, mask.parent if mask is not None else None):
+        op = typed_binary(accum, unify(C.dtype, T.dtype)) if accum is not None else None
+        _bitmap.write_vector(C, T, mask, op, replace)
+        return
     if mask is None and accum is None:
         C._replace_with(T)
         return

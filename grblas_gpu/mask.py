@@ -39,6 +39,10 @@ class Mask:
 
     def dense_rows(self, be: Any, size: int) -> Any:
         """For a vector mask: a dense boolean array of the allowed positions."""
+        if self.parent._is_bitmap:
+            from ._bitmap import mask_bits
+
+            return mask_bits(be, self)
         xp = be.xp
         from ._sparse import arange
 

@@ -119,7 +119,9 @@ class Matrix(Collection):
     # Storage: CSR row pointers, or (hypersparse, when row pointers would dwarf the entries)
     # the row of every entry.  Either gives the other on demand.
     def _set_csr(self, indptr: Any, indices: Any, values: Any) -> None:
-        self._ptr: Any = indptr.astype(np.int64, copy=False)
+        # int32 row pointers and column indices where they fit: the kernels take one index
+        # type, so a mixed pair would be copied to int64 on every call.
+        self._ptr: Any = indptr.astype(sp.index_dtype(len(indices) + 1), copy=False)
         self._rowidx: Any = None
         self._indices = indices.astype(sp.index_dtype(self._ncols), copy=False)
         self._vals = values
@@ -186,7 +188,7 @@ class Matrix(Collection):
     def to_csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(indptr, col_indices, values) as NumPy arrays."""
         h = self._be.to_host
-        return h(self._indptr).copy(), h(self._indices).astype(np.int64), h(self._vals).copy()
+        return h(self._indptr).astype(np.int64), h(self._indices).astype(np.int64), h(self._vals).copy()
 
     def to_csc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(indptr, row_indices, values) as NumPy arrays."""

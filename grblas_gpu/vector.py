@@ -20,7 +20,13 @@ from .storage import build_entries, exact_list, host_array, infer_dtype
 
 
 class Vector(Collection):
-    """A sparse vector of ``size`` positions; a missing entry is not zero."""
+    """A sparse vector of ``size`` positions; a missing entry is not zero.
+
+    Storage: sorted indices and values ("sparse"), or a presence array and a dense
+    value array ("bitmap"), or both; each is derived from the other on first need.
+    Operations on dense vectors (PageRank's, a pull frontier) work on the bitmap and
+    avoid sorting and host round trips.
+    """
 
     kind = "Vector"
 
@@ -30,8 +36,7 @@ class Vector(Collection):
         self._dtype = lookup_dtype(dtype)
         self._size = _check_size(size)
         xp = self._be.xp
-        self._idx = xp.zeros(0, dtype=np.int64)
-        self._vals = xp.zeros(0, dtype=self._dtype.np_type)
+        self._set_sparse(xp.zeros(0, dtype=np.int64), xp.zeros(0, dtype=self._dtype.np_type))
         self.name = name
 
     # ---------------------------------------------------------------- construction
@@ -46,7 +51,7 @@ class Vector(Collection):
             size = int(idx.max()) + 1 if len(idx) else 0
         v = cls(t, size, backend=be.name, name=name)
         keys, vals = build_entries(be, [idx], [v._size], values, t, dup_op)
-        v._idx, v._vals = keys, vals
+        v._set_sparse(keys, vals)
         return v
 
     @classmethod
@@ -60,8 +65,7 @@ class Vector(Collection):
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
         v = cls(t, arr.shape[0], backend=be.name, name=name)
         keep = _present(be.xp, arr, missing_value)
-        v._idx = be.xp.flatnonzero(keep).astype(np.int64)
-        v._vals = be.cast(arr[v._idx], t)
+        v._set_bitmap(keep, be.cast(arr, t).copy())
         return v
 
     @classmethod
@@ -71,15 +75,65 @@ class Vector(Collection):
         be = get_backend(backend)
         t = infer_dtype(value, dtype)
         v = cls(t, size, backend=be.name, name=name)
-        v._idx = sp.arange(be.xp, v._size)
-        v._vals = be.xp.full(v._size, cast_scalar(_plain(value), t), dtype=t.np_type)
+        v._set_bitmap(be.xp.ones(v._size, dtype=bool),
+                      be.xp.full(v._size, cast_scalar(_plain(value), t), dtype=t.np_type))
         return v
 
     @classmethod
     def _from_parts(cls, be: Any, dtype: DataType, size: int, idx: Any, vals: Any) -> "Vector":
         v = cls(dtype, size, backend=be.name)
-        v._idx, v._vals = idx.astype(np.int64, copy=False), be.cast(vals, dtype)
+        v._set_sparse(idx.astype(np.int64, copy=False), be.cast(vals, dtype))
         return v
+
+    @classmethod
+    def _from_bitmap(cls, be: Any, dtype: DataType, size: int, bits: Any, vals: Any) -> "Vector":
+        """A Vector from a presence array and dense values (values where absent are ignored)."""
+        v = cls(dtype, size, backend=be.name)
+        v._set_bitmap(bits, be.cast(vals, dtype))
+        return v
+
+    # ---------------------------------------------------------------- storage forms
+    def _set_sparse(self, idx: Any, vals: Any) -> None:
+        self._sp: tuple[Any, Any] | None = (idx, vals)
+        self._bm: tuple[Any, Any] | None = None
+        self._count: int | None = int(idx.shape[0])
+
+    def _set_bitmap(self, bits: Any, vals: Any) -> None:
+        self._sp, self._bm, self._count = None, (bits, vals), None
+
+    def _sparse(self) -> tuple[Any, Any]:
+        """(sorted int64 indices, values), derived from the bitmap if needed."""
+        if self._sp is None:
+            bits, vals = self._bm  # type: ignore[misc]
+            idx = self._be.xp.flatnonzero(bits).astype(np.int64)
+            self._sp = (idx, vals[idx])
+            self._count = int(idx.shape[0])
+        return self._sp
+
+    def _bitmap(self) -> tuple[Any, Any]:
+        """(presence, dense values), derived from the sparse form if needed; do not modify."""
+        if self._bm is None:
+            xp = self._be.xp
+            idx, vals = self._sp  # type: ignore[misc]
+            bits = xp.zeros(self._size, dtype=bool)
+            dense = xp.zeros(self._size, dtype=vals.dtype)
+            bits[idx] = True
+            dense[idx] = vals
+            self._bm = (bits, dense)
+        return self._bm
+
+    @property
+    def _idx(self) -> Any:
+        return self._sparse()[0]
+
+    @property
+    def _vals(self) -> Any:
+        return self._sparse()[1]
+
+    @property
+    def _is_bitmap(self) -> bool:
+        """True when the bitmap form is at hand (no conversion needed)."""
+        return self._bm is not None
 
     # ---------------------------------------------------------------- properties
     @property
@@ -95,7 +149,9 @@ class Vector(Collection):
     @property
     def nvals(self) -> int:
         """Number of stored entries."""
-        return int(self._idx.shape[0])
+        if self._count is None:
+            self._count = int(self._bm[0].sum()) if self._sp is None else int(self._sp[0].shape[0])  # type: ignore[index]
+        return self._count
 
     # ---------------------------------------------------------------- export
     def to_coo(self) -> tuple[np.ndarray, np.ndarray]:
@@ -133,17 +189,20 @@ class Vector(Collection):
     def __delitem__(self, key: Any) -> None:
         i = resolve_scalar_index(key, self._size)
         keep = self._idx != i
-        self._idx, self._vals = self._idx[keep], self._vals[keep]
+        self._set_sparse(self._idx[keep], self._vals[keep])
 
     def _set_element(self, i: int, value: Any) -> None:
         xp = self._be.xp
         v = cast_scalar(_plain(value), self._dtype)
         pos = int(xp.searchsorted(self._idx, xp.asarray([i], dtype=np.int64))[0])
-        if pos < self.nvals and int(self._idx[pos]) == i:
-            self._vals[pos] = v
+        idx, vals = self._idx, self._vals
+        if pos < self.nvals and int(idx[pos]) == i:
+            vals = vals.copy()
+            vals[pos] = v
+            self._set_sparse(idx, vals)
             return
-        self._idx = xp.concatenate([self._idx[:pos], xp.asarray([i], dtype=np.int64), self._idx[pos:]])
-        self._vals = xp.concatenate([self._vals[:pos], xp.asarray([v], dtype=self._dtype.np_type), self._vals[pos:]])
+        self._set_sparse(xp.concatenate([idx[:pos], xp.asarray([i], dtype=np.int64), idx[pos:]]),
+                         xp.concatenate([vals[:pos], xp.asarray([v], dtype=self._dtype.np_type), vals[pos:]]))
 
     def get(self, index: int, default: Any = None) -> Any:
         """The value at ``index``, or ``default`` when missing."""
@@ -156,20 +215,26 @@ class Vector(Collection):
         if mask is not None:
             return self._as_expression().new(dtype, mask=mask, name=name)
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
-        v = Vector._from_parts(self._be, t, self._size, self._idx.copy(), self._vals.copy())
+        if self._is_bitmap:
+            bits, vals = self._bitmap()
+            v = Vector._from_bitmap(self._be, t, self._size, bits.copy(), vals.copy())
+        else:
+            v = Vector._from_parts(self._be, t, self._size, self._idx.copy(), self._vals.copy())
         v.name = name
         return v
 
     def clear(self) -> None:
         """Remove every entry."""
         xp = self._be.xp
-        self._idx, self._vals = xp.zeros(0, dtype=np.int64), xp.zeros(0, dtype=self._dtype.np_type)
+        self._set_sparse(xp.zeros(0, dtype=np.int64), xp.zeros(0, dtype=self._dtype.np_type))
 
     def resize(self, size: int) -> None:
         """Change the size; entries beyond it are dropped."""
-        self._size = _check_size(size)
-        keep = self._idx < self._size
-        self._idx, self._vals = self._idx[keep], self._vals[keep]
+        size = _check_size(size)
+        keep = self._idx < size
+        idx, vals = self._idx[keep], self._vals[keep]
+        self._size = size
+        self._set_sparse(idx, vals)
 
     # ---------------------------------------------------------------- operations
     def vxm(self, A: Any, op: Any = "plus_times", *, method: str = "auto") -> Expression:
@@ -205,8 +270,8 @@ class Vector(Collection):
         return sp.Entries(self._idx, self._vals)
 
     def _set_entries(self, e: sp.Entries, ks: Any) -> None:
-        self._idx = e.keys.astype(np.int64, copy=False)
-        self._vals = self._be.cast(e.values, self._dtype) if len(e) else self._be.xp.zeros(0, self._dtype.np_type)
+        vals = self._be.cast(e.values, self._dtype) if len(e) else self._be.xp.zeros(0, self._dtype.np_type)
+        self._set_sparse(e.keys.astype(np.int64, copy=False), vals)
 
     def _from_entries(self, e: sp.Entries, ks: Any, dtype: DataType) -> "Vector":
         vals = e.values if len(e) else self._be.xp.zeros(0, dtype.np_type)
@@ -220,12 +285,8 @@ class Vector(Collection):
 
     def _dense(self, t: DataType) -> tuple[Any, Any]:
         """(values, present) dense arrays, values cast to ``t``."""
-        xp = self._be.xp
-        x = xp.zeros(self._size, dtype=t.np_type)
-        present = xp.zeros(self._size, dtype=bool)
-        x[self._idx] = self._be.cast(self._vals, t)
-        present[self._idx] = True
-        return x, present
+        bits, vals = self._bitmap()
+        return self._be.cast(vals, t), bits
 
     # ---------------------------------------------------------------- display
     def __repr__(self) -> str:

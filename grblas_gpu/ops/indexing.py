@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _bitmap
 from .. import _sparse as sp
 from ..dtypes import dtype_of_value, lookup_dtype, unify
 from ..exceptions import DimensionMismatch, DomainMismatch
@@ -142,10 +143,29 @@ def assign(updater: Updater, rows_key: Any, cols_key: Any, value: Any) -> None:
     if C.kind == "Matrix" and updater.mask is not None and updater.mask.parent.kind == "Vector":
         _assign_row_or_column(updater, rows_key, cols_key, value, i_scalar, j_scalar)
         return
+    if C.kind == "Vector" and I is None and _is_scalar(value) and _bitmap.wants_bitmap(
+            C, updater.mask.parent if updater.mask is not None else None):
+        if _assign_scalar_everywhere(updater, value):
+            return
     region = _region_shape(C, I, J, i_scalar, j_scalar)
     source = _source_collection(C, value, region, I, J, i_scalar, j_scalar, updater.mask)
     new_c = _assigned(C, source, I, J, updater.accum)
     write_result(C, new_c, updater.mask, None, updater.replace)
+
+
+def _assign_scalar_everywhere(updater: Updater, value: Any) -> bool:
+    """``w(mask, accum, replace)[:] << s`` on bitmaps: the same as writing a full Vector of ``s``
+    (inside the region ``C'(i) = accum(C(i), s)`` or ``s``; then the masked write).  Returns
+    False for an empty Scalar, which the general path handles."""
+    v = value.new() if isinstance(value, Expression) else value
+    if isinstance(v, Scalar) and v.is_empty:
+        return False
+    raw = v.require_value() if isinstance(v, Scalar) else v
+    t = v.dtype if isinstance(v, Scalar) else dtype_of_value(raw)
+    C = updater.target
+    op = typed_binary(updater.accum, unify(C.dtype, t)) if updater.accum is not None else None
+    _bitmap.write_vector(C, _bitmap.full_scalar(C, raw, t), updater.mask, op, updater.replace)
+    return True
 
 
 def _assign_row_or_column(updater: Updater, rows_key: Any, cols_key: Any, value: Any, i_scalar: bool,

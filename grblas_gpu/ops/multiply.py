@@ -80,8 +80,7 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
     avals = be.cast(M._vals, mult.y_type if vector_first else mult.x_type)
     row_mask = mask.dense_rows(be, M.nrows) if mask is not None else None
     out, has = be.spmv(sr, M._indptr, M._indices, avals, x, present, row_mask, vector_first)
-    idx = be.xp.flatnonzero(has).astype(np.int64)
-    return Vector._from_parts(be, sr.out_type, M.nrows, idx, out[idx])
+    return Vector._from_bitmap(be, sr.out_type, M.nrows, has, out)
 
 
 def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size: int) -> Vector:

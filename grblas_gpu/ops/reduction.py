@@ -60,7 +60,14 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
                 s._value = np.asarray(mon.identity, dtype=mon.type.np_type)[()]
             return s
         offsets = be.xp.asarray([0, n], dtype=np.int64)
-        vals = be.cast(obj._entries(obj._keyspace([obj])).values, mon.type)
+        if obj.kind == "Vector" and obj._is_bitmap and not mon.is_any:
+            # Absent positions hold the identity, so the whole dense array can be reduced.
+            bits, dense = obj._bitmap()
+            identity = be.xp.asarray(mon.identity, dtype=mon.type.np_type)
+            vals = be.xp.where(bits, be.cast(dense, mon.type), identity)
+            offsets = be.xp.asarray([0, obj.size], dtype=np.int64)
+        else:
+            vals = be.cast(obj._entries(obj._keyspace([obj])).values, mon.type)
         s._value = be.to_host(be.segment_reduce(mon, vals, offsets))[0]
         return s
 

@@ -1,0 +1,117 @@
+"""Dense (bitmap) versions of the vector operations, for vectors held as presence + values.
+
+They compute the same results as the key-based glue in :mod:`._sparse` but with
+element-wise kernels over whole arrays: no sorting and no host round trip.  Values
+at absent positions are arbitrary and never read.  Used when an operand is already
+in bitmap form (see ``Vector._is_bitmap``), so no O(size) work is added to sparse
+computations.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _sparse as sp
+from .dtypes import BOOL, DataType
+from .mask import Mask
+from .operators.base import Positions, TypedBinaryOp
+
+
+def wants_bitmap(*vectors: Any) -> bool:
+    """True when every operand is a Vector and one of them is already a bitmap."""
+    vecs = [v for v in vectors if v is not None]
+    return all(getattr(v, "kind", None) == "Vector" for v in vecs) and any(v._is_bitmap for v in vecs)
+
+
+def mask_bits(be: Any, mask: Mask) -> Any:
+    """The positions a Vector mask allows, as a boolean array."""
+    bits, vals = mask.parent._bitmap()
+    allowed = bits if mask.structure else bits & be.cast(vals, BOOL)
+    return ~allowed if mask.complement else allowed
+
+
+def _positions(be: Any, op: TypedBinaryOp, size: int) -> Positions | None:
+    if not op.positional:
+        return None
+    i = sp.arange(be.xp, size)
+    return Positions(i, 0, i, 0)
+
+
+def combine(be: Any, op: TypedBinaryOp, x: Any, y: Any, size: int) -> Any:
+    """``op`` over whole dense arrays (operands cast to its input types)."""
+    return sp.apply_binary(be, op, x, y, _positions(be, op, size))
+
+
+def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None, replace: bool) -> None:
+    """``C(mask, accum, replace) << T`` for Vectors, on bitmaps (the C API rule of expressions.py)."""
+    be = C._be
+    xp = be.xp
+    t_bits, t_vals = T._bitmap()
+    if accum is None:
+        z_bits, z_vals = t_bits, be.cast(t_vals, C.dtype)
+    else:
+        c_bits, c_vals = C._bitmap()
+        both = combine(be, accum, c_vals, t_vals, C.size)
+        z_vals = xp.where(c_bits & t_bits, be.cast(both, C.dtype),
+                          xp.where(t_bits, be.cast(t_vals, C.dtype), be.cast(c_vals, C.dtype)))
+        z_bits = c_bits | t_bits
+    if mask is not None:
+        m = mask_bits(be, mask)
+        if replace:
+            z_bits = z_bits & m
+        else:
+            c_bits, c_vals = C._bitmap()
+            z_bits = (c_bits & ~m) | (z_bits & m)
+            z_vals = xp.where(m, z_vals, be.cast(c_vals, C.dtype))
+    C._set_bitmap(z_bits, z_vals if z_vals is not t_vals else z_vals.copy())
+
+
+def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
+          defaults: tuple[Any, Any] | None) -> Any:
+    """eWiseAdd (``union``), eWiseMult or eWiseUnion (``defaults``) of two Vectors on bitmaps."""
+    from .vector import Vector
+
+    be = a._be
+    xp = be.xp
+    a_bits, a_vals = a._bitmap()
+    b_bits, b_vals = b._bitmap()
+    both = be.cast(combine(be, op, a_vals, b_vals, a.size), out)
+    if not union:
+        return Vector._from_bitmap(be, out, a.size, a_bits & b_bits, both)
+    if defaults is None:
+        lone_a, lone_b = be.cast(a_vals, out), be.cast(b_vals, out)
+    else:
+        left_default, right_default = defaults
+        lone_a = be.cast(combine(be, op, a_vals, right_default, a.size), out)
+        lone_b = be.cast(combine(be, op, left_default, b_vals, a.size), out)
+    vals = xp.where(a_bits & b_bits, both, xp.where(a_bits, lone_a, lone_b))
+    return Vector._from_bitmap(be, out, a.size, a_bits | b_bits, vals)
+
+
+def map_values(v: Any, f: Any, out: DataType) -> Any:
+    """A Vector with ``v``'s structure and values ``f(be, dense values, positions)``."""
+    from .vector import Vector
+
+    be = v._be
+    bits, vals = v._bitmap()
+    i = sp.arange(be.xp, v.size)
+    return Vector._from_bitmap(be, out, v.size, bits, f(be, sp.Entries(i, vals), lambda keys: Positions(keys, 0, keys, 0)))
+
+
+def keep_where(v: Any, keep: Any) -> Any:
+    """``v`` restricted to the positions where ``keep`` is true (select)."""
+    from .vector import Vector
+
+    bits, vals = v._bitmap()
+    return Vector._from_bitmap(v._be, v.dtype, v.size, bits & keep, vals)
+
+
+def full_scalar(C: Any, value: Any, dtype: DataType) -> Any:
+    """A full Vector of C's size holding ``value`` everywhere (for a scalar assign)."""
+    from .vector import Vector
+
+    xp = C._be.xp
+    return Vector._from_bitmap(C._be, dtype, C.size, xp.ones(C.size, dtype=bool),
+                               xp.full(C.size, np.asarray(value, dtype=dtype.np_type)[()], dtype=dtype.np_type))
