@@ -411,3 +411,49 @@ def test_out_of_memory_is_mapped(gpu: Any) -> None:
             gpu.unary(op, x)
     finally:
         pool.set_limit(size=limit)
+
+
+# ----------------------------------------------------------------------------- large inputs
+# Schedules that only engage on large inputs: rows long enough to get a block of their own
+# (matrices of more than 2**20 entries) and segments long enough to be reduced in chunks.
+
+
+def _power_law_csr(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """About 1.3 M entries over 4,000 rows: a few hub rows of 100k-300k entries, the rest short."""
+    n = 4000
+    lengths = rng.integers(0, 40, n)
+    lengths[rng.choice(n, 6, replace=False)] = rng.integers(100_000, 300_000, 6)
+    indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    indices = np.concatenate([np.sort(rng.choice(n, int(k), replace=k > n)) for k in lengths]).astype(np.int32)
+    values = rng.integers(1, 9, len(indices)).astype(np.float64)
+    return indptr, indices, values, n
+
+
+@pytest.mark.parametrize("name", ["plus_times", "min_plus", "max_min", "any_pair", "min_secondi"])
+def test_spmv_long_rows(gpu: Any, name: str) -> None:
+    rng = rng_for("long rows", name)
+    indptr, indices, values, n = _power_law_csr(rng)
+    assert len(indices) > 1 << 20
+    x = rng.integers(1, 9, n).astype(np.float64)
+    present = rng.random(n) < 0.9
+    row_mask = rng.random(n) < 0.8
+    sr = semirings[name][FP64]
+    ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, present, row_mask, False)
+    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x, present, row_mask)), False)
+    out, has = gpu.to_host(out), gpu.to_host(has)
+    assert np.array_equal(has, ref_has)
+    if name == "any_pair":
+        assert np.all(out[has] == 1)
+    else:
+        assert np.array_equal(out[has], ref_out[ref_has])  # small integers: exact in any order
+
+
+@pytest.mark.parametrize("name", ["plus", "min", "max", "times"])
+def test_segment_reduce_long_segments(gpu: Any, name: str) -> None:
+    rng = rng_for("long segments", name)
+    values = rng.integers(-3, 4, 3_000_000).astype(np.int64)
+    offsets = np.array([0, 5, 1_000_000, 1_000_001, 3_000_000], dtype=np.int64)
+    monoid = catalog.MONOID[name][INT64]
+    expected = NumpyBackend().segment_reduce(monoid, values, offsets)
+    got = gpu.to_host(gpu.segment_reduce(monoid, gpu.asarray(values), gpu.asarray(offsets)))
+    assert np.array_equal(got, expected)

@@ -24,8 +24,10 @@ from ..operators import typed_semiring
 from ..operators.base import Positions
 from ..vector import Vector
 
-# Push when the vector holds fewer than this fraction of its positions.
+# Push when the vector holds fewer than this fraction of its positions and its rows hold
+# fewer than this fraction of the matrix's entries (a few hub vertices can carry most edges).
 PUSH_SWITCHPOINT = 0.05
+PUSH_EDGE_FRACTION = 0.05
 METHODS = ("auto", "push", "pull")
 
 
@@ -61,15 +63,24 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
     typed = typed_semiring(op, unify(A.dtype, u.dtype))
 
     def compute(mask: Mask | None) -> Vector:
-        push = method == "push" or (method == "auto" and u.nvals < PUSH_SWITCHPOINT * u.size)
         # For mxv the rows of A are the output; for vxm the rows of A^T are.
-        if push:
-            rows_of_u = A if vector_first else A._transposed()
+        rows_of_u = A if vector_first else A._transposed()
+        if method == "push" or (method == "auto" and _push_pays(rows_of_u, u)):
             return _push(typed, rows_of_u, u, vector_first, out_size)
         out_rows = A._transposed() if vector_first else A
         return _pull(typed, out_rows, u, vector_first, mask)
 
     return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A.backend, compute, (A, u))
+
+
+def _push_pays(M: Matrix, u: Vector) -> bool:
+    """Direction optimisation: push for a frontier that is sparse in vertices and in edges."""
+    if u.nvals >= PUSH_SWITCHPOINT * u.size:
+        return False
+    if u.nvals == 0 or M.nvals < 1 << 16:
+        return True
+    _, counts = M._row_ranges(u._idx)
+    return int(counts.sum()) < PUSH_EDGE_FRACTION * M.nvals
 
 
 def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mask | None) -> Vector:

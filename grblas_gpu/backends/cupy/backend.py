@@ -28,6 +28,9 @@ __all__ = ["CupyBackend"]
 
 _BLOCK = 256  # threads per block; a multiple of 32, so lane groups never straddle warps
 _MAX_BLOCKS = 1 << 20  # element-wise kernels stride over the rest
+_LONG_ROW = 2048  # SpMV rows longer than this get a block of their own
+_LONG_ROW_MIN_NNZ = 1 << 20  # below this many entries no row is treated as long
+_CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
 _NULL = np.uint64(0)  # a null device pointer, passed by value
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -218,7 +221,8 @@ class CupyBackend(Backend):
     def segment_reduce(self, monoid: TypedMonoid, values: Any, offsets: Any) -> cupy.ndarray:
         """Reduce ``values[offsets[s]:offsets[s+1]]`` with the monoid for every segment s.
 
-        Every segment must be non-empty.
+        Every segment must be non-empty.  Long segments (a reduction to one scalar, say)
+        are cut into chunks reduced in parallel, then the chunks' results are reduced.
         """
         (offs,) = self._index_arrays(offsets)
         nseg = max(len(offs) - 1, 0)
@@ -226,9 +230,19 @@ class CupyBackend(Backend):
         if nseg == 0:
             return out
         vals = self._operand(values, monoid.type)
+        if not monoid.is_any and vals.size > _CHUNK * 4 * nseg:  # long segments on average
+            return self._chunked_reduce(monoid, vals, offs.astype(np.int64))
         fn = self._function(codegen.segment_reduce_module(monoid, offs.dtype))
         self._launch_groups(fn, nseg, _group_size(vals.size, nseg), (vals, offs, np.int64(nseg), out))
         return out
+
+    def _chunked_reduce(self, monoid: TypedMonoid, vals: cupy.ndarray, offs: cupy.ndarray) -> cupy.ndarray:
+        """Segment reduce in two levels: chunks of at most ``_CHUNK`` values inside segments,
+        then each segment's chunk results."""
+        grid = cupy.arange(int(offs[0]), int(offs[-1]), _CHUNK, dtype=np.int64)
+        bounds = cupy.unique(cupy.concatenate([offs, grid]))
+        partial = self.segment_reduce(monoid, vals, bounds)
+        return self.segment_reduce(monoid, partial, cupy.searchsorted(bounds, offs))
 
     @_map_out_of_memory
     def spmv(
@@ -257,8 +271,19 @@ class CupyBackend(Backend):
         a_type, x_type = codegen.spmv_operand_types(semiring, vector_first)
         args = (ptr, idx, self._operand(values, a_type), self._operand(x, x_type),
                 self._flag_array(x_present), self._flag_array(row_mask), np.int64(nrows), out, present)
-        # The "vector" schedule (a lane group per row) is the only one so far; a load-balanced
-        # schedule for power-law rows would be picked here from the row-length spread.
-        fn = self._function(codegen.spmv_module(semiring, ptr.dtype, bool(vector_first), "vector"))
-        self._launch_groups(fn, nrows, _group_size(idx.size, nrows), args)
+        module = codegen.spmv_module(semiring, ptr.dtype, bool(vector_first), "vector")
+        long_rows = self._long_rows(ptr, idx.size)
+        threshold = np.int64(_LONG_ROW if long_rows is not None else 0)
+        self._launch_groups(self._function(module), nrows, _group_size(idx.size, nrows), args + (threshold,))
+        if long_rows is not None and long_rows.size:
+            long_args = args[:6] + (long_rows, out, present)
+            self._function(module, "long")((long_rows.size,), (_BLOCK,), long_args)
         return out, present
+
+    @staticmethod
+    def _long_rows(ptr: cupy.ndarray, nnz: int) -> cupy.ndarray | None:
+        """Rows with more than ``_LONG_ROW`` entries (each then gets a block), for matrices
+        large enough that finding them costs little next to the product; None otherwise."""
+        if nnz < _LONG_ROW_MIN_NNZ:
+            return None
+        return cupy.flatnonzero(cupy.diff(ptr) > _LONG_ROW).astype(np.int64)

@@ -213,6 +213,7 @@ def _module(kind: str, title: str, base: str, ops: str, kernels: str, roles: Map
 
 
 _MAIN = {"main": ""}
+_SPMV_ROLES = {"main": "", "long": "_long"}
 
 
 @functools.lru_cache(maxsize=1024)
@@ -283,8 +284,10 @@ operator structs and ``{{PRODUCT}}``, added here and chosen by the backend."""
 def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, schedule: str = "vector") -> KernelModule:
     """Pull SpMV over CSR rows with the given schedule (see :data:`SPMV_SCHEDULES`).
 
-    Entry ``main(indptr, indices, values, x, x_present, row_mask, nrows, out,
-    present, group)``; ``x_present`` and ``row_mask`` may be null.
+    Entries ``main(indptr, indices, values, x, x_present, row_mask, nrows, out, present,
+    long_row, group)`` (rows longer than ``long_row`` are skipped when it is positive) and
+    ``long(indptr, indices, values, x, x_present, row_mask, rows, out, present)`` (one block
+    per listed row); ``x_present`` and ``row_mask`` may be null.
     """
     index_c, tag = index_c_type(index_type)
     monoid, mult = semiring.monoid, semiring.mult
@@ -301,4 +304,4 @@ def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, sc
     vf = int(bool(vector_first))
     ops = render_binary_op(mult, "mult") + render_monoid(monoid)
     return _module("spmv", f"spmv {schedule} {semiring.name} {semiring.key} {tag} vector_first={vf}",
-                   f"gb_spmv_{schedule}_{semiring.key}_{tag}_vf{vf}", ops, kernels, _MAIN)
+                   f"gb_spmv_{schedule}_{semiring.key}_{tag}_vf{vf}", ops, kernels, _SPMV_ROLES)

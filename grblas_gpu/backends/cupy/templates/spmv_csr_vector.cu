@@ -4,18 +4,21 @@
 // over the k with x_present[k] (all k when x_present is null), for rows with
 // row_mask[r] (all rows when row_mask is null).  present[r] says whether any term
 // existed; out[r] is 0 where not.  A group stops early once its row reaches the
-// monoid's terminal value (any value for an ANY monoid).
+// monoid's terminal value (any value for an ANY monoid).  Rows with more than
+// `long_row` entries (when long_row > 0) are left to {{KERNEL}}_long, a block per row,
+// so that one power-law row does not hold up a lane group.
 // Positions given to MULT: {{POSITIONS_DOC}}.
 extern "C" __global__ void {{KERNEL}}(
         const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int64_t nrows,
-        {{T}}* __restrict__ out, bool* __restrict__ present, int group) {
+        {{T}}* __restrict__ out, bool* __restrict__ present, int64_t long_row, int group) {
     typedef {{MONOID}} M;
     const int64_t tid = gb_thread_id();
     const int64_t r = tid / group;
     const int lane = (int)(tid & (group - 1));
     if (r >= nrows) return;  // whole groups leave together
+    if (long_row > 0 && (int64_t)indptr[r + 1] - (int64_t)indptr[r] > long_row) return;
     if (row_mask != 0 && !row_mask[r]) {
         if (lane == 0) {
             out[r] = (typename M::T)0;
@@ -45,5 +48,61 @@ extern "C" __global__ void {{KERNEL}}(
     if (lane == 0) {
         out[r] = valid ? acc : (typename M::T)0;
         present[r] = valid;
+    }
+}
+
+// The long rows listed in `rows`: one block of 256 threads per row, a strided partial
+// product per thread, then a warp shuffle tree and a tree over the block's warps.
+extern "C" __global__ void {{KERNEL}}_long(
+        const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
+        const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
+        const int64_t* __restrict__ rows, {{T}}* __restrict__ out, bool* __restrict__ present) {
+    typedef {{MONOID}} M;
+    __shared__ typename M::T warp_acc[32];
+    __shared__ bool warp_valid[32];
+    const int64_t r = rows[blockIdx.x];
+    if (row_mask != 0 && !row_mask[r]) {
+        if (threadIdx.x == 0) {
+            out[r] = (typename M::T)0;
+            present[r] = false;
+        }
+        return;
+    }
+    typename M::T acc = (typename M::T)0;
+    bool valid = false;
+    const int64_t end = (int64_t)indptr[r + 1];
+    for (int64_t base = (int64_t)indptr[r]; base < end; base += blockDim.x) {
+        const int64_t p = base + threadIdx.x;
+        if (p < end) {
+            const int64_t k = (int64_t)indices[p];
+            if (x_present == 0 || x_present[k]) {
+                const {{A}} a = values[p];
+                const {{XV}} xk = x[k];
+                const typename M::T v = {{PRODUCT}};
+                acc = valid ? M::call(acc, v) : v;
+                valid = true;
+            }
+        }
+        if constexpr (M::is_any || M::has_terminal) {
+            if (__syncthreads_or(valid && (M::is_any || acc == M::terminal()))) break;
+        }
+    }
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    acc = gb_group_reduce<M>(acc, valid, 0xffffffffu, 32);
+    if (lane == 0) {
+        warp_acc[warp] = acc;
+        warp_valid[warp] = valid;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        const int nwarps = (blockDim.x + 31) >> 5;
+        valid = lane < nwarps && warp_valid[lane];
+        acc = valid ? warp_acc[lane] : (typename M::T)0;
+        acc = gb_group_reduce<M>(acc, valid, 0xffffffffu, 32);
+        if (lane == 0) {
+            out[r] = valid ? acc : (typename M::T)0;
+            present[r] = valid;
+        }
     }
 }
