@@ -41,7 +41,7 @@ def pagerank(
     LDBC Graphalytics' PageRank (dangling mass spread uniformly).
 
     ``weight=False`` counts every edge as 1.  Self-loops are ordinary edges.
-    Semiring: ``plus_times`` for ``(x / w)' A``.
+    Semiring: ``plus_times`` for ``(x / w)' A``, computed as ``A' (x / w)``.
 
     Reference: L. Page, S. Brin, R. Motwani, T. Winograd, "The PageRank citation
     ranking", Stanford TR 1999-66; networkx ``pagerank``; LDBC Graphalytics
@@ -54,6 +54,8 @@ def pagerank(
         return Vector(FP64, 0, backend=backend)
     W = A.dup(FP64) if weight else A.apply(unary.one).new(FP64)
     out_weight = W.reduce_rowwise(monoid.plus).new().select(select.valuene, 0).new()
+    # x' W computed as W' x: A's transpose is cached on A, so repeated calls do not rebuild it.
+    WT = A.T.new(FP64) if weight else A.T.apply(unary.one).new(FP64)
     p = _teleport(personalization, n, backend)
     x = Vector.from_scalar(1.0 / n, n, FP64, backend=backend)
     for _ in range(max_iter):
@@ -63,7 +65,7 @@ def pagerank(
         x_dangling(~out_weight.S) << x_prev
         dangling = x_dangling.reduce(allow_empty=False).new().value  # 0 if none
         x = p.apply(binary.times, right=alpha * dangling + (1 - alpha)).new()
-        x(binary.plus) << moving.vxm(W, semiring.plus_times).new().apply(binary.times, right=alpha)
+        x(binary.plus) << WT.mxv(moving, semiring.plus_times).new().apply(binary.times, right=alpha)
         if tol > 0:
             diff = x.ewise_mult(x_prev, binary.minus).new().apply(unary.abs).new()
             if diff.reduce().new().value < n * tol:

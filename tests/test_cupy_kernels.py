@@ -419,10 +419,10 @@ def test_out_of_memory_is_mapped(gpu: Any) -> None:
 
 
 def _power_law_csr(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """About 1.3 M entries over 4,000 rows: a few hub rows of 100k-300k entries, the rest short."""
+    """1.2 M to 1.8 M entries over 4,000 rows: six hub rows of 200k-300k entries, the rest short."""
     n = 4000
     lengths = rng.integers(0, 40, n)
-    lengths[rng.choice(n, 6, replace=False)] = rng.integers(100_000, 300_000, 6)
+    lengths[rng.choice(n, 6, replace=False)] = rng.integers(200_000, 300_000, 6)
     indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
     indices = np.concatenate([np.sort(rng.choice(n, int(k), replace=k > n)) for k in lengths]).astype(np.int32)
     values = rng.integers(1, 9, len(indices)).astype(np.float64)
