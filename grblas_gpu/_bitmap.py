@@ -65,7 +65,8 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
             c_bits, c_vals = C._bitmap()
             z_bits = (c_bits & ~m) | (z_bits & m)
             z_vals = xp.where(m, z_vals, be.cast(c_vals, C.dtype))
-    C._set_bitmap(z_bits, z_vals if z_vals is not t_vals else z_vals.copy())
+    # No copy: stored arrays are never written in place, so sharing them is safe.
+    C._set_bitmap(z_bits, z_vals)
 
 
 def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
@@ -96,8 +97,12 @@ def map_values(v: Any, f: Any, out: DataType) -> Any:
 
     be = v._be
     bits, vals = v._bitmap()
-    i = sp.arange(be.xp, v.size)
-    return Vector._from_bitmap(be, out, v.size, bits, f(be, sp.Entries(i, vals), lambda keys: Positions(keys, 0, keys, 0)))
+
+    def positions(keys: Any) -> Positions:  # only positional operators ask; keys are 0..size-1
+        i = sp.arange(be.xp, v.size)
+        return Positions(i, 0, i, 0)
+
+    return Vector._from_bitmap(be, out, v.size, bits, f(be, sp.Entries(None, vals), positions))
 
 
 def keep_where(v: Any, keep: Any) -> Any:

@@ -126,6 +126,7 @@ class Matrix(Collection):
         self._indices = indices.astype(sp.index_dtype(self._ncols), copy=False)
         self._vals = values
         self._T: Matrix | None = None
+        self._plan: Any = _NO_PLAN
 
     def _set_sorted(self, rows: Any, cols: Any, values: Any) -> None:
         if self._nrows <= 8 * len(cols) + 2**20:
@@ -143,6 +144,12 @@ class Matrix(Collection):
                     f"this operation needs row pointers for all {self._nrows} rows of a hypersparse matrix")
             self._ptr = sp.rows_to_indptr(self._be.xp, self._rowidx, self._nrows)
         return self._ptr
+
+    def _spmv_plan(self) -> Any:
+        """The backend's SpMV plan for this matrix (rows grouped by length), made once."""
+        if self._plan is _NO_PLAN:
+            self._plan = self._be.spmv_plan(self._indptr)
+        return self._plan
 
     def _row_ranges(self, rows: Any) -> tuple[Any, Any]:
         """(start, count) of the stored entries of each of ``rows``."""
@@ -248,8 +255,11 @@ class Matrix(Collection):
         v = cast_scalar(value.require_value() if isinstance(value, Scalar) else value, self._dtype)
         at, found = self._locate(i, j)
         if found:
-            self._vals[at] = v
-            self._T = None
+            # Arrays may be shared between objects (results are not copied), so never write in place.
+            vals = self._vals.copy()
+            vals[at] = v
+            self._set_csr(self._indptr, self._indices, vals) if self._ptr is not None else \
+                self._set_sorted(self._rows(), self._indices, vals)
             return
         rows = self._rows()
 
@@ -456,6 +466,9 @@ class TransposedMatrix:
 
     def __repr__(self) -> str:
         return f"<Transposed {self.parent._repr_header()}>"
+
+
+_NO_PLAN = object()  # not computed yet (None is a valid plan: "none needed")
 
 
 def as_matrix(obj: Any) -> Matrix:

@@ -429,8 +429,9 @@ def _power_law_csr(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np
     return indptr, indices, values, n
 
 
+@pytest.mark.parametrize("planned", [False, True], ids=["one-launch", "binned"])
 @pytest.mark.parametrize("name", ["plus_times", "min_plus", "max_min", "any_pair", "min_secondi"])
-def test_spmv_long_rows(gpu: Any, name: str) -> None:
+def test_spmv_long_rows(gpu: Any, name: str, planned: bool) -> None:
     rng = rng_for("long rows", name)
     indptr, indices, values, n = _power_law_csr(rng)
     assert len(indices) > 1 << 20
@@ -439,7 +440,10 @@ def test_spmv_long_rows(gpu: Any, name: str) -> None:
     row_mask = rng.random(n) < 0.8
     sr = semirings[name][FP64]
     ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, present, row_mask, False)
-    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x, present, row_mask)), False)
+    plan = gpu.spmv_plan(gpu.asarray(indptr)) if planned else None
+    if planned:
+        assert plan is not None and plan.long_rows.size == 6
+    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x, present, row_mask)), False, plan)
     out, has = gpu.to_host(out), gpu.to_host(has)
     assert np.array_equal(has, ref_has)
     if name == "any_pair":

@@ -60,6 +60,10 @@ class NumpyBackend(Backend):
         z = np.broadcast_to(z, x.shape) if z.shape != x.shape else z
         return z.astype(op.out_type.np_type)
 
+    def spmv_plan(self, indptr: Any) -> None:
+        """No plan: the NumPy SpMV needs none."""
+        return None
+
     # -------------------------------------------------------------- reductions
     def segment_reduce(self, monoid: TypedMonoid, values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         """Reduce ``values[offsets[s]:offsets[s+1]]`` with the monoid for every segment s.
@@ -108,6 +112,7 @@ class NumpyBackend(Backend):
         x_present: np.ndarray | None,
         row_mask: np.ndarray | None,
         vector_first: bool,
+        plan: Any = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
 

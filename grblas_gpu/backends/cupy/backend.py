@@ -9,6 +9,8 @@ the compilation.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -29,7 +31,7 @@ __all__ = ["CupyBackend"]
 _BLOCK = 256  # threads per block; a multiple of 32, so lane groups never straddle warps
 _MAX_BLOCKS = 1 << 20  # element-wise kernels stride over the rest
 _LONG_ROW = 2048  # SpMV rows longer than this get a block of their own
-_LONG_ROW_MIN_NNZ = 1 << 20  # below this many entries no row is treated as long
+_PLAN_MIN_NNZ = 1 << 20  # smaller matrices run SpMV as one launch without a plan
 _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
 _NULL = np.uint64(0)  # a null device pointer, passed by value
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -74,6 +76,14 @@ def _group_size(total: int, count: int) -> int:
     while group < 32 and group < mean:
         group *= 2
     return group
+
+
+@dataclass(frozen=True)
+class SpmvPlan:
+    """Rows of a matrix grouped for SpMV: (lanes per row, rows) classes, and the long rows."""
+
+    classes: list[tuple[int, cupy.ndarray]]
+    long_rows: cupy.ndarray
 
 
 class CupyBackend(Backend):
@@ -239,7 +249,13 @@ class CupyBackend(Backend):
     def _chunked_reduce(self, monoid: TypedMonoid, vals: cupy.ndarray, offs: cupy.ndarray) -> cupy.ndarray:
         """Segment reduce in two levels: chunks of at most ``_CHUNK`` values inside segments,
         then each segment's chunk results."""
-        grid = cupy.arange(int(offs[0]), int(offs[-1]), _CHUNK, dtype=np.int64)
+        start, end = int(offs[0]), int(offs[-1])
+        if offs.size == 2:  # one segment: chunk boundaries are a plain range
+            bounds = cupy.concatenate([cupy.arange(start, end, _CHUNK, dtype=np.int64),
+                                       cupy.asarray([end], dtype=np.int64)])
+            partial = self.segment_reduce(monoid, vals, bounds)
+            return self.segment_reduce(monoid, partial, cupy.asarray([0, bounds.size - 1], dtype=np.int64))
+        grid = cupy.arange(start, end, _CHUNK, dtype=np.int64)
         bounds = cupy.unique(cupy.concatenate([offs, grid]))
         partial = self.segment_reduce(monoid, vals, bounds)
         return self.segment_reduce(monoid, partial, cupy.searchsorted(bounds, offs))
@@ -255,12 +271,14 @@ class CupyBackend(Backend):
         x_present: Any | None,
         row_mask: Any | None,
         vector_first: bool,
+        plan: "SpmvPlan | None" = None,
     ) -> tuple[cupy.ndarray, cupy.ndarray]:
         """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
 
         ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
         Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
         ``row_mask`` is False are not computed.  Returns the dense result and a presence array.
+        ``plan`` (from :meth:`spmv_plan` on the same ``indptr``) bins the rows by length.
         """
         ptr, idx = self._index_arrays(indptr, indices)
         nrows = max(len(ptr) - 1, 0)
@@ -269,21 +287,38 @@ class CupyBackend(Backend):
         if nrows == 0:
             return out, present
         a_type, x_type = codegen.spmv_operand_types(semiring, vector_first)
-        args = (ptr, idx, self._operand(values, a_type), self._operand(x, x_type),
-                self._flag_array(x_present), self._flag_array(row_mask), np.int64(nrows), out, present)
+        head = (ptr, idx, self._operand(values, a_type), self._operand(x, x_type),
+                self._flag_array(x_present), self._flag_array(row_mask))
         module = codegen.spmv_module(semiring, ptr.dtype, bool(vector_first), "vector")
-        long_rows = self._long_rows(ptr, idx.size)
-        threshold = np.int64(_LONG_ROW if long_rows is not None else 0)
-        self._launch_groups(self._function(module), nrows, _group_size(idx.size, nrows), args + (threshold,))
-        if long_rows is not None and long_rows.size:
-            long_args = args[:6] + (long_rows, out, present)
-            self._function(module, "long")((long_rows.size,), (_BLOCK,), long_args)
+        main = self._function(module)
+        if plan is None:
+            tail = (out, present, np.int64(0))
+            self._launch_groups(main, nrows, _group_size(idx.size, nrows), head + (_NULL, np.int64(nrows)) + tail)
+            return out, present
+        for group, rows in plan.classes:
+            tail = (out, present, np.int64(0))
+            self._launch_groups(main, rows.size, group, head + (rows, np.int64(rows.size)) + tail)
+        if plan.long_rows.size:
+            self._function(module, "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows, out, present))
         return out, present
 
-    @staticmethod
-    def _long_rows(ptr: cupy.ndarray, nnz: int) -> cupy.ndarray | None:
-        """Rows with more than ``_LONG_ROW`` entries (each then gets a block), for matrices
-        large enough that finding them costs little next to the product; None otherwise."""
-        if nnz < _LONG_ROW_MIN_NNZ:
+    def spmv_plan(self, indptr: Any) -> "SpmvPlan | None":
+        """Rows grouped by length for :meth:`spmv` (worth it for large matrices; None otherwise).
+
+        Rows of up to 32 entries go to the class of the next power of two, each class run
+        with that many lanes per row; longer rows get a block each.  Computed once per matrix.
+        """
+        ptr = cupy.asarray(indptr)
+        nnz = int(ptr[-1]) if ptr.size else 0
+        if nnz < _PLAN_MIN_NNZ:
             return None
-        return cupy.flatnonzero(cupy.diff(ptr) > _LONG_ROW).astype(np.int64)
+        lengths = cupy.diff(ptr.astype(np.int64))
+        classes = cupy.zeros(lengths.size, dtype=np.int8)  # class c: group 2**c, c = 0..5; 6 = long
+        for c in range(1, 6):
+            classes += (lengths > (1 << (c - 1))).astype(np.int8)
+        classes += (lengths > _LONG_ROW).astype(np.int8)
+        order = cupy.argsort(classes, kind="stable").astype(np.int64)
+        counts = cupy.bincount(classes.astype(np.int64), minlength=7).get()
+        bounds = np.concatenate([[0], np.cumsum(counts)])
+        groups = [(1 << c, order[bounds[c]:bounds[c + 1]]) for c in range(6) if counts[c]]
+        return SpmvPlan(groups, order[bounds[6]:bounds[7]])

@@ -284,8 +284,9 @@ operator structs and ``{{PRODUCT}}``, added here and chosen by the backend."""
 def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, schedule: str = "vector") -> KernelModule:
     """Pull SpMV over CSR rows with the given schedule (see :data:`SPMV_SCHEDULES`).
 
-    Entries ``main(indptr, indices, values, x, x_present, row_mask, nrows, out, present,
-    long_row, group)`` (rows longer than ``long_row`` are skipped when it is positive) and
+    Entries ``main(indptr, indices, values, x, x_present, row_mask, rows, nrows, out, present,
+    long_row, group)`` (the rows listed in ``rows``, or all ``nrows`` when it is null; rows
+    longer than ``long_row`` are skipped when it is positive) and
     ``long(indptr, indices, values, x, x_present, row_mask, rows, out, present)`` (one block
     per listed row); ``x_present`` and ``row_mask`` may be null.
     """

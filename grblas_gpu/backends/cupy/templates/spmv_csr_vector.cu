@@ -6,18 +6,21 @@
 // existed; out[r] is 0 where not.  A group stops early once its row reaches the
 // monoid's terminal value (any value for an ANY monoid).  Rows with more than
 // `long_row` entries (when long_row > 0) are left to {{KERNEL}}_long, a block per row,
-// so that one power-law row does not hold up a lane group.
+// so that one power-law row does not hold up a lane group.  With `rows` non-null the
+// kernel computes rows[0..nrows) only (one length class of a binned matrix).
 // Positions given to MULT: {{POSITIONS_DOC}}.
 extern "C" __global__ void {{KERNEL}}(
         const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
-        const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int64_t nrows,
+        const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
+        const int64_t* __restrict__ rows, int64_t nrows,
         {{T}}* __restrict__ out, bool* __restrict__ present, int64_t long_row, int group) {
     typedef {{MONOID}} M;
     const int64_t tid = gb_thread_id();
-    const int64_t r = tid / group;
+    const int64_t item = tid / group;
     const int lane = (int)(tid & (group - 1));
-    if (r >= nrows) return;  // whole groups leave together
+    if (item >= nrows) return;  // whole groups leave together
+    const int64_t r = rows != 0 ? rows[item] : item;
     if (long_row > 0 && (int64_t)indptr[r + 1] - (int64_t)indptr[r] > long_row) return;
     if (row_mask != 0 && !row_mask[r]) {
         if (lane == 0) {
