@@ -52,8 +52,8 @@ def pagerank(
     n, backend = A.nrows, backend_name(A)
     if n == 0:
         return Vector(FP64, 0, backend=backend)
-    W = A.dup(FP64) if weight else A.apply(unary.one).new(FP64)
-    out_weight = W.reduce_rowwise(monoid.plus).new().select(select.valuene, 0).new()
+    W = A if weight else A.apply(unary.one).new(FP64)
+    out_weight = W.reduce_rowwise(monoid.plus[FP64]).new().select(select.valuene, 0).new()
     # x' W computed as W' x: A's transpose is cached on A, so repeated calls do not rebuild it.
     WT = A.T.new(FP64) if weight else A.T.apply(unary.one).new(FP64)
     p = _teleport(personalization, n, backend)

@@ -63,10 +63,12 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
     typed = typed_semiring(op, unify(A.dtype, u.dtype))
 
     def compute(mask: Mask | None) -> Vector:
-        # For mxv the rows of A are the output; for vxm the rows of A^T are.
-        rows_of_u = A if vector_first else A._transposed()
-        if method == "push" or (method == "auto" and _push_pays(rows_of_u, u)):
-            return _push(typed, rows_of_u, u, vector_first, out_size)
+        # Push walks the rows of the matrix indexed by u: A's for vxm, A^T's for mxv; the
+        # (cached) transpose is built only when push is possible at all.
+        if method == "push" or (method == "auto" and u.nvals < PUSH_SWITCHPOINT * u.size):
+            rows_of_u = A if vector_first else A._transposed()
+            if method == "push" or _push_pays(rows_of_u, u):
+                return _push(typed, rows_of_u, u, vector_first, out_size)
         out_rows = A._transposed() if vector_first else A
         return _pull(typed, out_rows, u, vector_first, mask)
 
@@ -74,9 +76,8 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
 
 
 def _push_pays(M: Matrix, u: Vector) -> bool:
-    """Direction optimisation: push for a frontier that is sparse in vertices and in edges."""
-    if u.nvals >= PUSH_SWITCHPOINT * u.size:
-        return False
+    """Direction optimisation, for a frontier already sparse in vertices: push unless its
+    rows hold a large share of the matrix's entries."""
     if u.nvals == 0 or M.nvals < 1 << 16:
         return True
     _, counts = M._row_ranges(u._idx)
