@@ -9,6 +9,22 @@
 // so that one power-law row does not hold up a lane group.  With `rows` non-null the
 // kernel computes rows[0..nrows) only (one length class of a binned matrix).
 // Positions given to MULT: {{POSITIONS_DOC}}.
+// Fold entry p of row r into (acc, valid): the product of A[r, k] and x[k], when x[k] is present.
+__device__ __forceinline__ void {{KERNEL}}_term(
+        const {{INDEX_T}}* __restrict__ indices, const {{A}}* __restrict__ values,
+        const {{XV}}* __restrict__ x, const bool* __restrict__ x_present, int64_t p, int64_t r,
+        typename {{MONOID}}::T& acc, bool& valid) {
+    typedef {{MONOID}} M;
+    const int64_t k = (int64_t)indices[p];
+    if (x_present == 0 || x_present[k]) {
+        const {{A}} a = values[p];
+        const {{XV}} xk = x[k];
+        const typename M::T v = {{PRODUCT}};
+        acc = valid ? M::call(acc, v) : v;
+        valid = true;
+    }
+}
+
 extern "C" __global__ void {{KERNEL}}(
         const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
@@ -35,16 +51,7 @@ extern "C" __global__ void {{KERNEL}}(
     const int64_t end = (int64_t)indptr[r + 1];
     for (int64_t base = (int64_t)indptr[r]; base < end; base += group) {
         const int64_t p = base + lane;
-        if (p < end) {
-            const int64_t k = (int64_t)indices[p];
-            if (x_present == 0 || x_present[k]) {
-                const {{A}} a = values[p];
-                const {{XV}} xk = x[k];
-                const typename M::T v = {{PRODUCT}};
-                acc = valid ? M::call(acc, v) : v;
-                valid = true;
-            }
-        }
+        if (p < end) {{KERNEL}}_term(indices, values, x, x_present, p, r, acc, valid);
         if (gb_group_done<M>(acc, valid, mask)) break;
     }
     acc = gb_group_reduce<M>(acc, valid, mask, group);
@@ -77,16 +84,7 @@ extern "C" __global__ void {{KERNEL}}_long(
     const int64_t end = (int64_t)indptr[r + 1];
     for (int64_t base = (int64_t)indptr[r]; base < end; base += blockDim.x) {
         const int64_t p = base + threadIdx.x;
-        if (p < end) {
-            const int64_t k = (int64_t)indices[p];
-            if (x_present == 0 || x_present[k]) {
-                const {{A}} a = values[p];
-                const {{XV}} xk = x[k];
-                const typename M::T v = {{PRODUCT}};
-                acc = valid ? M::call(acc, v) : v;
-                valid = true;
-            }
-        }
+        if (p < end) {{KERNEL}}_term(indices, values, x, x_present, p, r, acc, valid);
         if constexpr (M::is_any || M::has_terminal) {
             if (__syncthreads_or(valid && (M::is_any || acc == M::terminal()))) break;
         }
