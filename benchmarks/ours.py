@@ -20,7 +20,7 @@ import grblas_gpu as gb
 from grblas_gpu import semiring
 
 from .graphs import Graph, from_edges
-from .timing import PeakMemory, measure, time_once
+from .timing import PeakMemory, measure
 
 FP_SEMIRINGS = ("min_plus", "max_min", "plus_times")
 BOOL_SEMIRINGS = ("any_pair", "lor_land")

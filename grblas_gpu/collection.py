@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _bitmap
 from . import _sparse as sp
-from .dtypes import BOOL, DataType, cast_scalar, dtype_of_value, unify
+from .dtypes import BOOL, DataType, cast_scalar, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from .expressions import Expression, Updater, check_same_backend, parse_output_args
 from .mask import Mask
@@ -22,9 +22,7 @@ from .operators import (
     Monoid,
     Semiring,
     UnaryOp,
-    get_binary,
     get_indexunary,
-    get_unary,
 )
 from .scalar import Scalar
 

@@ -108,14 +108,6 @@ class Matrix(Collection):
         A._set_sorted(rows, cols, be.cast(values, dtype))
         return A
 
-    @classmethod
-    def _from_csr_parts(cls, be: Any, dtype: DataType, nrows: int, ncols: int, indptr: Any, indices: Any,
-                        values: Any) -> "Matrix":
-        """A Matrix from valid CSR arrays (sorted, unique column indices per row)."""
-        A = cls(dtype, nrows, ncols, backend=be.name)
-        A._set_csr(indptr, indices, be.cast(values, dtype))
-        return A
-
     # Storage: CSR row pointers, or (hypersparse, when row pointers would dwarf the entries)
     # the row of every entry.  Either gives the other on demand.
     def _set_csr(self, indptr: Any, indices: Any, values: Any) -> None:

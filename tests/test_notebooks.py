@@ -6,7 +6,6 @@ fails the test.  Skips, saying why, where nbclient / nbformat / ipykernel are no
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest

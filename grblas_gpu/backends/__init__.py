@@ -85,7 +85,3 @@ def get_backend(name: str | None = None) -> Backend:
     """The :class:`Backend` named ``name`` (the default backend when None)."""
     return _load(_check_name(name) if name is not None else default_backend())
 
-
-def backend_of_array(arr: Any) -> str:
-    """``"cupy"`` for a CuPy array, else ``"numpy"``."""
-    return "cupy" if type(arr).__module__.startswith("cupy") else "numpy"

@@ -52,7 +52,7 @@ def _weighted_graph(handle: Any, descrG: Any, weight_index: Any, metric_is_modul
     if d.ttype != c.NVGRAPH_CSR_32:
         status = c.NVGRAPH_STATUS_GRAPH_TYPE_NOT_SUPPORTED if metric_is_modularity else c.NVGRAPH_STATUS_INVALID_VALUE
         raise NvgraphError(status, "clustering needs a graph in NVGRAPH_CSR_32")
-    t = c.NUMPY_TYPES[value_type_of(d, c.FLOAT_TYPES, c.NVGRAPH_STATUS_TYPE_NOT_SUPPORTED, "clustering")]
+    value_type_of(d, c.FLOAT_TYPES, c.NVGRAPH_STATUS_TYPE_NOT_SUPPORTED, "clustering")  # validates the type
     w = check_index(weight_index, d.edge_sets, "weight_index")
     return d, graph_matrix(d, d.edge_sets[w].astype(np.float64), pull=False, dup_op=binary.plus)
 
@@ -109,7 +109,7 @@ def _spectral_params(p: Any, n: int) -> tuple[int, int, int, float, int]:
     """Validated (k, n_eig, algorithm, kmeans tolerance, kmeans max iterations)."""
     require(isinstance(p, SpectralClusteringParameter), "params is NULL")
     k, m = int(p.n_clusters), int(p.n_eig_vects)
-    require(2 <= k <= n and 1 <= m <= k, f"need 2 <= n_clusters <= n and 1 <= n_eig_vects <= n_clusters")
+    require(2 <= k <= n and 1 <= m <= k, "need 2 <= n_clusters <= n and 1 <= n_eig_vects <= n_clusters")
     require(p.algorithm in (0, 1, 2), f"unknown algorithm {p.algorithm!r}")
     for tol in (p.evs_tolerance, p.kmean_tolerance):
         require(tol == 0 or 0 < tol < 1, f"tolerance {tol} must be in (0, 1)")

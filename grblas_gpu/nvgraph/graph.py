@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import constants as c
-from .errors import NvgraphError, invalid, require, type_not_supported
+from .errors import NvgraphError, require, type_not_supported
 from .topology import (
     STRUCT_FOR_TYPE,
     array_module,

@@ -241,11 +241,6 @@ def typed_monoid(op: Any, dtype: Any) -> TypedMonoid:
     return op if isinstance(op, TypedMonoid) else get_monoid(op)[dtype]
 
 
-def typed_unary(op: Any, dtype: Any) -> TypedUnaryOp:
-    """The typed unary operator for ``dtype``."""
-    return op if isinstance(op, TypedUnaryOp) else get_unary(op)[dtype]
-
-
 def typed_indexunary(op: Any, dtype: Any) -> TypedIndexUnaryOp:
     """The typed index-unary operator for ``dtype``."""
     return op if isinstance(op, TypedIndexUnaryOp) else get_indexunary(op)[dtype]

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..dtypes import BOOL, DataType, lookup_dtype, unify
-from ..exceptions import DomainMismatch, InvalidValue
+from ..dtypes import DataType, lookup_dtype, unify
+from ..exceptions import DomainMismatch
 
 __all__ = [
     "Positions",
@@ -329,15 +329,3 @@ def _as_type(value: Any, t: DataType) -> Any:
     if value is None:
         return None
     return np.array(value).astype(t.np_type)[()]
-
-
-def check_bool_out(op: TypedIndexUnaryOp) -> None:
-    """Raise unless ``op`` returns BOOL (as select needs)."""
-    if op.out_type != BOOL:
-        raise DomainMismatch(f"select needs an operator that returns BOOL; {op!r} returns {op.out_type}")
-
-
-def require(cond: bool, message: str) -> None:
-    """Raise InvalidValue with ``message`` unless ``cond``."""
-    if not cond:
-        raise InvalidValue(message)

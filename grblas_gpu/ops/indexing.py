@@ -135,11 +135,11 @@ def assign(updater: Updater, rows_key: Any, cols_key: Any, value: Any) -> None:
     """Assign ``value`` into the region of ``updater.target`` (see the module docstring)."""
     C = updater.target
     if C.kind == "Vector":
-        I, _ = resolve_index(ALL_IF_NONE(rows_key), C.size)
+        I, _ = resolve_index(_all_if_none(rows_key), C.size)
         J, j_scalar, i_scalar = None, False, False
     else:
-        I, i_scalar = resolve_index(ALL_IF_NONE(rows_key), C.nrows, "row")
-        J, j_scalar = resolve_index(ALL_IF_NONE(cols_key), C.ncols, "column")
+        I, i_scalar = resolve_index(_all_if_none(rows_key), C.nrows, "row")
+        J, j_scalar = resolve_index(_all_if_none(cols_key), C.ncols, "column")
     if C.kind == "Matrix" and updater.mask is not None and updater.mask.parent.kind == "Vector":
         _assign_row_or_column(updater, rows_key, cols_key, value, i_scalar, j_scalar)
         return
@@ -181,7 +181,7 @@ def _assign_row_or_column(updater: Updater, rows_key: Any, cols_key: Any, value:
     Updater(C)[line_key] << line
 
 
-def ALL_IF_NONE(key: Any) -> Any:  # noqa: N802 - reads like GrB_ALL
+def _all_if_none(key: Any) -> Any:
     """``None`` (no index given) means every index."""
     from ..indexing import ALL
 

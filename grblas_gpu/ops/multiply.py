@@ -20,7 +20,7 @@ from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..expressions import Expression, check_same_backend
 from ..mask import Mask
 from ..matrix import Matrix, as_matrix
-from ..operators import typed_semiring
+from ..operators import TypedSemiring, typed_semiring
 from ..operators.base import Positions
 from ..vector import Vector
 

@@ -63,7 +63,6 @@ def matrix_diag(A: Any, k: int = 0) -> Any:
     from ..vector import Vector
 
     be = A._be
-    xp = be.xp
     rows = A._rows()
     cols = A._indices.astype(np.int64)
     on = cols - rows == k
