@@ -96,3 +96,11 @@ def read_snap_edges(name: str, backend: str) -> gb.Matrix:
 @pytest.mark.parametrize(("name", "count"), [("wiki-Vote.txt", 608_389), ("email-Eu-core.csv", 105_461)])
 def test_snap_triangle_counts(backend: str, name: str, count: int) -> None:
     assert triangle_count(read_snap_edges(name, backend)) == count  # self-loops dropped by the algorithm
+
+
+def test_snap_wiki_vote_weak_components(backend: str) -> None:
+    """wiki-Vote has 24 weakly connected components (the dataset's published count)."""
+    from grblas_gpu.algorithms import connected_components
+
+    labels = connected_components(read_snap_edges("wiki-Vote.txt", backend))
+    assert len(np.unique(labels.to_coo()[1])) == 24
