@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ...dtypes import ALL_TYPES, BOOL, FP32, FP64, INT32, INT64, DataType
 from ...exceptions import DomainMismatch
@@ -80,29 +81,26 @@ def _cast_specs() -> Iterator[KernelSpec]:
                 yield KernelSpec("cast", f"cast {src}->{dst}", lambda s=src, d=dst: codegen.cast_module(s, d))
 
 
-def _unary_specs() -> Iterator[KernelSpec]:
-    for name in sorted(catalog.UNARY):
+def _op_specs(kind: str, table: dict[str, Any], module: Callable[[Any], KernelModule],
+              type_of: Callable[[Any], Any]) -> Iterator[KernelSpec]:
+    """Every operator of ``table`` on every type it is defined on."""
+    for name in sorted(table):
         for t in ALL_TYPES:
-            op = _typed(catalog.UNARY[name], t)
+            op = _typed(table[name], t)
             if op is not None:
-                yield KernelSpec("unary", f"unary {name}[{op.in_type}]", lambda o=op: codegen.unary_module(o))
+                yield KernelSpec(kind, f"{kind} {name}[{type_of(op)}]", lambda o=op: module(o))
+
+
+def _unary_specs() -> Iterator[KernelSpec]:
+    return _op_specs("unary", catalog.UNARY, codegen.unary_module, lambda op: op.in_type)
 
 
 def _binary_specs() -> Iterator[KernelSpec]:
-    for name in sorted(catalog.BINARY):
-        for t in ALL_TYPES:
-            op = _typed(catalog.BINARY[name], t)
-            if op is not None:
-                yield KernelSpec("binary", f"binary {name}[{op.x_type}]", lambda o=op: codegen.binary_module(o))
+    return _op_specs("binary", catalog.BINARY, codegen.binary_module, lambda op: op.x_type)
 
 
 def _indexunary_specs() -> Iterator[KernelSpec]:
-    for name in sorted(catalog.INDEXUNARY):
-        for t in ALL_TYPES:
-            op = _typed(catalog.INDEXUNARY[name], t)
-            if op is not None:
-                yield KernelSpec("indexunary", f"indexunary {name}[{op.in_type}]",
-                                 lambda o=op: codegen.indexunary_module(o))
+    return _op_specs("indexunary", catalog.INDEXUNARY, codegen.indexunary_module, lambda op: op.in_type)
 
 
 def _segment_reduce_specs() -> Iterator[KernelSpec]:
