@@ -60,6 +60,11 @@ class NumpyBackend(Backend):
         z = np.broadcast_to(z, x.shape) if z.shape != x.shape else z
         return z.astype(op.out_type.np_type)
 
+    def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
+               fvals: Any, size: int, vector_first: bool) -> None:
+        """No atomic push on the CPU: the caller's expand-and-sort path is the reference."""
+        return None
+
     def spmv_plan(self, indptr: Any) -> None:
         """No plan: the NumPy SpMV needs none."""
         return None

@@ -96,9 +96,17 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
 
 
 def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size: int) -> Vector:
-    """Rows of ``M`` are indexed by ``u``; its columns are output positions."""
+    """Rows of ``M`` are indexed by ``u``; its columns are output positions.
+
+    Where the backend combines atomically (CUDA, most monoids) one kernel writes a dense
+    result; otherwise the terms are expanded, sorted by output position and reduced.
+    """
     be = M._be
     xp = be.xp
+    if max(M.nrows, out_size) < 2**31:
+        pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, out_size, vector_first)
+        if pushed is not None:
+            return Vector._from_bitmap(be, sr.out_type, out_size, pushed[1], pushed[0])
     request, position = sp.expand_ranges(xp, *M._row_ranges(u._idx))
     k = u._idx[request]
     out_idx = M._indices[position].astype(np.int64)

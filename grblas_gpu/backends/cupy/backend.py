@@ -302,6 +302,27 @@ class CupyBackend(Backend):
             self._function(module, "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows, out, present))
         return out, present
 
+    @_map_out_of_memory
+    def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
+               fvals: Any, size: int, vector_first: bool) -> tuple[cupy.ndarray, cupy.ndarray] | None:
+        """Push: ``out[j] = ADD over frontier k of MULT(A[k, j], x[k])`` (operands swapped when
+        ``vector_first``), combined atomically into a dense result.  Returns (out, present), or
+        None when the monoid has no atomic combine (the caller then sorts by key)."""
+        if not codegen.atomic_push_supported(semiring.monoid):
+            return None
+        ptr, idx = self._index_arrays(indptr, indices)
+        a_type, x_type = codegen.spmv_operand_types(semiring, vector_first)
+        monoid = semiring.monoid
+        out = cupy.full(size, monoid.identity, dtype=monoid.type.np_type)
+        present = cupy.zeros(size, dtype=BOOL.np_type)
+        nfront = int(frontier.shape[0])
+        if nfront:
+            fn = self._function(codegen.spmspv_module(semiring, ptr.dtype, bool(vector_first)))
+            args = (ptr, idx, self._operand(values, a_type), _contiguous(cupy.asarray(frontier, dtype=np.int64)),
+                    self._operand(fvals, x_type), np.int64(nfront), out, present)
+            self._launch_groups(fn, nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
+        return out, present
+
     def spmv_plan(self, indptr: Any) -> "SpmvPlan | None":
         """Rows grouped by length for :meth:`spmv` (worth it for large matrices; None otherwise).
 

@@ -213,6 +213,7 @@ def _module(kind: str, title: str, base: str, ops: str, kernels: str, roles: Map
 
 
 _MAIN = {"main": ""}
+_ATOMIC_BOOL_MONOIDS = ("lor", "land")
 _SPMV_ROLES = {"main": "", "long": "_long"}
 
 
@@ -266,6 +267,37 @@ def segment_reduce_module(monoid: TypedMonoid, index_type: Any) -> KernelModule:
     }, keep=("KERNEL",))
     return _module("segment_reduce", f"segment_reduce {monoid.key} {tag}", f"gb_segreduce_{monoid.key}_{tag}",
                    render_monoid(monoid), kernels, _MAIN)
+
+
+def atomic_push_supported(monoid: TypedMonoid) -> bool:
+    """Whether the push kernel can combine with this monoid atomically (see gb_atomic_combine)."""
+    if monoid.is_any or monoid.type.itemsize in (4, 8):
+        return True
+    return monoid.type.is_bool and monoid.name in _ATOMIC_BOOL_MONOIDS
+
+
+@functools.lru_cache(maxsize=4096)
+def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool) -> KernelModule:
+    """Push SpMSpV with atomic combining; entry ``main(indptr, indices, values, frontier,
+    fvals, nfront, out, present, group)``.  Only for monoids :func:`atomic_push_supported`."""
+    if not atomic_push_supported(semiring.monoid):
+        raise DomainMismatch(f"{semiring.monoid!r} has no atomic combine; push sorts by key instead")
+    index_c, tag = index_c_type(index_type)
+    monoid, mult = semiring.monoid, semiring.mult
+    a_type, x_type = spmv_operand_types(semiring, vector_first)
+    if vector_first:
+        call, positions = "mult::call(xk, a, 0, k, k, r)", "(0, k, k, r)"
+    else:
+        call, positions = "mult::call(a, xk, r, k, k, 0)", "(r, k, k, 0)"
+    kernels = fill(template("spmspv_push.cu"), {
+        "INDEX_T": index_c, "A": a_type.c_type, "XV": x_type.c_type, "T": monoid.type.c_type,
+        "MONOID": "monoid", "PRODUCT": cast_expr(mult.out_type, monoid.type, call),
+        "POSITIONS_DOC": f"(xi, xj, yi, yj) = {positions}",
+    }, keep=("KERNEL",))
+    vf = int(bool(vector_first))
+    ops = render_binary_op(mult, "mult") + render_monoid(monoid)
+    return _module("spmspv", f"spmspv {semiring.name} {semiring.key} {tag} vector_first={vf}",
+                   f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels, _MAIN)
 
 
 def spmv_operand_types(semiring: TypedSemiring, vector_first: bool) -> tuple[DataType, DataType]:

@@ -64,6 +64,7 @@ def _all_specs() -> Iterator[KernelSpec]:
     yield from _indexunary_specs()
     yield from _segment_reduce_specs()
     yield from _spmv_specs()
+    yield from _spmspv_specs()
 
 
 def _typed(poly: object, t: DataType) -> object | None:
@@ -128,3 +129,17 @@ def _spmv_specs() -> Iterator[KernelSpec]:
                             "spmv", f"spmv {name}[{semiring.mult.x_type}] {index} vector_first={int(vf)}{suffix}",
                             lambda s=semiring, i=index, v=vf, h=schedule: codegen.spmv_module(s, i, v, h),
                         )
+
+
+def _spmspv_specs() -> Iterator[KernelSpec]:
+    for name in catalog.BUILTIN_SEMIRINGS:
+        for t in SPMV_TYPES:
+            semiring = _typed(semiring_namespace[name], t)
+            if semiring is None or not codegen.atomic_push_supported(semiring.monoid):
+                continue
+            for index in codegen.INDEX_TYPES:
+                for vf in (False, True):
+                    yield KernelSpec(
+                        "spmspv", f"spmspv {name}[{semiring.mult.x_type}] {index} vector_first={int(vf)}",
+                        lambda s=semiring, i=index, v=vf: codegen.spmspv_module(s, i, v),
+                    )

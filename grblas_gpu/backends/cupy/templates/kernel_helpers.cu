@@ -1,5 +1,10 @@
 // grblas_gpu generated kernels: helpers shared by the kernel templates.
 
+// The unsigned integer type of each size that atomicCAS takes.
+template <int N> struct gb_bits_of;
+template <> struct gb_bits_of<4> { typedef unsigned int U; };
+template <> struct gb_bits_of<8> { typedef unsigned long long U; };
+
 __device__ __forceinline__ int64_t gb_thread_id() {
     return (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 }
@@ -63,4 +68,34 @@ __device__ __forceinline__ bool gb_group_done(typename M::T acc, bool valid, uns
     if constexpr (!(M::is_any || M::has_terminal)) return false;
     bool hit = valid && (M::is_any || acc == M::terminal());
     return (__ballot_sync(mask, hit) & mask) != 0u;
+}
+
+// *addr = M(*addr, v) atomically.  4- and 8-byte types use a compare-and-swap loop on the
+// bits (any monoid, float NaN rules kept); an ANY monoid just stores (any value will do);
+// on 1-byte BOOL only the idempotent lor/land (a monotone store) are supported, which the
+// code generator checks (atomic_push_supported).
+template <typename M>
+__device__ __forceinline__ void gb_atomic_combine(typename M::T* addr, typename M::T v) {
+    typedef typename M::T T;
+    if constexpr (M::is_any) {
+        *addr = v;
+    } else if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+        typedef typename gb_bits_of<sizeof(T)>::U U;
+        U* bits = reinterpret_cast<U*>(addr);
+        U old = *bits, assumed;
+        do {
+            assumed = old;
+            T cur;
+            __builtin_memcpy(&cur, &assumed, sizeof(T));
+            const T next = M::call(cur, v);
+            U next_bits;
+            __builtin_memcpy(&next_bits, &next, sizeof(T));
+            if (next_bits == assumed) return;
+            old = atomicCAS(bits, assumed, next_bits);
+        } while (old != assumed);
+    } else {
+        const T cur = *addr;
+        const T next = M::call(cur, v);
+        if (next != cur) *addr = next;
+    }
 }
