@@ -5,6 +5,18 @@ template <int N> struct gb_bits_of;
 template <> struct gb_bits_of<4> { typedef unsigned int U; };
 template <> struct gb_bits_of<8> { typedef unsigned long long U; };
 
+// Reinterpret a value's bits (NVRTC has no memcpy builtin; a union does it in both compilers).
+template <typename T, typename U> __device__ __forceinline__ U gb_to_bits(T v) {
+    union { T t; U u; } x;
+    x.t = v;
+    return x.u;
+}
+template <typename T, typename U> __device__ __forceinline__ T gb_from_bits(U b) {
+    union { T t; U u; } x;
+    x.u = b;
+    return x.t;
+}
+
 __device__ __forceinline__ int64_t gb_thread_id() {
     return (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
 }
@@ -85,11 +97,8 @@ __device__ __forceinline__ void gb_atomic_combine(typename M::T* addr, typename 
         U old = *bits, assumed;
         do {
             assumed = old;
-            T cur;
-            __builtin_memcpy(&cur, &assumed, sizeof(T));
-            const T next = M::call(cur, v);
-            U next_bits;
-            __builtin_memcpy(&next_bits, &next, sizeof(T));
+            const T next = M::call(gb_from_bits<T, U>(assumed), v);
+            const U next_bits = gb_to_bits<T, U>(next);
             if (next_bits == assumed) return;
             old = atomicCAS(bits, assumed, next_bits);
         } while (old != assumed);
