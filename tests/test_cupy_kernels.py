@@ -478,11 +478,11 @@ def test_push_atomic_matches_sort(gpu: Any, name: str, t: DataType, vector_first
     cols = np.where(rng.random(40_000) < 0.3, rng.integers(0, 4, 40_000), rng.integers(0, n, 40_000))
     vals = rng.integers(1, 4, 40_000)
     frontier = np.unique(rng.integers(0, n, 400))
+    fvals = rng.integers(1, 3, frontier.size) if t != BOOL else True
     results = []
     for backend in ("numpy", "cupy"):
         A = gb.Matrix.from_coo(rows, cols, vals, nrows=n, ncols=n, dtype=t, dup_op=gb.binary.first, backend=backend)
-        u = gb.Vector.from_coo(frontier, rng.integers(1, 3, frontier.size) if t != BOOL else True, size=n,
-                               dtype=t, backend=backend)
+        u = gb.Vector.from_coo(frontier, fvals, size=n, dtype=t, backend=backend)
         sr = semirings[name]
         w = (u.vxm(A, sr, method="push") if vector_first else A.T.mxv(u, sr, method="push")).new()
         results.append(w)
