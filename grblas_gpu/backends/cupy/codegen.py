@@ -282,6 +282,16 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool) 
     fvals, nfront, out, present, group)``.  Only for monoids :func:`atomic_push_supported`."""
     if not atomic_push_supported(semiring.monoid):
         raise DomainMismatch(f"{semiring.monoid!r} has no atomic combine; push sorts by key instead")
+    kernels, ops, tag, vf = _matvec_parts(semiring, index_type, vector_first, "spmspv_push.cu")
+    return _module("spmspv", f"spmspv {semiring.name} {semiring.key} {tag} vector_first={vf}",
+                   f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels, _MAIN)
+
+
+def _matvec_parts(semiring: TypedSemiring, index_type: Any, vector_first: bool,
+                  template_name: str) -> tuple[str, str, str, int]:
+    """A matrix-vector template filled for ``semiring``: (kernels, operator structs, index tag,
+    vector_first as 0/1).  The product is MULT(A[r, k], x[k]) with positions (r, k, k, 0), or
+    MULT(x[k], A[k, r]) with (0, k, k, r) when the vector comes first, r the output index."""
     index_c, tag = index_c_type(index_type)
     monoid, mult = semiring.monoid, semiring.mult
     a_type, x_type = spmv_operand_types(semiring, vector_first)
@@ -289,15 +299,12 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool) 
         call, positions = "mult::call(xk, a, 0, k, k, r)", "(0, k, k, r)"
     else:
         call, positions = "mult::call(a, xk, r, k, k, 0)", "(r, k, k, 0)"
-    kernels = fill(template("spmspv_push.cu"), {
+    kernels = fill(template(template_name), {
         "INDEX_T": index_c, "A": a_type.c_type, "XV": x_type.c_type, "T": monoid.type.c_type,
         "MONOID": "monoid", "PRODUCT": cast_expr(mult.out_type, monoid.type, call),
         "POSITIONS_DOC": f"(xi, xj, yi, yj) = {positions}",
     }, keep=("KERNEL",))
-    vf = int(bool(vector_first))
-    ops = render_binary_op(mult, "mult") + render_monoid(monoid)
-    return _module("spmspv", f"spmspv {semiring.name} {semiring.key} {tag} vector_first={vf}",
-                   f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels, _MAIN)
+    return kernels, render_binary_op(mult, "mult") + render_monoid(monoid), tag, int(bool(vector_first))
 
 
 def spmv_operand_types(semiring: TypedSemiring, vector_first: bool) -> tuple[DataType, DataType]:
@@ -322,19 +329,6 @@ def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, sc
     ``long(indptr, indices, values, x, x_present, row_mask, rows, out, present)`` (one block
     per listed row); ``x_present`` and ``row_mask`` may be null.
     """
-    index_c, tag = index_c_type(index_type)
-    monoid, mult = semiring.monoid, semiring.mult
-    a_type, x_type = spmv_operand_types(semiring, vector_first)
-    if vector_first:
-        call, positions = "mult::call(xk, a, 0, k, k, r)", "(0, k, k, r)"
-    else:
-        call, positions = "mult::call(a, xk, r, k, k, 0)", "(r, k, k, 0)"
-    kernels = fill(template(SPMV_SCHEDULES[schedule]), {
-        "INDEX_T": index_c, "A": a_type.c_type, "XV": x_type.c_type, "T": monoid.type.c_type,
-        "MONOID": "monoid", "PRODUCT": cast_expr(mult.out_type, monoid.type, call),
-        "POSITIONS_DOC": f"(xi, xj, yi, yj) = {positions}",
-    }, keep=("KERNEL",))
-    vf = int(bool(vector_first))
-    ops = render_binary_op(mult, "mult") + render_monoid(monoid)
+    kernels, ops, tag, vf = _matvec_parts(semiring, index_type, vector_first, SPMV_SCHEDULES[schedule])
     return _module("spmv", f"spmv {schedule} {semiring.name} {semiring.key} {tag} vector_first={vf}",
                    f"gb_spmv_{schedule}_{semiring.key}_{tag}_vf{vf}", ops, kernels, _SPMV_ROLES)
