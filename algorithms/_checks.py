@@ -17,7 +17,7 @@ from grblas_gpu.exceptions import (
     InvalidIndex,
 )
 
-__all__ = ["backend_name", "check_numeric", "check_source", "check_square"]
+__all__ = ["check_numeric", "check_source", "check_square"]
 
 
 def check_square(A: Any, name: str) -> None:
@@ -59,9 +59,3 @@ def check_numeric(A: Matrix, name: str, *, allow_bool: bool = True) -> None:
     if not numeric:
         kinds = "integer or floating-point" + (" or BOOL" if allow_bool else "")
         raise DomainMismatch(f"{name}: A must have a {kinds} type, got {dtype}")
-
-
-def backend_name(A: Matrix) -> str:
-    """The name ("numpy" or "cupy") of the backend holding ``A``, for ``backend=`` arguments."""
-    backend = A.backend
-    return backend if isinstance(backend, str) else str(backend.name)

@@ -42,7 +42,7 @@ def betweenness_centrality(A: Matrix, sources: Sequence[int] | None = None, *,
     check_square(A, "betweenness_centrality")
     check_numeric(A, "betweenness_centrality")
     n = A.nrows
-    backend = getattr(A.backend, "name", A.backend)  # the contract says a str; today it is an object
+    backend = A.backend
     if sources is None:
         sources = range(n)
     sources = [check_source(A, s, "betweenness_centrality") for s in sources]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grblas_gpu import BOOL, INT64, Matrix, Vector, semiring
 
-from ._checks import backend_name, check_numeric, check_source, check_square
+from ._checks import check_numeric, check_source, check_square
 
 __all__ = ["bfs_levels", "bfs_parents"]
 
@@ -30,8 +30,8 @@ def bfs_levels(A: Matrix, source: int) -> Vector:
     source = check_source(A, source, "bfs_levels")
     check_numeric(A, "bfs_levels")
     n = A.nrows
-    levels = Vector(INT64, n, backend=backend_name(A))
-    frontier = Vector.from_coo([source], [True], size=n, dtype=BOOL, backend=backend_name(A))
+    levels = Vector(INT64, n, backend=A.backend)
+    frontier = Vector.from_coo([source], [True], size=n, dtype=BOOL, backend=A.backend)
     depth = 0
     while frontier.nvals:
         levels(frontier.S) << depth
@@ -58,7 +58,7 @@ def bfs_parents(A: Matrix, source: int) -> Vector:
     check_square(A, "bfs_parents")
     source = check_source(A, source, "bfs_parents")
     check_numeric(A, "bfs_parents")
-    parents = Vector.from_coo([source], [source], size=A.nrows, dtype=INT64, backend=backend_name(A))
+    parents = Vector.from_coo([source], [source], size=A.nrows, dtype=INT64, backend=A.backend)
     frontier = parents.dup()
     while frontier.nvals:
         frontier(~parents.S, replace=True) << frontier.vxm(A, semiring.any_secondi)

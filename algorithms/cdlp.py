@@ -42,7 +42,7 @@ def cdlp(A: Matrix, max_iter: int = 10, directed: bool | None = None) -> Vector:
     if max_iter < 0:
         raise InvalidValue(f"cdlp: max_iter must be >= 0, got {max_iter}")
     n = A.nrows
-    backend = getattr(A.backend, "name", A.backend)  # the contract says a str; today it is an object
+    backend = A.backend
     E = A.apply(unary.one).new(dtype=INT64)
     if directed is False:
         E = E.ewise_add(E.T, binary.first).new()

@@ -6,7 +6,7 @@ import numpy as np
 
 from grblas_gpu import BOOL, INT64, Matrix, Vector, binary, semiring, unary
 
-from ._checks import backend_name, check_numeric, check_square
+from ._checks import check_numeric, check_square
 
 __all__ = ["connected_components"]
 
@@ -36,7 +36,7 @@ def connected_components(A: Matrix) -> Vector:
     pattern = A.apply(unary.one).new(BOOL)
     S = pattern.ewise_add(pattern.T, binary.lor).new()
     ids = np.arange(n, dtype=np.int64)
-    labels = Vector.from_coo(ids, ids, size=n, dtype=INT64, backend=backend_name(A))
+    labels = Vector.from_coo(ids, ids, size=n, dtype=INT64, backend=A.backend)
     frontier = labels.dup()
     while frontier.nvals:
         frontier = S.mxv(frontier, semiring.min_second).new()

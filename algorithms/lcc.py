@@ -45,7 +45,7 @@ def local_clustering_coefficient(A: Matrix, directed: bool | None = None) -> Vec
     edges_among_neighbours = among.reduce_rowwise(monoid.plus).new()
     degree = S.reduce_rowwise(monoid.plus).new(dtype=FP64)
     pairs = degree.ewise_mult(degree.apply(binary.minus, right=1.0).new(), binary.times).new()
-    backend = getattr(A.backend, "name", A.backend)  # the contract says a str; today it is an object
+    backend = A.backend
     lcc = Vector.from_scalar(0.0, n, dtype=FP64, backend=backend)
     # An entry in the numerator implies d(v) >= 2, so the division never meets a zero.
     lcc(binary.plus) << edges_among_neighbours.ewise_mult(pairs, binary.truediv)

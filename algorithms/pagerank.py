@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from grblas_gpu import FP64, Matrix, Vector, binary, monoid, select, semiring, unary
 from grblas_gpu.exceptions import InvalidValue
 
-from ._checks import backend_name, check_numeric, check_square
+from ._checks import check_numeric, check_square
 
 __all__ = ["ConvergenceError", "pagerank"]
 
@@ -49,7 +49,7 @@ def pagerank(
     """
     check_square(A, "pagerank")
     check_numeric(A, "pagerank")
-    n, backend = A.nrows, backend_name(A)
+    n, backend = A.nrows, A.backend
     if n == 0:
         return Vector(FP64, 0, backend=backend)
     W = A if weight else A.apply(unary.one).new(FP64)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from grblas_gpu import Matrix, Vector, binary, semiring
 from grblas_gpu.exceptions import InvalidValue
 
-from ._checks import backend_name, check_numeric, check_source, check_square
+from ._checks import check_numeric, check_source, check_square
 
 __all__ = ["sssp"]
 
@@ -37,7 +37,7 @@ def sssp(A: Matrix, source: int) -> Vector:
     source = check_source(A, source, "sssp")
     check_numeric(A, "sssp", allow_bool=False)
     n, infinity = A.nrows, A.dtype.max
-    dist = Vector.from_coo([source], [0], size=n, dtype=A.dtype, backend=backend_name(A))
+    dist = Vector.from_coo([source], [0], size=n, dtype=A.dtype, backend=A.backend)
     frontier = dist.dup()
     for _ in range(n):
         if frontier.nvals == 0:

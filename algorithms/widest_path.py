@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grblas_gpu import FP64, Matrix, Vector, binary, semiring
 
-from ._checks import backend_name, check_numeric, check_source, check_square
+from ._checks import check_numeric, check_source, check_square
 
 __all__ = ["widest_path"]
 
@@ -31,7 +31,7 @@ def widest_path(A: Matrix, source: int) -> Vector:
     source = check_source(A, source, "widest_path")
     check_numeric(A, "widest_path", allow_bool=False)
     n = A.nrows
-    width = Vector.from_coo([source], [float("inf")], size=n, dtype=FP64, backend=backend_name(A))
+    width = Vector.from_coo([source], [float("inf")], size=n, dtype=FP64, backend=A.backend)
     frontier = width.dup()
     for _ in range(n):
         if frontier.nvals == 0:

@@ -122,11 +122,6 @@ def expand_ranges(xp: Any, starts: Any, counts: Any) -> tuple[Any, Any]:
     return request, position
 
 
-def cast(be: Backend, values: Any, t: DataType) -> Any:
-    """Cast an array to ``t`` C-style."""
-    return be.cast(values, t)
-
-
 def apply_binary(be: Backend, op: TypedBinaryOp, x: Any, y: Any, pos: Positions | None) -> Any:
     """``op(x, y)`` with both operands cast to the operator's input types."""
     if not op.positional:
@@ -152,12 +147,12 @@ def intersect(be: Backend, a: Entries, b: Entries) -> tuple[Any, Any, Any]:
     return ia, ib, keys
 
 
-def merge_disjoint(be: Backend, parts: list[Entries]) -> Entries:
-    """Union of entry sets whose keys do not overlap."""
+def merge_disjoint(be: Backend, parts: list[Entries], dtype: DataType) -> Entries:
+    """Union of entry sets whose keys do not overlap, values cast to ``dtype``."""
     xp = be.xp
-    parts = [p for p in parts if len(p)]
+    parts = [Entries(p.keys, be.cast(p.values, dtype)) for p in parts if len(p)]
     if not parts:
-        return Entries(xp.zeros(0, dtype=np.int64), xp.zeros(0))
+        return Entries(xp.zeros(0, dtype=np.int64), xp.zeros(0, dtype=dtype.np_type))
     if len(parts) == 1:
         return parts[0]
     keys = xp.concatenate([p.keys for p in parts])
@@ -186,8 +181,7 @@ def union(be: Backend, a: Entries, b: Entries, op: TypedBinaryOp, out: DataType,
     if a_default is not None:
         b_rest = Entries(b_rest.keys, be.cast(apply_binary(be, op, a_default, b_rest.values, _pos(pos_of, b_rest.keys)), out))
     parts += [Entries(a_rest.keys, be.cast(a_rest.values, out)), Entries(b_rest.keys, be.cast(b_rest.values, out))]
-    merged = merge_disjoint(be, parts)
-    return Entries(merged.keys, be.cast(merged.values, out) if len(merged) else xp.zeros(0, out.np_type))
+    return merge_disjoint(be, parts, out)
 
 
 def intersection(be: Backend, a: Entries, b: Entries, op: TypedBinaryOp, pos_of: Any = None) -> Entries:

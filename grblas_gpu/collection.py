@@ -16,6 +16,7 @@ from .dtypes import BOOL, DataType, cast_scalar, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from .expressions import Expression, Updater, check_same_backend, parse_output_args
 from .mask import Mask
+from .operators import catalog
 from .operators import (
     BinaryOp,
     IndexUnaryOp,
@@ -219,18 +220,12 @@ def _typed_ewise_op(op: Any, union: bool, dtype: DataType) -> Any:
 
     if isinstance(op, TypedSemiring):
         return op.monoid.op if union else op.mult
-    if isinstance(op, str) and "_" in op and op not in _binary_names():
+    if isinstance(op, str) and "_" in op and op not in catalog.BINARY:
         op = get_semiring(op)
     if isinstance(op, Semiring):
         assert op.monoid is not None and op.mult is not None
         op = op.monoid.binop if union else op.mult
     return typed_binary(op, dtype)
-
-
-def _binary_names() -> set[str]:
-    from .operators import catalog
-
-    return set(catalog.BINARY)
 
 
 def _scalar_value(v: Any) -> Any:
@@ -335,7 +330,7 @@ def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expr
             z = be.indexunary(typed, be.cast(dense, typed.in_type), sp.arange(be.xp, src.size), 0, thunk_v)
             if select:
                 return _bitmap.keep_where(src, be.cast(z, BOOL))
-            return be_vector_from_bitmap(be, typed.out_type, src.size, bits, z)
+            return type(src)._from_bitmap(be, typed.out_type, src.size, bits, z)
         ks = src._keyspace([src])
         e = src._entries(ks)
         z = values(be, e, ks, src)
@@ -345,13 +340,6 @@ def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expr
 
     name = f"{'select' if select else 'apply'}({op.name})"
     return Expression(name, obj.kind, shape, obj.dtype if select else typed.out_type, obj._be, compute, (obj,))
-
-
-def be_vector_from_bitmap(be: Any, dtype: DataType, size: int, bits: Any, vals: Any) -> Any:
-    """A Vector from a presence array and values."""
-    from .vector import Vector
-
-    return Vector._from_bitmap(be, dtype, size, bits, vals)
 
 
 _VALUE_SELECTS = {"==": "valueeq", "!=": "valuene", "<": "valuelt", "<=": "valuele", ">": "valuegt",

@@ -130,7 +130,7 @@ class Updater:
         from .ops.indexing import assign
 
         target = self.target
-        if _is_scalar_like(value):
+        if is_scalar_like(value):
             if target.kind == "Scalar":
                 assign_scalar_value(self, value)
             else:
@@ -185,7 +185,8 @@ def split_key(target: Any, key: Any) -> tuple[Any, Any]:
     return key, None
 
 
-def _is_scalar_like(value: Any) -> bool:
+def is_scalar_like(value: Any) -> bool:
+    """A Python/NumPy number, a Scalar, or an expression with a scalar result."""
     import numpy as np
 
     from .scalar import Scalar
@@ -246,12 +247,11 @@ def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -
     else:
         z = sp.Entries(t.keys, be.cast(t.values, C.dtype))
     if mask is not None:
-        z = z.take(mask.members(be, z.keys, ks))
+        allowed = mask.selector(be, ks)
+        z = z.take(allowed(z.keys))
         if not replace:
-            kept = c.take(~mask.members(be, c.keys, ks))
-            z = sp.merge_disjoint(be, [kept, sp.Entries(z.keys, z.values)])
-            if len(z) == 0:
-                z = sp.Entries(z.keys, be.xp.zeros(0, C.dtype.np_type))
+            kept = c.take(~allowed(c.keys))
+            z = sp.merge_disjoint(be, [kept, z], C.dtype)
     C._set_entries(z, ks)
 
 

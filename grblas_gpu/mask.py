@@ -29,13 +29,22 @@ class Mask:
         kind = "S" if self.structure else "V"
         return f"{'~' if self.complement else ''}{self.parent.name or 'mask'}.{kind}"
 
-    def members(self, be: Any, keys: Any, keyspace: Any) -> Any:
-        """Boolean per key: does the mask allow writing there."""
+    def selector(self, be: Any, keyspace: Any) -> Any:
+        """A function: keys -> boolean per key, does the mask allow writing there.  The mask's
+        allowed set is built once, for any number of calls."""
         m: Entries = self.parent._entries(keyspace)
         if not self.structure:
             m = m.take(be.cast(m.values, BOOL))
-        inside = isin_sorted(be.xp, keys, m.keys)
-        return ~inside if self.complement else inside
+
+        def members(keys: Any) -> Any:
+            inside = isin_sorted(be.xp, keys, m.keys)
+            return ~inside if self.complement else inside
+
+        return members
+
+    def members(self, be: Any, keys: Any, keyspace: Any) -> Any:
+        """Boolean per key: does the mask allow writing there."""
+        return self.selector(be, keyspace)(keys)
 
     def dense_rows(self, be: Any, size: int) -> Any:
         """For a vector mask: a dense boolean array of the allowed positions."""

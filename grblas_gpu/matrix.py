@@ -250,8 +250,7 @@ class Matrix(Collection):
             # Arrays may be shared between objects (results are not copied), so never write in place.
             vals = self._vals.copy()
             vals[at] = v
-            self._set_csr(self._indptr, self._indices, vals) if self._ptr is not None else \
-                self._set_sorted(self._rows(), self._indices, vals)
+            self._set_sorted(self._rows(), self._indices, vals)
             return
         rows = self._rows()
 

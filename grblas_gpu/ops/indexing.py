@@ -16,7 +16,15 @@ from .. import _bitmap
 from .. import _sparse as sp
 from ..dtypes import dtype_of_value, lookup_dtype, unify
 from ..exceptions import DimensionMismatch, DomainMismatch
-from ..expressions import Expression, Updater, as_expression, check_same_backend, split_key, write_result
+from ..expressions import (
+    Expression,
+    Updater,
+    as_expression,
+    check_same_backend,
+    is_scalar_like,
+    split_key,
+    write_result,
+)
 from ..indexing import resolve_index
 from ..mask import Mask
 from ..operators import typed_binary
@@ -143,7 +151,7 @@ def assign(updater: Updater, rows_key: Any, cols_key: Any, value: Any) -> None:
     if C.kind == "Matrix" and updater.mask is not None and updater.mask.parent.kind == "Vector":
         _assign_row_or_column(updater, rows_key, cols_key, value, i_scalar, j_scalar)
         return
-    if C.kind == "Vector" and I is None and _is_scalar(value) and _bitmap.wants_bitmap(
+    if C.kind == "Vector" and I is None and is_scalar_like(value) and _bitmap.wants_bitmap(
             C, updater.mask.parent if updater.mask is not None else None):
         if _assign_scalar_everywhere(updater, value):
             return
@@ -205,7 +213,7 @@ def _source_collection(C: Any, value: Any, region: tuple[int, ...], I: Any, J: A
     """The source as a collection of C's shape, in C's coordinates."""
     be = C._be
     xp = be.xp
-    if _is_scalar(value):
+    if is_scalar_like(value):
         v = value.new() if isinstance(value, Expression) else value
         if isinstance(v, Scalar) and v.is_empty:
             return _empty_like(C, C.dtype)
@@ -230,11 +238,6 @@ def _source_collection(C: Any, value: Any, region: tuple[int, ...], I: Any, J: A
         return _collection_from_coords(C, coords, src._vals, src.dtype)
     rows, cols = src._rows(), src._indices.astype(np.int64)
     return _collection_from_coords(C, [_map(xp, I, rows), _map(xp, J, cols)], src._vals, src.dtype)
-
-
-def _is_scalar(value: Any) -> bool:
-    return isinstance(value, (int, float, bool, np.generic, Scalar)) or (
-        isinstance(value, Expression) and value.kind == "Scalar")
 
 
 def _map(xp: Any, index: Any, local: Any) -> Any:
@@ -301,7 +304,6 @@ def _empty_like(C: Any, dtype: Any) -> Any:
 def _assigned(C: Any, S: Any, I: Any, J: Any, accum: Any) -> Any:
     """C with the region replaced by S (or combined with it by ``accum``)."""
     be = C._be
-    xp = be.xp
     ks = C._keyspace([C, S])
     c, s = C._entries(ks), S._entries(ks)
     inside = _in_region(C, c.keys, ks, I, J)
@@ -311,10 +313,7 @@ def _assigned(C: Any, S: Any, I: Any, J: Any, accum: Any) -> Any:
     else:
         op = typed_binary(accum, unify(C.dtype, S.dtype))
         region = sp.union(be, c.take(inside), s, op, C.dtype, C._positions_of(ks))
-    merged = sp.merge_disjoint(be, [outside, region])
-    if len(merged) == 0:
-        merged = sp.Entries(xp.zeros(0, dtype=np.int64), xp.zeros(0, dtype=C.dtype.np_type))
-    return C._from_entries(sp.Entries(merged.keys, be.cast(merged.values, C.dtype)), ks, C.dtype)
+    return C._from_entries(sp.merge_disjoint(be, [outside, region], C.dtype), ks, C.dtype)
 
 
 def _in_region(C: Any, keys: Any, ks: Any, I: Any, J: Any) -> Any:

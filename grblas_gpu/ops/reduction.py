@@ -7,17 +7,10 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
-from ..exceptions import InvalidValue
 from ..expressions import Expression
 from ..mask import Mask
-from ..operators import TypedMonoid, typed_monoid
+from ..operators import typed_monoid
 from ..scalar import Scalar
-
-
-def _monoid(op: Any, dtype: Any) -> TypedMonoid:
-    if isinstance(op, str) and op not in ("plus",) and "_" in op:
-        raise InvalidValue(f"reduce needs a monoid, not {op!r}")
-    return typed_monoid(op, dtype)
 
 
 def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
@@ -26,7 +19,7 @@ def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
     from ..vector import Vector
 
     A = as_matrix(A)
-    mon = _monoid(op, A.dtype)
+    mon = typed_monoid(op, A.dtype)
     size = A.ncols if transpose else A.nrows
 
     def compute(mask: Mask | None) -> Vector:
@@ -49,7 +42,7 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
 
     if isinstance(obj, TransposedMatrix):
         obj = obj.parent
-    mon = _monoid(op, obj.dtype)
+    mon = typed_monoid(op, obj.dtype)
 
     def compute(mask: Mask | None) -> Scalar:
         be = obj._be
@@ -74,4 +67,4 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
     return Expression(f"reduce({mon.name})", "Scalar", (), mon.type, obj.backend, compute, (obj,))
 
 
-__all__ = ["reduce_rows_expr", "reduce_scalar_expr", "sp"]
+__all__ = ["reduce_rows_expr", "reduce_scalar_expr"]
