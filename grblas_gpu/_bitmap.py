@@ -51,22 +51,32 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
     t_bits, t_vals = T._bitmap()
     if accum is None:
         z_bits, z_vals = t_bits, be.cast(t_vals, C.dtype)
+        z_count = T._count
     else:
         c_bits, c_vals = C._bitmap()
         both = combine(be, accum, c_vals, t_vals, C.size)
         z_vals = xp.where(c_bits & t_bits, be.cast(both, C.dtype),
                           xp.where(t_bits, be.cast(t_vals, C.dtype), be.cast(c_vals, C.dtype)))
         z_bits = c_bits | t_bits
+        z_count = _full_count(C, C, T)
     if mask is not None:
         m = mask_bits(be, mask)
         if replace:
-            z_bits = z_bits & m
+            z_bits, z_count = z_bits & m, None
         else:
             c_bits, c_vals = C._bitmap()
             z_bits = (c_bits & ~m) | (z_bits & m)
             z_vals = xp.where(m, z_vals, be.cast(c_vals, C.dtype))
+            z_count = C.size if C._full and z_count == C.size else None
     # No copy: stored arrays are never written in place, so sharing them is safe.
-    C._set_bitmap(z_bits, z_vals)
+    C._set_bitmap(z_bits, z_vals, z_count)
+
+
+def _full_count(out: Any, *operands: Any, every: bool = False) -> int | None:
+    """``out.size`` when the result is known to be full: when any operand is full (a union),
+    or every one is (``every``, an intersection); else None (unknown)."""
+    test = all if every else any
+    return out.size if test(v._full for v in operands) else None
 
 
 def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
@@ -80,7 +90,7 @@ def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
     b_bits, b_vals = b._bitmap()
     both = be.cast(combine(be, op, a_vals, b_vals, a.size), out)
     if not union:
-        return Vector._from_bitmap(be, out, a.size, a_bits & b_bits, both)
+        return Vector._from_bitmap(be, out, a.size, a_bits & b_bits, both, _full_count(a, a, b, every=True))
     if defaults is None:
         lone_a, lone_b = be.cast(a_vals, out), be.cast(b_vals, out)
     else:
@@ -88,7 +98,7 @@ def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
         lone_a = be.cast(combine(be, op, a_vals, right_default, a.size), out)
         lone_b = be.cast(combine(be, op, left_default, b_vals, a.size), out)
     vals = xp.where(a_bits & b_bits, both, xp.where(a_bits, lone_a, lone_b))
-    return Vector._from_bitmap(be, out, a.size, a_bits | b_bits, vals)
+    return Vector._from_bitmap(be, out, a.size, a_bits | b_bits, vals, _full_count(a, a, b))
 
 
 def map_values(v: Any, f: Any, out: DataType) -> Any:
@@ -102,7 +112,7 @@ def map_values(v: Any, f: Any, out: DataType) -> Any:
         i = sp.arange(be.xp, v.size)
         return Positions(i, 0, i, 0)
 
-    return Vector._from_bitmap(be, out, v.size, bits, f(be, sp.Entries(None, vals), positions))
+    return Vector._from_bitmap(be, out, v.size, bits, f(be, sp.Entries(None, vals), positions), v._count)
 
 
 def keep_where(v: Any, keep: Any) -> Any:
@@ -119,4 +129,5 @@ def full_scalar(C: Any, value: Any, dtype: DataType) -> Any:
 
     xp = C._be.xp
     return Vector._from_bitmap(C._be, dtype, C.size, xp.ones(C.size, dtype=bool),
-                               xp.full(C.size, np.asarray(value, dtype=dtype.np_type)[()], dtype=dtype.np_type))
+                               xp.full(C.size, np.asarray(value, dtype=dtype.np_type)[()], dtype=dtype.np_type),
+                               C.size)

@@ -330,7 +330,7 @@ def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expr
             z = be.indexunary(typed, be.cast(dense, typed.in_type), sp.arange(be.xp, src.size), 0, thunk_v)
             if select:
                 return _bitmap.keep_where(src, be.cast(z, BOOL))
-            return type(src)._from_bitmap(be, typed.out_type, src.size, bits, z)
+            return type(src)._from_bitmap(be, typed.out_type, src.size, bits, z, src._count)
         ks = src._keyspace([src])
         e = src._entries(ks)
         z = values(be, e, ks, src)

@@ -118,7 +118,7 @@ class Matrix(Collection):
         self._indices = indices.astype(sp.index_dtype(self._ncols), copy=False)
         self._vals = values
         self._T: Matrix | None = None
-        self._plan: Any = _NO_PLAN
+        self._derived: dict[Any, Any] = {}  # see _memo
 
     def _set_sorted(self, rows: Any, cols: Any, values: Any) -> None:
         if self._nrows <= 8 * len(cols) + 2**20:
@@ -137,11 +137,23 @@ class Matrix(Collection):
             self._ptr = sp.rows_to_indptr(self._be.xp, self._rowidx, self._nrows)
         return self._ptr
 
+    def _memo(self, key: Any, make: Any) -> Any:
+        """``make()``, a value derived from the stored arrays, computed once until they change."""
+        if key not in self._derived:
+            self._derived[key] = make()
+        return self._derived[key]
+
     def _spmv_plan(self) -> Any:
-        """The backend's SpMV plan for this matrix (rows grouped by length), made once."""
-        if self._plan is _NO_PLAN:
-            self._plan = self._be.spmv_plan(self._indptr)
-        return self._plan
+        """The backend's SpMV plan for this matrix (its work split into balanced tiles)."""
+        return self._memo("spmv_plan", lambda: self._be.spmv_plan(self._indptr))
+
+    def _nonempty_rows(self) -> int:
+        """How many rows hold at least one entry (one host read, then cached)."""
+        return self._memo("nonempty_rows", lambda: int((self._be.xp.diff(self._indptr) > 0).sum()))
+
+    def _values_as(self, t: DataType) -> Any:
+        """The stored values cast to ``t``, cached: a loop of products casts them once."""
+        return self._memo(("values", t), lambda: self._be.cast(self._vals, t))
 
     def _row_ranges(self, rows: Any) -> tuple[Any, Any]:
         """(start, count) of the stored entries of each of ``rows``."""
@@ -459,7 +471,6 @@ class TransposedMatrix:
         return f"<Transposed {self.parent._repr_header()}>"
 
 
-_NO_PLAN = object()  # not computed yet (None is a valid plan: "none needed")
 
 
 def as_matrix(obj: Any) -> Matrix:

@@ -65,7 +65,7 @@ class Vector(Collection):
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
         v = cls(t, arr.shape[0], backend=be.name, name=name)
         keep = _present(be.xp, arr, missing_value)
-        v._set_bitmap(keep, be.cast(arr, t).copy())
+        v._set_bitmap(keep, be.cast(arr, t).copy(), v._size if missing_value is None else None)
         return v
 
     @classmethod
@@ -76,7 +76,7 @@ class Vector(Collection):
         t = infer_dtype(value, dtype)
         v = cls(t, size, backend=be.name, name=name)
         v._set_bitmap(be.xp.ones(v._size, dtype=bool),
-                      be.xp.full(v._size, cast_scalar(_plain(value), t), dtype=t.np_type))
+                      be.xp.full(v._size, cast_scalar(_plain(value), t), dtype=t.np_type), v._size)
         return v
 
     @classmethod
@@ -86,10 +86,12 @@ class Vector(Collection):
         return v
 
     @classmethod
-    def _from_bitmap(cls, be: Any, dtype: DataType, size: int, bits: Any, vals: Any) -> "Vector":
-        """A Vector from a presence array and dense values (values where absent are ignored)."""
+    def _from_bitmap(cls, be: Any, dtype: DataType, size: int, bits: Any, vals: Any,
+                     count: int | None = None) -> "Vector":
+        """A Vector from a presence array and dense values (values where absent are ignored);
+        ``count``, when known, is the number of true bits."""
         v = cls(dtype, size, backend=be.name)
-        v._set_bitmap(bits, be.cast(vals, dtype))
+        v._set_bitmap(bits, be.cast(vals, dtype), count)
         return v
 
     # ---------------------------------------------------------------- storage forms
@@ -98,8 +100,9 @@ class Vector(Collection):
         self._bm: tuple[Any, Any] | None = None
         self._count: int | None = int(idx.shape[0])
 
-    def _set_bitmap(self, bits: Any, vals: Any) -> None:
-        self._sp, self._bm, self._count = None, (bits, vals), None
+    def _set_bitmap(self, bits: Any, vals: Any, count: int | None = None) -> None:
+        # ``count`` (true bits), when the caller knows it, spares nvals a device read.
+        self._sp, self._bm, self._count = None, (bits, vals), count
 
     def _sparse(self) -> tuple[Any, Any]:
         """(sorted int64 indices, values), derived from the bitmap if needed."""
@@ -129,6 +132,11 @@ class Vector(Collection):
     @property
     def _vals(self) -> Any:
         return self._sparse()[1]
+
+    @property
+    def _full(self) -> bool:
+        """True when every position is known to hold an entry (no device read to find out)."""
+        return self._count == self._size
 
     @property
     def _is_bitmap(self) -> bool:
@@ -217,7 +225,7 @@ class Vector(Collection):
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
         if self._is_bitmap:
             bits, vals = self._bitmap()
-            v = Vector._from_bitmap(self._be, t, self._size, bits.copy(), vals.copy())
+            v = Vector._from_bitmap(self._be, t, self._size, bits.copy(), vals.copy(), self._count)
         else:
             v = Vector._from_parts(self._be, t, self._size, self._idx.copy(), self._vals.copy())
         v.name = name
@@ -284,9 +292,9 @@ class Vector(Collection):
         return keys, 0
 
     def _dense(self, t: DataType) -> tuple[Any, Any]:
-        """(values, present) dense arrays, values cast to ``t``."""
+        """(values, present) dense arrays, values cast to ``t``; present is None when full."""
         bits, vals = self._bitmap()
-        return self._be.cast(vals, t), bits
+        return self._be.cast(vals, t), None if self._full else bits
 
     # ---------------------------------------------------------------- display
     def __repr__(self) -> str:

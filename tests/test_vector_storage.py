@@ -27,12 +27,15 @@ def _random_vector(rng: np.random.Generator, dtype: str, density: float, backend
 
 def _as_bitmap(v: gb.Vector) -> gb.Vector:
     out = v.dup()
-    out._set_bitmap(*(a.copy() for a in out._bitmap()))
+    out._set_bitmap(*(a.copy() for a in out._bitmap()), v.nvals)
     assert out._is_bitmap and out._sp is None
     return out
 
 
 def _same(a: gb.Vector, b: gb.Vector) -> None:
+    for w in (a, b):  # a count carried through an operation must match the entries
+        if w._count is not None and w._is_bitmap:
+            assert w._count == int(np.count_nonzero(w._be.to_host(w._bitmap()[0]))), "stale count"
     ia, va = a.to_coo()
     ib, vb = b.to_coo()
     assert a.dtype == b.dtype and a.size == b.size
@@ -83,11 +86,12 @@ def _writes(u: gb.Vector, v: gb.Vector, A: gb.Matrix) -> dict[str, gb.Vector]:
     return out
 
 
+@pytest.mark.parametrize("density", [(0.5, 0.4), (1.0, 1.0), (1.0, 0.4)], ids=["sparse", "full", "mixed"])
 @pytest.mark.parametrize("dtype", ["INT32", "FP64"])
 @pytest.mark.parametrize("seed", range(4))
-def test_bitmap_and_sparse_agree(backend: str, dtype: str, seed: int) -> None:
+def test_bitmap_and_sparse_agree(backend: str, dtype: str, seed: int, density: tuple[float, float]) -> None:
     rng = np.random.default_rng(seed)
-    u, v = _random_vector(rng, dtype, 0.5, backend), _random_vector(rng, dtype, 0.4, backend)
+    u, v = (_random_vector(rng, dtype, d, backend) for d in density)
     r, c = np.nonzero(rng.random((N, N)) < 0.1)
     A = gb.Matrix.from_coo(r, c, rng.integers(1, 9, len(r)), nrows=N, ncols=N, dtype=dtype, backend=backend)
     results = {name: (op(_as_bitmap(u), _as_bitmap(v), A), op(u, v, A)) for name, op in OPS.items()}
@@ -104,6 +108,6 @@ def test_bitmap_and_sparse_agree(backend: str, dtype: str, seed: int) -> None:
 
 def test_full_vectors_start_as_bitmaps(backend: str) -> None:
     v = gb.Vector.from_scalar(1.5, 5, backend=backend)
-    assert v._is_bitmap and v.nvals == 5
+    assert v._is_bitmap and v.nvals == 5 and v._full
     w = gb.Vector.from_dense(np.array([1.0, np.nan, 3.0]), missing_value=np.nan, backend=backend)
     assert w._is_bitmap and w.to_coo()[0].tolist() == [0, 2]

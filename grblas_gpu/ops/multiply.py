@@ -89,10 +89,12 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
     be = M._be
     mult = sr.mult
     x, present = u._dense(mult.x_type if vector_first else mult.y_type)
-    avals = be.cast(M._vals, mult.y_type if vector_first else mult.x_type)
+    avals = M._values_as(mult.y_type if vector_first else mult.x_type)
     row_mask = mask.dense_rows(be, M.nrows) if mask is not None else None
     out, has = be.spmv(sr, M._indptr, M._indices, avals, x, present, row_mask, vector_first, M._spmv_plan())
-    return Vector._from_bitmap(be, sr.out_type, M.nrows, has, out)
+    # With every x[k] present and every row computed, a row has a result iff it has an entry.
+    count = M._nonempty_rows() if present is None and row_mask is None else None
+    return Vector._from_bitmap(be, sr.out_type, M.nrows, has, out, count)
 
 
 def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size: int) -> Vector:
