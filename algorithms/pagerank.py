@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from grblas_gpu import FP64, Matrix, Vector, binary, monoid, select, semiring, unary
+from grblas_gpu.dtypes import DataType, lookup_dtype
 from grblas_gpu.exceptions import InvalidValue
 
 from ._checks import check_numeric, check_square
@@ -23,8 +25,9 @@ def pagerank(
     max_iter: int = 100,
     personalization: Vector | Mapping[int, float] | None = None,
     weight: bool = True,
+    dtype: Any = FP64,
 ) -> Vector:
-    """PageRank of every vertex (FP64, one entry per vertex, summing to 1).
+    """PageRank of every vertex (one entry per vertex, summing to 1).
 
     Math (the definition of ``networkx.pagerank``): with out-weights
     ``w[u] = sum_v A[u, v]``, teleport distribution ``p`` (``personalization``
@@ -41,7 +44,13 @@ def pagerank(
     LDBC Graphalytics' PageRank (dangling mass spread uniformly).
 
     ``weight=False`` counts every edge as 1.  Self-loops are ordinary edges.
-    Semiring: ``plus_times`` for ``(x / w)' A``, computed as ``A' (x / w)``.
+    ``dtype`` is the floating type of the computation and the result: FP64 (the
+    default, as networkx) or FP32 (half the memory traffic, about 1e-7 relative error).
+
+    Per iteration: ``s = x * (alpha / w)`` (0 at dangling vertices), the dangling mass
+    as ``x . d`` with ``d`` their indicator, and ``x' = c p + A' s`` over
+    ``plus_times``, or over ``plus_second`` when ``weight=False`` (the edge values are
+    then never read).  ``A'`` is A's cached transpose.
 
     Reference: L. Page, S. Brin, R. Motwani, T. Winograd, "The PageRank citation
     ranking", Stanford TR 1999-66; networkx ``pagerank``; LDBC Graphalytics
@@ -49,23 +58,28 @@ def pagerank(
     """
     check_square(A, "pagerank")
     check_numeric(A, "pagerank")
+    t = lookup_dtype(dtype)
+    if not t.is_float:
+        raise InvalidValue(f"pagerank: dtype must be FP32 or FP64, got {t}")
     n, backend = A.nrows, A.backend
     if n == 0:
-        return Vector(FP64, 0, backend=backend)
-    W = A if weight else A.apply(unary.one).new(FP64)
-    out_weight = W.reduce_rowwise(monoid.plus[FP64]).new().select(select.valuene, 0).new()
-    # x' W computed as W' x: A's transpose is cached on A, so repeated calls do not rebuild it.
-    WT = A.T.new(FP64) if weight else A.T.apply(unary.one).new(FP64)
-    p = _teleport(personalization, n, backend)
-    x = Vector.from_scalar(1.0 / n, n, FP64, backend=backend)
+        return Vector(t, 0, backend=backend)
+    W = A if weight else A.apply(unary.one).new(t)
+    out_weight = W.reduce_rowwise(monoid.plus[t]).new().select(select.valuene, 0).new()
+    # Full vectors: alpha / w[u] (0 where dangling) and the dangling indicator d.
+    scale = Vector.from_scalar(0.0, n, t, backend=backend)
+    scale(out_weight.S) << out_weight.apply(binary.truediv, left=alpha)
+    is_dangling = Vector.from_scalar(1.0, n, t, backend=backend)
+    is_dangling(out_weight.S) << 0.0
+    follow = semiring.plus_times[t] if weight else semiring.plus_second[t]
+    p = _teleport(personalization, n, t, backend)
+    x = Vector.from_scalar(1.0 / n, n, t, backend=backend)
     for _ in range(max_iter):
-        x_prev = x
-        moving = x_prev.ewise_mult(out_weight, binary.truediv).new()  # x[u] / w[u], u not dangling
-        x_dangling = Vector(FP64, n, backend=backend)
-        x_dangling(~out_weight.S) << x_prev
-        dangling = x_dangling.reduce(allow_empty=False).new().value  # 0 if none
-        x = p.apply(binary.times, right=alpha * dangling + (1 - alpha)).new()
-        x(binary.plus) << WT.mxv(moving, semiring.plus_times).new().apply(binary.times, right=alpha)
+        dangling = x.ewise_mult(is_dangling, binary.times).new().reduce().new().value
+        moving = x.ewise_mult(scale, binary.times).new()  # alpha x[u] / w[u]
+        x_next = p.apply(binary.times, right=alpha * dangling + (1 - alpha)).new()
+        x_next(binary.plus) << A.T.mxv(moving, follow)
+        x, x_prev = x_next, x
         if tol > 0:
             diff = x.ewise_mult(x_prev, binary.minus).new().apply(unary.abs).new()
             if diff.reduce().new().value < n * tol:
@@ -75,11 +89,11 @@ def pagerank(
     return x
 
 
-def _teleport(personalization: Vector | Mapping[int, float] | None, n: int, backend: str) -> Vector:
-    """The teleport distribution ``p`` as a full FP64 Vector summing to 1."""
-    p = Vector.from_scalar(0.0, n, FP64, backend=backend)
+def _teleport(personalization: Vector | Mapping[int, float] | None, n: int, t: DataType, backend: str) -> Vector:
+    """The teleport distribution ``p`` as a full Vector of type ``t`` summing to 1."""
     if personalization is None:
-        return p.apply(binary.plus, right=1.0 / n).new()
+        return Vector.from_scalar(1.0 / n, n, t, backend=backend)
+    p = Vector.from_scalar(0.0, n, t, backend=backend)
     if isinstance(personalization, Mapping):
         keys = list(personalization)
         personalization = Vector.from_coo(keys, [personalization[k] for k in keys], size=n,

@@ -61,6 +61,16 @@ def test_matches_networkx(seed: int, directed: bool, backend: str) -> None:
     np.testing.assert_allclose(got.to_dense(), as_array(nx.pagerank(G, alpha=0.6, weight=None), n), atol=1e-6)
 
 
+@pytest.mark.parametrize("weight", [True, False])
+def test_fp32(weight: bool, backend: str) -> None:
+    n = 40
+    G = random_graph(4, n, True)
+    got = pagerank(to_matrix(G, backend), weight=weight, dtype=gb.FP32)
+    assert got.dtype == gb.FP32 and got.nvals == n
+    want = as_array(nx.pagerank(G, weight="weight" if weight else None), n)
+    np.testing.assert_allclose(got.to_dense(), want, rtol=1e-4, atol=1e-6)
+
+
 @pytest.mark.parametrize("directed", [True, False])
 def test_personalization(directed: bool, backend: str) -> None:
     n = 40
@@ -123,3 +133,5 @@ def test_bad_arguments(backend: str) -> None:
     A = gb.Matrix.from_coo([0, 1], [1, 0], 1.0, nrows=2, ncols=2, backend=backend)
     with pytest.raises(InvalidValue):
         pagerank(A, personalization={0: 0.0})
+    with pytest.raises(InvalidValue, match="dtype"):
+        pagerank(A, dtype=gb.INT64)

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from grblas_gpu.backends import get_backend, gpu_available
+from grblas_gpu.backends.cupy.codegen import merge_schedule_applies
 from grblas_gpu.backends.numpy_backend import NumpyBackend
 from grblas_gpu.dtypes import ALL_TYPES, BOOL, FP32, FP64, INT32, INT64, DataType, cast_scalar
 from grblas_gpu.exceptions import DomainMismatch, OutOfMemory
@@ -343,11 +344,24 @@ def _spmv_candidates(sr: TypedSemiring, indptr: np.ndarray, indices: np.ndarray,
     return out
 
 
+def _merge_plan(gpu: Any, indptr: np.ndarray, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A plan with merge-path tiles, whatever the matrix's size."""
+    monkeypatch.setattr(gpu, "merge_min_nnz", 0)
+    plan = gpu.spmv_plan(gpu.asarray(indptr))
+    assert plan is not None and plan.tile_row is not None
+    return plan
+
+
 @pytest.mark.parametrize("name,t,index,vf,mean", list(_spmv_cases()))
 @pytest.mark.parametrize("masks", ["none", "x_present", "both"])
-def test_spmv(gpu: Any, name: str, t: DataType, index: Any, vf: bool, mean: float, masks: str) -> None:
-    """Built-in semirings with and without x presence and row mask, both operand orders."""
+@pytest.mark.parametrize("schedule", ["vector", "merge"])
+def test_spmv(gpu: Any, name: str, t: DataType, index: Any, vf: bool, mean: float, masks: str, schedule: str,
+              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Built-in semirings with and without x presence and row mask, both operand orders, both
+    schedules (rows cross the merge schedule's tiles and threads at every mean length)."""
     sr = semirings[name][t]
+    if schedule == "merge" and not merge_schedule_applies(sr):
+        pytest.skip(f"the merge schedule does not compute {name}")
     rng = rng_for("spmv", name, t, index, vf, mean, masks)
     nrows, ncols = 300, 200
     indptr, indices = random_csr(rng, nrows, ncols, mean, index)
@@ -357,7 +371,8 @@ def test_spmv(gpu: Any, name: str, t: DataType, index: Any, vf: bool, mean: floa
     x_present = rng.random(ncols) < 0.7 if masks != "none" else None
     row_mask = rng.random(nrows) < 0.6 if masks == "both" else None
     dev = [None if a is None else gpu.asarray(a) for a in (indptr, indices, values, x, x_present, row_mask)]
-    out, present = gpu.spmv(sr, *dev, vf)
+    plan = _merge_plan(gpu, indptr, monkeypatch) if schedule == "merge" else None
+    out, present = gpu.spmv(sr, *dev, vf, plan)
     ref_out, ref_present = REF.spmv(sr, indptr, indices, values, x, x_present, row_mask, vf)
     assert_same(present, ref_present)
     if not sr.monoid.is_any:
@@ -450,6 +465,29 @@ def test_spmv_long_rows(gpu: Any, name: str, planned: bool) -> None:
         assert np.all(out[has] == 1)
     else:
         assert np.array_equal(out[has], ref_out[ref_has])  # small integers: exact in any order
+
+
+@pytest.mark.parametrize("nrows", [1, 5000])
+def test_spmv_merge_nan_and_empty_rows(gpu: Any, nrows: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """min over only NaN terms is NaN (no identity enters), rows crossing many tiles included;
+    runs of empty rows longer than a tile give no entries."""
+    rng = rng_for("merge nan", nrows)
+    lengths = rng.integers(0, 3, nrows) * (rng.random(nrows) < 0.3)
+    lengths[rng.choice(nrows, 1)] = 20_000
+    indptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    indices = rng.integers(0, 100, indptr[-1]).astype(np.int64)
+    values = rng.integers(1, 9, indptr[-1]).astype(np.float64)
+    x = np.where(rng.random(100) < 0.5, np.nan, 1.0)
+    x[rng.integers(0, 100)] = 2.0
+    long_row = int(np.argmax(lengths))
+    values[indptr[long_row]:indptr[long_row + 1]] = np.nan  # a row of NaN terms only
+    sr = semirings["min_plus"][FP64]
+    plan = _merge_plan(gpu, indptr, monkeypatch)
+    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan)
+    ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, None, None, False)
+    out, has = gpu.to_host(out), gpu.to_host(has)
+    assert np.array_equal(has, ref_has) and np.isnan(out[long_row])
+    assert np.array_equal(out[has], ref_out[ref_has], equal_nan=True)
 
 
 @pytest.mark.parametrize("name", ["plus", "min", "max", "times"])

@@ -12,6 +12,7 @@ CUDA expressions are written in terms of
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,6 +92,11 @@ class TypedBinaryOp:
         """A name unique per operator and types, usable in generated code."""
         flip = "_flip" if self.is_flipped else ""
         return f"{self.name}{flip}_{self.x_type.name}_{self.y_type.name}"
+
+    def reads(self, operand: str) -> bool:
+        """Whether the operator uses the value of operand ``"x"`` or ``"y"`` (``second`` does
+        not read x, ``pair`` neither): a product need not load an operand it ignores."""
+        return re.search(rf"\b{operand}\b", self.cuda) is not None
 
     def __call__(self, x: Any, y: Any, pos: Positions | None = None) -> Any:
         """Apply to NumPy arrays (or scalars) already cast to ``x_type`` and ``y_type``."""

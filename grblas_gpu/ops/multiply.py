@@ -89,7 +89,9 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
     be = M._be
     mult = sr.mult
     x, present = u._dense(mult.x_type if vector_first else mult.y_type)
-    avals = M._values_as(mult.y_type if vector_first else mult.x_type)
+    # The values cast to the product's type, cached on M; uncast when the product ignores them.
+    read = mult.reads("y" if vector_first else "x")
+    avals = M._values_as(mult.y_type if vector_first else mult.x_type) if read else M._vals
     row_mask = mask.dense_rows(be, M.nrows) if mask is not None else None
     out, has = be.spmv(sr, M._indptr, M._indices, avals, x, present, row_mask, vector_first, M._spmv_plan())
     # With every x[k] present and every row computed, a row has a result iff it has an entry.

@@ -80,10 +80,16 @@ def _group_size(total: int, count: int) -> int:
 
 @dataclass(frozen=True)
 class SpmvPlan:
-    """Rows of a matrix grouped for SpMV: (lanes per row, rows) classes, and the long rows."""
+    """How SpMV splits one matrix's work, made once per matrix (:meth:`CupyBackend.spmv_plan`).
 
-    classes: list[tuple[int, cupy.ndarray]]
-    long_rows: cupy.ndarray
+    ``tile_row``: the row at the start of each merge-path tile (merge schedule), or None for
+    small matrices.  ``classes`` and ``long_rows``: rows binned by length as (lanes per row,
+    rows) classes and the rows that get a block each (vector schedule), or None.
+    """
+
+    tile_row: cupy.ndarray | None
+    classes: list[tuple[int, cupy.ndarray]] | None
+    long_rows: cupy.ndarray | None
 
 
 class CupyBackend(Backend):
@@ -91,6 +97,8 @@ class CupyBackend(Backend):
 
     name = "cupy"
     xp = cupy
+    merge_min_nnz = 1 << 16
+    """Matrices with at least this many entries get merge-path SpMV (where it applies)."""
 
     def __init__(self) -> None:
         self._modules: dict[str, Any] = {}
@@ -151,6 +159,13 @@ class CupyBackend(Backend):
     def _operand(self, x: Any, t: DataType) -> cupy.ndarray:
         """``x`` as a contiguous CuPy array of type ``t``."""
         return _contiguous(self.cast(cupy.asarray(x), t))
+
+    def _matrix_values(self, semiring: TypedSemiring, values: Any, vector_first: bool) -> Any:
+        """A matrix-vector kernel's value operand: cast to the type the product reads, or a
+        null pointer when the product ignores the matrix's values."""
+        if not codegen.matrix_value_read(semiring, vector_first):
+            return _NULL
+        return self._operand(values, codegen.spmv_operand_types(semiring, vector_first)[0])
 
     def _flag_array(self, x: Any) -> Any:
         """An optional bool array (x presence, row mask) as a contiguous CuPy array, or a null pointer."""
@@ -278,7 +293,8 @@ class CupyBackend(Backend):
         ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
         Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
         ``row_mask`` is False are not computed.  Returns the dense result and a presence array.
-        ``plan`` (from :meth:`spmv_plan` on the same ``indptr``) bins the rows by length.
+        ``plan`` (from :meth:`spmv_plan` on the same ``indptr``) splits the work: merge-path tiles
+        where the semiring allows, else rows binned by length.
         """
         ptr, idx = self._index_arrays(indptr, indices)
         nrows = max(len(ptr) - 1, 0)
@@ -286,21 +302,37 @@ class CupyBackend(Backend):
         present = cupy.empty(nrows, dtype=BOOL.np_type)
         if nrows == 0:
             return out, present
-        a_type, x_type = codegen.spmv_operand_types(semiring, vector_first)
-        head = (ptr, idx, self._operand(values, a_type), self._operand(x, x_type),
+        x_type = codegen.spmv_operand_types(semiring, vector_first)[1]
+        head = (ptr, idx, self._matrix_values(semiring, values, vector_first), self._operand(x, x_type),
                 self._flag_array(x_present), self._flag_array(row_mask))
+        if plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring):
+            self._spmv_merge(semiring, head, plan.tile_row, nrows, ptr.dtype, bool(vector_first), out, present)
+            return out, present
         module = codegen.spmv_module(semiring, ptr.dtype, bool(vector_first), "vector")
         main = self._function(module)
-        if plan is None:
-            tail = (out, present, np.int64(0))
+        tail = (out, present, np.int64(0))
+        if plan is None or plan.classes is None:
             self._launch_groups(main, nrows, _group_size(idx.size, nrows), head + (_NULL, np.int64(nrows)) + tail)
             return out, present
         for group, rows in plan.classes:
-            tail = (out, present, np.int64(0))
             self._launch_groups(main, rows.size, group, head + (rows, np.int64(rows.size)) + tail)
         if plan.long_rows.size:
             self._function(module, "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows, out, present))
         return out, present
+
+    def _spmv_merge(self, semiring: TypedSemiring, head: tuple[Any, ...], tile_row: cupy.ndarray, nrows: int,
+                    index_type: Any, vector_first: bool, out: cupy.ndarray, present: cupy.ndarray) -> None:
+        """The merge-path schedule: one block per tile, then the carries that cross tiles."""
+        module = codegen.spmv_module(semiring, index_type, vector_first, "merge")
+        ntiles = tile_row.size - 1
+        if ntiles == 0:
+            return
+        carry_row = cupy.empty(ntiles, dtype=np.int64)
+        carry_value = cupy.empty(ntiles, dtype=semiring.out_type.np_type)
+        carry_valid = cupy.empty(ntiles, dtype=BOOL.np_type)
+        carries = (carry_row, carry_value, carry_valid)
+        self._function(module)((ntiles,), (codegen.MERGE_BLOCK,), head + (tile_row, np.int64(nrows), out, present) + carries)
+        self._function(module, "fixup")((-(-ntiles * 32 // _BLOCK),), (_BLOCK,), carries + (np.int64(ntiles), out, present))
 
     @_map_out_of_memory
     def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
@@ -311,35 +343,56 @@ class CupyBackend(Backend):
         if not codegen.atomic_push_supported(semiring.monoid):
             return None
         ptr, idx = self._index_arrays(indptr, indices)
-        a_type, x_type = codegen.spmv_operand_types(semiring, vector_first)
+        x_type = codegen.spmv_operand_types(semiring, vector_first)[1]
         monoid = semiring.monoid
         out = cupy.full(size, monoid.identity, dtype=monoid.type.np_type)
         present = cupy.zeros(size, dtype=BOOL.np_type)
         nfront = int(frontier.shape[0])
         if nfront:
             fn = self._function(codegen.spmspv_module(semiring, ptr.dtype, bool(vector_first)))
-            args = (ptr, idx, self._operand(values, a_type), _contiguous(cupy.asarray(frontier, dtype=np.int64)),
+            args = (ptr, idx, self._matrix_values(semiring, values, vector_first),
+                    _contiguous(cupy.asarray(frontier, dtype=np.int64)),
                     self._operand(fvals, x_type), np.int64(nfront), out, present)
             self._launch_groups(fn, nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
         return out, present
 
     def spmv_plan(self, indptr: Any) -> "SpmvPlan | None":
-        """Rows grouped by length for :meth:`spmv` (worth it for large matrices; None otherwise).
+        """How :meth:`spmv` splits a matrix's work (None for matrices too small to need it).
 
-        Rows of up to 32 entries go to the class of the next power of two, each class run
-        with that many lanes per row; longer rows get a block each.  Computed once per matrix.
+        Merge-path tiles for matrices of at least ``merge_min_nnz`` entries; for those of at
+        least ``_PLAN_MIN_NNZ``, also rows binned by length for the vector schedule: rows of up
+        to 32 entries go to the class of the next power of two, each class run with that many
+        lanes per row; longer rows get a block each.  Computed once per matrix.
         """
         ptr = cupy.asarray(indptr)
         nnz = int(ptr[-1]) if ptr.size else 0
-        if nnz < _PLAN_MIN_NNZ:
+        if nnz < self.merge_min_nnz:
             return None
-        lengths = cupy.diff(ptr.astype(np.int64))
-        classes = cupy.zeros(lengths.size, dtype=np.int8)  # class c: group 2**c, c = 0..5; 6 = long
-        for c in range(1, 6):
-            classes += (lengths > (1 << (c - 1))).astype(np.int8)
-        classes += (lengths > _LONG_ROW).astype(np.int8)
-        order = cupy.argsort(classes, kind="stable").astype(np.int64)
-        counts = cupy.bincount(classes.astype(np.int64), minlength=7).get()
-        bounds = np.concatenate([[0], np.cumsum(counts)])
-        groups = [(1 << c, order[bounds[c]:bounds[c + 1]]) for c in range(6) if counts[c]]
-        return SpmvPlan(groups, order[bounds[6]:bounds[7]])
+        return SpmvPlan(_merge_tiles(ptr, nnz), *(_row_classes(ptr) if nnz >= _PLAN_MIN_NNZ else (None, None)))
+
+
+def _merge_tiles(ptr: cupy.ndarray, nnz: int) -> cupy.ndarray:
+    """The row at each tile boundary of the merge path over (row ends, entries).
+
+    At diagonal d the path has taken the ends of the rows i with indptr[i+1] + i + 1 <= d (a
+    row ends before entry j is taken when indptr[i+1] <= j), so the row there is their count.
+    """
+    nrows = ptr.size - 1
+    ntiles = -(-(nrows + nnz) // codegen.MERGE_TILE)
+    ends = ptr[1:].astype(np.int64) + cupy.arange(1, nrows + 1, dtype=np.int64)
+    diagonals = cupy.arange(ntiles + 1, dtype=np.int64) * codegen.MERGE_TILE
+    return cupy.searchsorted(ends, diagonals, side="right").astype(np.int64)
+
+
+def _row_classes(ptr: cupy.ndarray) -> tuple[list[tuple[int, cupy.ndarray]], cupy.ndarray]:
+    """Rows binned by length for the vector schedule: (lanes, rows) classes and the long rows."""
+    lengths = cupy.diff(ptr.astype(np.int64))
+    classes = cupy.zeros(lengths.size, dtype=np.int8)  # class c: group 2**c, c = 0..5; 6 = long
+    for c in range(1, 6):
+        classes += (lengths > (1 << (c - 1))).astype(np.int8)
+    classes += (lengths > _LONG_ROW).astype(np.int8)
+    order = cupy.argsort(classes, kind="stable").astype(np.int64)
+    counts = cupy.bincount(classes.astype(np.int64), minlength=7).get()
+    bounds = np.concatenate([[0], np.cumsum(counts)])
+    groups = [(1 << c, order[bounds[c]:bounds[c + 1]]) for c in range(6) if counts[c]]
+    return groups, order[bounds[6]:bounds[7]]

@@ -50,8 +50,11 @@ __all__ = [
     "indexunary_module",
     "segment_reduce_module",
     "spmv_operand_types",
+    "matrix_value_read",
     "spmv_module",
     "SPMV_SCHEDULES",
+    "MERGE_TILE",
+    "merge_schedule_applies",
 ]
 
 TEMPLATE_DIR = Path(__file__).with_name("templates")
@@ -214,7 +217,6 @@ def _module(kind: str, title: str, base: str, ops: str, kernels: str, roles: Map
 
 _MAIN = {"main": ""}
 _ATOMIC_BOOL_MONOIDS = ("lor", "land")
-_SPMV_ROLES = {"main": "", "long": "_long"}
 
 
 @functools.lru_cache(maxsize=1024)
@@ -288,7 +290,7 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool) 
 
 
 def _matvec_parts(semiring: TypedSemiring, index_type: Any, vector_first: bool,
-                  template_name: str) -> tuple[str, str, str, int]:
+                  template_name: str, extra: Mapping[str, str] | None = None) -> tuple[str, str, str, int]:
     """A matrix-vector template filled for ``semiring``: (kernels, operator structs, index tag,
     vector_first as 0/1).  The product is MULT(A[r, k], x[k]) with positions (r, k, k, 0), or
     MULT(x[k], A[k, r]) with (0, k, k, r) when the vector comes first, r the output index."""
@@ -302,9 +304,16 @@ def _matvec_parts(semiring: TypedSemiring, index_type: Any, vector_first: bool,
     kernels = fill(template(template_name), {
         "INDEX_T": index_c, "A": a_type.c_type, "XV": x_type.c_type, "T": monoid.type.c_type,
         "MONOID": "monoid", "PRODUCT": cast_expr(mult.out_type, monoid.type, call),
-        "POSITIONS_DOC": f"(xi, xj, yi, yj) = {positions}",
+        "POSITIONS_DOC": f"(xi, xj, yi, yj) = {positions}", "READS_A": _bool_literal(matrix_value_read(semiring, vector_first)),
+        **(extra or {}),
     }, keep=("KERNEL",))
     return kernels, render_binary_op(mult, "mult") + render_monoid(monoid), tag, int(bool(vector_first))
+
+
+def matrix_value_read(semiring: TypedSemiring, vector_first: bool) -> bool:
+    """Whether the product reads the matrix's values (``plus_second`` over ``A x`` does not:
+    the kernels then take no value array, and the caller need not cast one)."""
+    return semiring.mult.reads("y" if vector_first else "x")
 
 
 def spmv_operand_types(semiring: TypedSemiring, vector_first: bool) -> tuple[DataType, DataType]:
@@ -313,22 +322,49 @@ def spmv_operand_types(semiring: TypedSemiring, vector_first: bool) -> tuple[Dat
     return (mult.y_type, mult.x_type) if vector_first else (mult.x_type, mult.y_type)
 
 
-SPMV_SCHEDULES: Mapping[str, str] = {"vector": "spmv_csr_vector.cu"}
-"""SpMV work schedules and their templates.  ``vector``: a group of lanes per row.  A
-load-balanced schedule (merge-path / nnz-split) is another template over the same
-operator structs and ``{{PRODUCT}}``, added here and chosen by the backend."""
+SPMV_SCHEDULES: Mapping[str, str] = {"vector": "spmv_csr_vector.cu", "merge": "spmv_csr_merge.cu"}
+"""SpMV work schedules and their templates.  ``vector``: a group of lanes per row, with early
+exit for terminal monoids.  ``merge``: merge-path, an equal share of entries and row ends
+per thread (see :func:`merge_schedule_applies`)."""
+
+MERGE_BLOCK = 256
+MERGE_ITEMS = 8
+MERGE_TILE = MERGE_BLOCK * MERGE_ITEMS
+"""Merge-path SpMV: threads per block, merge items per thread, merge items per block."""
+
+_SPMV_SCHEDULE_ROLES: Mapping[str, Mapping[str, str]] = {
+    "vector": {"main": "", "long": "_long"},
+    "merge": {"main": "", "fixup": "_fixup"},
+}
+
+
+def merge_schedule_applies(semiring: TypedSemiring) -> bool:
+    """Whether the merge-path schedule computes ``semiring``: not for ANY or BOOL monoids,
+    whose early exit (ANY, LOR's true, LAND's false) the vector schedule exploits, nor for
+    multipliers that read positions (the merge schedule forms products before it knows their
+    rows).  Terminal values of other types (min's -inf, say) are rare enough to ignore."""
+    monoid = semiring.monoid
+    return not (monoid.is_any or monoid.type.is_bool or semiring.mult.positional)
 
 
 @functools.lru_cache(maxsize=4096)
 def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, schedule: str = "vector") -> KernelModule:
     """Pull SpMV over CSR rows with the given schedule (see :data:`SPMV_SCHEDULES`).
 
-    Entries ``main(indptr, indices, values, x, x_present, row_mask, rows, nrows, out, present,
-    long_row, group)`` (the rows listed in ``rows``, or all ``nrows`` when it is null; rows
-    longer than ``long_row`` are skipped when it is positive) and
+    ``vector`` entries: ``main(indptr, indices, values, x, x_present, row_mask, rows, nrows,
+    out, present, long_row, group)`` (the rows listed in ``rows``, or all ``nrows`` when it is
+    null; rows longer than ``long_row`` are skipped when it is positive) and
     ``long(indptr, indices, values, x, x_present, row_mask, rows, out, present)`` (one block
-    per listed row); ``x_present`` and ``row_mask`` may be null.
+    per listed row).  ``merge`` entries: ``main(indptr, indices, values, x, x_present, row_mask,
+    tile_row, nrows, out, present, carry_row, carry_value, carry_valid)`` (one block of
+    MERGE_BLOCK threads per MERGE_TILE merge items) and ``fixup(carry_row, carry_value,
+    carry_valid, ncarry, out, present)`` (a warp per carry).  ``x_present`` and ``row_mask``
+    may be null.
     """
-    kernels, ops, tag, vf = _matvec_parts(semiring, index_type, vector_first, SPMV_SCHEDULES[schedule])
+    if schedule == "merge" and not merge_schedule_applies(semiring):
+        raise DomainMismatch(f"the merge SpMV schedule does not compute {semiring.name}")
+    sizes = {"MERGE_BLOCK": str(MERGE_BLOCK), "MERGE_ITEMS": str(MERGE_ITEMS)} if schedule == "merge" else {}
+    kernels, ops, tag, vf = _matvec_parts(semiring, index_type, vector_first, SPMV_SCHEDULES[schedule], sizes)
     return _module("spmv", f"spmv {schedule} {semiring.name} {semiring.key} {tag} vector_first={vf}",
-                   f"gb_spmv_{schedule}_{semiring.key}_{tag}_vf{vf}", ops, kernels, _SPMV_ROLES)
+                   f"gb_spmv_{schedule}_{semiring.key}_{tag}_vf{vf}", ops, kernels,
+                   _SPMV_SCHEDULE_ROLES[schedule])

@@ -124,6 +124,8 @@ def _spmv_specs() -> Iterator[KernelSpec]:
             for index in codegen.INDEX_TYPES:
                 for vf in (False, True):
                     for schedule in codegen.SPMV_SCHEDULES:
+                        if schedule == "merge" and not codegen.merge_schedule_applies(semiring):
+                            continue
                         suffix = "" if schedule == "vector" else f" {schedule}"
                         yield KernelSpec(
                             "spmv", f"spmv {name}[{semiring.mult.x_type}] {index} vector_first={int(vf)}{suffix}",

@@ -37,24 +37,26 @@ __device__ __forceinline__ unsigned gb_group_mask(int g) {
     return bits << (lane & ~(unsigned)(g - 1));
 }
 
-// __shfl_down_sync has no overloads for bool and 8/16-bit integers: widen them.
+// The shuffle intrinsics have no overloads for bool and 8/16-bit integers: such values
+// travel widened to a 32-bit word.
+template <typename T> struct gb_shfl_word { typedef T W; };
+template <> struct gb_shfl_word<bool> { typedef int W; };
+template <> struct gb_shfl_word<int8_t> { typedef int W; };
+template <> struct gb_shfl_word<int16_t> { typedef int W; };
+template <> struct gb_shfl_word<uint8_t> { typedef unsigned W; };
+template <> struct gb_shfl_word<uint16_t> { typedef unsigned W; };
+
 template <typename T> __device__ __forceinline__ T gb_shfl_down(unsigned mask, T v, int d, int w) {
-    return __shfl_down_sync(mask, v, d, w);
+    typedef typename gb_shfl_word<T>::W W;
+    return (T)__shfl_down_sync(mask, (W)v, d, w);
 }
-template <> __device__ __forceinline__ bool gb_shfl_down<bool>(unsigned mask, bool v, int d, int w) {
-    return __shfl_down_sync(mask, (int)v, d, w) != 0;
+template <typename T> __device__ __forceinline__ T gb_shfl_up(unsigned mask, T v, int d) {
+    typedef typename gb_shfl_word<T>::W W;
+    return (T)__shfl_up_sync(mask, (W)v, d);
 }
-template <> __device__ __forceinline__ int8_t gb_shfl_down<int8_t>(unsigned mask, int8_t v, int d, int w) {
-    return (int8_t)__shfl_down_sync(mask, (int)v, d, w);
-}
-template <> __device__ __forceinline__ int16_t gb_shfl_down<int16_t>(unsigned mask, int16_t v, int d, int w) {
-    return (int16_t)__shfl_down_sync(mask, (int)v, d, w);
-}
-template <> __device__ __forceinline__ uint8_t gb_shfl_down<uint8_t>(unsigned mask, uint8_t v, int d, int w) {
-    return (uint8_t)__shfl_down_sync(mask, (unsigned)v, d, w);
-}
-template <> __device__ __forceinline__ uint16_t gb_shfl_down<uint16_t>(unsigned mask, uint16_t v, int d, int w) {
-    return (uint16_t)__shfl_down_sync(mask, (unsigned)v, d, w);
+template <typename T> __device__ __forceinline__ T gb_shfl(unsigned mask, T v, int src) {
+    typedef typename gb_shfl_word<T>::W W;
+    return (T)__shfl_sync(mask, (W)v, src);
 }
 
 // Combine the partial results of a group with monoid M.  Lanes without a

@@ -18,7 +18,7 @@ extern "C" __global__ void {{KERNEL}}(
     const int64_t end = (int64_t)indptr[k + 1];
     for (int64_t p = (int64_t)indptr[k] + lane; p < end; p += group) {
         const int64_t r = (int64_t)indices[p];
-        const {{A}} a = values[p];
+        const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
         gb_atomic_combine<M>(&out[r], {{PRODUCT}});
         present[r] = true;
     }

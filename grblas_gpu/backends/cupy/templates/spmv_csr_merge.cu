@@ -1,0 +1,207 @@
+// Pull SpMV over CSR rows, merge-path schedule (Merrill and Garland, "Merge-based
+// parallel sparse matrix-vector multiplication", SC 2016): every thread consumes the
+// same number of merge items, a merge item being either a stored entry or a row's end,
+// so power-law rows and runs of empty rows cost the same per item.
+//   out[r] = ADD_k MULT(A[r,k], x[k])  (or MULT(x[k], A[r,k]) when vector first)
+// over the k with x_present[k] (all k when x_present is null); rows with row_mask[r]
+// false (when row_mask is non-null) get no result.  present[r] says whether any term
+// existed; out[r] is 0 where not.  No early exit: the backend uses this schedule for
+// monoids without a terminal value, and for multipliers that do not read positions
+// (products are formed before their row is known, so r is 0 in {{PRODUCT}}).
+//
+// Block b handles merge items [b * TILE, (b + 1) * TILE); tile_row[b] (from the plan) is
+// the row at that diagonal.  The block stages the products of its entries and its rows'
+// end offsets in shared memory, each thread finds its start by a merge-path search and
+// consumes ITEMS items.  A row that ends inside a thread is written by it; partial sums
+// that cross threads are joined by a segmented scan over the block, and those that
+// cross blocks are left in carry_* (one per block) for {{KERNEL}}_fixup.
+#define GB_MERGE_BLOCK {{MERGE_BLOCK}}
+#define GB_MERGE_ITEMS {{MERGE_ITEMS}}
+#define GB_MERGE_TILE (GB_MERGE_BLOCK * GB_MERGE_ITEMS)
+
+// A partial result: a value, whether it holds any term, and whether it starts a new
+// segment (a thread that finished a row resets what flows past it).
+template <typename M> struct gb_merge_part {
+    typename M::T value;
+    bool valid;
+    bool reset;
+};
+
+// left then right (in order), for the segmented scan.
+template <typename M>
+__device__ __forceinline__ gb_merge_part<M> gb_merge_join(const gb_merge_part<M>& left, gb_merge_part<M> right) {
+    if (!right.reset && left.valid) {
+        right.value = right.valid ? M::call(left.value, right.value) : left.value;
+        right.valid = true;
+    }
+    right.reset = right.reset || left.reset;
+    return right;
+}
+
+template <typename M>
+__device__ __forceinline__ gb_merge_part<M> gb_merge_shfl_up(unsigned mask, const gb_merge_part<M>& p, int d) {
+    gb_merge_part<M> q;
+    q.value = gb_shfl_up(mask, p.value, d);
+    q.valid = gb_shfl_up(mask, p.valid, d);
+    q.reset = gb_shfl_up(mask, p.reset, d);
+    return q;
+}
+
+extern "C" __global__ void {{KERNEL}}(
+        const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
+        const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
+        const int64_t* __restrict__ tile_row, int64_t nrows,
+        {{T}}* __restrict__ out, bool* __restrict__ present,
+        int64_t* __restrict__ carry_row, {{T}}* __restrict__ carry_value, bool* __restrict__ carry_valid) {
+    typedef {{MONOID}} M;
+    typedef typename M::T T;
+    __shared__ T prod[GB_MERGE_TILE];
+    __shared__ bool term_ok[GB_MERGE_TILE];
+    __shared__ {{INDEX_T}} row_end[GB_MERGE_TILE + 1];
+    __shared__ gb_merge_part<M> warp_total[GB_MERGE_BLOCK / 32];
+
+    const int64_t nnz = (int64_t)indptr[nrows];
+    const int64_t total = nrows + nnz;
+    const int64_t d0 = (int64_t)blockIdx.x * GB_MERGE_TILE;
+    const int64_t d1 = min(d0 + GB_MERGE_TILE, total);
+    const int64_t r0 = tile_row[blockIdx.x], r1 = tile_row[blockIdx.x + 1];
+    const int64_t nz0 = d0 - r0, nz1 = d1 - r1;
+
+    // Stage: the products of this tile's entries and the end offsets of its rows.  The
+    // column indices are loaded first, so that all of a thread's gathers of x are in flight
+    // together.
+    const int nz_count = (int)(nz1 - nz0);  // at most GB_MERGE_TILE
+    {{INDEX_T}} cols[GB_MERGE_ITEMS];
+#pragma unroll
+    for (int s = 0; s < GB_MERGE_ITEMS; ++s) {
+        const int q = s * GB_MERGE_BLOCK + threadIdx.x;
+        cols[s] = q < nz_count ? indices[nz0 + q] : ({{INDEX_T}})0;
+    }
+#pragma unroll
+    for (int s = 0; s < GB_MERGE_ITEMS; ++s) {
+        const int q = s * GB_MERGE_BLOCK + threadIdx.x;
+        if (q < nz_count) {
+            const int64_t k = (int64_t)cols[s];
+            const int64_t r = 0;
+            const bool ok = x_present == 0 || x_present[k];
+            if (ok) {
+                const {{A}} a = {{READS_A}} ? values[nz0 + q] : ({{A}})0;  // null when unread
+                const {{XV}} xk = x[k];
+                prod[q] = {{PRODUCT}};
+            }
+            term_ok[q] = ok;
+        }
+    }
+    const int64_t last_row = min(r1, nrows - 1);
+    for (int64_t q = r0 + threadIdx.x; q <= last_row; q += GB_MERGE_BLOCK) row_end[q - r0] = indptr[q + 1];
+    __syncthreads();
+
+    // This thread's start: the first of its diagonal's rows whose end is not yet merged.
+    const int64_t diag = d0 + (int64_t)threadIdx.x * GB_MERGE_ITEMS;
+    int64_t lo = 0, hi = last_row - r0 + 1;
+    while (lo < hi) {
+        const int64_t mid = (lo + hi) >> 1;
+        if ((int64_t)row_end[mid] + r0 + mid + 1 <= diag) lo = mid + 1; else hi = mid;
+    }
+    int64_t i = r0 + lo, j = diag - i;
+    const int64_t stop = min(diag + GB_MERGE_ITEMS, d1);
+
+    gb_merge_part<M> head, tail;  // head: the first row this thread finished; tail: the open row
+    head.valid = false;
+    head.reset = false;
+    tail.value = (T)0;
+    tail.valid = false;
+    tail.reset = false;
+    int64_t head_row = i;
+    bool row_on = row_mask == 0 || i >= nrows || row_mask[i];
+    for (int64_t d = diag; d < stop; ++d) {
+        if (j < (int64_t)row_end[i - r0]) {
+            if (row_on && term_ok[j - nz0]) {
+                const T v = prod[j - nz0];
+                tail.value = tail.valid ? M::call(tail.value, v) : v;
+                tail.valid = true;
+            }
+            ++j;
+        } else {
+            if (!head.reset) {  // the first finished row waits for the carry from the left
+                head.value = tail.value;
+                head.valid = tail.valid;
+                head.reset = true;
+                head_row = i;
+            } else {
+                out[i] = tail.valid ? tail.value : (T)0;
+                present[i] = tail.valid;
+            }
+            tail.valid = false;
+            ++i;
+            row_on = row_mask == 0 || i >= nrows || row_mask[i];
+        }
+    }
+    tail.reset = head.reset;
+
+    // Segmented inclusive scan of the tails over the block, in thread order.
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    gb_merge_part<M> scan = tail;
+    for (int d = 1; d < 32; d <<= 1) {
+        const gb_merge_part<M> left = gb_merge_shfl_up<M>(0xffffffffu, scan, d);
+        if (lane >= d) scan = gb_merge_join<M>(left, scan);
+    }
+    if (lane == 31) warp_total[warp] = scan;
+    __syncthreads();
+    gb_merge_part<M> before;  // what flows in from earlier warps of the block
+    before.valid = false;
+    before.reset = false;
+    for (int w = 0; w < warp; ++w) before = gb_merge_join<M>(before, warp_total[w]);
+    scan = gb_merge_join<M>(before, scan);
+    gb_merge_part<M> carry_in = gb_merge_shfl_up<M>(0xffffffffu, scan, 1);
+    if (lane == 0) carry_in = before;
+
+    if (head.reset) {  // carry_in is the open part of head_row from earlier threads
+        carry_in.reset = false;
+        head.reset = false;
+        const gb_merge_part<M> done = gb_merge_join<M>(carry_in, head);
+        out[head_row] = done.valid ? done.value : (T)0;
+        present[head_row] = done.valid;
+    }
+    if (threadIdx.x == GB_MERGE_BLOCK - 1) {  // the part of row r1 that crosses into later blocks
+        carry_row[blockIdx.x] = r1 < nrows ? r1 : -1;
+        carry_value[blockIdx.x] = scan.value;
+        carry_valid[blockIdx.x] = scan.valid;
+    }
+}
+
+// Join each row's block carries (in block order) into the value written by the block that
+// finished the row: one warp per run of carries of the same row.
+extern "C" __global__ void {{KERNEL}}_fixup(
+        const int64_t* __restrict__ carry_row, const {{T}}* __restrict__ carry_value,
+        const bool* __restrict__ carry_valid, int64_t ncarry,
+        {{T}}* __restrict__ out, bool* __restrict__ present) {
+    typedef {{MONOID}} M;
+    typedef typename M::T T;
+    const int64_t c = gb_thread_id() >> 5;
+    const int lane = threadIdx.x & 31;
+    if (c >= ncarry) return;
+    const int64_t r = carry_row[c];
+    if (r < 0 || (c > 0 && carry_row[c - 1] == r)) return;  // not the first carry of its row
+    T acc = (T)0;
+    bool valid = false;
+    for (int64_t base = c; base < ncarry; base += 32) {
+        const int64_t q = base + lane;
+        const bool mine = q < ncarry && carry_row[q] == r;
+        bool v = mine && carry_valid[q];
+        T part = v ? carry_value[q] : (T)0;
+        part = gb_group_reduce<M>(part, v, 0xffffffffu, 32);
+        const bool v0 = gb_shfl(0xffffffffu, v, 0);
+        part = gb_shfl(0xffffffffu, part, 0);
+        if (v0) {
+            acc = valid ? M::call(acc, part) : part;
+            valid = true;
+        }
+        if (__ballot_sync(0xffffffffu, q < ncarry && carry_row[q] != r) != 0u) break;
+    }
+    if (lane == 0 && valid) {
+        out[r] = present[r] ? M::call(acc, out[r]) : acc;
+        present[r] = true;
+    }
+}
