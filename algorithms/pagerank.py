@@ -64,8 +64,11 @@ def pagerank(
     n, backend = A.nrows, A.backend
     if n == 0:
         return Vector(t, 0, backend=backend)
-    W = A if weight else A.apply(unary.one).new(t)
-    out_weight = W.reduce_rowwise(monoid.plus[t]).new().select(select.valuene, 0).new()
+    if weight:
+        out_weight = A.reduce_rowwise(monoid.plus[t]).new()
+    else:  # out-degrees: each row's count of entries, as A 1 over plus_pair (no values read)
+        out_weight = A.mxv(Vector.from_scalar(1.0, n, t, backend=backend), semiring.plus_pair[t]).new()
+    out_weight = out_weight.select(select.valuene, 0).new()
     # Full vectors: alpha / w[u] (0 where dangling) and the dangling indicator d.
     scale = Vector.from_scalar(0.0, n, t, backend=backend)
     scale(out_weight.S) << out_weight.apply(binary.truediv, left=alpha)

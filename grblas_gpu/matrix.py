@@ -151,6 +151,14 @@ class Matrix(Collection):
         """How many rows hold at least one entry (one host read, then cached)."""
         return self._memo("nonempty_rows", lambda: int((self._be.xp.diff(self._indptr) > 0).sum()))
 
+    def _row_lengths(self) -> Any:
+        """The number of entries of every row (int64 array, cached)."""
+        return self._memo("row_lengths", lambda: self._be.xp.diff(self._indptr.astype(np.int64, copy=False)))
+
+    def _longest_row(self) -> int:
+        """The most entries in one row (one host read, then cached)."""
+        return self._memo("longest_row", lambda: int(self._row_lengths().max()) if self._nrows else 0)
+
     def _values_as(self, t: DataType) -> Any:
         """The stored values cast to ``t``, cached: a loop of products casts them once."""
         return self._memo(("values", t), lambda: self._be.cast(self._vals, t))

@@ -35,8 +35,7 @@ class Vector(Collection):
         self._be = get_backend(backend)
         self._dtype = lookup_dtype(dtype)
         self._size = _check_size(size)
-        xp = self._be.xp
-        self._set_sparse(xp.zeros(0, dtype=np.int64), xp.zeros(0, dtype=self._dtype.np_type))
+        self._set_sparse(_empty_array(self._be, np.int64), _empty_array(self._be, self._dtype.np_type))
         self.name = name
 
     # ---------------------------------------------------------------- construction
@@ -80,8 +79,16 @@ class Vector(Collection):
         return v
 
     @classmethod
+    def _blank(cls, be: Any, dtype: DataType, size: int) -> "Vector":
+        """A Vector with no storage yet, for internal constructors that set it at once (the
+        public constructor allocates empty arrays, a cost per operation in a loop)."""
+        v = cls.__new__(cls)
+        v._be, v._dtype, v._size, v.name = be, dtype, size, None
+        return v
+
+    @classmethod
     def _from_parts(cls, be: Any, dtype: DataType, size: int, idx: Any, vals: Any) -> "Vector":
-        v = cls(dtype, size, backend=be.name)
+        v = cls._blank(be, dtype, size)
         v._set_sparse(idx.astype(np.int64, copy=False), be.cast(vals, dtype))
         return v
 
@@ -90,7 +97,7 @@ class Vector(Collection):
                      count: int | None = None) -> "Vector":
         """A Vector from a presence array and dense values (values where absent are ignored);
         ``count``, when known, is the number of true bits."""
-        v = cls(dtype, size, backend=be.name)
+        v = cls._blank(be, dtype, size)
         v._set_bitmap(bits, be.cast(vals, dtype), count)
         return v
 
@@ -314,6 +321,17 @@ class Vector(Collection):
 
     def __contains__(self, index: int) -> bool:
         return self[index].value is not None
+
+
+_EMPTY: dict[tuple[str, Any], Any] = {}
+
+
+def _empty_array(be: Any, dtype: Any) -> Any:
+    """A shared empty array (stored arrays are never written in place, so sharing is safe)."""
+    key = (be.name, np.dtype(dtype))
+    if key not in _EMPTY:
+        _EMPTY[key] = be.xp.zeros(0, dtype=dtype)
+    return _EMPTY[key]
 
 
 def _check_size(n: Any) -> int:

@@ -501,13 +501,15 @@ def test_segment_reduce_long_segments(gpu: Any, name: str) -> None:
     assert np.array_equal(got, expected)
 
 
+@pytest.mark.parametrize("frontier_form", ["list", "bitmap"])
 @pytest.mark.parametrize("vector_first", [False, True])
 @pytest.mark.parametrize(("name", "t"), [("plus_times", INT64), ("min_plus", FP64), ("max_min", FP32),
                                          ("any_pair", BOOL), ("lor_land", BOOL), ("min_secondi", INT32),
                                          ("any_secondi", FP64), ("plus_pair", INT32), ("times_times", INT32)])
-def test_push_atomic_matches_sort(gpu: Any, name: str, t: DataType, vector_first: bool) -> None:
-    """The atomic push kernel against the CPU's expand-and-sort push, with heavy contention:
-    every frontier row also writes the same few hub columns."""
+def test_push_atomic_matches_sort(gpu: Any, name: str, t: DataType, vector_first: bool, frontier_form: str) -> None:
+    """The atomic push kernels (frontier as a list, or as a bitmap) against the CPU's
+    expand-and-sort push, with heavy contention: every frontier row also writes the same few
+    hub columns."""
     import grblas_gpu as gb
 
     rng = rng_for("push", name, t.name, vector_first)
@@ -521,6 +523,8 @@ def test_push_atomic_matches_sort(gpu: Any, name: str, t: DataType, vector_first
     for backend in ("numpy", "cupy"):
         A = gb.Matrix.from_coo(rows, cols, vals, nrows=n, ncols=n, dtype=t, dup_op=gb.binary.first, backend=backend)
         u = gb.Vector.from_coo(frontier, fvals, size=n, dtype=t, backend=backend)
+        if frontier_form == "bitmap" and backend == "cupy":
+            u._set_bitmap(*u._bitmap(), u.nvals)  # keep only the bitmap form
         sr = semirings[name]
         w = (u.vxm(A, sr, method="push") if vector_first else A.T.mxv(u, sr, method="push")).new()
         results.append(w)

@@ -61,7 +61,7 @@ class NumpyBackend(Backend):
         return z.astype(op.out_type.np_type)
 
     def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
-               fvals: Any, size: int, vector_first: bool) -> None:
+               fvals: Any, size: int, vector_first: bool, dense: bool = False) -> None:
         """No atomic push on the CPU: the caller's expand-and-sort path is the reference."""
         return None
 

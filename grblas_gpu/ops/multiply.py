@@ -77,18 +77,27 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
 
 def _push_pays(M: Matrix, u: Vector) -> bool:
     """Direction optimisation, for a frontier already sparse in vertices: push unless its
-    rows hold a large share of the matrix's entries."""
-    if u.nvals == 0 or M.nvals < 1 << 16:
+    rows hold a large share of the matrix's entries (not counted when even the longest rows
+    could not make it so)."""
+    budget = PUSH_EDGE_FRACTION * M.nvals
+    if u.nvals == 0 or M.nvals < 1 << 16 or u.nvals * M._longest_row() < budget:
         return True
+    if u._sp is None:  # a bitmap: weigh the row lengths by presence, no list of entries made
+        bits, _ = u._bitmap()
+        return int(M._be.xp.where(bits, M._row_lengths(), 0).sum()) < budget
     _, counts = M._row_ranges(u._idx)
-    return int(counts.sum()) < PUSH_EDGE_FRACTION * M.nvals
+    return int(counts.sum()) < budget
 
 
 def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mask | None) -> Vector:
     """Rows of ``M`` are output positions; its columns index ``u``."""
     be = M._be
     mult = sr.mult
-    x, present = u._dense(mult.x_type if vector_first else mult.y_type)
+    if mult.reads("x" if vector_first else "y"):
+        x, present = u._dense(mult.x_type if vector_first else mult.y_type)
+    else:  # the product ignores the vector's values: no cast
+        present = None if u._full else u._bitmap()[0]
+        x = u._bitmap()[1]
     # The values cast to the product's type, cached on M; uncast when the product ignores them.
     read = mult.reads("y" if vector_first else "x")
     avals = M._values_as(mult.y_type if vector_first else mult.x_type) if read else M._vals
@@ -108,7 +117,11 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
     be = M._be
     xp = be.xp
     if max(M.nrows, out_size) < 2**31:
-        pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, out_size, vector_first)
+        if u._sp is None:  # a bitmap frontier is pushed as it is, without listing its entries
+            bits, vals = u._bitmap()
+            pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, bits, vals, out_size, vector_first, dense=True)
+        else:
+            pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, out_size, vector_first)
         if pushed is not None:
             return Vector._from_bitmap(be, sr.out_type, out_size, pushed[1], pushed[0])
     request, position = sp.expand_ranges(xp, *M._row_ranges(u._idx))

@@ -25,15 +25,25 @@ def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
     def compute(mask: Mask | None) -> Vector:
         M = A._transposed() if transpose else A
         be = M._be
-        xp = be.xp
-        all_rows = M._rows()
-        offsets = sp.segment_starts(xp, all_rows)
-        rows = all_rows[offsets[:-1]]
+        rows, offsets = _nonempty_rows(M)
         vals = be.segment_reduce(mon, be.cast(M._vals, mon.type), offsets)
         return Vector._from_parts(be, mon.type, size, rows, vals)
 
     name = "reduce_columnwise" if transpose else "reduce_rowwise"
     return Expression(f"{name}({mon.name})", "Vector", (size,), mon.type, A.backend, compute, (A,))
+
+
+def _nonempty_rows(M: Any) -> tuple[Any, Any]:
+    """(rows holding entries, their segment offsets into the entries, with the end appended).
+    From the row pointers where M has them: O(rows) work instead of O(entries)."""
+    xp = M._be.xp
+    if M._ptr is None:
+        all_rows = M._rows()
+        offsets = sp.segment_starts(xp, all_rows)
+        return all_rows[offsets[:-1]], offsets
+    ptr = M._ptr.astype(np.int64, copy=False)
+    rows = xp.flatnonzero(ptr[1:] != ptr[:-1]).astype(np.int64)
+    return rows, xp.concatenate([ptr[rows], ptr[-1:]])
 
 
 def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:

@@ -167,6 +167,13 @@ class CupyBackend(Backend):
             return _NULL
         return self._operand(values, codegen.spmv_operand_types(semiring, vector_first)[0])
 
+    def _vector_values(self, semiring: TypedSemiring, x: Any, vector_first: bool) -> Any:
+        """A matrix-vector kernel's vector operand: cast to the type the product reads, or a
+        null pointer when the product ignores the vector's values."""
+        if not codegen.vector_value_read(semiring, vector_first):
+            return _NULL
+        return self._operand(x, codegen.spmv_operand_types(semiring, vector_first)[1])
+
     def _flag_array(self, x: Any) -> Any:
         """An optional bool array (x presence, row mask) as a contiguous CuPy array, or a null pointer."""
         if x is None:
@@ -302,8 +309,8 @@ class CupyBackend(Backend):
         present = cupy.empty(nrows, dtype=BOOL.np_type)
         if nrows == 0:
             return out, present
-        x_type = codegen.spmv_operand_types(semiring, vector_first)[1]
-        head = (ptr, idx, self._matrix_values(semiring, values, vector_first), self._operand(x, x_type),
+        head = (ptr, idx, self._matrix_values(semiring, values, vector_first),
+                self._vector_values(semiring, x, vector_first),
                 self._flag_array(x_present), self._flag_array(row_mask))
         if plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring):
             self._spmv_merge(semiring, head, plan.tile_row, nrows, ptr.dtype, bool(vector_first), out, present)
@@ -336,24 +343,33 @@ class CupyBackend(Backend):
 
     @_map_out_of_memory
     def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
-               fvals: Any, size: int, vector_first: bool) -> tuple[cupy.ndarray, cupy.ndarray] | None:
+               fvals: Any, size: int, vector_first: bool,
+               dense: bool = False) -> tuple[cupy.ndarray, cupy.ndarray] | None:
         """Push: ``out[j] = ADD over frontier k of MULT(A[k, j], x[k])`` (operands swapped when
-        ``vector_first``), combined atomically into a dense result.  Returns (out, present), or
-        None when the monoid has no atomic combine (the caller then sorts by key)."""
+        ``vector_first``), combined atomically into a dense result.  The frontier is a list of
+        rows with their values, or with ``dense`` a presence array over all rows with dense
+        values.  Returns (out, present), or None when the monoid has no atomic combine (the
+        caller then sorts by key)."""
         if not codegen.atomic_push_supported(semiring.monoid):
             return None
         ptr, idx = self._index_arrays(indptr, indices)
-        x_type = codegen.spmv_operand_types(semiring, vector_first)[1]
         monoid = semiring.monoid
         out = cupy.full(size, monoid.identity, dtype=monoid.type.np_type)
         present = cupy.zeros(size, dtype=BOOL.np_type)
+        module = codegen.spmspv_module(semiring, ptr.dtype, bool(vector_first))
+        head = (ptr, idx, self._matrix_values(semiring, values, vector_first))
+        if dense:
+            n = int(frontier.shape[0])
+            args = head + (self._flag_array(frontier), self._vector_values(semiring, fvals, vector_first),
+                           np.int64(n), out, present)
+            if n:  # a thread per row, a warp per 32 rows
+                self._function(module, "bitmap")((-(-n // _BLOCK),), (_BLOCK,), args)
+            return out, present
         nfront = int(frontier.shape[0])
         if nfront:
-            fn = self._function(codegen.spmspv_module(semiring, ptr.dtype, bool(vector_first)))
-            args = (ptr, idx, self._matrix_values(semiring, values, vector_first),
-                    _contiguous(cupy.asarray(frontier, dtype=np.int64)),
-                    self._operand(fvals, x_type), np.int64(nfront), out, present)
-            self._launch_groups(fn, nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
+            args = head + (_contiguous(cupy.asarray(frontier, dtype=np.int64)),
+                           self._vector_values(semiring, fvals, vector_first), np.int64(nfront), out, present)
+            self._launch_groups(self._function(module), nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
         return out, present
 
     def spmv_plan(self, indptr: Any) -> "SpmvPlan | None":

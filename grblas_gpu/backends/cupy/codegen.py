@@ -51,6 +51,7 @@ __all__ = [
     "segment_reduce_module",
     "spmv_operand_types",
     "matrix_value_read",
+    "vector_value_read",
     "spmv_module",
     "SPMV_SCHEDULES",
     "MERGE_TILE",
@@ -280,13 +281,15 @@ def atomic_push_supported(monoid: TypedMonoid) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool) -> KernelModule:
-    """Push SpMSpV with atomic combining; entry ``main(indptr, indices, values, frontier,
-    fvals, nfront, out, present, group)``.  Only for monoids :func:`atomic_push_supported`."""
+    """Push SpMSpV with atomic combining; entries ``main(indptr, indices, values, frontier,
+    fvals, nfront, out, present, group)`` (the frontier as a list of rows and their values) and
+    ``bitmap(indptr, indices, values, in_frontier, fvals, n, out, present)`` (as a bitmap and
+    dense values, a warp per 32 rows).  Only for monoids :func:`atomic_push_supported`."""
     if not atomic_push_supported(semiring.monoid):
         raise DomainMismatch(f"{semiring.monoid!r} has no atomic combine; push sorts by key instead")
     kernels, ops, tag, vf = _matvec_parts(semiring, index_type, vector_first, "spmspv_push.cu")
     return _module("spmspv", f"spmspv {semiring.name} {semiring.key} {tag} vector_first={vf}",
-                   f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels, _MAIN)
+                   f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"main": "", "bitmap": "_bitmap"})
 
 
 def _matvec_parts(semiring: TypedSemiring, index_type: Any, vector_first: bool,
@@ -305,6 +308,7 @@ def _matvec_parts(semiring: TypedSemiring, index_type: Any, vector_first: bool,
         "INDEX_T": index_c, "A": a_type.c_type, "XV": x_type.c_type, "T": monoid.type.c_type,
         "MONOID": "monoid", "PRODUCT": cast_expr(mult.out_type, monoid.type, call),
         "POSITIONS_DOC": f"(xi, xj, yi, yj) = {positions}", "READS_A": _bool_literal(matrix_value_read(semiring, vector_first)),
+        "READS_X": _bool_literal(vector_value_read(semiring, vector_first)),
         **(extra or {}),
     }, keep=("KERNEL",))
     return kernels, render_binary_op(mult, "mult") + render_monoid(monoid), tag, int(bool(vector_first))
@@ -314,6 +318,11 @@ def matrix_value_read(semiring: TypedSemiring, vector_first: bool) -> bool:
     """Whether the product reads the matrix's values (``plus_second`` over ``A x`` does not:
     the kernels then take no value array, and the caller need not cast one)."""
     return semiring.mult.reads("y" if vector_first else "x")
+
+
+def vector_value_read(semiring: TypedSemiring, vector_first: bool) -> bool:
+    """Whether the product reads the vector's values (``any_pair`` does not)."""
+    return semiring.mult.reads("x" if vector_first else "y")
 
 
 def spmv_operand_types(semiring: TypedSemiring, vector_first: bool) -> tuple[DataType, DataType]:

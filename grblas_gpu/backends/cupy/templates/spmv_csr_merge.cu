@@ -87,7 +87,7 @@ extern "C" __global__ void {{KERNEL}}(
             const bool ok = x_present == 0 || x_present[k];
             if (ok) {
                 const {{A}} a = {{READS_A}} ? values[nz0 + q] : ({{A}})0;  // null when unread
-                const {{XV}} xk = x[k];
+                const {{XV}} xk = {{READS_X}} ? x[k] : ({{XV}})0;
                 prod[q] = {{PRODUCT}};
             }
             term_ok[q] = ok;

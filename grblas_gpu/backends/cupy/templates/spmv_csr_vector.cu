@@ -18,7 +18,7 @@ __device__ __forceinline__ void {{KERNEL}}_term(
     const int64_t k = (int64_t)indices[p];
     if (x_present == 0 || x_present[k]) {
         const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
-        const {{XV}} xk = x[k];
+        const {{XV}} xk = {{READS_X}} ? x[k] : ({{XV}})0;
         const typename M::T v = {{PRODUCT}};
         acc = valid ? M::call(acc, v) : v;
         valid = true;
