@@ -71,7 +71,7 @@ def pagerank(
     out_weight = out_weight.select(select.valuene, 0).new()
     # Full vectors: alpha / w[u] (0 where dangling) and the dangling indicator d.
     scale = Vector.from_scalar(0.0, n, t, backend=backend)
-    scale(out_weight.S) << out_weight.apply(binary.truediv, left=alpha)
+    scale(binary.plus) << out_weight.apply(binary.truediv, left=alpha)  # stays full
     is_dangling = Vector.from_scalar(1.0, n, t, backend=backend)
     is_dangling(out_weight.S) << 0.0
     follow = semiring.plus_times[t] if weight else semiring.plus_second[t]
