@@ -149,7 +149,7 @@ class Matrix(Collection):
 
     def _nonempty_rows(self) -> int:
         """How many rows hold at least one entry (one host read, then cached)."""
-        return self._memo("nonempty_rows", lambda: int((self._be.xp.diff(self._indptr) > 0).sum()))
+        return self._memo("nonempty_rows", lambda: int((self._row_lengths() > 0).sum()))
 
     def _row_lengths(self) -> Any:
         """The number of entries of every row (int64 array, cached)."""

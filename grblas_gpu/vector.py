@@ -79,16 +79,8 @@ class Vector(Collection):
         return v
 
     @classmethod
-    def _blank(cls, be: Any, dtype: DataType, size: int) -> "Vector":
-        """A Vector with no storage yet, for internal constructors that set it at once (the
-        public constructor allocates empty arrays, a cost per operation in a loop)."""
-        v = cls.__new__(cls)
-        v._be, v._dtype, v._size, v.name = be, dtype, size, None
-        return v
-
-    @classmethod
     def _from_parts(cls, be: Any, dtype: DataType, size: int, idx: Any, vals: Any) -> "Vector":
-        v = cls._blank(be, dtype, size)
+        v = cls(dtype, size, backend=be.name)
         v._set_sparse(idx.astype(np.int64, copy=False), be.cast(vals, dtype))
         return v
 
@@ -97,7 +89,7 @@ class Vector(Collection):
                      count: int | None = None) -> "Vector":
         """A Vector from a presence array and dense values (values where absent are ignored);
         ``count``, when known, is the number of true bits."""
-        v = cls._blank(be, dtype, size)
+        v = cls(dtype, size, backend=be.name)
         v._set_bitmap(bits, be.cast(vals, dtype), count)
         return v
 

@@ -25,7 +25,7 @@ def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
     def compute(mask: Mask | None) -> Vector:
         M = A._transposed() if transpose else A
         be = M._be
-        rows, offsets = _nonempty_rows(M)
+        rows, offsets = _row_segments(M)
         vals = be.segment_reduce(mon, be.cast(M._vals, mon.type), offsets)
         return Vector._from_parts(be, mon.type, size, rows, vals)
 
@@ -33,16 +33,16 @@ def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
     return Expression(f"{name}({mon.name})", "Vector", (size,), mon.type, A.backend, compute, (A,))
 
 
-def _nonempty_rows(M: Any) -> tuple[Any, Any]:
+def _row_segments(M: Any) -> tuple[Any, Any]:
     """(rows holding entries, their segment offsets into the entries, with the end appended).
-    From the row pointers where M has them: O(rows) work instead of O(entries)."""
+    From the row lengths where M has row pointers: O(rows) work instead of O(entries)."""
     xp = M._be.xp
     if M._ptr is None:
         all_rows = M._rows()
         offsets = sp.segment_starts(xp, all_rows)
         return all_rows[offsets[:-1]], offsets
     ptr = M._ptr.astype(np.int64, copy=False)
-    rows = xp.flatnonzero(ptr[1:] != ptr[:-1]).astype(np.int64)
+    rows = xp.flatnonzero(M._row_lengths()).astype(np.int64)
     return rows, xp.concatenate([ptr[rows], ptr[-1:]])
 
 

@@ -160,19 +160,13 @@ class CupyBackend(Backend):
         """``x`` as a contiguous CuPy array of type ``t``."""
         return _contiguous(self.cast(cupy.asarray(x), t))
 
-    def _matrix_values(self, semiring: TypedSemiring, values: Any, vector_first: bool) -> Any:
-        """A matrix-vector kernel's value operand: cast to the type the product reads, or a
-        null pointer when the product ignores the matrix's values."""
-        if not codegen.matrix_value_read(semiring, vector_first):
+    def _matvec_operand(self, semiring: TypedSemiring, arr: Any, vector_first: bool, of_matrix: bool) -> Any:
+        """A matrix-vector kernel's value operand (the matrix's when ``of_matrix``, else the
+        vector's): cast to the type the product reads, or a null pointer when it ignores them."""
+        read = codegen.matrix_value_read if of_matrix else codegen.vector_value_read
+        if not read(semiring, vector_first):
             return _NULL
-        return self._operand(values, codegen.spmv_operand_types(semiring, vector_first)[0])
-
-    def _vector_values(self, semiring: TypedSemiring, x: Any, vector_first: bool) -> Any:
-        """A matrix-vector kernel's vector operand: cast to the type the product reads, or a
-        null pointer when the product ignores the vector's values."""
-        if not codegen.vector_value_read(semiring, vector_first):
-            return _NULL
-        return self._operand(x, codegen.spmv_operand_types(semiring, vector_first)[1])
+        return self._operand(arr, codegen.spmv_operand_types(semiring, vector_first)[0 if of_matrix else 1])
 
     def _flag_array(self, x: Any) -> Any:
         """An optional bool array (x presence, row mask) as a contiguous CuPy array, or a null pointer."""
@@ -309,8 +303,8 @@ class CupyBackend(Backend):
         present = cupy.empty(nrows, dtype=BOOL.np_type)
         if nrows == 0:
             return out, present
-        head = (ptr, idx, self._matrix_values(semiring, values, vector_first),
-                self._vector_values(semiring, x, vector_first),
+        head = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True),
+                self._matvec_operand(semiring, x, vector_first, False),
                 self._flag_array(x_present), self._flag_array(row_mask))
         if plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring):
             self._spmv_merge(semiring, head, plan.tile_row, nrows, ptr.dtype, bool(vector_first), out, present)
@@ -357,10 +351,10 @@ class CupyBackend(Backend):
         out = cupy.full(size, monoid.identity, dtype=monoid.type.np_type)
         present = cupy.zeros(size, dtype=BOOL.np_type)
         module = codegen.spmspv_module(semiring, ptr.dtype, bool(vector_first))
-        head = (ptr, idx, self._matrix_values(semiring, values, vector_first))
+        head = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True))
         if dense:
             n = int(frontier.shape[0])
-            args = head + (self._flag_array(frontier), self._vector_values(semiring, fvals, vector_first),
+            args = head + (self._flag_array(frontier), self._matvec_operand(semiring, fvals, vector_first, False),
                            np.int64(n), out, present)
             if n:  # a thread per row, a warp per 32 rows
                 self._function(module, "bitmap")((-(-n // _BLOCK),), (_BLOCK,), args)
@@ -368,7 +362,7 @@ class CupyBackend(Backend):
         nfront = int(frontier.shape[0])
         if nfront:
             args = head + (_contiguous(cupy.asarray(frontier, dtype=np.int64)),
-                           self._vector_values(semiring, fvals, vector_first), np.int64(nfront), out, present)
+                           self._matvec_operand(semiring, fvals, vector_first, False), np.int64(nfront), out, present)
             self._launch_groups(self._function(module), nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
         return out, present
 
