@@ -501,23 +501,28 @@ def test_segment_reduce_long_segments(gpu: Any, name: str) -> None:
     assert np.array_equal(got, expected)
 
 
-@pytest.mark.parametrize("frontier_form", ["list", "bitmap"])
+@pytest.mark.parametrize("frontier_form", ["list", "bitmap", "balanced"])
 @pytest.mark.parametrize("vector_first", [False, True])
 @pytest.mark.parametrize(("name", "t"), [("plus_times", INT64), ("min_plus", FP64), ("max_min", FP32),
                                          ("any_pair", BOOL), ("lor_land", BOOL), ("min_secondi", INT32),
                                          ("any_secondi", FP64), ("plus_pair", INT32), ("times_times", INT32)])
-def test_push_atomic_matches_sort(gpu: Any, name: str, t: DataType, vector_first: bool, frontier_form: str) -> None:
-    """The atomic push kernels (frontier as a list, or as a bitmap) against the CPU's
-    expand-and-sort push, with heavy contention: every frontier row also writes the same few
-    hub columns."""
+def test_push_atomic_matches_sort(gpu: Any, monkeypatch: pytest.MonkeyPatch, name: str, t: DataType,
+                                  vector_first: bool, frontier_form: str) -> None:
+    """The atomic push kernels (frontier as a list, as a bitmap, or as a list shared among
+    warps by entries) against the CPU's expand-and-sort push, with heavy contention: every
+    frontier row also writes the same few hub columns.  Rows 0 and 1 are long (hub rows) and
+    the last 100 rows empty, and the frontier holds some of each."""
     import grblas_gpu as gb
+    from grblas_gpu.backends.cupy.backend import CupyBackend
 
+    if frontier_form == "balanced":
+        monkeypatch.setattr(CupyBackend, "push_balance_row", 0)
     rng = rng_for("push", name, t.name, vector_first)
     n = 3000
-    rows = rng.integers(0, n, 40_000)
+    rows = np.where(rng.random(40_000) < 0.2, rng.integers(0, 2, 40_000), rng.integers(0, n - 100, 40_000))
     cols = np.where(rng.random(40_000) < 0.3, rng.integers(0, 4, 40_000), rng.integers(0, n, 40_000))
     vals = rng.integers(1, 4, 40_000)
-    frontier = np.unique(rng.integers(0, n, 400))
+    frontier = np.unique(np.concatenate([[0, 1, n - 1, n - 2], rng.integers(0, n, 400)]))
     fvals = rng.integers(1, 3, frontier.size) if t != BOOL else True
     results = []
     for backend in ("numpy", "cupy"):

@@ -61,7 +61,8 @@ class NumpyBackend(Backend):
         return z.astype(op.out_type.np_type)
 
     def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
-               fvals: Any, size: int, vector_first: bool, dense: bool = False) -> None:
+               fvals: Any, size: int, vector_first: bool, dense: bool = False,
+               longest_row: int | None = None) -> None:
         """No atomic push on the CPU: the caller's expand-and-sort path is the reference."""
         return None
 
@@ -84,6 +85,10 @@ class NumpyBackend(Backend):
             with np.errstate(all="ignore"):
                 return monoid.ufunc.reduceat(values, starts).astype(monoid.type.np_type, copy=False)
         return self._pairwise_reduce(monoid.op, values, starts)
+
+    def reduce_all(self, monoid: TypedMonoid, values: np.ndarray) -> np.ndarray:
+        """All of ``values`` (at least one) reduced with the monoid, as a 1-element array."""
+        return self.segment_reduce(monoid, values, np.asarray([0, len(values)], dtype=np.int64))
 
     def _pairwise_reduce(self, op: TypedBinaryOp, values: np.ndarray, starts: np.ndarray) -> np.ndarray:
         """Segmented reduction by any vectorised operator: halve every segment per round."""

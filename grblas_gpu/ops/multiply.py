@@ -121,7 +121,8 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
             bits, vals = u._bitmap()
             pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, bits, vals, out_size, vector_first, dense=True)
         else:
-            pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, out_size, vector_first)
+            pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, out_size, vector_first,
+                               longest_row=M._longest_row())
         if pushed is not None:
             return Vector._from_bitmap(be, sr.out_type, out_size, pushed[1], pushed[0])
     request, position = sp.expand_ranges(xp, *M._row_ranges(u._idx))
@@ -190,8 +191,7 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
         if len(keys):
             pos = Positions(0, keys, keys, 0) if typed.mult.positional else None
             prod = sp.apply_binary(be, typed.mult, u._vals[ia], v._vals[ib], pos)
-            offsets = be.xp.asarray([0, len(keys)], dtype=np.int64)
-            s._value = be.to_host(be.segment_reduce(typed.monoid, be.cast(prod, typed.out_type), offsets))[0]
+            s._value = be.to_host(be.reduce_all(typed.monoid, be.cast(prod, typed.out_type)))[0]
         return s
 
     return Expression(f"inner({typed.name})", "Scalar", (), typed.out_type, u.backend, compute, (u, v))

@@ -62,16 +62,15 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
             if not allow_empty:
                 s._value = np.asarray(mon.identity, dtype=mon.type.np_type)[()]
             return s
-        offsets = be.xp.asarray([0, n], dtype=np.int64)
         if obj.kind == "Vector" and obj._is_bitmap and not mon.is_any:
             # Absent positions hold the identity, so the whole dense array can be reduced.
             bits, dense = obj._bitmap()
-            identity = be.xp.asarray(mon.identity, dtype=mon.type.np_type)
-            vals = be.xp.where(bits, be.cast(dense, mon.type), identity)
-            offsets = be.xp.asarray([0, obj.size], dtype=np.int64)
+            vals = be.cast(dense, mon.type)
+            if not obj._full:
+                vals = be.xp.where(bits, vals, be.xp.asarray(mon.identity, dtype=mon.type.np_type))
         else:
             vals = be.cast(obj._entries(obj._keyspace([obj])).values, mon.type)
-        s._value = be.to_host(be.segment_reduce(mon, vals, offsets))[0]
+        s._value = be.to_host(be.reduce_all(mon, vals))[0]
         return s
 
     return Expression(f"reduce({mon.name})", "Scalar", (), mon.type, obj.backend, compute, (obj,))

@@ -33,6 +33,7 @@ _MAX_BLOCKS = 1 << 20  # element-wise kernels stride over the rest
 _LONG_ROW = 2048  # SpMV rows longer than this get a block of their own
 _PLAN_MIN_NNZ = 1 << 20  # smaller matrices run SpMV as one launch without a plan
 _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
+_MAX_PUSH_BLOCKS = 132 * 16  # balanced push: enough warps to fill the GPU; more stride
 _NULL = np.uint64(0)  # a null device pointer, passed by value
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -99,6 +100,9 @@ class CupyBackend(Backend):
     xp = cupy
     merge_min_nnz = 1 << 16
     """Matrices with at least this many entries get merge-path SpMV (where it applies)."""
+    push_balance_row = 1024
+    """Push from a listed frontier shares its entries among warps evenly when the matrix has
+    a row longer than this (a group of lanes per row would leave a hub row to one warp)."""
 
     def __init__(self) -> None:
         self._modules: dict[str, Any] = {}
@@ -140,7 +144,8 @@ class CupyBackend(Backend):
     @_map_out_of_memory
     def cast(self, x: Any, t: DataType) -> Any:
         """Cast C-style to ``t`` (float to integer truncates and saturates, NaN becomes 0)."""
-        x = cupy.asarray(x)
+        if not isinstance(x, cupy.ndarray):
+            x = cupy.asarray(x)
         if x.dtype == t.np_type:
             return x
         try:
@@ -158,7 +163,7 @@ class CupyBackend(Backend):
 
     def _operand(self, x: Any, t: DataType) -> cupy.ndarray:
         """``x`` as a contiguous CuPy array of type ``t``."""
-        return _contiguous(self.cast(cupy.asarray(x), t))
+        return _contiguous(self.cast(x, t))
 
     def _matvec_operand(self, semiring: TypedSemiring, arr: Any, vector_first: bool, of_matrix: bool) -> Any:
         """A matrix-vector kernel's value operand (the matrix's when ``of_matrix``, else the
@@ -172,6 +177,8 @@ class CupyBackend(Backend):
         """An optional bool array (x presence, row mask) as a contiguous CuPy array, or a null pointer."""
         if x is None:
             return _NULL
+        if isinstance(x, cupy.ndarray) and x.dtype == np.bool_ and x.flags.c_contiguous:
+            return x
         return _contiguous(cupy.asarray(x).astype(np.bool_, copy=False))
 
     # -------------------------------------------------------------- element-wise
@@ -239,9 +246,9 @@ class CupyBackend(Backend):
     @staticmethod
     def _index_arrays(*arrays: Any) -> list[cupy.ndarray]:
         """Index arrays as contiguous CuPy arrays of one type: int32 if all are int32, else int64."""
-        arrs = [cupy.asarray(a) for a in arrays]
+        arrs = [a if isinstance(a, cupy.ndarray) else cupy.asarray(a) for a in arrays]
         dtype = np.int32 if all(a.dtype == np.int32 for a in arrs) else np.int64
-        return [_contiguous(a.astype(dtype, copy=False)) for a in arrs]
+        return [a if a.dtype == dtype and a.flags.c_contiguous else _contiguous(a.astype(dtype)) for a in arrs]
 
     @_map_out_of_memory
     def segment_reduce(self, monoid: TypedMonoid, values: Any, offsets: Any) -> cupy.ndarray:
@@ -261,6 +268,21 @@ class CupyBackend(Backend):
         fn = self._function(codegen.segment_reduce_module(monoid, offs.dtype))
         self._launch_groups(fn, nseg, _group_size(vals.size, nseg), (vals, offs, np.int64(nseg), out))
         return out
+
+    @_map_out_of_memory
+    def reduce_all(self, monoid: TypedMonoid, values: Any) -> cupy.ndarray:
+        """All of ``values`` (at least one) reduced with the monoid, as a 1-element array: passes
+        over chunks of ``_CHUNK`` values, with no host synchronisation."""
+        vals = self._operand(values, monoid.type).reshape(-1)
+        fn = self._function(codegen.segment_reduce_module(monoid, np.dtype(np.int64)), "chunks")
+        while True:
+            n = vals.size
+            nseg = -(-n // _CHUNK)
+            out = cupy.empty(nseg, dtype=monoid.type.np_type)
+            self._launch_groups(fn, nseg, _group_size(n, nseg), (vals, np.int64(n), np.int64(_CHUNK), out))
+            if nseg == 1:
+                return out
+            vals = out
 
     def _chunked_reduce(self, monoid: TypedMonoid, vals: cupy.ndarray, offs: cupy.ndarray) -> cupy.ndarray:
         """Segment reduce in two levels: chunks of at most ``_CHUNK`` values inside segments,
@@ -337,13 +359,15 @@ class CupyBackend(Backend):
 
     @_map_out_of_memory
     def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
-               fvals: Any, size: int, vector_first: bool,
-               dense: bool = False) -> tuple[cupy.ndarray, cupy.ndarray] | None:
+               fvals: Any, size: int, vector_first: bool, dense: bool = False,
+               longest_row: int | None = None) -> tuple[cupy.ndarray, cupy.ndarray] | None:
         """Push: ``out[j] = ADD over frontier k of MULT(A[k, j], x[k])`` (operands swapped when
         ``vector_first``), combined atomically into a dense result.  The frontier is a list of
         rows with their values, or with ``dense`` a presence array over all rows with dense
-        values.  Returns (out, present), or None when the monoid has no atomic combine (the
-        caller then sorts by key)."""
+        values.  ``longest_row`` (the matrix's, when the caller knows it) above
+        ``push_balance_row`` shares a listed frontier's entries evenly among warps, so one
+        long row is not left to one group.  Returns (out, present), or None when the monoid
+        has no atomic combine (the caller then sorts by key)."""
         if not codegen.atomic_push_supported(semiring.monoid):
             return None
         ptr, idx = self._index_arrays(indptr, indices)
@@ -360,10 +384,19 @@ class CupyBackend(Backend):
                 self._function(module, "bitmap")((-(-n // _BLOCK),), (_BLOCK,), args)
             return out, present
         nfront = int(frontier.shape[0])
-        if nfront:
-            args = head + (_contiguous(cupy.asarray(frontier, dtype=np.int64)),
-                           self._matvec_operand(semiring, fvals, vector_first, False), np.int64(nfront), out, present)
-            self._launch_groups(self._function(module), nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
+        if nfront == 0:
+            return out, present
+        rows = _contiguous(cupy.asarray(frontier, dtype=np.int64))
+        xvals = self._matvec_operand(semiring, fvals, vector_first, False)
+        if longest_row is not None and longest_row > self.push_balance_row:
+            ends = cupy.cumsum(ptr[rows + 1] - ptr[rows], dtype=np.int64)
+            bound = min(nfront * longest_row, idx.size)  # at least the entries to push
+            blocks = min(-(-bound * 32 // (codegen.PUSH_TILE * _BLOCK)), _MAX_PUSH_BLOCKS)
+            self._function(module, "balanced")((max(blocks, 1),), (_BLOCK,),
+                                               head + (rows, xvals, np.int64(nfront), ends, out, present))
+            return out, present
+        args = head + (rows, xvals, np.int64(nfront), out, present)
+        self._launch_groups(self._function(module), nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
         return out, present
 
     def spmv_plan(self, indptr: Any) -> "SpmvPlan | None":

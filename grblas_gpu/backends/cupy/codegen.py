@@ -55,6 +55,7 @@ __all__ = [
     "spmv_module",
     "SPMV_SCHEDULES",
     "MERGE_TILE",
+    "PUSH_TILE",
     "merge_schedule_applies",
 ]
 
@@ -263,13 +264,14 @@ def indexunary_module(op: TypedIndexUnaryOp) -> KernelModule:
 
 @functools.lru_cache(maxsize=4096)
 def segment_reduce_module(monoid: TypedMonoid, index_type: Any) -> KernelModule:
-    """Reduce every segment of ``values``; entry ``main(values, offsets, nseg, out, group)``."""
+    """Reduce every segment of ``values``; entries ``main(values, offsets, nseg, out, group)``
+    and ``chunks(values, n, chunk, out, group)`` (segments of ``chunk`` values each)."""
     index_c, tag = index_c_type(index_type)
     kernels = fill(template("segment_reduce.cu"), {
         "T": monoid.type.c_type, "INDEX_T": index_c, "MONOID": "monoid",
     }, keep=("KERNEL",))
     return _module("segment_reduce", f"segment_reduce {monoid.key} {tag}", f"gb_segreduce_{monoid.key}_{tag}",
-                   render_monoid(monoid), kernels, _MAIN)
+                   render_monoid(monoid), kernels, {"main": "", "chunks": "_chunks"})
 
 
 def atomic_push_supported(monoid: TypedMonoid) -> bool:
@@ -282,14 +284,17 @@ def atomic_push_supported(monoid: TypedMonoid) -> bool:
 @functools.lru_cache(maxsize=4096)
 def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool) -> KernelModule:
     """Push SpMSpV with atomic combining; entries ``main(indptr, indices, values, frontier,
-    fvals, nfront, out, present, group)`` (the frontier as a list of rows and their values) and
-    ``bitmap(indptr, indices, values, in_frontier, fvals, n, out, present)`` (as a bitmap and
-    dense values, a warp per 32 rows).  Only for monoids :func:`atomic_push_supported`."""
+    fvals, nfront, out, present, group)`` (the frontier as a list of rows and their values, a
+    group of lanes per row), ``balanced(indptr, indices, values, frontier, fvals, nfront, ends,
+    out, present)`` (the same list, a warp per PUSH_TILE of its rows' entries; ``ends`` the
+    inclusive prefix sums of the rows' lengths) and ``bitmap(indptr, indices, values,
+    in_frontier, fvals, n, out, present)`` (as a bitmap and dense values, a warp per 32 rows).
+    Only for monoids :func:`atomic_push_supported`."""
     if not atomic_push_supported(semiring.monoid):
         raise DomainMismatch(f"{semiring.monoid!r} has no atomic combine; push sorts by key instead")
     kernels, ops, tag, vf = _matvec_parts(semiring, index_type, vector_first, "spmspv_push.cu")
     return _module("spmspv", f"spmspv {semiring.name} {semiring.key} {tag} vector_first={vf}",
-                   f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"main": "", "bitmap": "_bitmap"})
+                   f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"main": "", "bitmap": "_bitmap", "balanced": "_balanced"})
 
 
 def _matvec_parts(semiring: TypedSemiring, index_type: Any, vector_first: bool,
@@ -335,6 +340,9 @@ SPMV_SCHEDULES: Mapping[str, str] = {"vector": "spmv_csr_vector.cu", "merge": "s
 """SpMV work schedules and their templates.  ``vector``: a group of lanes per row, with early
 exit for terminal monoids.  ``merge``: merge-path, an equal share of entries and row ends
 per thread (see :func:`merge_schedule_applies`)."""
+
+PUSH_TILE = 32 * 8
+"""Balanced push: stored entries per warp tile (32 lanes times GB_PUSH_ITEMS in the template)."""
 
 MERGE_BLOCK = 256
 MERGE_ITEMS = 8

@@ -37,6 +37,17 @@ __device__ __forceinline__ unsigned gb_group_mask(int g) {
     return bits << (lane & ~(unsigned)(g - 1));
 }
 
+// A load of data read once (the entries of a matrix in SpMV): cache-streaming, so it is the
+// first to leave L1 and L2 and the gathered vector stays cached.  Plain load for types
+// __ldcs has no overload for.
+template <typename T> __device__ __forceinline__ T gb_load_once(const T* p) { return *p; }
+template <> __device__ __forceinline__ float gb_load_once<float>(const float* p) { return __ldcs(p); }
+template <> __device__ __forceinline__ double gb_load_once<double>(const double* p) { return __ldcs(p); }
+template <> __device__ __forceinline__ int32_t gb_load_once<int32_t>(const int32_t* p) { return __ldcs(p); }
+template <> __device__ __forceinline__ int64_t gb_load_once<int64_t>(const int64_t* p) {
+    return (int64_t)__ldcs((const long long*)p);
+}
+
 // The shuffle intrinsics have no overloads for bool and 8/16-bit integers: such values
 // travel widened to a 32-bit word.
 template <typename T> struct gb_shfl_word { typedef T W; };

@@ -1,20 +1,10 @@
-// out[s] = MONOID over values[offsets[s] : offsets[s+1]] for every segment s (none empty).
 // A group of `group` lanes (a power of two <= 32, chosen by the caller from the mean
 // segment length) reduces one segment: strided partial results, then a shuffle tree.
-extern "C" __global__ void {{KERNEL}}(
-        const {{T}}* __restrict__ values, const {{INDEX_T}}* __restrict__ offsets, int64_t nseg,
-        {{T}}* __restrict__ out, int group) {
-    typedef {{MONOID}} M;
-    const int64_t tid = gb_thread_id();
-    const int64_t s = tid / group;
-    const int lane = (int)(tid & (group - 1));
-    if (s >= nseg) return;  // whole groups leave together: groups never straddle this test
-    const int64_t start = (int64_t)offsets[s];
-    const int64_t end = (int64_t)offsets[s + 1];
-    if constexpr (M::is_any) {
-        if (lane == 0) out[s] = values[start];
-        return;
-    }
+// Returns the segment's result in lane 0 (the segment must not be empty).
+template <typename M>
+__device__ __forceinline__ typename M::T gb_reduce_range(const typename M::T* __restrict__ values, int64_t start,
+                                                         int64_t end, int lane, int group) {
+    if constexpr (M::is_any) return values[start];
     const unsigned mask = gb_group_mask(group);
     typename M::T acc = values[start];  // any value; replaced by the first real one below
     bool valid = false;
@@ -27,6 +17,32 @@ extern "C" __global__ void {{KERNEL}}(
         }
         if (gb_group_done<M>(acc, valid, mask)) break;
     }
-    acc = gb_group_reduce<M>(acc, valid, mask, group);
+    return gb_group_reduce<M>(acc, valid, mask, group);
+}
+
+// out[s] = MONOID over values[offsets[s] : offsets[s+1]] for every segment s (none empty).
+extern "C" __global__ void {{KERNEL}}(
+        const {{T}}* __restrict__ values, const {{INDEX_T}}* __restrict__ offsets, int64_t nseg,
+        {{T}}* __restrict__ out, int group) {
+    typedef {{MONOID}} M;
+    const int64_t tid = gb_thread_id();
+    const int64_t s = tid / group;
+    const int lane = (int)(tid & (group - 1));
+    if (s >= nseg) return;  // whole groups leave together: groups never straddle this test
+    const typename M::T acc = gb_reduce_range<M>(values, (int64_t)offsets[s], (int64_t)offsets[s + 1], lane, group);
+    if (lane == 0) out[s] = acc;
+}
+
+// The same over the chunks [s * chunk, (s + 1) * chunk) of values[0:n] (the last one
+// shorter): a whole array reduced in passes, with no offsets to build or read back.
+extern "C" __global__ void {{KERNEL}}_chunks(
+        const {{T}}* __restrict__ values, int64_t n, int64_t chunk, {{T}}* __restrict__ out, int group) {
+    typedef {{MONOID}} M;
+    const int64_t tid = gb_thread_id();
+    const int64_t s = tid / group;
+    const int lane = (int)(tid & (group - 1));
+    const int64_t start = s * chunk;
+    if (start >= n) return;  // whole groups leave together
+    const typename M::T acc = gb_reduce_range<M>(values, start, min(start + chunk, n), lane, group);
     if (lane == 0) out[s] = acc;
 }

@@ -49,3 +49,41 @@ extern "C" __global__ void {{KERNEL}}_bitmap(
         }
     }
 }
+
+// The same push balanced over the frontier's stored entries rather than its rows, for
+// matrices with long rows (one hub row would keep a single group busy): the entries of the
+// listed rows, concatenated, are cut into tiles of 32 * GB_PUSH_ITEMS, a warp per tile (grid
+// stride), lane l taking entries l, l + 32, ...  ends[f] is the inclusive prefix sum of the
+// rows' lengths, so the entry e belongs to the first frontier row f with ends[f] > e.
+#define GB_PUSH_ITEMS 8
+extern "C" __global__ void {{KERNEL}}_balanced(
+        const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{A}}* __restrict__ values, const int64_t* __restrict__ frontier,
+        const {{XV}}* __restrict__ fvals, int64_t nfront, const int64_t* __restrict__ ends,
+        {{T}}* __restrict__ out, bool* __restrict__ present) {
+    typedef {{MONOID}} M;
+    const int64_t total = ends[nfront - 1];
+    const int64_t tile_size = 32 * GB_PUSH_ITEMS;
+    const int64_t stride = (gb_thread_count() >> 5) * tile_size;
+    const int lane = threadIdx.x & 31;
+    for (int64_t tile = (gb_thread_id() >> 5) * tile_size; tile < total; tile += stride) {
+        int64_t e = tile + lane;
+        if (e >= total) break;
+        int64_t lo = 0, hi = nfront - 1;  // the row of entry e
+        while (lo < hi) {
+            const int64_t mid = (lo + hi) >> 1;
+            if (ends[mid] > e) hi = mid; else lo = mid + 1;
+        }
+        int64_t f = lo;
+        for (int s = 0; s < GB_PUSH_ITEMS && e < total; ++s, e += 32) {
+            while (ends[f] <= e) ++f;  // later entries of this lane lie in later rows
+            const int64_t k = frontier[f];
+            const int64_t p = (int64_t)indptr[k] + (e - (f > 0 ? ends[f - 1] : 0));
+            const {{XV}} xk = {{READS_X}} ? fvals[f] : ({{XV}})0;
+            const int64_t r = (int64_t)indices[p];
+            const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
+            gb_atomic_combine<M>(&out[r], {{PRODUCT}});
+            present[r] = true;
+        }
+    }
+}

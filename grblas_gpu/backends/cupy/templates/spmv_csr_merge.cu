@@ -70,13 +70,15 @@ extern "C" __global__ void {{KERNEL}}(
 
     // Stage: the products of this tile's entries and the end offsets of its rows.  The
     // column indices are loaded first, so that all of a thread's gathers of x are in flight
-    // together.
+    // together.  The matrix is read once (streaming loads keep x in cache); term_ok is
+    // only kept when some x[k] may be absent.
+    const bool x_full = x_present == 0;
     const int nz_count = (int)(nz1 - nz0);  // at most GB_MERGE_TILE
     {{INDEX_T}} cols[GB_MERGE_ITEMS];
 #pragma unroll
     for (int s = 0; s < GB_MERGE_ITEMS; ++s) {
         const int q = s * GB_MERGE_BLOCK + threadIdx.x;
-        cols[s] = q < nz_count ? indices[nz0 + q] : ({{INDEX_T}})0;
+        cols[s] = q < nz_count ? gb_load_once(indices + nz0 + q) : ({{INDEX_T}})0;
     }
 #pragma unroll
     for (int s = 0; s < GB_MERGE_ITEMS; ++s) {
@@ -84,17 +86,17 @@ extern "C" __global__ void {{KERNEL}}(
         if (q < nz_count) {
             const int64_t k = (int64_t)cols[s];
             const int64_t r = 0;
-            const bool ok = x_present == 0 || x_present[k];
+            const bool ok = x_full || x_present[k];
             if (ok) {
-                const {{A}} a = {{READS_A}} ? values[nz0 + q] : ({{A}})0;  // null when unread
+                const {{A}} a = {{READS_A}} ? gb_load_once(values + nz0 + q) : ({{A}})0;  // null when unread
                 const {{XV}} xk = {{READS_X}} ? x[k] : ({{XV}})0;
                 prod[q] = {{PRODUCT}};
             }
-            term_ok[q] = ok;
+            if (!x_full) term_ok[q] = ok;
         }
     }
     const int64_t last_row = min(r1, nrows - 1);
-    for (int64_t q = r0 + threadIdx.x; q <= last_row; q += GB_MERGE_BLOCK) row_end[q - r0] = indptr[q + 1];
+    for (int64_t q = r0 + threadIdx.x; q <= last_row; q += GB_MERGE_BLOCK) row_end[q - r0] = gb_load_once(indptr + q + 1);
     __syncthreads();
 
     // This thread's start: the first of its diagonal's rows whose end is not yet merged.
@@ -117,7 +119,7 @@ extern "C" __global__ void {{KERNEL}}(
     bool row_on = row_mask == 0 || i >= nrows || row_mask[i];
     for (int64_t d = diag; d < stop; ++d) {
         if (j < (int64_t)row_end[i - r0]) {
-            if (row_on && term_ok[j - nz0]) {
+            if (row_on && (x_full || term_ok[j - nz0])) {
                 const T v = prod[j - nz0];
                 tail.value = tail.valid ? M::call(tail.value, v) : v;
                 tail.valid = true;
