@@ -52,6 +52,12 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
     if accum is None:
         z_bits, z_vals = t_bits, be.cast(t_vals, C.dtype)
         z_count = T._count
+    elif C._full and mask is None:  # C keeps every position; T's entries update theirs
+        c_bits, c_vals = C._bitmap()
+        z_bits, z_count = c_bits, C.size
+        z_vals = be.cast(combine(be, accum, c_vals, t_vals, C.size), C.dtype)
+        if not T._full:
+            z_vals = xp.where(t_bits, z_vals, be.cast(c_vals, C.dtype))
     else:
         c_bits, c_vals = C._bitmap()
         both = combine(be, accum, c_vals, t_vals, C.size)
@@ -89,6 +95,8 @@ def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
     a_bits, a_vals = a._bitmap()
     b_bits, b_vals = b._bitmap()
     both = be.cast(combine(be, op, a_vals, b_vals, a.size), out)
+    if a._full and b._full:  # union and intersection alike: every position, no bit operations
+        return Vector._from_bitmap(be, out, a.size, a_bits, both, a.size)
     if not union:
         return Vector._from_bitmap(be, out, a.size, a_bits & b_bits, both, _full_count(a, a, b, every=True))
     if defaults is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from . import _bitmap
 from . import _sparse as sp
 from .backends import get_backend
 from .dtypes import DataType, lookup_dtype, unify
@@ -127,10 +128,10 @@ class Updater:
 
     def update(self, value: Any) -> None:
         """Compute ``value`` and write it into the target by the mask/accumulate rule."""
-        from .ops.indexing import assign
-
         target = self.target
-        if is_scalar_like(value):
+        if value.kind == "Scalar" if isinstance(value, Expression) else is_scalar_like(value):
+            from .ops.indexing import assign
+
             if target.kind == "Scalar":
                 assign_scalar_value(self, value)
             else:
@@ -230,8 +231,6 @@ def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -
         _write_scalar(C, T, accum)
         return
     be = C._be
-    from . import _bitmap
-
     if C.kind == "Vector" and _bitmap.wants_bitmap(C, T, mask.parent if mask is not None else None):
         op = typed_binary(accum, unify(C.dtype, T.dtype)) if accum is not None else None
         _bitmap.write_vector(C, T, mask, op, replace)

@@ -12,6 +12,7 @@ CUDA expressions are written in terms of
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -96,7 +97,7 @@ class TypedBinaryOp:
     def reads(self, operand: str) -> bool:
         """Whether the operator uses the value of operand ``"x"`` or ``"y"`` (``second`` does
         not read x, ``pair`` neither): a product need not load an operand it ignores."""
-        return re.search(rf"\b{operand}\b", self.cuda) is not None
+        return _mentions(self.cuda, operand)
 
     def __call__(self, x: Any, y: Any, pos: Positions | None = None) -> Any:
         """Apply to NumPy arrays (or scalars) already cast to ``x_type`` and ``y_type``."""
@@ -132,6 +133,12 @@ class TypedBinaryOp:
 
     def __repr__(self) -> str:
         return f"binary.{self.name}[{self.x_type}]"
+
+
+@functools.lru_cache(maxsize=None)
+def _mentions(expr: str, name: str) -> bool:
+    """Whether the C expression uses the identifier ``name`` (cached: asked on every product)."""
+    return re.search(rf"\b{name}\b", expr) is not None
 
 
 def _swap_xy(expr: str) -> str:
