@@ -1,0 +1,203 @@
+"""Tuning runs for the merge-path SpMV kernel: ``python -m benchmarks.spmv_variants``.
+
+Builds the directed Kronecker graph, then times variants of the generated merge-path kernel
+(threads per block, items per thread, cache hints on the loads) against cuSPARSE's SpMV on
+the same arrays, in one process, with CUDA events (median of repeats).  Each variant's
+result is checked against cuSPARSE's first.  A tool for choosing the kernel's settings, not
+part of the benchmark suite; ``--save``/``--load`` keep the graph for a second process (a
+profiler run, say).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from typing import Any, Callable
+
+import numpy as np
+
+# Text edits applied to the rendered merge module: name -> (old, new) pairs.
+_KEEP_X = (("x[k]", "gb_ldkeep(x + k)"),)
+_ENTRY = 'extern "C" __global__ void '
+EDITS = {"keep": _KEEP_X,
+         "lb8": ((_ENTRY + "gb_spmv_merge", _ENTRY + "__launch_bounds__(GB_MERGE_BLOCK, 2048 / GB_MERGE_BLOCK) gb_spmv_merge"),),
+         "lb6": ((_ENTRY + "gb_spmv_merge", _ENTRY + "__launch_bounds__(GB_MERGE_BLOCK, 1536 / GB_MERGE_BLOCK) gb_spmv_merge"),)}
+
+_HELPERS = r"""
+__device__ __forceinline__ float gb_ldkeep(const float* p) {
+    float v;
+    asm("{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\t"
+        "ld.global.nc.L2::cache_hint.f32 %0, [%1], pol;\n\t}" : "=f"(v) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ double gb_ldkeep(const double* p) {
+    double v;
+    asm("{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\t"
+        "ld.global.nc.L2::cache_hint.f64 %0, [%1], pol;\n\t}" : "=d"(v) : "l"(p));
+    return v;
+}
+"""
+
+# (label, threads per block, items per thread, edits)
+VARIANTS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
+    ("b256 i8", 256, 8, ()),
+    ("b256 i8 again", 256, 8, ()),
+    ("b256 i8 lb8", 256, 8, ("lb8",)),
+    ("b256 i8 lb6", 256, 8, ("lb6",)),
+    ("b256 i7", 256, 7, ()),
+    ("b256 i7 lb8", 256, 7, ("lb8",)),
+    ("b512 i7 lb8", 512, 7, ("lb8",)),
+    ("b256 i8 keep", 256, 8, ("keep",)),
+    ("b256 i8 lb8 keep", 256, 8, ("lb8", "keep")),
+)
+
+
+def _median_ms(fn: Callable[[], Any], repeat: int) -> float:
+    import cupy
+
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(repeat):
+        start, end = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, end))
+    return statistics.median(times)
+
+
+def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...], ptr: Any, idx: Any,
+                    vals: Any, x: Any) -> Callable[[], Any]:
+    """A callable running one variant of the merge kernel (main and fix-up) on the arrays."""
+    import cupy
+
+    from grblas_gpu.backends.cupy import backend as cb
+    from grblas_gpu.backends.cupy import codegen
+
+    codegen.MERGE_BLOCK, codegen.MERGE_ITEMS, codegen.MERGE_TILE = block, items, block * items
+    codegen.spmv_module.cache_clear()
+    module = codegen.spmv_module(semiring, ptr.dtype, False, "merge")
+    source = module.source
+    for name in edits:
+        for old, new in EDITS[name]:
+            assert old in source, (name, old)
+            source = source.replace(old, new)
+    source = source.replace("#define GB_MERGE_BLOCK", _HELPERS + "\n#define GB_MERGE_BLOCK", 1)
+    raw = cupy.RawModule(code=source, options=codegen.NVRTC_OPTIONS)
+    main, fixup = raw.get_function(module.entries["main"]), raw.get_function(module.entries["fixup"])
+    tile_row = cb._merge_tiles(ptr, int(idx.size))
+    nrows = ptr.size - 1
+    ntiles = tile_row.size - 1
+    out = cupy.empty(nrows, dtype=x.dtype)
+    present = cupy.empty(nrows, dtype=np.bool_)
+    carries = (cupy.empty(ntiles, dtype=np.int64), cupy.empty(ntiles, dtype=x.dtype),
+               cupy.empty(ntiles, dtype=np.bool_))
+    null = np.uintp(0)
+    head = (ptr, idx, vals, x, null, null, tile_row, np.int64(nrows), out, present)
+
+    def run() -> Any:
+        main((ntiles,), (block,), head + carries)
+        fixup((-(-ntiles * 32 // 256),), (256,), carries + (np.int64(ntiles), out, present))
+        return out
+
+    return run
+
+
+def _time_api(typed: Any, indptr: np.ndarray, indices: np.ndarray, vals: Any, x: Any, repeat: int) -> None:
+    """The product through ``w << A.mxv(u)`` and through the backend call, to see what the
+    layers above the kernel cost (each timed back to back, and synchronised before each call)."""
+    import time
+
+    import cupy
+
+    import grblas_gpu as gb
+
+    A = gb.Matrix.from_csr(indptr, indices, cupy.asnumpy(vals), ncols=indptr.size - 1, backend="cupy")
+    u = gb.Vector.from_dense(cupy.asnumpy(x), backend="cupy")
+    w = gb.Vector(A.dtype, A.nrows, backend="cupy")
+    be = A._be
+    plan = A._spmv_plan()
+
+    def api() -> None:
+        w << A.mxv(u, typed)
+
+    def backend() -> None:
+        be.spmv(typed, A._indptr, A._indices, A._vals, u._bitmap()[1], None, None, False, plan)
+
+    for label, fn in (("api", api), ("backend.spmv", backend)):
+        print(f"{label:28s} {_median_ms(fn, repeat):8.3f} ms back to back")
+
+        def synced() -> None:
+            cupy.cuda.Device().synchronize()
+            fn()
+
+        print(f"{label:28s} {_median_ms(synced, repeat):8.3f} ms synchronised first")
+        cupy.cuda.Device().synchronize()
+        t0 = time.perf_counter()
+        for _ in range(repeat):
+            fn()
+        print(f"{label:28s} {(time.perf_counter() - t0) / repeat * 1e6:8.1f} us host per call (not waiting)")
+        cupy.cuda.Device().synchronize()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Time the variants and print a table (cuSPARSE first)."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.spmv_variants", description=__doc__)
+    parser.add_argument("--scale", type=int, default=22)
+    parser.add_argument("--repeat", type=int, default=50)
+    parser.add_argument("--dtype", default="float32")
+    parser.add_argument("--save", help="write the graph's CSR here (.npz)")
+    parser.add_argument("--load", help="read the graph's CSR from here instead of building it")
+    parser.add_argument("--only", nargs="*", help="labels of the variants to run")
+    parser.add_argument("--api", action="store_true", help="also time the same product through the API")
+    args = parser.parse_args(argv)
+
+    import cupy
+    import cupyx.scipy.sparse as cusp
+
+    from grblas_gpu.dtypes import FP32, FP64
+    from grblas_gpu.operators import semiring
+
+    if args.load:
+        data = np.load(args.load)
+        indptr, indices = data["indptr"], data["indices"]
+    else:
+        from .graphs import kronecker
+
+        g, _ = kronecker(args.scale)
+        indptr, indices = g.indptr, g.indices
+        if args.save:
+            np.savez(args.save, indptr=indptr, indices=indices)
+    dtype = np.dtype(args.dtype)
+    rng = np.random.default_rng(1)
+    n = indptr.size - 1
+    ptr, idx = cupy.asarray(indptr.astype(np.int32)), cupy.asarray(indices.astype(np.int32))
+    vals = cupy.asarray(rng.random(indices.size).astype(dtype) + dtype.type(0.5))
+    x = cupy.asarray(rng.random(n).astype(dtype) + dtype.type(0.5))
+    A = cusp.csr_matrix((vals, idx, ptr), shape=(n, n))
+    ref = A @ x
+    print(f"n={n} nnz={idx.size} dtype={dtype}")
+    print(f"{'cusparse':28s} {_median_ms(lambda: A @ x, args.repeat):8.3f} ms")
+    if args.api:
+        def synced() -> Any:
+            cupy.cuda.Device().synchronize()
+            return A @ x
+
+        print(f"{'cusparse':28s} {_median_ms(synced, args.repeat):8.3f} ms synchronised first")
+    typed = semiring.plus_times[FP32 if dtype == np.float32 else FP64]
+    if args.api:
+        _time_api(typed, indptr, indices, vals, x, args.repeat)
+    for label, block, items, edits in VARIANTS:
+        if args.only and label not in args.only:
+            continue
+        run = _variant_runner(typed, block, items, edits, ptr, idx, vals, x)
+        got = run()
+        err = float(cupy.abs(got - ref).max() / cupy.abs(ref).max())
+        print(f"{label:28s} {_median_ms(run, args.repeat):8.3f} ms  max rel err {err:.1e}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
