@@ -78,6 +78,20 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
     C._set_bitmap(z_bits, z_vals, z_count)
 
 
+def assign_scalar(C: Any, value: Any, mask: Mask, replace: bool) -> None:
+    """``C(mask, replace) << s`` with no accumulator, for a Vector on bitmaps: ``s`` (already
+    of C's type) where the mask allows, C's entries elsewhere (none under ``replace``)."""
+    be = C._be
+    xp = be.xp
+    m = mask_bits(be, mask)
+    s = np.asarray(value, dtype=C.dtype.np_type)[()]  # a NumPy scalar keeps the arrays' type
+    if replace:
+        C._set_bitmap(m, xp.full(C.size, s, dtype=C.dtype.np_type))
+        return
+    c_bits, c_vals = C._bitmap()
+    C._set_bitmap(c_bits | m, xp.where(m, s, c_vals), C.size if C._full else None)
+
+
 def _full_count(out: Any, *operands: Any, every: bool = False) -> int | None:
     """``out.size`` when the result is known to be full: when any operand is full (a union),
     or every one is (``every``, an intersection); else None (unknown)."""
@@ -94,6 +108,9 @@ def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
     xp = be.xp
     a_bits, a_vals = a._bitmap()
     b_bits, b_vals = b._bitmap()
+    if union and defaults is not None and not op.positional:  # one kernel
+        vals, bits = be.ewise_union(op, a_bits, a_vals, b_bits, b_vals, *defaults)
+        return Vector._from_bitmap(be, out, a.size, bits, be.cast(vals, out), _full_count(a, a, b))
     both = be.cast(combine(be, op, a_vals, b_vals, a.size), out)
     if a._full and b._full:  # union and intersection alike: every position, no bit operations
         return Vector._from_bitmap(be, out, a.size, a_bits, both, a.size)

@@ -154,14 +154,23 @@ def test_assign_vector(backend: str, source: str, syntax: str, mask_kind: str, a
     assert_matches(w, ref.assign(w0, u, ([8, 2, 5, 0],), accum=accum, replace=replace, **ref_mask(M, mask_kind)))
 
 
+@pytest.mark.parametrize("form", ["sparse", "bitmap"])
+@pytest.mark.parametrize("replace", [False, True])
+@pytest.mark.parametrize("accum", [None, "plus"])
 @pytest.mark.parametrize("mask_kind", MASK_KINDS)
-def test_scalar_under_mask(backend: str, mask_kind: str) -> None:
-    """``w(mask) << s`` assigns s at every position the mask allows (GrB_assign with GrB_ALL)."""
+def test_scalar_under_mask(backend: str, mask_kind: str, accum: str | None, replace: bool, form: str) -> None:
+    """``w(mask, accum, replace) << s`` assigns s at every position the mask allows (GrB_assign
+    with GrB_ALL), whether the Vectors are held sparse or as bitmaps (each form has its own
+    fast path)."""
     w0 = operand(5, (10,), I64, 0.5)
     M = random_mask(np.random.default_rng(6), (10,))
-    w = to_gb(w0, backend)
-    w(mask_arg(to_gb(M, backend), mask_kind)) << 42
-    assert_matches(w, ref.assign(w0, np.int64(42), (slice(None),), **ref_mask(M, mask_kind)))
+    w, Mg = to_gb(w0, backend), to_gb(M, backend)
+    if form == "bitmap":
+        for v in (w, Mg):
+            v._set_bitmap(*v._bitmap(), v.nvals)  # keep only the bitmap form
+    w(mask_arg(Mg, mask_kind), accum_op(accum), replace=replace) << 42
+    expected = ref.assign(w0, np.int64(42), (slice(None),), accum=accum, replace=replace, **ref_mask(M, mask_kind))
+    assert_matches(w, expected)
 
 
 def test_region_without_accum_deletes(backend: str) -> None:

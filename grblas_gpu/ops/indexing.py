@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _bitmap
 from .. import _sparse as sp
-from ..dtypes import dtype_of_value, lookup_dtype, unify
+from ..dtypes import BOOL, cast_scalar, dtype_of_value, lookup_dtype, unify
 from ..exceptions import DimensionMismatch, DomainMismatch
 from ..expressions import (
     Expression,
@@ -151,26 +151,61 @@ def assign(updater: Updater, rows_key: Any, cols_key: Any, value: Any) -> None:
     if C.kind == "Matrix" and updater.mask is not None and updater.mask.parent.kind == "Vector":
         _assign_row_or_column(updater, rows_key, cols_key, value, i_scalar, j_scalar)
         return
-    if C.kind == "Vector" and I is None and is_scalar_like(value) and _bitmap.wants_bitmap(
-            C, updater.mask.parent if updater.mask is not None else None):
-        if _assign_scalar_everywhere(updater, value):
-            return
+    if C.kind == "Vector" and I is None and is_scalar_like(value):
+        mask = updater.mask
+        if _bitmap.wants_bitmap(C, mask.parent if mask is not None else None):
+            if _assign_scalar_everywhere(updater, value):
+                return
+        elif mask is not None and not mask.complement and mask.parent.kind == "Vector":
+            if _assign_scalar_at_mask(updater, value):
+                return
     region = _region_shape(C, I, J, i_scalar, j_scalar)
     source = _source_collection(C, value, region, I, J, i_scalar, j_scalar, updater.mask)
     new_c = _assigned(C, source, I, J, updater.accum)
     write_result(C, new_c, updater.mask, None, updater.replace)
 
 
+def _scalar_and_type(value: Any) -> tuple[Any, Any] | None:
+    """(value, type) of a scalar-like assign source; None for an empty Scalar."""
+    v = value.new() if isinstance(value, Expression) else value
+    if isinstance(v, Scalar) and v.is_empty:
+        return None
+    raw = v.require_value() if isinstance(v, Scalar) else v
+    return raw, v.dtype if isinstance(v, Scalar) else dtype_of_value(raw)
+
+
+def _assign_scalar_at_mask(updater: Updater, value: Any) -> bool:
+    """``w(mask, accum, replace)[:] << s`` for a sparse Vector mask, not complemented: only
+    the mask's positions can change, so ``s`` is written as a Vector of those positions (work
+    in the mask's entries, not the Vector's size).  False for an empty Scalar."""
+    from ..vector import Vector
+
+    scalar = _scalar_and_type(value)
+    if scalar is None:
+        return False
+    raw, t = scalar
+    C, mask = updater.target, updater.mask
+    be = C._be
+    keys = mask.parent._idx
+    if not mask.structure:
+        keys = keys[be.cast(mask.parent._vals, BOOL)]
+    fill = be.xp.full(keys.shape[0], cast_scalar(raw, t), dtype=t.np_type)
+    write_result(C, Vector._from_parts(be, t, C.size, keys, fill), mask, updater.accum, updater.replace)
+    return True
+
+
 def _assign_scalar_everywhere(updater: Updater, value: Any) -> bool:
     """``w(mask, accum, replace)[:] << s`` on bitmaps: the same as writing a full Vector of ``s``
     (inside the region ``C'(i) = accum(C(i), s)`` or ``s``; then the masked write).  Returns
     False for an empty Scalar, which the general path handles."""
-    v = value.new() if isinstance(value, Expression) else value
-    if isinstance(v, Scalar) and v.is_empty:
+    scalar = _scalar_and_type(value)
+    if scalar is None:
         return False
-    raw = v.require_value() if isinstance(v, Scalar) else v
-    t = v.dtype if isinstance(v, Scalar) else dtype_of_value(raw)
+    raw, t = scalar
     C = updater.target
+    if updater.accum is None and updater.mask is not None:  # no full Vector of s needed
+        _bitmap.assign_scalar(C, cast_scalar(cast_scalar(raw, t), C.dtype), updater.mask, updater.replace)
+        return True
     op = typed_binary(updater.accum, unify(C.dtype, t)) if updater.accum is not None else None
     _bitmap.write_vector(C, _bitmap.full_scalar(C, raw, t), updater.mask, op, updater.replace)
     return True
