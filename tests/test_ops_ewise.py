@@ -42,11 +42,17 @@ def test_ewise_matrix(backend: str, op: str, t: str) -> None:
     assert_matches(Ag.ewise_union(Bg, binop, alpha, beta).new(), ref.ewise_union(A, B, op, alpha, beta))
 
 
+@pytest.mark.parametrize("form", ["sparse", "bitmap"])
 @pytest.mark.parametrize("op", ARITH + DIVISION + COMPARE)
 @pytest.mark.parametrize("t", ["INT8", "UINT64", "FP32"])
-def test_ewise_vector(backend: str, op: str, t: str) -> None:
+def test_ewise_vector(backend: str, op: str, t: str, form: str) -> None:
+    """Vector eWiseAdd/Mult/Union against the reference, the Vectors held sparse or as bitmaps
+    (whose union runs as one fused pass)."""
     u, v = pair(seed_of(op, t, "v"), t, (11,))
     ug, vg = to_gb(u, backend), to_gb(v, backend)
+    if form == "bitmap":
+        for w in (ug, vg):
+            w._set_bitmap(*w._bitmap(), w.nvals)  # keep only the bitmap form
     binop = getattr(gb.binary, op)
     assert_matches(ug.ewise_add(vg, binop).new(), ref.ewise_add(u, v, op))
     assert_matches(ug.ewise_mult(vg, binop).new(), ref.ewise_mult(u, v, op))

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..dtypes import DataType
+from ..dtypes import DataType, cast_scalar
 from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ..operators.cmath import cast_array
 from . import Backend
@@ -52,6 +52,14 @@ class NumpyBackend(Backend):
     def binary(self, op: TypedBinaryOp, x: Any, y: Any, pos: Positions | None = None) -> np.ndarray:
         """``op(x, y)`` per element; either side may be a scalar (a bound operand)."""
         return op(x, y, pos)
+
+    def ewise_union(self, op: TypedBinaryOp, x_bits: np.ndarray, x: np.ndarray, y_bits: np.ndarray, y: np.ndarray,
+                    x_default: Any, y_default: Any) -> tuple[np.ndarray, np.ndarray]:
+        """eWiseUnion of two bitmaps: ``op`` where both hold an entry, ``op`` with the other
+        side's default where one does.  Returns (values, presence)."""
+        xs = np.where(x_bits, self.cast(x, op.x_type), cast_scalar(x_default, op.x_type))
+        ys = np.where(y_bits, self.cast(y, op.y_type), cast_scalar(y_default, op.y_type))
+        return op(xs, ys, None), x_bits | y_bits
 
     def indexunary(self, op: TypedIndexUnaryOp, x: np.ndarray, i: Any, j: Any, thunk: Any) -> np.ndarray:
         """``op(x, i, j, thunk)`` per element; ``i``/``j`` are int64 arrays or ints."""

@@ -9,7 +9,7 @@ the compilation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import functools
 from collections.abc import Callable
@@ -86,11 +86,23 @@ class SpmvPlan:
     ``tile_row``: the row at the start of each merge-path tile (merge schedule), or None for
     small matrices.  ``classes`` and ``long_rows``: rows binned by length as (lanes per row,
     rows) classes and the rows that get a block each (vector schedule), or None.
+    ``carries``: the merge schedule's per-tile carry arrays, by result type, made on first
+    use and reused: kernels on one stream run in order, so a call's fix-up has read them
+    before the next call's main kernel writes them.
     """
 
     tile_row: cupy.ndarray | None
     classes: list[tuple[int, cupy.ndarray]] | None
     long_rows: cupy.ndarray | None
+    carries: dict[Any, tuple[cupy.ndarray, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    def carry_arrays(self, dtype: Any) -> tuple[cupy.ndarray, ...]:
+        """(row, value, valid) arrays, one entry per merge tile, for results of ``dtype``."""
+        if dtype not in self.carries:
+            ntiles = self.tile_row.size - 1  # type: ignore[union-attr]
+            self.carries[dtype] = (cupy.empty(ntiles, dtype=np.int64), cupy.empty(ntiles, dtype=dtype),
+                                   cupy.empty(ntiles, dtype=np.bool_))
+        return self.carries[dtype]
 
 
 class CupyBackend(Backend):
@@ -217,6 +229,23 @@ class CupyBackend(Backend):
         self._launch_elementwise(self._function(module, role), n, args + (out, np.int64(n)) + positions)
         return out
 
+    @_map_out_of_memory
+    def ewise_union(self, op: TypedBinaryOp, x_bits: Any, x: Any, y_bits: Any, y: Any, x_default: Any,
+                    y_default: Any) -> tuple[cupy.ndarray, cupy.ndarray]:
+        """eWiseUnion of two bitmaps (presence, dense values) in one kernel: ``op`` where both
+        hold an entry, ``op`` with the other side's default where one does.  Returns (values,
+        presence); ``op`` must not be positional."""
+        if op.positional:
+            raise InvalidValue(f"{op!r} is positional: ewise_union takes no positions")
+        xa, ya = self._operand(x, op.x_type), self._operand(y, op.y_type)
+        n = xa.size
+        z = cupy.empty(n, dtype=op.out_type.np_type)
+        z_bits = cupy.empty(n, dtype=np.bool_)
+        args = (self._flag_array(x_bits), xa, self._flag_array(y_bits), ya, cast_scalar(x_default, op.x_type),
+                cast_scalar(y_default, op.y_type), z, z_bits, np.int64(n))
+        self._launch_elementwise(self._function(codegen.binary_module(op), "union"), n, args)
+        return z, z_bits
+
     def _position(self, p: Any, shape: tuple[int, ...]) -> tuple[Any, np.int64]:
         """One position operand as (pointer or null, constant)."""
         if _is_scalar(p):
@@ -329,7 +358,7 @@ class CupyBackend(Backend):
                 self._matvec_operand(semiring, x, vector_first, False),
                 self._flag_array(x_present), self._flag_array(row_mask))
         if plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring):
-            self._spmv_merge(semiring, head, plan.tile_row, nrows, ptr.dtype, bool(vector_first), out, present)
+            self._spmv_merge(semiring, head, plan, nrows, ptr.dtype, bool(vector_first), out, present)
             return out, present
         module = codegen.spmv_module(semiring, ptr.dtype, bool(vector_first), "vector")
         main = self._function(module)
@@ -343,17 +372,15 @@ class CupyBackend(Backend):
             self._function(module, "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows, out, present))
         return out, present
 
-    def _spmv_merge(self, semiring: TypedSemiring, head: tuple[Any, ...], tile_row: cupy.ndarray, nrows: int,
+    def _spmv_merge(self, semiring: TypedSemiring, head: tuple[Any, ...], plan: SpmvPlan, nrows: int,
                     index_type: Any, vector_first: bool, out: cupy.ndarray, present: cupy.ndarray) -> None:
         """The merge-path schedule: one block per tile, then the carries that cross tiles."""
         module = codegen.spmv_module(semiring, index_type, vector_first, "merge")
-        ntiles = tile_row.size - 1
+        tile_row = plan.tile_row
+        ntiles = tile_row.size - 1  # type: ignore[union-attr]
         if ntiles == 0:
             return
-        carry_row = cupy.empty(ntiles, dtype=np.int64)
-        carry_value = cupy.empty(ntiles, dtype=semiring.out_type.np_type)
-        carry_valid = cupy.empty(ntiles, dtype=BOOL.np_type)
-        carries = (carry_row, carry_value, carry_valid)
+        carries = plan.carry_arrays(semiring.out_type.np_type)
         self._function(module)((ntiles,), (codegen.MERGE_BLOCK,), head + (tile_row, np.int64(nrows), out, present) + carries)
         self._function(module, "fixup")((-(-ntiles * 32 // _BLOCK),), (_BLOCK,), carries + (np.int64(ntiles), out, present))
 

@@ -242,14 +242,16 @@ def unary_module(op: TypedUnaryOp) -> KernelModule:
 def binary_module(op: TypedBinaryOp) -> KernelModule:
     """``z = op(x, y)`` per element; entries ``vv``, ``vs`` (y a scalar) and ``sv`` (x a scalar).
 
-    Every entry takes ``(x, y, z, n, xi, xi0, xj, xj0, yi, yi0, yj, yj0)``: each
-    position is an int64 array, or a null pointer and a constant.
+    Those take ``(x, y, z, n, xi, xi0, xj, xj0, yi, yi0, yj, yj0)``: each position is an
+    int64 array, or a null pointer and a constant.  Entry ``union(x_bits, x, y_bits, y,
+    x_default, y_default, z, z_bits, n)`` is eWiseUnion over two bitmaps (non-positional
+    operators only).
     """
     kernels = fill(template("binary.cu"), {
         "X": op.x_type.c_type, "Y": op.y_type.c_type, "Z": op.out_type.c_type, "OP": "op",
     }, keep=("KERNEL",))
     return _module("binary", f"binary {op.key}", f"gb_binary_{op.key}", render_binary_op(op), kernels,
-                   {"vv": "_vv", "vs": "_vs", "sv": "_sv"})
+                   {"vv": "_vv", "vs": "_vs", "sv": "_sv", "union": "_union"})
 
 
 @functools.lru_cache(maxsize=4096)

@@ -38,4 +38,18 @@ extern "C" __global__ void {{KERNEL}}_sv(
     for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) z[k] = gb_apply(x, y[k], p, k);
 }
 
+// eWiseUnion of two bitmaps in one pass (non-positional operators): z = OP(x', y'), x' being
+// x[k] where x holds an entry and x_default where not (y' likewise), at every position either
+// holds; z_bits = x_bits | y_bits.  Values where neither holds are left unwritten.
+extern "C" __global__ void {{KERNEL}}_union(
+        const bool* __restrict__ x_bits, const {{X}}* __restrict__ x, const bool* __restrict__ y_bits,
+        const {{Y}}* __restrict__ y, {{X}} x_default, {{Y}} y_default, {{Z}}* __restrict__ z,
+        bool* __restrict__ z_bits, int64_t n) {
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) {
+        const bool in_x = x_bits[k], in_y = y_bits[k];
+        z_bits[k] = in_x || in_y;
+        if (in_x || in_y) z[k] = {{OP}}::call(in_x ? x[k] : x_default, in_y ? y[k] : y_default, 0, 0, 0, 0);
+    }
+}
+
 #undef GB_POSITION_PARAMS
