@@ -78,10 +78,13 @@ def pagerank(
     p = _teleport(personalization, n, t, backend)
     x = Vector.from_scalar(1.0 / n, n, t, backend=backend)
     for _ in range(max_iter):
-        dangling = x.ewise_mult(is_dangling, binary.times).new().reduce().new().value
         moving = x.ewise_mult(scale, binary.times).new()  # alpha x[u] / w[u]
+        followed = A.T.mxv(moving, follow).new()
+        # Reading the dangling mass waits for the GPU; asked after the product is queued, the
+        # wait overlaps it.
+        dangling = x.ewise_mult(is_dangling, binary.times).new().reduce().new().value
         x_next = p.apply(binary.times, right=alpha * dangling + (1 - alpha)).new()
-        x_next(binary.plus) << A.T.mxv(moving, follow)
+        x_next(binary.plus) << followed
         x, x_prev = x_next, x
         if tol > 0:
             diff = x.ewise_mult(x_prev, binary.minus).new().apply(unary.abs).new()
