@@ -15,6 +15,7 @@ import io
 import os
 import pstats
 import time
+from typing import Any
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,8 +24,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=int, default=20)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--backend", default=None)
-    parser.add_argument("--what", choices=("algorithms", "small", "first-use"), default="algorithms")
+    parser.add_argument("--what", choices=("algorithms", "small", "first-use", "levels"), default="algorithms")
     args = parser.parse_args(argv)
+    if args.what == "levels":
+        return _profile_levels(args.scale)
     if args.what != "algorithms":
         return _profile_small(args.backend, args.top, first_use=args.what == "first-use")
     os.environ.setdefault("CUDA_LAUNCH_BLOCKING", "1")
@@ -57,6 +60,62 @@ def main(argv: list[str] | None = None) -> int:
         pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(args.top)
         print(f"==== {name}: {elapsed * 1e3:.1f} ms (kernels synchronous) on {backend}, scale {args.scale}")
         print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:6000])
+    return 0
+
+
+def _profile_levels(scale: int) -> int:
+    """BFS and SSSP on the symmetric Kronecker graph, each statement of their loops timed
+    (synchronised) per level, with the frontier's size."""
+    import grblas_gpu as gb
+    from grblas_gpu import binary, semiring
+
+    from .graphs import kronecker
+    from .timing import device_sync
+
+    d, g = kronecker(scale)
+    S = gb.Matrix.from_csr(g.indptr, g.indices, g.weights, ncols=g.n, dtype="FP32")
+    source, n = g.max_degree_vertex(), g.n
+
+    def timed(label: str, fn: Any) -> Any:
+        device_sync()
+        t0 = time.perf_counter()
+        out = fn()
+        device_sync()
+        print(f"  {label:34s} {(time.perf_counter() - t0) * 1e3:8.3f} ms")
+        return out
+
+    A = gb.Matrix.from_csr(d.indptr, d.indices, d.weights, ncols=d.n, dtype="FP32")
+    scale_v = gb.Vector.from_scalar(0.5, n, gb.FP32)
+    is_dangling = gb.Vector.from_scalar(1.0, n, gb.FP32)
+    x = p = gb.Vector.from_scalar(1.0 / n, n, gb.FP32)
+    for it in range(3):  # PageRank's statements (the first iteration compiles)
+        print(f"==== pagerank statements, iteration {it}")
+        moving = timed("moving = x * scale", lambda: x.ewise_mult(scale_v, binary.times).new())
+        followed = timed("followed = A.T.mxv(moving)", lambda: A.T.mxv(moving, semiring.plus_second).new())
+        dangling = timed("dangling mass", lambda: x.ewise_mult(is_dangling, binary.times).new().reduce().new().value)
+        x_next = timed("x_next = p * c", lambda: p.apply(binary.times, right=0.85 * dangling + 0.15).new())
+        timed("x_next(plus) << followed", lambda: x_next(binary.plus).update(followed))
+        x = x_next
+    for rep in range(2):  # the first compiles and builds the transposes
+        print(f"==== bfs_levels, run {rep}")
+        levels = gb.Vector(gb.INT64, n)
+        frontier = gb.Vector.from_coo([source], [True], size=n, dtype=gb.BOOL)
+        depth = 0
+        while timed("frontier.nvals", lambda: frontier.nvals):
+            print(f" level {depth}: frontier {frontier.nvals}")
+            timed("levels(frontier.S) << depth", lambda: levels(frontier.S).update(depth))
+            depth += 1
+            timed("frontier << frontier.vxm(A)", lambda: frontier(~levels.S, replace=True).update(
+                frontier.vxm(S, semiring.any_pair)))
+        print(f"==== sssp, run {rep}")
+        dist = gb.Vector.from_coo([source], [0], size=n, dtype=S.dtype)
+        front = dist.dup()
+        while timed("front.nvals", lambda: front.nvals):
+            print(f" round: frontier {front.nvals}")
+            front = timed("front.vxm(A, min_plus)", lambda: front.vxm(S, semiring.min_plus).new())
+            shorter = timed("ewise_union lt", lambda: front.ewise_union(dist, binary.lt, 1e30, 1e30).new())
+            timed("front(shorter.V, replace) << front", lambda: front(shorter.V, replace=True).update(front))
+            timed("dist(min) << front", lambda: dist(binary.min).update(front))
     return 0
 
 

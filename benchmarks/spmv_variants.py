@@ -105,6 +105,33 @@ def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...
     return run
 
 
+def _time_relabelled(typed: Any, ptr: Any, idx: Any, vals: Any, x: Any, ref: Any, repeat: int) -> None:
+    """The base kernel on the same matrix with its columns renumbered so that the most used
+    come first (x permuted to match): how much locality in the gathers of x is worth."""
+    import cupy
+
+    counts = cupy.bincount(idx, minlength=x.size)
+    order = cupy.argsort(-counts, kind="stable")
+    rank = cupy.empty_like(order)
+    rank[order] = cupy.arange(order.size)
+    idx2 = rank[idx].astype(idx.dtype)
+    top = cupy.sort(counts)[::-1]
+    share = [float(top[:k].sum() / idx.size) for k in (1 << 12, 1 << 15, 1 << 18)]
+    print(f"share of entries in the 4K/32K/256K most used columns: {share}")
+    for label, shuffle in (("relabelled, x permuted each call", True), ("relabelled kernel only", False)):
+        x2 = x[order]
+        run = _variant_runner(typed, 256, 8, (), ptr, idx2, vals, x2)
+        got = run()
+        err = float(cupy.abs(got - ref).max() / cupy.abs(ref).max())
+
+        def call() -> Any:
+            if shuffle:
+                cupy.take(x, order, out=x2)
+            return run()
+
+        print(f"{label:28s} {_median_ms(call, repeat):8.3f} ms  max rel err {err:.1e}")
+
+
 def _time_api(typed: Any, indptr: np.ndarray, indices: np.ndarray, vals: Any, x: Any, repeat: int) -> None:
     """The product through ``w << A.mxv(u)`` and through the backend call, to see what the
     layers above the kernel cost (each timed back to back, and synchronised before each call)."""
@@ -140,6 +167,12 @@ def _time_api(typed: Any, indptr: np.ndarray, indices: np.ndarray, vals: Any, x:
             fn()
         print(f"{label:28s} {(time.perf_counter() - t0) / repeat * 1e6:8.1f} us host per call (not waiting)")
         cupy.cuda.Device().synchronize()
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.runcall(lambda: [api() for _ in range(repeat)])
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(18)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--load", help="read the graph's CSR from here instead of building it")
     parser.add_argument("--only", nargs="*", help="labels of the variants to run")
     parser.add_argument("--api", action="store_true", help="also time the same product through the API")
+    parser.add_argument("--relabel", action="store_true",
+                        help="also time the base kernel with columns relabelled by descending frequency")
     args = parser.parse_args(argv)
 
     import cupy
@@ -189,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     typed = semiring.plus_times[FP32 if dtype == np.float32 else FP64]
     if args.api:
         _time_api(typed, indptr, indices, vals, x, args.repeat)
+    if args.relabel:
+        _time_relabelled(typed, ptr, idx, vals, x, ref, args.repeat)
     for label, block, items, edits in VARIANTS:
         if args.only and label not in args.only:
             continue
