@@ -157,7 +157,10 @@ class Vector(Collection):
     def nvals(self) -> int:
         """Number of stored entries."""
         if self._count is None:
-            self._count = int(self._bm[0].sum()) if self._sp is None else int(self._sp[0].shape[0])  # type: ignore[index]
+            if self._sp is not None:
+                self._count = int(self._sp[0].shape[0])
+            else:
+                self._count = self._be.count_true(self._bm[0])  # type: ignore[index]
         return self._count
 
     # ---------------------------------------------------------------- export

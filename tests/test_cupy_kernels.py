@@ -540,3 +540,35 @@ def test_push_atomic_matches_sort(gpu: Any, monkeypatch: pytest.MonkeyPatch, nam
     if name.startswith("any_"):
         return  # any term will do; the structure is checked above
     assert np.array_equal(cv, gv)
+
+
+@pytest.mark.parametrize("n", [0, 1, 31, 33, 1000, 3_000_017])
+@pytest.mark.parametrize("density", [0.0, 0.01, 0.5, 1.0])
+def test_count_true(gpu: Any, n: int, density: float) -> None:
+    """The ballot count of true flags against NumPy's count, for sizes that do and do not fill
+    whole warps and blocks."""
+    import cupy
+
+    flags = rng_for("count", n, density).random(n) < density
+    assert gpu.count_true(cupy.asarray(flags)) == int(np.count_nonzero(flags))
+
+
+@pytest.mark.parametrize("op", ["lt", "minus", "max", "pow"])
+@pytest.mark.parametrize("t", [INT32, FP64])
+def test_ewise_union_kernel(gpu: Any, op: str, t: DataType) -> None:
+    """The fused bitmap eWiseUnion against the CPU backend's, values compared where either
+    operand holds an entry."""
+    import cupy
+
+    from grblas_gpu.operators import binary
+
+    rng = rng_for("union", op, t.name)
+    n = 5000
+    xb, yb = rng.random(n) < 0.5, rng.random(n) < 0.5
+    x, y = (rng.integers(-9, 9, n).astype(t.np_type) for _ in range(2))
+    typed = getattr(binary, op)[t]
+    want_vals, want_bits = NumpyBackend().ewise_union(typed, xb, x, yb, y, 3, -2)
+    got_vals, got_bits = gpu.ewise_union(typed, *(cupy.asarray(a) for a in (xb, x, yb, y)), 3, -2)
+    got_bits, got_vals = cupy.asnumpy(got_bits), cupy.asnumpy(got_vals)
+    assert np.array_equal(got_bits, want_bits)
+    assert np.array_equal(got_vals[want_bits], want_vals[want_bits], equal_nan=True)

@@ -53,6 +53,10 @@ class NumpyBackend(Backend):
         """``op(x, y)`` per element; either side may be a scalar (a bound operand)."""
         return op(x, y, pos)
 
+    def count_true(self, flags: np.ndarray) -> int:
+        """The number of true values in a bool array."""
+        return int(np.count_nonzero(flags))
+
     def ewise_union(self, op: TypedBinaryOp, x_bits: np.ndarray, x: np.ndarray, y_bits: np.ndarray, y: np.ndarray,
                     x_default: Any, y_default: Any) -> tuple[np.ndarray, np.ndarray]:
         """eWiseUnion of two bitmaps: ``op`` where both hold an entry, ``op`` with the other

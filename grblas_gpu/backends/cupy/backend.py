@@ -229,6 +229,16 @@ class CupyBackend(Backend):
         self._launch_elementwise(self._function(module, role), n, args + (out, np.int64(n)) + positions)
         return out
 
+    def count_true(self, flags: Any) -> int:
+        """The number of true values in a bool array (one kernel, one read back)."""
+        arr = self._flag_array(flags)
+        count = cupy.zeros(1, dtype=np.uint64)
+        n = int(arr.size)
+        if n:
+            self._launch_elementwise(self._function(codegen.count_module()), -(-n // 32) * 32,
+                                     (arr, np.int64(n), count))
+        return int(count.get()[0])
+
     @_map_out_of_memory
     def ewise_union(self, op: TypedBinaryOp, x_bits: Any, x: Any, y_bits: Any, y: Any, x_default: Any,
                     y_default: Any) -> tuple[cupy.ndarray, cupy.ndarray]:

@@ -45,6 +45,7 @@ __all__ = [
     "render_indexunary_op",
     "render_monoid",
     "cast_module",
+    "count_module",
     "unary_module",
     "binary_module",
     "indexunary_module",
@@ -219,6 +220,13 @@ def _module(kind: str, title: str, base: str, ops: str, kernels: str, roles: Map
 
 _MAIN = {"main": ""}
 _ATOMIC_BOOL_MONOIDS = ("lor", "land")
+
+
+@functools.lru_cache(maxsize=1)
+def count_module() -> KernelModule:
+    """Count the true flags of a bool array; entry ``main(flags, n, count)`` (count: one
+    uint64 starting at 0)."""
+    return _module("count", "count true", "gb_count_true", "", template("count_true.cu"), _MAIN)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -58,6 +58,7 @@ def iter_kernels() -> Iterator[KernelSpec]:
 
 
 def _all_specs() -> Iterator[KernelSpec]:
+    yield KernelSpec("count", "count true", codegen.count_module)
     yield from _cast_specs()
     yield from _unary_specs()
     yield from _binary_specs()
