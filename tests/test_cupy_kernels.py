@@ -571,4 +571,7 @@ def test_ewise_union_kernel(gpu: Any, op: str, t: DataType) -> None:
     got_vals, got_bits = gpu.ewise_union(typed, *(cupy.asarray(a) for a in (xb, x, yb, y)), 3, -2)
     got_bits, got_vals = cupy.asnumpy(got_bits), cupy.asnumpy(got_vals)
     assert np.array_equal(got_bits, want_bits)
-    assert np.array_equal(got_vals[want_bits], want_vals[want_bits], equal_nan=True)
+    if t.is_float:  # CUDA's pow may differ from the C library's in the last bit
+        np.testing.assert_allclose(got_vals[want_bits], want_vals[want_bits], rtol=1e-14)
+    else:
+        assert np.array_equal(got_vals[want_bits], want_vals[want_bits])
