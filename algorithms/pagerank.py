@@ -83,8 +83,8 @@ def pagerank(
         # Reading the dangling mass waits for the GPU; asked after the product is queued, the
         # wait overlaps it.
         dangling = x.ewise_mult(is_dangling, binary.times).new().reduce().new().value
-        x_next = p.apply(binary.times, right=alpha * dangling + (1 - alpha)).new()
-        x_next(binary.plus) << followed
+        teleport = p.apply(binary.times, right=alpha * dangling + (1 - alpha)).new()
+        x_next = followed.ewise_union(teleport, binary.plus, 0, 0).new()  # full, as teleport is
         x, x_prev = x_next, x
         if tol > 0:
             diff = x.ewise_mult(x_prev, binary.minus).new().apply(unary.abs).new()

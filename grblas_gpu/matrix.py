@@ -9,10 +9,11 @@ import numpy as np
 from . import _sparse as sp
 from .backends import get_backend
 from .collection import Collection
-from .dtypes import FP64, DataType, cast_scalar, lookup_dtype
+from .dtypes import FP64, INT64, DataType, cast_scalar, lookup_dtype
 from .exceptions import DimensionMismatch, InvalidValue, NotImplementedException, NoValue
 from .expressions import Expression, Updater
 from .indexing import resolve_scalar_index
+from .operators import monoid
 from .operators.base import Positions
 from .scalar import Scalar
 from .storage import build_entries, host_array, infer_dtype
@@ -149,7 +150,7 @@ class Matrix(Collection):
 
     def _nonempty_rows(self) -> int:
         """How many rows hold at least one entry (one host read, then cached)."""
-        return self._memo("nonempty_rows", lambda: int((self._row_lengths() > 0).sum()))
+        return self._memo("nonempty_rows", lambda: self._be.count_true(self._row_lengths() > 0))
 
     def _row_lengths(self) -> Any:
         """The number of entries of every row (int64 array, cached)."""
@@ -157,7 +158,10 @@ class Matrix(Collection):
 
     def _longest_row(self) -> int:
         """The most entries in one row (one host read, then cached)."""
-        return self._memo("longest_row", lambda: int(self._row_lengths().max()) if self._nrows else 0)
+        def longest() -> int:
+            return int(self._be.to_host(self._be.reduce_all(monoid.max[INT64], self._row_lengths()))[0])
+
+        return self._memo("longest_row", lambda: longest() if self._nrows else 0)
 
     def _values_as(self, t: DataType) -> Any:
         """The stored values cast to ``t``, cached: a loop of products casts them once."""
