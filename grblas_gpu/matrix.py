@@ -112,8 +112,8 @@ class Matrix(Collection):
     # Storage: CSR row pointers, or (hypersparse, when row pointers would dwarf the entries)
     # the row of every entry.  Either gives the other on demand.
     def _set_csr(self, indptr: Any, indices: Any, values: Any) -> None:
-        # int32 row pointers and column indices where they fit: the kernels take one index
-        # type, so a mixed pair would be copied to int64 on every call.
+        # int32 row pointers and column indices where they fit (each decided on its own: the
+        # kernels take int64 pointers beside int32 indices, as a matrix of 2**31 entries needs).
         self._ptr: Any = indptr.astype(sp.index_dtype(len(indices) + 1), copy=False)
         self._rowidx: Any = None
         self._indices = indices.astype(sp.index_dtype(self._ncols), copy=False)

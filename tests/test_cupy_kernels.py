@@ -286,13 +286,20 @@ def test_segment_reduce_empty(gpu: Any) -> None:
 
 def random_csr(rng: np.random.Generator, nrows: int, ncols: int, mean: float,
                index: Any) -> tuple[np.ndarray, np.ndarray]:
-    """indptr and sorted unique column indices; a few rows much longer than the mean, some empty."""
+    """indptr and sorted unique column indices; a few rows much longer than the mean, some empty.
+    ``index`` is the type of both, or a (row pointer, column index) pair of types."""
+    ptr_type, index_type = index if isinstance(index, tuple) else (index, index)
     lengths = np.minimum(rng.poisson(mean, nrows), ncols)
     lengths[rng.random(nrows) < 0.03] = ncols
     cols = [np.sort(rng.choice(ncols, size=k, replace=False)) for k in lengths]
-    indptr = np.r_[0, np.cumsum(lengths)].astype(index)
-    indices = (np.concatenate(cols) if cols else np.empty(0)).astype(index)
+    indptr = np.r_[0, np.cumsum(lengths)].astype(ptr_type)
+    indices = (np.concatenate(cols) if cols else np.empty(0)).astype(index_type)
     return indptr, indices
+
+
+def _index_name(index: Any) -> str:
+    """A test id for an index type or a (row pointer, column index) pair."""
+    return "-".join(np.dtype(t).name for t in index) if isinstance(index, tuple) else np.dtype(index).name
 
 
 def _spmv_values(rng: np.random.Generator, sr: TypedSemiring, t: DataType, n: int) -> np.ndarray:
@@ -315,15 +322,15 @@ def _spmv_cases() -> Iterator[Any]:
                 continue
             index, vf, mean = (np.int32, np.int64)[k % 2], bool(k // 2 % 2), (0.5, 5.0, 60.0)[k % 3]
             k += 1
-            ident = f"{name}-{t.name}-{np.dtype(index).name}-vf{int(vf)}-m{mean}"
+            ident = f"{name}-{t.name}-{_index_name(index)}-vf{int(vf)}-m{mean}"
             yield pytest.param(name, t, index, vf, mean, id=ident)
     for name in ("min_plus", "any_secondi", "plus_times", "lor_land", "min_firsti", "max_secondi"):
         t = BOOL if name == "lor_land" else FP64
-        for index in (np.int32, np.int64):
+        for index in (np.int32, np.int64, (np.int64, np.int32)):  # the last: a matrix of 2**31 entries
             for vf in (False, True):
                 for mean in (0.5, 5.0, 60.0):
                     yield pytest.param(name, t, index, vf, mean,
-                                       id=f"full-{name}-{t.name}-{np.dtype(index).name}-vf{int(vf)}-m{mean}")
+                                       id=f"full-{name}-{t.name}-{_index_name(index)}-vf{int(vf)}-m{mean}")
 
 
 def _spmv_candidates(sr: TypedSemiring, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray,
@@ -575,3 +582,34 @@ def test_ewise_union_kernel(gpu: Any, op: str, t: DataType) -> None:
         np.testing.assert_allclose(got_vals[want_bits], want_vals[want_bits], rtol=1e-14)
     else:
         assert np.array_equal(got_vals[want_bits], want_vals[want_bits])
+
+
+@pytest.mark.parametrize("balanced", [False, True])
+@pytest.mark.parametrize("name", ["min_plus", "plus_times"])
+def test_push_int64_pointers_int32_indices(gpu: Any, monkeypatch: pytest.MonkeyPatch, name: str, balanced: bool) -> None:
+    """Push with the index layout of a matrix of 2**31 entries or more (int64 row pointers,
+    int32 column indices) against a direct NumPy scatter of the frontier rows' terms."""
+    import cupy
+
+    from grblas_gpu.backends.cupy.backend import CupyBackend
+
+    monkeypatch.setattr(CupyBackend, "push_balance_row", 0 if balanced else 1 << 30)
+    sr = semirings[name][FP64]
+    rng = rng_for("push-layout", name, balanced)
+    n = 400
+    indptr, indices = random_csr(rng, n, n, 20.0, (np.int64, np.int32))
+    values = rng.integers(1, 9, indices.size).astype(np.float64)
+    frontier = np.unique(rng.integers(0, n, 60))
+    fvals = rng.integers(0, 5, frontier.size).astype(np.float64)
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    pick = np.isin(rows, frontier)
+    terms = values[pick] + fvals[np.searchsorted(frontier, rows[pick])] if name == "min_plus" else \
+        values[pick] * fvals[np.searchsorted(frontier, rows[pick])]
+    expected = np.full(n, np.inf if name == "min_plus" else 0.0)
+    (np.minimum if name == "min_plus" else np.add).at(expected, indices[pick], terms)
+    dev = [cupy.asarray(a) for a in (indptr, indices, values, frontier, fvals)]
+    out, present = gpu.spmspv(sr, *dev, n, False, longest_row=int(np.diff(indptr).max()))
+    reached = np.zeros(n, dtype=bool)
+    reached[indices[pick]] = True
+    assert np.array_equal(cupy.asnumpy(present), reached)
+    assert np.array_equal(cupy.asnumpy(out)[reached], expected[reached])

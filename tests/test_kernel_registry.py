@@ -59,6 +59,8 @@ def test_registry_is_nontrivial(specs: list[KernelSpec]) -> None:
     assert kinds == {"count", "cast", "unary", "binary", "indexunary", "segment_reduce", "spmv", "spmspv"}
     for expected in ("spmv min_plus[FP32] int32 vector_first=0", "spmv min_plus[FP32] int64 vector_first=1",
                      "spmv lor_land[BOOL] int32 vector_first=0", "spmv plus_times[INT64] int64 vector_first=0",
+                     "spmv plus_times[FP32] int64/int32 vector_first=0 merge",
+                     "spmspv min_plus[FP64] int64/int32 vector_first=1",
                      "segment_reduce plus[FP64] int64", "binary firsti[INT32]", "unary sqrt[FP32]"):
         assert expected in names, expected
     assert any(n.startswith("spmv any_secondi[") for n in names)

@@ -289,6 +289,19 @@ class CupyBackend(Backend):
         dtype = np.int32 if all(a.dtype == np.int32 for a in arrs) else np.int64
         return [a if a.dtype == dtype and a.flags.c_contiguous else _contiguous(a.astype(dtype)) for a in arrs]
 
+    @staticmethod
+    def _csr_arrays(indptr: Any, indices: Any) -> tuple[cupy.ndarray, cupy.ndarray]:
+        """Row pointers and column indices as contiguous CuPy arrays in a layout of
+        ``codegen.CSR_INDEX_TYPES``: each keeps int32 or int64 as stored (a matrix of 2**31
+        entries or more has int64 pointers beside int32 indices, and copying its indices to
+        int64 would double their memory), except that int64 indices take int64 pointers."""
+        ptr, idx = (a if isinstance(a, cupy.ndarray) else cupy.asarray(a) for a in (indptr, indices))
+        if idx.dtype != np.int32:
+            idx = idx.astype(np.int64, copy=False)
+        if ptr.dtype != np.int32 or idx.dtype == np.int64:
+            ptr = ptr.astype(np.int64, copy=False)
+        return _contiguous(ptr), _contiguous(idx)
+
     @_map_out_of_memory
     def segment_reduce(self, monoid: TypedMonoid, values: Any, offsets: Any) -> cupy.ndarray:
         """Reduce ``values[offsets[s]:offsets[s+1]]`` with the monoid for every segment s.
@@ -358,7 +371,7 @@ class CupyBackend(Backend):
         ``plan`` (from :meth:`spmv_plan` on the same ``indptr``) splits the work: merge-path tiles
         where the semiring allows, else rows binned by length.
         """
-        ptr, idx = self._index_arrays(indptr, indices)
+        ptr, idx = self._csr_arrays(indptr, indices)
         nrows = max(len(ptr) - 1, 0)
         out = cupy.empty(nrows, dtype=semiring.out_type.np_type)
         present = cupy.empty(nrows, dtype=BOOL.np_type)
@@ -368,9 +381,9 @@ class CupyBackend(Backend):
                 self._matvec_operand(semiring, x, vector_first, False),
                 self._flag_array(x_present), self._flag_array(row_mask))
         if plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring):
-            self._spmv_merge(semiring, head, plan, nrows, ptr.dtype, bool(vector_first), out, present)
+            self._spmv_merge(semiring, head, plan, nrows, (ptr.dtype, idx.dtype), bool(vector_first), out, present)
             return out, present
-        module = codegen.spmv_module(semiring, ptr.dtype, bool(vector_first), "vector")
+        module = codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype)
         main = self._function(module)
         tail = (out, present, np.int64(0))
         if plan is None or plan.classes is None:
@@ -383,9 +396,11 @@ class CupyBackend(Backend):
         return out, present
 
     def _spmv_merge(self, semiring: TypedSemiring, head: tuple[Any, ...], plan: SpmvPlan, nrows: int,
-                    index_type: Any, vector_first: bool, out: cupy.ndarray, present: cupy.ndarray) -> None:
-        """The merge-path schedule: one block per tile, then the carries that cross tiles."""
-        module = codegen.spmv_module(semiring, index_type, vector_first, "merge")
+                    index_types: tuple[Any, Any], vector_first: bool, out: cupy.ndarray, present: cupy.ndarray) -> None:
+        """The merge-path schedule: one block per tile, then the carries that cross tiles;
+        ``index_types`` are those of the (row pointers, column indices)."""
+        ptr_type, index_type = index_types
+        module = codegen.spmv_module(semiring, index_type, vector_first, "merge", ptr_type)
         tile_row = plan.tile_row
         ntiles = tile_row.size - 1  # type: ignore[union-attr]
         if ntiles == 0:
@@ -407,11 +422,11 @@ class CupyBackend(Backend):
         has no atomic combine (the caller then sorts by key)."""
         if not codegen.atomic_push_supported(semiring.monoid):
             return None
-        ptr, idx = self._index_arrays(indptr, indices)
+        ptr, idx = self._csr_arrays(indptr, indices)
         monoid = semiring.monoid
         out = cupy.full(size, monoid.identity, dtype=monoid.type.np_type)
         present = cupy.zeros(size, dtype=BOOL.np_type)
-        module = codegen.spmspv_module(semiring, ptr.dtype, bool(vector_first))
+        module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype)
         head = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True))
         if dense:
             n = int(frontier.shape[0])

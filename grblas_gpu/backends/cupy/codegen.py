@@ -40,6 +40,8 @@ __all__ = [
     "preamble",
     "cast_expr",
     "index_c_type",
+    "csr_index_tag",
+    "CSR_INDEX_TYPES",
     "render_unary_op",
     "render_binary_op",
     "render_indexunary_op",
@@ -154,6 +156,19 @@ def index_c_type(index_type: Any) -> tuple[str, str]:
     if name not in INDEX_TYPES:
         raise DomainMismatch(f"index arrays must be int32 or int64, not {name}")
     return f"{name}_t", "i" + name[3:]
+
+
+CSR_INDEX_TYPES: tuple[tuple[str, str], ...] = (("int32", "int32"), ("int64", "int64"), ("int64", "int32"))
+"""(row pointer, column index) types the matrix kernels are made for: a matrix of 2**31 entries
+or more has int64 row pointers beside int32 column indices."""
+
+
+def csr_index_tag(ptr_type: Any, index_type: Any) -> tuple[str, str, str]:
+    """C types of the row pointers and the column indices, and a short tag naming both
+    (``i32``, ``i64``, or ``p64i32`` when they differ)."""
+    ptr_c, ptr_tag = index_c_type(ptr_type)
+    index_c, tag = index_c_type(index_type)
+    return ptr_c, index_c, tag if ptr_c == index_c else f"p{ptr_tag[1:]}{tag}"
 
 
 def _bool_literal(flag: bool) -> str:
@@ -292,27 +307,30 @@ def atomic_push_supported(monoid: TypedMonoid) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool) -> KernelModule:
+def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, ptr_type: Any = None) -> KernelModule:
     """Push SpMSpV with atomic combining; entries ``main(indptr, indices, values, frontier,
     fvals, nfront, out, present, group)`` (the frontier as a list of rows and their values, a
     group of lanes per row), ``balanced(indptr, indices, values, frontier, fvals, nfront, ends,
     out, present)`` (the same list, a warp per PUSH_TILE of its rows' entries; ``ends`` the
     inclusive prefix sums of the rows' lengths) and ``bitmap(indptr, indices, values,
     in_frontier, fvals, n, out, present)`` (as a bitmap and dense values, a warp per 32 rows).
-    Only for monoids :func:`atomic_push_supported`."""
+    Only for monoids :func:`atomic_push_supported`.  Row pointers are of ``ptr_type`` (default:
+    ``index_type``), column indices of ``index_type``."""
     if not atomic_push_supported(semiring.monoid):
         raise DomainMismatch(f"{semiring.monoid!r} has no atomic combine; push sorts by key instead")
-    kernels, ops, tag, vf = _matvec_parts(semiring, index_type, vector_first, "spmspv_push.cu")
+    index_types = (index_type if ptr_type is None else ptr_type, index_type)
+    kernels, ops, tag, vf = _matvec_parts(semiring, index_types, vector_first, "spmspv_push.cu")
     return _module("spmspv", f"spmspv {semiring.name} {semiring.key} {tag} vector_first={vf}",
                    f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"main": "", "bitmap": "_bitmap", "balanced": "_balanced"})
 
 
-def _matvec_parts(semiring: TypedSemiring, index_type: Any, vector_first: bool,
+def _matvec_parts(semiring: TypedSemiring, index_types: tuple[Any, Any], vector_first: bool,
                   template_name: str, extra: Mapping[str, str] | None = None) -> tuple[str, str, str, int]:
-    """A matrix-vector template filled for ``semiring``: (kernels, operator structs, index tag,
-    vector_first as 0/1).  The product is MULT(A[r, k], x[k]) with positions (r, k, k, 0), or
-    MULT(x[k], A[k, r]) with (0, k, k, r) when the vector comes first, r the output index."""
-    index_c, tag = index_c_type(index_type)
+    """A matrix-vector template filled for ``semiring`` and (row pointer, column index) types:
+    (kernels, operator structs, index tag, vector_first as 0/1).  The product is MULT(A[r, k],
+    x[k]) with positions (r, k, k, 0), or MULT(x[k], A[k, r]) with (0, k, k, r) when the vector
+    comes first, r the output index."""
+    ptr_c, index_c, tag = csr_index_tag(*index_types)
     monoid, mult = semiring.monoid, semiring.mult
     a_type, x_type = spmv_operand_types(semiring, vector_first)
     if vector_first:
@@ -320,7 +338,7 @@ def _matvec_parts(semiring: TypedSemiring, index_type: Any, vector_first: bool,
     else:
         call, positions = "mult::call(a, xk, r, k, k, 0)", "(r, k, k, 0)"
     kernels = fill(template(template_name), {
-        "INDEX_T": index_c, "A": a_type.c_type, "XV": x_type.c_type, "T": monoid.type.c_type,
+        "PTR_T": ptr_c, "INDEX_T": index_c, "A": a_type.c_type, "XV": x_type.c_type, "T": monoid.type.c_type,
         "MONOID": "monoid", "PRODUCT": cast_expr(mult.out_type, monoid.type, call),
         "POSITIONS_DOC": f"(xi, xj, yi, yj) = {positions}", "READS_A": _bool_literal(matrix_value_read(semiring, vector_first)),
         "READS_X": _bool_literal(vector_value_read(semiring, vector_first)),
@@ -375,7 +393,8 @@ def merge_schedule_applies(semiring: TypedSemiring) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, schedule: str = "vector") -> KernelModule:
+def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, schedule: str = "vector",
+                ptr_type: Any = None) -> KernelModule:
     """Pull SpMV over CSR rows with the given schedule (see :data:`SPMV_SCHEDULES`).
 
     ``vector`` entries: ``main(indptr, indices, values, x, x_present, row_mask, rows, nrows,
@@ -386,12 +405,14 @@ def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, sc
     tile_row, nrows, out, present, carry_row, carry_value, carry_valid)`` (one block of
     MERGE_BLOCK threads per MERGE_TILE merge items) and ``fixup(carry_row, carry_value,
     carry_valid, ncarry, out, present)`` (a warp per carry).  ``x_present`` and ``row_mask``
-    may be null.
+    may be null.  Row pointers are of ``ptr_type`` (default: ``index_type``), column indices of
+    ``index_type``.
     """
     if schedule == "merge" and not merge_schedule_applies(semiring):
         raise DomainMismatch(f"the merge SpMV schedule does not compute {semiring.name}")
     sizes = {"MERGE_BLOCK": str(MERGE_BLOCK), "MERGE_ITEMS": str(MERGE_ITEMS)} if schedule == "merge" else {}
-    kernels, ops, tag, vf = _matvec_parts(semiring, index_type, vector_first, SPMV_SCHEDULES[schedule], sizes)
+    index_types = (index_type if ptr_type is None else ptr_type, index_type)
+    kernels, ops, tag, vf = _matvec_parts(semiring, index_types, vector_first, SPMV_SCHEDULES[schedule], sizes)
     return _module("spmv", f"spmv {schedule} {semiring.name} {semiring.key} {tag} vector_first={vf}",
                    f"gb_spmv_{schedule}_{semiring.key}_{tag}_vf{vf}", ops, kernels,
                    _SPMV_SCHEDULE_ROLES[schedule])

@@ -122,16 +122,23 @@ def _spmv_specs() -> Iterator[KernelSpec]:
             semiring = _typed(semiring_namespace[name], t)
             if semiring is None:
                 continue
-            for index in codegen.INDEX_TYPES:
+            for ptr, index in codegen.CSR_INDEX_TYPES:
                 for vf in (False, True):
                     for schedule in codegen.SPMV_SCHEDULES:
                         if schedule == "merge" and not codegen.merge_schedule_applies(semiring):
                             continue
                         suffix = "" if schedule == "vector" else f" {schedule}"
                         yield KernelSpec(
-                            "spmv", f"spmv {name}[{semiring.mult.x_type}] {index} vector_first={int(vf)}{suffix}",
-                            lambda s=semiring, i=index, v=vf, h=schedule: codegen.spmv_module(s, i, v, h),
+                            "spmv", f"spmv {name}[{semiring.mult.x_type}] {_layout(ptr, index)} "
+                                    f"vector_first={int(vf)}{suffix}",
+                            lambda s=semiring, i=index, v=vf, h=schedule, p=ptr: codegen.spmv_module(s, i, v, h, p),
                         )
+
+
+def _layout(ptr: str, index: str) -> str:
+    """A CSR index layout as named in kernel specs: ``int32``, or ``int64/int32`` when the row
+    pointers and the column indices differ."""
+    return index if ptr == index else f"{ptr}/{index}"
 
 
 def _spmspv_specs() -> Iterator[KernelSpec]:
@@ -140,9 +147,9 @@ def _spmspv_specs() -> Iterator[KernelSpec]:
             semiring = _typed(semiring_namespace[name], t)
             if semiring is None or not codegen.atomic_push_supported(semiring.monoid):
                 continue
-            for index in codegen.INDEX_TYPES:
+            for ptr, index in codegen.CSR_INDEX_TYPES:
                 for vf in (False, True):
                     yield KernelSpec(
-                        "spmspv", f"spmspv {name}[{semiring.mult.x_type}] {index} vector_first={int(vf)}",
-                        lambda s=semiring, i=index, v=vf: codegen.spmspv_module(s, i, v),
+                        "spmspv", f"spmspv {name}[{semiring.mult.x_type}] {_layout(ptr, index)} vector_first={int(vf)}",
+                        lambda s=semiring, i=index, v=vf, p=ptr: codegen.spmspv_module(s, i, v, p),
                     )

@@ -4,7 +4,7 @@
 // lanes (a power of two <= 32) walks one frontier row.
 // Positions given to MULT: {{POSITIONS_DOC}}, with r the output index j.
 extern "C" __global__ void {{KERNEL}}(
-        const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const int64_t* __restrict__ frontier,
         const {{XV}}* __restrict__ fvals, int64_t nfront,
         {{T}}* __restrict__ out, bool* __restrict__ present, int group) {
@@ -28,7 +28,7 @@ extern "C" __global__ void {{KERNEL}}(
 // needed): each warp takes 32 consecutive rows, finds those in the frontier with one ballot,
 // and walks each of their rows with all 32 lanes.
 extern "C" __global__ void {{KERNEL}}_bitmap(
-        const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const bool* __restrict__ in_frontier,
         const {{XV}}* __restrict__ fvals, int64_t n, {{T}}* __restrict__ out, bool* __restrict__ present) {
     typedef {{MONOID}} M;
@@ -57,7 +57,7 @@ extern "C" __global__ void {{KERNEL}}_bitmap(
 // rows' lengths, so the entry e belongs to the first frontier row f with ends[f] > e.
 #define GB_PUSH_ITEMS 8
 extern "C" __global__ void {{KERNEL}}_balanced(
-        const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const int64_t* __restrict__ frontier,
         const {{XV}}* __restrict__ fvals, int64_t nfront, const int64_t* __restrict__ ends,
         {{T}}* __restrict__ out, bool* __restrict__ present) {

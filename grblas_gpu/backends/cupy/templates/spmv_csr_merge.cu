@@ -48,7 +48,7 @@ __device__ __forceinline__ gb_merge_part<M> gb_merge_shfl_up(unsigned mask, cons
 }
 
 extern "C" __global__ void {{KERNEL}}(
-        const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
         const int64_t* __restrict__ tile_row, int64_t nrows,
@@ -58,7 +58,7 @@ extern "C" __global__ void {{KERNEL}}(
     typedef typename M::T T;
     __shared__ T prod[GB_MERGE_TILE];
     __shared__ bool term_ok[GB_MERGE_TILE];
-    __shared__ {{INDEX_T}} row_end[GB_MERGE_TILE + 1];
+    __shared__ {{PTR_T}} row_end[GB_MERGE_TILE + 1];
     __shared__ gb_merge_part<M> warp_total[GB_MERGE_BLOCK / 32];
 
     const int64_t nnz = (int64_t)indptr[nrows];

@@ -26,7 +26,7 @@ __device__ __forceinline__ void {{KERNEL}}_term(
 }
 
 extern "C" __global__ void {{KERNEL}}(
-        const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
         const int64_t* __restrict__ rows, int64_t nrows,
@@ -64,7 +64,7 @@ extern "C" __global__ void {{KERNEL}}(
 // The long rows listed in `rows`: one block of 256 threads per row, a strided partial
 // product per thread, then a warp shuffle tree and a tree over the block's warps.
 extern "C" __global__ void {{KERNEL}}_long(
-        const {{INDEX_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
         const int64_t* __restrict__ rows, {{T}}* __restrict__ out, bool* __restrict__ present) {
