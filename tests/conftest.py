@@ -36,6 +36,24 @@ def backend(request: pytest.FixtureRequest) -> Iterator[str]:
 # ----------------------------------------------------------------------------- conversion
 
 
+def nx_adjacency(G: Any, backend: str, value: Any, dtype: Any = None) -> gb.Matrix:
+    """The adjacency matrix of the networkx graph ``G`` (vertices 0..n-1), every entry
+    ``value``; both directions stored for an undirected graph."""
+    n = G.number_of_nodes()
+    edges = list(G.edges())
+    if not G.is_directed():
+        edges += [(v, u) for u, v in edges if u != v]
+    r, c = (np.array(x, dtype=np.int64) for x in zip(*edges)) if edges else ([], [])
+    return gb.Matrix.from_coo(r, c, value, nrows=n, ncols=n, dtype=dtype, backend=backend)
+
+
+def full_fp64(v: Any) -> np.ndarray:
+    """A per-vertex FP64 result as a dense array, checking that every vertex has an entry."""
+    assert v.dtype == gb.FP64
+    assert v.nvals == v.size, "every vertex must have an entry"
+    return v.to_dense()
+
+
 def np_type(dtype: Any) -> np.dtype:
     """The NumPy dtype of a grblas_gpu dtype (or anything np.dtype accepts)."""
     return np.dtype(getattr(dtype, "np_type", dtype))

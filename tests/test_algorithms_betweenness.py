@@ -12,14 +12,7 @@ import pytest
 import grblas_gpu as gb
 from grblas_gpu.algorithms.betweenness import betweenness_centrality
 
-
-def matrix_of(G: nx.Graph, backend: str) -> gb.Matrix:
-    n = G.number_of_nodes()
-    edges = list(G.edges())
-    if not G.is_directed():
-        edges += [(v, u) for u, v in edges if u != v]
-    r, c = (np.array(x, dtype=np.int64) for x in zip(*edges)) if edges else ([], [])
-    return gb.Matrix.from_coo(r, c, 2.5, nrows=n, ncols=n, backend=backend)
+from conftest import full_fp64, nx_adjacency
 
 
 def bfs_counts(G: nx.DiGraph, s: int) -> tuple[dict[int, int], dict[int, int]]:
@@ -58,24 +51,18 @@ def nx_bc(G: nx.Graph) -> np.ndarray:
     return np.array([ref[v] for v in range(G.number_of_nodes())])
 
 
-def dense(v: gb.Vector) -> np.ndarray:
-    assert v.dtype == gb.FP64
-    assert v.nvals == v.size, "every vertex must have an entry"
-    return v.to_dense()
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_directed_all_sources_matches_networkx(backend: str, seed: int) -> None:
     G = nx.gnp_random_graph(30, 0.1, seed=seed, directed=True)
     G.add_edge(4, 4)  # a self-loop is never on a shortest path
-    np.testing.assert_allclose(dense(betweenness_centrality(matrix_of(G, backend))), nx_bc(G),
+    np.testing.assert_allclose(full_fp64(betweenness_centrality(nx_adjacency(G, backend, 2.5))), nx_bc(G),
                                rtol=1e-10, atol=1e-10)
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_undirected_is_twice_networkx(backend: str, seed: int) -> None:
     G = nx.gnp_random_graph(30, 0.12, seed=seed)
-    got = dense(betweenness_centrality(matrix_of(G, backend), batch_size=7))
+    got = full_fp64(betweenness_centrality(nx_adjacency(G, backend, 2.5), batch_size=7))
     np.testing.assert_allclose(got, 2 * nx_bc(G), rtol=1e-10, atol=1e-10)
 
 
@@ -84,15 +71,15 @@ def test_undirected_is_twice_networkx(backend: str, seed: int) -> None:
 def test_subset_of_sources_matches_brute_force(backend: str, seed: int, directed: bool) -> None:
     G = nx.gnp_random_graph(25, 0.12, seed=seed, directed=directed)
     sources = [3, 0, 17, 9, 3]  # a repeated source counts again
-    got = dense(betweenness_centrality(matrix_of(G, backend), sources, batch_size=2))
+    got = full_fp64(betweenness_centrality(nx_adjacency(G, backend, 2.5), sources, batch_size=2))
     np.testing.assert_allclose(got, brute_force_bc(nx.DiGraph(G), sources), rtol=1e-10, atol=1e-10)
 
 
 def test_small_cases(backend: str) -> None:
     path = gb.Matrix.from_coo([0, 1], [1, 2], True, nrows=3, ncols=3, backend=backend)  # 0 -> 1 -> 2
-    np.testing.assert_allclose(dense(betweenness_centrality(path)), [0.0, 1.0, 0.0])
-    np.testing.assert_allclose(dense(betweenness_centrality(path, [1])), [0.0, 0.0, 0.0])
-    np.testing.assert_allclose(dense(betweenness_centrality(path, [])), [0.0, 0.0, 0.0])
+    np.testing.assert_allclose(full_fp64(betweenness_centrality(path)), [0.0, 1.0, 0.0])
+    np.testing.assert_allclose(full_fp64(betweenness_centrality(path, [1])), [0.0, 0.0, 0.0])
+    np.testing.assert_allclose(full_fp64(betweenness_centrality(path, [])), [0.0, 0.0, 0.0])
     assert betweenness_centrality(gb.Matrix(gb.BOOL, 0, 0, backend=backend)).size == 0
 
 

@@ -5,20 +5,12 @@ from __future__ import annotations
 from collections import Counter
 
 import networkx as nx
-import numpy as np
 import pytest
 
 import grblas_gpu as gb
 from grblas_gpu.algorithms.cdlp import cdlp
 
-
-def matrix_of(G: nx.Graph, backend: str) -> gb.Matrix:
-    n = G.number_of_nodes()
-    edges = list(G.edges())
-    if not G.is_directed():
-        edges += [(v, u) for u, v in edges if u != v]
-    r, c = (np.array(x, dtype=np.int64) for x in zip(*edges)) if edges else ([], [])
-    return gb.Matrix.from_coo(r, c, 1.0, nrows=n, ncols=n, backend=backend)
+from conftest import nx_adjacency
 
 
 def reference_cdlp(G: nx.Graph, iterations: int) -> list[int]:
@@ -54,14 +46,14 @@ def labels_of(v: gb.Vector) -> list[int]:
 def test_matches_reference(backend: str, seed: int, directed: bool, iterations: int) -> None:
     G = nx.gnp_random_graph(40, 0.08, seed=seed, directed=directed)
     G.add_node(40)  # isolated: keeps its own label
-    got = labels_of(cdlp(matrix_of(G, backend), max_iter=iterations))
+    got = labels_of(cdlp(nx_adjacency(G, backend, 1.0), max_iter=iterations))
     assert got == reference_cdlp(G, iterations)
 
 
 def test_directed_false_counts_each_neighbour_once(backend: str) -> None:
     G = nx.gnp_random_graph(30, 0.1, seed=11, directed=True)
     U = nx.Graph(G.to_undirected())
-    got = labels_of(cdlp(matrix_of(G, backend), max_iter=6, directed=False))
+    got = labels_of(cdlp(nx_adjacency(G, backend, 1.0), max_iter=6, directed=False))
     assert got == reference_cdlp(U, 6)
 
 

@@ -10,14 +10,7 @@ import pytest
 import grblas_gpu as gb
 from grblas_gpu.algorithms.lcc import local_clustering_coefficient
 
-
-def matrix_of(G: nx.Graph, backend: str) -> gb.Matrix:
-    n = G.number_of_nodes()
-    edges = list(G.edges())
-    if not G.is_directed():
-        edges += [(v, u) for u, v in edges if u != v]
-    r, c = (np.array(x, dtype=np.int64) for x in zip(*edges)) if edges else ([], [])
-    return gb.Matrix.from_coo(r, c, True, nrows=n, ncols=n, backend=backend)
+from conftest import full_fp64, nx_adjacency
 
 
 def graphalytics_lcc(G: nx.DiGraph) -> np.ndarray:
@@ -32,21 +25,15 @@ def graphalytics_lcc(G: nx.DiGraph) -> np.ndarray:
     return out
 
 
-def dense(v: gb.Vector) -> np.ndarray:
-    assert v.dtype == gb.FP64
-    assert v.nvals == v.size, "every vertex must have an entry"
-    return v.to_dense()
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_undirected_matches_networkx(backend: str, seed: int) -> None:
     G = nx.gnp_random_graph(40, 0.2, seed=seed)
     G.add_nodes_from([40, 41])
     G.add_edge(40, 0)  # degree 1 -> 0.0; vertex 41 is isolated -> 0.0
     expected = np.array([nx.clustering(G)[v] for v in range(G.number_of_nodes())])
-    A = matrix_of(G, backend)
+    A = nx_adjacency(G, backend, True)
     for directed in (None, True, False):
-        np.testing.assert_allclose(dense(local_clustering_coefficient(A, directed=directed)), expected,
+        np.testing.assert_allclose(full_fp64(local_clustering_coefficient(A, directed=directed)), expected,
                                    rtol=1e-12, atol=1e-15)
 
 
@@ -54,7 +41,7 @@ def test_undirected_matches_networkx(backend: str, seed: int) -> None:
 def test_directed_matches_graphalytics_definition(backend: str, seed: int) -> None:
     G = nx.gnp_random_graph(40, 0.15, seed=seed, directed=True)
     G.add_edge(5, 5)  # self-loops are ignored
-    got = dense(local_clustering_coefficient(matrix_of(G, backend)))
+    got = full_fp64(local_clustering_coefficient(nx_adjacency(G, backend, True)))
     np.testing.assert_allclose(got, graphalytics_lcc(G), rtol=1e-12, atol=1e-15)
 
 
@@ -62,7 +49,7 @@ def test_directed_false_symmetrises(backend: str) -> None:
     G = nx.gnp_random_graph(30, 0.2, seed=7, directed=True)
     U = nx.Graph(G.to_undirected())
     expected = np.array([nx.clustering(U)[v] for v in range(30)])
-    got = dense(local_clustering_coefficient(matrix_of(G, backend), directed=False))
+    got = full_fp64(local_clustering_coefficient(nx_adjacency(G, backend, True), directed=False))
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15)
 
 
@@ -70,7 +57,7 @@ def test_small_cases(backend: str) -> None:
     assert local_clustering_coefficient(gb.Matrix(gb.BOOL, 0, 0, backend=backend)).size == 0
     # 0 -> 1, 1 -> 2, 0 -> 2: vertex 0 has N = {1, 2} and one directed edge among them: 1 / 2.
     A = gb.Matrix.from_coo([0, 1, 0], [1, 2, 2], 3.5, nrows=4, ncols=4, backend=backend)
-    np.testing.assert_allclose(dense(local_clustering_coefficient(A)), [0.5, 0.5, 0.5, 0.0])
+    np.testing.assert_allclose(full_fp64(local_clustering_coefficient(A)), [0.5, 0.5, 0.5, 0.0])
 
 
 def test_errors() -> None:

@@ -9,15 +9,7 @@ import pytest
 import grblas_gpu as gb
 from grblas_gpu.algorithms.triangle_count import triangle_count
 
-
-def matrix_of(G: nx.Graph, backend: str, dtype: str = "BOOL") -> gb.Matrix:
-    """The adjacency matrix of ``G`` (both directions stored for an undirected graph)."""
-    n = G.number_of_nodes()
-    edges = list(G.edges())
-    if not G.is_directed():
-        edges += [(v, u) for u, v in edges if u != v]
-    r, c = (np.array(x, dtype=np.int64) for x in zip(*edges)) if edges else ([], [])
-    return gb.Matrix.from_coo(r, c, 1, nrows=n, ncols=n, dtype=dtype, backend=backend)
+from conftest import nx_adjacency
 
 
 def nx_triangles(G: nx.Graph) -> int:
@@ -31,13 +23,13 @@ def nx_triangles(G: nx.Graph) -> int:
 def test_matches_networkx(backend: str, seed: int, directed: bool) -> None:
     G = nx.gnp_random_graph(40, 0.2, seed=seed, directed=directed)
     G.add_edges_from([(3, 3), (7, 7)])  # self-loops are ignored
-    assert triangle_count(matrix_of(G, backend)) == nx_triangles(G)
+    assert triangle_count(nx_adjacency(G, backend, 1, "BOOL")) == nx_triangles(G)
 
 
 @pytest.mark.parametrize("dtype", ["BOOL", "INT8", "UINT64", "FP32", "FP64"])
 def test_values_and_types_are_ignored(backend: str, dtype: str) -> None:
     G = nx.complete_graph(5)  # C(5, 3) = 10 triangles
-    A = matrix_of(G, backend, dtype)
+    A = nx_adjacency(G, backend, 1, dtype)
     assert triangle_count(A) == 10
 
 
