@@ -129,7 +129,8 @@ class Updater:
     def update(self, value: Any) -> None:
         """Compute ``value`` and write it into the target by the mask/accumulate rule."""
         target = self.target
-        if value.kind == "Scalar" if isinstance(value, Expression) else is_scalar_like(value):
+        scalar_like = value.kind == "Scalar" if isinstance(value, Expression) else is_scalar_like(value)
+        if scalar_like:
             from .ops.indexing import assign
 
             if target.kind == "Scalar":

@@ -29,12 +29,16 @@ class Mask:
         kind = "S" if self.structure else "V"
         return f"{'~' if self.complement else ''}{self.parent.name or 'mask'}.{kind}"
 
+    def entries(self, be: Any, keyspace: Any) -> Entries:
+        """The parent's entries that count (all of them for a structural mask, else those
+        whose value is true), before any complement."""
+        m: Entries = self.parent._entries(keyspace)
+        return m if self.structure else m.take(be.cast(m.values, BOOL))
+
     def selector(self, be: Any, keyspace: Any) -> Any:
         """A function: keys -> boolean per key, does the mask allow writing there.  The mask's
         allowed set is built once, for any number of calls."""
-        m: Entries = self.parent._entries(keyspace)
-        if not self.structure:
-            m = m.take(be.cast(m.values, BOOL))
+        m = self.entries(be, keyspace)
 
         def members(keys: Any) -> Any:
             inside = isin_sorted(be.xp, keys, m.keys)

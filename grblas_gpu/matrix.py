@@ -159,9 +159,9 @@ class Matrix(Collection):
     def _longest_row(self) -> int:
         """The most entries in one row (one host read, then cached)."""
         def longest() -> int:
-            return int(self._be.to_host(self._be.reduce_all(monoid.max[INT64], self._row_lengths()))[0])
+            return int(sp.reduce_value(self._be, monoid.max[INT64], self._row_lengths())) if self._nrows else 0
 
-        return self._memo("longest_row", lambda: longest() if self._nrows else 0)
+        return self._memo("longest_row", longest)
 
     def _values_as(self, t: DataType) -> Any:
         """The stored values cast to ``t``, cached: a loop of products casts them once."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _bitmap
 from .. import _sparse as sp
-from ..dtypes import BOOL, cast_scalar, dtype_of_value, lookup_dtype, unify
+from ..dtypes import cast_scalar, dtype_of_value, lookup_dtype, unify
 from ..exceptions import DimensionMismatch, DomainMismatch
 from ..expressions import (
     Expression,
@@ -186,9 +186,7 @@ def _assign_scalar_at_mask(updater: Updater, value: Any) -> bool:
     raw, t = scalar
     C, mask = updater.target, updater.mask
     be = C._be
-    keys = mask.parent._idx
-    if not mask.structure:
-        keys = keys[be.cast(mask.parent._vals, BOOL)]
+    keys = mask.entries(be, None).keys
     fill = be.xp.full(keys.shape[0], cast_scalar(raw, t), dtype=t.np_type)
     write_result(C, Vector._from_parts(be, t, C.size, keys, fill), mask, updater.accum, updater.replace)
     return True

@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
-from ..dtypes import unify
+from ..dtypes import INT64, unify
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..expressions import Expression, check_same_backend
 from ..mask import Mask
 from ..matrix import Matrix, as_matrix
-from ..operators import TypedSemiring, typed_semiring
+from ..operators import TypedSemiring, monoid, typed_semiring
 from ..operators.base import Positions
 from ..vector import Vector
 
@@ -82,11 +82,12 @@ def _push_pays(M: Matrix, u: Vector) -> bool:
     budget = PUSH_EDGE_FRACTION * M.nvals
     if u.nvals == 0 or M.nvals < 1 << 16 or u.nvals * M._longest_row() < budget:
         return True
+    plus = monoid.plus[INT64]
     if u._sp is None:  # a bitmap: weigh the row lengths by presence, no list of entries made
         bits, _ = u._bitmap()
-        return int(M._be.xp.where(bits, M._row_lengths(), 0).sum()) < budget
+        return int(sp.reduce_value(M._be, plus, M._be.xp.where(bits, M._row_lengths(), 0))) < budget
     _, counts = M._row_ranges(u._idx)
-    return int(counts.sum()) < budget
+    return int(sp.reduce_value(M._be, plus, counts)) < budget
 
 
 def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mask | None) -> Vector:
@@ -191,7 +192,7 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
         if len(keys):
             pos = Positions(0, keys, keys, 0) if typed.mult.positional else None
             prod = sp.apply_binary(be, typed.mult, u._vals[ia], v._vals[ib], pos)
-            s._value = be.to_host(be.reduce_all(typed.monoid, be.cast(prod, typed.out_type)))[0]
+            s._value = sp.reduce_value(be, typed.monoid, be.cast(prod, typed.out_type))
         return s
 
     return Expression(f"inner({typed.name})", "Scalar", (), typed.out_type, u.backend, compute, (u, v))

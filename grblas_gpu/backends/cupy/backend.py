@@ -33,7 +33,7 @@ _MAX_BLOCKS = 1 << 20  # element-wise kernels stride over the rest
 _LONG_ROW = 2048  # SpMV rows longer than this get a block of their own
 _PLAN_MIN_NNZ = 1 << 20  # smaller matrices run SpMV as one launch without a plan
 _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
-_MAX_PUSH_BLOCKS = 132 * 16  # balanced push: enough warps to fill the GPU; more stride
+_PUSH_BLOCKS_PER_SM = 16  # balanced push: enough warps to fill the GPU; more stride
 _NULL = np.uint64(0)  # a null device pointer, passed by value
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -68,6 +68,12 @@ def _host_scalar(x: Any) -> Any:
 def _contiguous(a: cupy.ndarray) -> cupy.ndarray:
     """``a`` in C order, keeping its shape (``cupy.ascontiguousarray`` makes 0-d arrays 1-d)."""
     return a if a.flags.c_contiguous else cupy.ascontiguousarray(a)
+
+
+@functools.lru_cache(maxsize=None)
+def _sm_count(device: int) -> int:
+    """Streaming multiprocessors of a device (asked once per device)."""
+    return int(cupy.cuda.Device(device).attributes["MultiProcessorCount"])
 
 
 def _group_size(total: int, count: int) -> int:
@@ -283,11 +289,10 @@ class CupyBackend(Backend):
 
     # -------------------------------------------------------------- reductions
     @staticmethod
-    def _index_arrays(*arrays: Any) -> list[cupy.ndarray]:
-        """Index arrays as contiguous CuPy arrays of one type: int32 if all are int32, else int64."""
-        arrs = [a if isinstance(a, cupy.ndarray) else cupy.asarray(a) for a in arrays]
-        dtype = np.int32 if all(a.dtype == np.int32 for a in arrs) else np.int64
-        return [a if a.dtype == dtype and a.flags.c_contiguous else _contiguous(a.astype(dtype)) for a in arrs]
+    def _index_array(a: Any) -> cupy.ndarray:
+        """An index array as a contiguous CuPy array: int32 as stored, any other type as int64."""
+        arr = a if isinstance(a, cupy.ndarray) else cupy.asarray(a)
+        return _contiguous(arr if arr.dtype == np.int32 else arr.astype(np.int64, copy=False))
 
     @staticmethod
     def _csr_arrays(indptr: Any, indices: Any) -> tuple[cupy.ndarray, cupy.ndarray]:
@@ -295,12 +300,8 @@ class CupyBackend(Backend):
         ``codegen.CSR_INDEX_TYPES``: each keeps int32 or int64 as stored (a matrix of 2**31
         entries or more has int64 pointers beside int32 indices, and copying its indices to
         int64 would double their memory), except that int64 indices take int64 pointers."""
-        ptr, idx = (a if isinstance(a, cupy.ndarray) else cupy.asarray(a) for a in (indptr, indices))
-        if idx.dtype != np.int32:
-            idx = idx.astype(np.int64, copy=False)
-        if ptr.dtype != np.int32 or idx.dtype == np.int64:
-            ptr = ptr.astype(np.int64, copy=False)
-        return _contiguous(ptr), _contiguous(idx)
+        ptr, idx = CupyBackend._index_array(indptr), CupyBackend._index_array(indices)
+        return (ptr.astype(np.int64) if idx.dtype == np.int64 and ptr.dtype == np.int32 else ptr), idx
 
     @_map_out_of_memory
     def segment_reduce(self, monoid: TypedMonoid, values: Any, offsets: Any) -> cupy.ndarray:
@@ -309,7 +310,7 @@ class CupyBackend(Backend):
         Every segment must be non-empty.  Long segments (a reduction to one scalar, say)
         are cut into chunks reduced in parallel, then the chunks' results are reduced.
         """
-        (offs,) = self._index_arrays(offsets)
+        offs = self._index_array(offsets)
         nseg = max(len(offs) - 1, 0)
         out = cupy.empty(nseg, dtype=monoid.type.np_type)
         if nseg == 0:
@@ -443,7 +444,7 @@ class CupyBackend(Backend):
         if longest_row is not None and longest_row > self.push_balance_row:
             ends = cupy.cumsum(ptr[rows + 1] - ptr[rows], dtype=np.int64)
             bound = min(nfront * longest_row, idx.size)  # at least the entries to push
-            blocks = min(-(-bound * 32 // (codegen.PUSH_TILE * _BLOCK)), _MAX_PUSH_BLOCKS)
+            blocks = min(-(-bound * 32 // (codegen.PUSH_TILE * _BLOCK)), _PUSH_BLOCKS_PER_SM * _sm_count(cupy.cuda.Device().id))
             self._function(module, "balanced")((max(blocks, 1),), (_BLOCK,),
                                                head + (rows, xvals, np.int64(nfront), ends, out, present))
             return out, present

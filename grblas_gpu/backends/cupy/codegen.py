@@ -318,19 +318,19 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
     ``index_type``), column indices of ``index_type``."""
     if not atomic_push_supported(semiring.monoid):
         raise DomainMismatch(f"{semiring.monoid!r} has no atomic combine; push sorts by key instead")
-    index_types = (index_type if ptr_type is None else ptr_type, index_type)
-    kernels, ops, tag, vf = _matvec_parts(semiring, index_types, vector_first, "spmspv_push.cu")
+    kernels, ops, tag, vf = _matvec_parts(semiring, index_type, ptr_type, vector_first, "spmspv_push.cu",
+                                          {"PUSH_ITEMS": str(PUSH_ITEMS)})
     return _module("spmspv", f"spmspv {semiring.name} {semiring.key} {tag} vector_first={vf}",
                    f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"main": "", "bitmap": "_bitmap", "balanced": "_balanced"})
 
 
-def _matvec_parts(semiring: TypedSemiring, index_types: tuple[Any, Any], vector_first: bool,
+def _matvec_parts(semiring: TypedSemiring, index_type: Any, ptr_type: Any, vector_first: bool,
                   template_name: str, extra: Mapping[str, str] | None = None) -> tuple[str, str, str, int]:
-    """A matrix-vector template filled for ``semiring`` and (row pointer, column index) types:
-    (kernels, operator structs, index tag, vector_first as 0/1).  The product is MULT(A[r, k],
-    x[k]) with positions (r, k, k, 0), or MULT(x[k], A[k, r]) with (0, k, k, r) when the vector
-    comes first, r the output index."""
-    ptr_c, index_c, tag = csr_index_tag(*index_types)
+    """A matrix-vector template filled for ``semiring``, column indices of ``index_type`` and row
+    pointers of ``ptr_type`` (None: ``index_type``): (kernels, operator structs, index tag,
+    vector_first as 0/1).  The product is MULT(A[r, k], x[k]) with positions (r, k, k, 0), or
+    MULT(x[k], A[k, r]) with (0, k, k, r) when the vector comes first, r the output index."""
+    ptr_c, index_c, tag = csr_index_tag(index_type if ptr_type is None else ptr_type, index_type)
     monoid, mult = semiring.monoid, semiring.mult
     a_type, x_type = spmv_operand_types(semiring, vector_first)
     if vector_first:
@@ -369,8 +369,9 @@ SPMV_SCHEDULES: Mapping[str, str] = {"vector": "spmv_csr_vector.cu", "merge": "s
 exit for terminal monoids.  ``merge``: merge-path, an equal share of entries and row ends
 per thread (see :func:`merge_schedule_applies`)."""
 
-PUSH_TILE = 32 * 8
-"""Balanced push: stored entries per warp tile (32 lanes times GB_PUSH_ITEMS in the template)."""
+PUSH_ITEMS = 8
+PUSH_TILE = 32 * PUSH_ITEMS
+"""Balanced push: entries per lane, and stored entries per warp tile."""
 
 MERGE_BLOCK = 256
 MERGE_ITEMS = 8
@@ -411,8 +412,8 @@ def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, sc
     if schedule == "merge" and not merge_schedule_applies(semiring):
         raise DomainMismatch(f"the merge SpMV schedule does not compute {semiring.name}")
     sizes = {"MERGE_BLOCK": str(MERGE_BLOCK), "MERGE_ITEMS": str(MERGE_ITEMS)} if schedule == "merge" else {}
-    index_types = (index_type if ptr_type is None else ptr_type, index_type)
-    kernels, ops, tag, vf = _matvec_parts(semiring, index_types, vector_first, SPMV_SCHEDULES[schedule], sizes)
+    kernels, ops, tag, vf = _matvec_parts(semiring, index_type, ptr_type, vector_first, SPMV_SCHEDULES[schedule],
+                                          sizes)
     return _module("spmv", f"spmv {schedule} {semiring.name} {semiring.key} {tag} vector_first={vf}",
                    f"gb_spmv_{schedule}_{semiring.key}_{tag}_vf{vf}", ops, kernels,
                    _SPMV_SCHEDULE_ROLES[schedule])

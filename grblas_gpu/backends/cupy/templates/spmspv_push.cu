@@ -55,7 +55,7 @@ extern "C" __global__ void {{KERNEL}}_bitmap(
 // listed rows, concatenated, are cut into tiles of 32 * GB_PUSH_ITEMS, a warp per tile (grid
 // stride), lane l taking entries l, l + 32, ...  ends[f] is the inclusive prefix sum of the
 // rows' lengths, so the entry e belongs to the first frontier row f with ends[f] > e.
-#define GB_PUSH_ITEMS 8
+#define GB_PUSH_ITEMS {{PUSH_ITEMS}}
 extern "C" __global__ void {{KERNEL}}_balanced(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const int64_t* __restrict__ frontier,
