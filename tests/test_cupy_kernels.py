@@ -563,8 +563,8 @@ def test_count_true(gpu: Any, n: int, density: float) -> None:
 @pytest.mark.parametrize("op", ["lt", "minus", "max", "pow"])
 @pytest.mark.parametrize("t", [INT32, FP64])
 def test_ewise_union_kernel(gpu: Any, op: str, t: DataType) -> None:
-    """The fused bitmap eWiseUnion against the CPU backend's, values compared where either
-    operand holds an entry."""
+    """The fused bitmap eWiseUnion against the operator applied (on the CPU) to each side's
+    value or default, compared where either operand holds an entry."""
     import cupy
 
     from grblas_gpu.operators import binary
@@ -574,7 +574,8 @@ def test_ewise_union_kernel(gpu: Any, op: str, t: DataType) -> None:
     xb, yb = rng.random(n) < 0.5, rng.random(n) < 0.5
     x, y = (rng.integers(-9, 9, n).astype(t.np_type) for _ in range(2))
     typed = getattr(binary, op)[t]
-    want_vals, want_bits = NumpyBackend().ewise_union(typed, xb, x, yb, y, 3, -2)
+    want_bits = xb | yb
+    want_vals = typed(np.where(xb, x, t.np_type.type(3)), np.where(yb, y, t.np_type.type(-2)))
     got_vals, got_bits = gpu.ewise_union(typed, *(cupy.asarray(a) for a in (xb, x, yb, y)), 3, -2)
     got_bits, got_vals = cupy.asnumpy(got_bits), cupy.asnumpy(got_vals)
     assert np.array_equal(got_bits, want_bits)
