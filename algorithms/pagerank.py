@@ -47,10 +47,13 @@ def pagerank(
     ``dtype`` is the floating type of the computation and the result: FP64 (the
     default, as networkx) or FP32 (half the memory traffic, about 1e-7 relative error).
 
-    Per iteration: ``s = x * (alpha / w)`` (0 at dangling vertices), the dangling mass
-    as ``x . d`` with ``d`` their indicator, and ``x' = c p + A' s`` over
-    ``plus_times``, or over ``plus_second`` when ``weight=False`` (the edge values are
-    then never read).  ``A'`` is A's cached transpose.
+    Per iteration: ``s = x * (alpha / w)`` (0 at dangling vertices), the teleport weight
+    ``c = x . t`` with ``t = alpha d + (1 - alpha)`` (``d`` the dangling indicator; as x
+    sums to 1 that is the dangling term's ``alpha * mass`` plus ``1 - alpha``), and
+    ``x' = c p + A' s`` over ``plus_times``, or over ``plus_second`` when ``weight=False``
+    (the edge values are then never read).  ``A'`` is A's cached transpose.  ``c`` stays
+    on the GPU, so nothing in an iteration waits for it; with ``tol > 0`` the change of one
+    iteration is read while the next one's product runs.
 
     Reference: L. Page, S. Brin, R. Motwani, T. Winograd, "The PageRank citation
     ranking", Stanford TR 1999-66; networkx ``pagerank``; LDBC Graphalytics
@@ -69,27 +72,27 @@ def pagerank(
     else:  # out-degrees: each row's count of entries, as A 1 over plus_pair (no values read)
         out_weight = A.mxv(Vector.from_scalar(1.0, n, t, backend=backend), semiring.plus_pair[t]).new()
     out_weight = out_weight.select(select.valuene, 0).new()
-    # Full vectors: alpha / w[u] (0 where dangling) and the dangling indicator d.
+    # Full vectors: alpha / w[u] (0 where dangling) and t = alpha d + (1 - alpha).
     scale = Vector.from_scalar(0.0, n, t, backend=backend)
     scale(binary.plus) << out_weight.apply(binary.truediv, left=alpha)  # stays full
-    is_dangling = Vector.from_scalar(1.0, n, t, backend=backend)
-    is_dangling(out_weight.S) << 0.0
+    teleport_weight = Vector.from_scalar(1.0, n, t, backend=backend)  # alpha + (1 - alpha) where dangling
+    teleport_weight(out_weight.S) << 1 - alpha
     follow = semiring.plus_times[t] if weight else semiring.plus_second[t]
     p = _teleport(personalization, n, t, backend)
     x = Vector.from_scalar(1.0 / n, n, t, backend=backend)
+    change = None  # sum |x_k - x_{k-1}|, on the device until read
     for _ in range(max_iter):
         moving = x.ewise_mult(scale, binary.times).new()  # alpha x[u] / w[u]
         followed = A.T.mxv(moving, follow).new()
-        # Reading the dangling mass waits for the GPU; asked after the product is queued, the
-        # wait overlaps it.
-        dangling = x.ewise_mult(is_dangling, binary.times).new().reduce().new().value
-        teleport = p.apply(binary.times, right=alpha * dangling + (1 - alpha)).new()
-        x_next = followed.ewise_union(teleport, binary.plus, 0, 0).new()  # full, as teleport is
-        x, x_prev = x_next, x
+        if change is not None and change.value < n * tol:  # read while the product runs
+            return x
+        c = x.inner(teleport_weight).new()
+        x_next = followed.ewise_union(p.apply(binary.times, right=c), binary.plus, 0, 0).new()
         if tol > 0:
-            diff = x.ewise_mult(x_prev, binary.minus).new().apply(unary.abs).new()
-            if diff.reduce().new().value < n * tol:
-                return x
+            change = x_next.ewise_mult(x, binary.minus).new().apply(unary.abs).new().reduce().new()
+        x = x_next
+    if change is not None and change.value < n * tol:
+        return x
     if tol > 0:
         raise ConvergenceError(f"pagerank did not converge in {max_iter} iterations (tol={tol})")
     return x

@@ -86,16 +86,15 @@ def _profile_levels(scale: int) -> int:
 
     A = gb.Matrix.from_csr(d.indptr, d.indices, d.weights, ncols=d.n, dtype="FP32")
     scale_v = gb.Vector.from_scalar(0.5, n, gb.FP32)
-    is_dangling = gb.Vector.from_scalar(1.0, n, gb.FP32)
+    teleport_weight = gb.Vector.from_scalar(0.15, n, gb.FP32)
     x = p = gb.Vector.from_scalar(1.0 / n, n, gb.FP32)
     for it in range(3):  # PageRank's statements (the first iteration compiles)
         print(f"==== pagerank statements, iteration {it}")
         moving = timed("moving = x * scale", lambda: x.ewise_mult(scale_v, binary.times).new())
         followed = timed("followed = A.T.mxv(moving)", lambda: A.T.mxv(moving, semiring.plus_second).new())
-        dangling = timed("dangling mass", lambda: x.ewise_mult(is_dangling, binary.times).new().reduce().new().value)
-        x_next = timed("x_next = p * c", lambda: p.apply(binary.times, right=0.85 * dangling + 0.15).new())
-        timed("x_next(plus) << followed", lambda: x_next(binary.plus).update(followed))
-        x = x_next
+        c = timed("c = x . teleport_weight", lambda: x.inner(teleport_weight).new())
+        x = timed("x = followed + p * c", lambda: followed.ewise_union(
+            p.apply(binary.times, right=c), binary.plus, 0, 0).new())
     for rep in range(2):  # the first compiles and builds the transposes
         print(f"==== bfs_levels, run {rep}")
         levels = gb.Vector(gb.INT64, n)

@@ -60,10 +60,13 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
             z_vals = xp.where(t_bits, z_vals, be.cast(c_vals, C.dtype))
     else:
         c_bits, c_vals = C._bitmap()
-        both = combine(be, accum, c_vals, t_vals, C.size)
-        z_vals = xp.where(c_bits & t_bits, be.cast(both, C.dtype),
-                          xp.where(t_bits, be.cast(t_vals, C.dtype), be.cast(c_vals, C.dtype)))
-        z_bits = c_bits | t_bits
+        if be.adds_in_one_pass(accum) and accum.x_type == C.dtype == T.dtype:  # one kernel
+            z_vals, z_bits = be.ewise_add(accum, c_bits, c_vals, t_bits, t_vals)
+        else:
+            both = combine(be, accum, c_vals, t_vals, C.size)
+            z_vals = xp.where(c_bits & t_bits, be.cast(both, C.dtype),
+                              xp.where(t_bits, be.cast(t_vals, C.dtype), be.cast(c_vals, C.dtype)))
+            z_bits = c_bits | t_bits
         z_count = _full_count(C, C, T)
     if mask is not None:
         m = mask_bits(be, mask)
@@ -111,6 +114,9 @@ def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
     if union and defaults is not None and not op.positional:  # one kernel
         vals, bits = be.ewise_union(op, a_bits, a_vals, b_bits, b_vals, *defaults)
         return Vector._from_bitmap(be, out, a.size, bits, be.cast(vals, out), _full_count(a, a, b))
+    if union and defaults is None and be.adds_in_one_pass(op) and a.dtype == b.dtype == op.x_type == out:
+        vals, bits = be.ewise_add(op, a_bits, a_vals, b_bits, b_vals)  # one kernel
+        return Vector._from_bitmap(be, out, a.size, bits, vals, _full_count(a, a, b))
     both = be.cast(combine(be, op, a_vals, b_vals, a.size), out)
     if a._full and b._full:  # union and intersection alike: every position, no bit operations
         return Vector._from_bitmap(be, out, a.size, a_bits, both, a.size)

@@ -259,9 +259,13 @@ def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
     if isinstance(op, (BinaryOp, TypedBinaryOp)):
         if (left is None) == (right is None):
             raise InvalidValue(f"apply with binary operator {op.name} needs exactly one of left= or right=")
-        s = _scalar_value(left if left is not None else right)
+        s = _bound_scalar(left if left is not None else right, obj)
         typed_b = typed_binary(op, unify(obj.dtype, scalar_type(s, obj.dtype)))
-        bound = cast_scalar(s, typed_b.x_type if left is not None else typed_b.y_type)
+        bound_type = typed_b.x_type if left is not None else typed_b.y_type
+        if isinstance(s, Scalar):  # held on the device: bound there, not read back
+            bound = obj._be.cast(s._on_device(), bound_type)
+        else:
+            bound = cast_scalar(s, bound_type)
 
         def f(be: Any, e: sp.Entries, pos: Any) -> Any:
             x = be.cast(e.values, typed_b.y_type if left is not None else typed_b.x_type)
@@ -272,11 +276,23 @@ def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
     raise DomainMismatch(f"apply needs a UnaryOp, BinaryOp or IndexUnaryOp, not {op!r}")
 
 
+def _bound_scalar(v: Any, obj: Collection) -> Any:
+    """A bound operand of ``apply``: a Scalar whose value is still on ``obj``'s device stays a
+    Scalar (read there by the kernel); anything else becomes a host value."""
+    if isinstance(v, Expression) and v.kind == "Scalar":
+        v = v.new()
+    if isinstance(v, Scalar) and v._on_device() is not None and v.backend == obj.backend:
+        return v
+    return _scalar_value(v)
+
+
 def scalar_type(s: Any, other: DataType) -> DataType:
     """The type a scalar takes beside values of type ``other``: NumPy scalars keep theirs;
     a Python int or float adopts ``other`` where it fits, as in python-graphblas."""
     from .dtypes import BOOL, FP64, INT64, lookup_dtype
 
+    if isinstance(s, Scalar):
+        return s.dtype
     if isinstance(s, np.generic):
         return lookup_dtype(s.dtype)
     if isinstance(s, bool):

@@ -257,7 +257,7 @@ def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -
 
 def _write_scalar(C: Any, T: Any, accum: Any) -> None:
     if accum is None or C.is_empty:
-        C._set_value(None if T.is_empty else T._value, T.dtype)
+        C._take_value(T)
     elif not T.is_empty:
         op = typed_binary(accum, unify(C.dtype, T.dtype))
         import numpy as np

@@ -12,7 +12,12 @@ from .exceptions import EmptyObject
 
 
 class Scalar:
-    """A typed value that may be empty (``value is None``); kept on the host."""
+    """A typed value that may be empty (``value is None``).
+
+    A reduction's result stays where it was computed: on the GPU it is read back only when
+    asked for (``value``, ``bool(s)``, ...), and an ``apply`` that binds it reads it on the
+    device, so a loop of algebra that passes it on does not wait for the GPU.
+    """
 
     kind = "Scalar"
     shape: tuple[int, ...] = ()
@@ -20,7 +25,8 @@ class Scalar:
     def __init__(self, dtype: Any = FP64, *, backend: str | None = None, name: str | None = None) -> None:
         self._dtype = lookup_dtype(dtype)
         self._be = get_backend(backend)
-        self._value: Any = None
+        self._host: Any = None  # the value as a NumPy scalar, or None
+        self._device: Any = None  # or a 1-element backend array not yet read back
         self.name = name
 
     @classmethod
@@ -34,6 +40,36 @@ class Scalar:
         if value is not None:
             s._value = cast_scalar(value, t)
         return s
+
+    @property
+    def _value(self) -> Any:
+        """The value as a NumPy scalar (read back from the device first if held there)."""
+        if self._device is not None:
+            self._host = self._be.to_host(self._device.reshape(1))[0]
+            self._device = None
+        return self._host
+
+    @_value.setter
+    def _value(self, v: Any) -> None:
+        self._host, self._device = v, None
+
+    def _hold(self, values: Any) -> None:
+        """Take the value from a 1-element array of this Scalar's type on its backend, without
+        reading it back."""
+        self._host, self._device = None, values
+
+    def _take_value(self, src: "Scalar") -> None:
+        """Take ``src``'s value (or emptiness), cast to this Scalar's type; a value that is on
+        the device stays there."""
+        held = src._on_device()
+        if held is not None and src._be is self._be:
+            self._hold(self._be.cast(held, self._dtype).reshape(1))
+        else:
+            self._set_value(src._value, src.dtype)
+
+    def _on_device(self) -> Any:
+        """The value as a 0-d backend array when it has not been read back, else None."""
+        return None if self._device is None else self._device.reshape(())
 
     @property
     def dtype(self) -> DataType:
@@ -57,12 +93,12 @@ class Scalar:
     @property
     def is_empty(self) -> bool:
         """True when the Scalar holds no value."""
-        return self._value is None
+        return self._host is None and self._device is None
 
     @property
     def nvals(self) -> int:
         """1 when it holds a value, else 0."""
-        return 0 if self._value is None else 1
+        return 0 if self.is_empty else 1
 
     def clear(self) -> None:
         """Remove the value."""

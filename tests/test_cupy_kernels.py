@@ -22,7 +22,7 @@ from grblas_gpu.backends import get_backend, gpu_available
 from grblas_gpu.backends.cupy.codegen import merge_schedule_applies
 from grblas_gpu.backends.numpy_backend import NumpyBackend
 from grblas_gpu.dtypes import ALL_TYPES, BOOL, FP32, FP64, INT32, INT64, DataType, cast_scalar
-from grblas_gpu.exceptions import DomainMismatch, OutOfMemory
+from grblas_gpu.exceptions import DomainMismatch, InvalidValue, OutOfMemory
 from grblas_gpu.operators import catalog
 from grblas_gpu.operators import semiring as semirings
 from grblas_gpu.operators.base import Positions, TypedMonoid, TypedSemiring
@@ -167,7 +167,8 @@ def _positions(rng: np.random.Generator) -> Positions:
 
 @pytest.mark.parametrize("name,t", _typed_ids("binary", catalog.BINARY))
 def test_binary(gpu: Any, name: str, t: DataType) -> None:
-    """Every built-in binary operator: array-array, array-scalar and scalar-array."""
+    """Every built-in binary operator: array-array, array-scalar and scalar-array, the scalar
+    given on the host and as a 0-d device array (read by the kernel where it lies)."""
     op = catalog.BINARY[name][t]
     rng = rng_for("binary", name, t)
     x, y = _binary_inputs(name, op, rng)
@@ -180,12 +181,19 @@ def test_binary(gpu: Any, name: str, t: DataType) -> None:
                 close=True, atol_int=atol)
     assert_same(gpu.binary(op, gpu.asarray(x), sy, dpos), REF.binary(op, x, sy, pos), close=True, atol_int=atol)
     assert_same(gpu.binary(op, sx, gpu.asarray(y), dpos), REF.binary(op, sx, y, pos), close=True, atol_int=atol)
+    # 0-d views of device arrays (uploading a 0-d -0.0 directly gives +0.0 in CuPy)
+    dx, dy = gpu.asarray(np.asarray([sx]))[0], gpu.asarray(np.asarray([sy]))[0]
+    assert dx.ndim == 0 and dy.ndim == 0
+    assert_same(gpu.binary(op, gpu.asarray(x), dy, dpos), REF.binary(op, x, sy, pos), close=True, atol_int=atol)
+    assert_same(gpu.binary(op, dx, gpu.asarray(y), dpos), REF.binary(op, sx, y, pos), close=True, atol_int=atol)
 
 
 def test_binary_two_scalars_and_constant_positions(gpu: Any) -> None:
     """Two bound scalars give a 0-d result; constant positions broadcast."""
     op = catalog.BINARY["plus"][INT32]
     assert_same(gpu.binary(op, np.int32(2), np.int32(5)), REF.binary(op, np.int32(2), np.int32(5)))
+    two = gpu.asarray(np.asarray(2, dtype=np.int32))
+    assert_same(gpu.binary(op, two, np.int32(5)), REF.binary(op, np.int32(2), np.int32(5)))
     op = catalog.BINARY["secondj"][FP64]
     x = np.arange(5.0)
     pos = Positions(1, 2, 3, 4)
@@ -583,6 +591,36 @@ def test_ewise_union_kernel(gpu: Any, op: str, t: DataType) -> None:
         np.testing.assert_allclose(got_vals[want_bits], want_vals[want_bits], rtol=1e-14)
     else:
         assert np.array_equal(got_vals[want_bits], want_vals[want_bits])
+
+
+@pytest.mark.parametrize("op", ["min", "minus", "lt", "lor"])
+@pytest.mark.parametrize("t", [BOOL, INT32, FP32])
+def test_ewise_add_kernel(gpu: Any, op: str, t: DataType) -> None:
+    """The fused bitmap eWiseAdd against NumPy: the operator where both hold an entry, the
+    lone value where one does; an operator of mixed types is refused."""
+    import cupy
+
+    from grblas_gpu.operators import binary
+
+    typed = getattr(binary, op)[t]
+    if not gpu.adds_in_one_pass(typed):
+        with pytest.raises(InvalidValue):
+            gpu.ewise_add(typed, *(cupy.zeros(3, dtype=d) for d in (bool, t.np_type, bool, t.np_type)))
+        return
+    rng = rng_for("add", op, t.name)
+    n = 5000
+    xb, yb = rng.random(n) < 0.5, rng.random(n) < 0.5
+    vt = typed.x_type  # lor reads BOOL whatever ``t``
+    x, y = (rng.integers(0 if vt == BOOL else -9, 2 if vt == BOOL else 9, n).astype(vt.np_type) for _ in range(2))
+    with np.errstate(all="ignore"):
+        both = typed(x, y)
+    want_bits = xb | yb
+    want_vals = np.where(xb & yb, both, np.where(xb, x, y))
+    got_vals, got_bits = gpu.ewise_add(typed, *(cupy.asarray(a) for a in (xb, x, yb, y)))
+    got_bits, got_vals = cupy.asnumpy(got_bits), cupy.asnumpy(got_vals)
+    assert np.array_equal(got_bits, want_bits)
+    assert got_vals.dtype == want_vals.dtype
+    assert np.array_equal(got_vals[want_bits], want_vals[want_bits])
 
 
 @pytest.mark.parametrize("balanced", [False, True])

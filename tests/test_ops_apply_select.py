@@ -52,6 +52,24 @@ def test_apply_bind_scalar_object(backend: str) -> None:
     assert_matches(to_gb(A, backend).apply(gb.binary.times, right=s).new(), ref.apply_bind(A, "times", 2.5, "right"))
 
 
+@pytest.mark.parametrize("side", ["left", "right"])
+@pytest.mark.parametrize("t", ["INT8", "UINT64", "FP32", "FP64"])
+def test_apply_bind_reduced_scalar(backend: str, t: str, side: str) -> None:
+    """A reduction's Scalar, bound before its value is read, gives the same result as the
+    value itself; the value reads back afterwards (the reduce and inner paths both)."""
+    A = operand(seed_of("bind-reduced", t, side), t, (6, 7), 0.7)
+    u = operand(seed_of("bind-reduced-u", t), t, (9,), 1.0)
+    Ag, ug = to_gb(A, backend), to_gb(u, backend)
+    total = ug.reduce(gb.monoid.plus).new()
+    dot = ug.inner(ug).new()
+    expected_total = np.sum(u.values, dtype=u.values.dtype)
+    expected_dot = np.sum(u.values * u.values, dtype=u.values.dtype)
+    for s, expected in ((total, expected_total), (dot, expected_dot)):
+        got = Ag.apply(gb.binary.minus, **{side: s}).new()
+        assert_matches(got, ref.apply_bind(A, "minus", expected, side))
+        assert s.value == expected.item()
+
+
 @pytest.mark.parametrize("thunk", [-1, 0, 2])
 @pytest.mark.parametrize("op", ["rowindex", "colindex", "diagindex"])
 def test_apply_indexunary(backend: str, op: str, thunk: int) -> None:

@@ -69,6 +69,12 @@ class Backend:
     def __repr__(self) -> str:
         return f"<backend {self.name}>"
 
+    @staticmethod
+    def adds_in_one_pass(op: Any) -> bool:
+        """True when ``ewise_add`` takes ``op``: not positional, inputs and output of one type
+        (a lone value then passes through as it is)."""
+        return not op.positional and op.x_type == op.y_type == op.out_type
+
 
 @functools.lru_cache(maxsize=None)
 def _load(name: str) -> Backend:

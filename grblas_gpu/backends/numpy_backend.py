@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import DataType, cast_scalar
+from ..exceptions import InvalidValue
 from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ..operators.cmath import cast_array
 from . import Backend
@@ -64,6 +65,15 @@ class NumpyBackend(Backend):
         xs = np.where(x_bits, self.cast(x, op.x_type), cast_scalar(x_default, op.x_type))
         ys = np.where(y_bits, self.cast(y, op.y_type), cast_scalar(y_default, op.y_type))
         return op(xs, ys, None), x_bits | y_bits
+
+    def ewise_add(self, op: TypedBinaryOp, x_bits: np.ndarray, x: np.ndarray, y_bits: np.ndarray,
+                  y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """eWiseAdd of two bitmaps: ``op`` where both hold an entry, the lone value where one
+        does.  Returns (values, presence); ``op`` as :meth:`Backend.adds_in_one_pass` says."""
+        if not self.adds_in_one_pass(op):
+            raise InvalidValue(f"{op!r}: ewise_add needs a non-positional operator of one type")
+        both = op(x, y, None)
+        return np.where(x_bits & y_bits, both, np.where(x_bits, x, y)).astype(op.out_type.np_type), x_bits | y_bits
 
     def indexunary(self, op: TypedIndexUnaryOp, x: np.ndarray, i: Any, j: Any, thunk: Any) -> np.ndarray:
         """``op(x, i, j, thunk)`` per element; ``i``/``j`` are int64 arrays or ints."""

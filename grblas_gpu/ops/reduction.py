@@ -70,7 +70,7 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
                 vals = be.xp.where(bits, vals, be.xp.asarray(mon.identity, dtype=mon.type.np_type))
         else:
             vals = be.cast(obj._entries(obj._keyspace([obj])).values, mon.type)
-        s._value = sp.reduce_value(be, mon, vals)
+        s._hold(be.reduce_all(mon, vals))  # read back only when asked for
         return s
 
     return Expression(f"reduce({mon.name})", "Scalar", (), mon.type, obj.backend, compute, (obj,))

@@ -216,14 +216,16 @@ class CupyBackend(Backend):
         module = codegen.binary_module(op)
         x_scalar, y_scalar = _is_scalar(x), _is_scalar(y)
         if x_scalar and y_scalar:
-            out = self.binary(op, self._operand(cupy.asarray(_host_scalar(x)).reshape(1), op.x_type), y, pos)
+            out = self.binary(op, self._operand(cupy.asarray(x).reshape(1), op.x_type), y, pos)
             return out.reshape(())
         if x_scalar:
             ya = self._operand(y, op.y_type)
-            role, args, shape = "sv", (cast_scalar(_host_scalar(x), op.x_type), ya), ya.shape
+            on_device, bound = self._bound(x, op.x_type)
+            role, args, shape = "dv" if on_device else "sv", (bound, ya), ya.shape
         elif y_scalar:
             xa = self._operand(x, op.x_type)
-            role, args, shape = "vs", (xa, cast_scalar(_host_scalar(y), op.y_type)), xa.shape
+            on_device, bound = self._bound(y, op.y_type)
+            role, args, shape = "vd" if on_device else "vs", (xa, bound), xa.shape
         else:
             xa, ya = self._operand(x, op.x_type), self._operand(y, op.y_type)
             if xa.shape != ya.shape:
@@ -234,6 +236,13 @@ class CupyBackend(Backend):
         positions = self._positions(pos if op.positional else None, shape)
         self._launch_elementwise(self._function(module, role), n, args + (out, np.int64(n)) + positions)
         return out
+
+    def _bound(self, v: Any, t: DataType) -> tuple[bool, Any]:
+        """A bound scalar operand of type ``t``: (True, a 1-element device array) for a 0-d
+        CuPy array, read by the kernel where it lies; (False, the host value) otherwise."""
+        if isinstance(v, cupy.ndarray):
+            return True, self._operand(v, t).reshape(1)
+        return False, cast_scalar(v, t)
 
     def count_true(self, flags: Any) -> int:
         """The number of true values in a bool array (one kernel, one read back)."""
@@ -260,6 +269,21 @@ class CupyBackend(Backend):
         args = (self._flag_array(x_bits), xa, self._flag_array(y_bits), ya, cast_scalar(x_default, op.x_type),
                 cast_scalar(y_default, op.y_type), z, z_bits, np.int64(n))
         self._launch_elementwise(self._function(codegen.binary_module(op), "union"), n, args)
+        return z, z_bits
+
+    @_map_out_of_memory
+    def ewise_add(self, op: TypedBinaryOp, x_bits: Any, x: Any, y_bits: Any, y: Any) -> tuple[cupy.ndarray, cupy.ndarray]:
+        """eWiseAdd of two bitmaps in one kernel: ``op`` where both hold an entry, the lone
+        value where one does.  Returns (values, presence).  ``op`` must not be positional, and
+        its inputs and output must share one type (the lone values pass through uncast)."""
+        if not self.adds_in_one_pass(op):
+            raise InvalidValue(f"{op!r}: ewise_add needs a non-positional operator of one type")
+        xa, ya = self._operand(x, op.x_type), self._operand(y, op.y_type)
+        n = xa.size
+        z = cupy.empty(n, dtype=op.out_type.np_type)
+        z_bits = cupy.empty(n, dtype=np.bool_)
+        args = (self._flag_array(x_bits), xa, self._flag_array(y_bits), ya, z, z_bits, np.int64(n))
+        self._launch_elementwise(self._function(codegen.binary_module(op), "add"), n, args)
         return z, z_bits
 
     def _position(self, p: Any, shape: tuple[int, ...]) -> tuple[Any, np.int64]:

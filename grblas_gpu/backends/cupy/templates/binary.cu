@@ -1,4 +1,5 @@
-// z[k] = OP(x[k], y[k]) with either operand an array (_vv) or a bound scalar (_vs, _sv).
+// z[k] = OP(x[k], y[k]) with either operand an array (_vv) or a bound scalar (_vs, _sv by value;
+// _vd, _dv in device memory).
 // Positions: per element (array) or constant (null pointer and value).
 struct gb_positions {
     const int64_t* xi; int64_t xi0;
@@ -38,6 +39,24 @@ extern "C" __global__ void {{KERNEL}}_sv(
     for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) z[k] = gb_apply(x, y[k], p, k);
 }
 
+// A bound scalar held in device memory (a reduction's result not read back): _vd reads y
+// there, _dv reads x there.
+extern "C" __global__ void {{KERNEL}}_vd(
+        const {{X}}* __restrict__ x, const {{Y}}* __restrict__ y_at, {{Z}}* __restrict__ z, int64_t n,
+        GB_POSITION_PARAMS) {
+    const gb_positions p = {xi, xi0, xj, xj0, yi, yi0, yj, yj0};
+    const {{Y}} y = *y_at;
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) z[k] = gb_apply(x[k], y, p, k);
+}
+
+extern "C" __global__ void {{KERNEL}}_dv(
+        const {{X}}* __restrict__ x_at, const {{Y}}* __restrict__ y, {{Z}}* __restrict__ z, int64_t n,
+        GB_POSITION_PARAMS) {
+    const gb_positions p = {xi, xi0, xj, xj0, yi, yi0, yj, yj0};
+    const {{X}} x = *x_at;
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) z[k] = gb_apply(x, y[k], p, k);
+}
+
 // eWiseUnion of two bitmaps in one pass (non-positional operators): z = OP(x', y'), x' being
 // x[k] where x holds an entry and x_default where not (y' likewise), at every position either
 // holds; z_bits = x_bits | y_bits.  Values where neither holds are left unwritten.
@@ -49,6 +68,21 @@ extern "C" __global__ void {{KERNEL}}_union(
         const bool in_x = x_bits[k], in_y = y_bits[k];
         z_bits[k] = in_x || in_y;
         if (in_x || in_y) z[k] = {{OP}}::call(in_x ? x[k] : x_default, in_y ? y[k] : y_default, 0, 0, 0, 0);
+    }
+}
+
+// eWiseAdd of two bitmaps in one pass, for an operator whose inputs and output share one type
+// (so a lone value passes through uncast): z = OP(x, y) where both hold an entry, the lone
+// value where one does; z_bits = x_bits | y_bits.  Values where neither holds are left unwritten.
+extern "C" __global__ void {{KERNEL}}_add(
+        const bool* __restrict__ x_bits, const {{X}}* __restrict__ x, const bool* __restrict__ y_bits,
+        const {{Y}}* __restrict__ y, {{Z}}* __restrict__ z, bool* __restrict__ z_bits, int64_t n) {
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) {
+        const bool in_x = x_bits[k], in_y = y_bits[k];
+        z_bits[k] = in_x || in_y;
+        if (in_x && in_y) z[k] = {{OP}}::call(x[k], y[k], 0, 0, 0, 0);
+        else if (in_x) z[k] = x[k];
+        else if (in_y) z[k] = y[k];
     }
 }
 
