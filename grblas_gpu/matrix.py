@@ -16,7 +16,7 @@ from .indexing import resolve_scalar_index
 from .operators import monoid
 from .operators.base import Positions
 from .scalar import Scalar
-from .storage import build_entries, host_array, infer_dtype
+from .storage import build_entries, building_backend, host_array, infer_dtype
 
 
 class Matrix(Collection):
@@ -40,14 +40,15 @@ class Matrix(Collection):
                  backend: str | None = None, name: str | None = None) -> "Matrix":
         """A Matrix from coordinates and values (a scalar value is given to every entry)."""
         be = get_backend(backend)
-        r = host_array(be, rows, np.int64, "rows")
-        c = host_array(be, cols, np.int64, "cols")
+        build = building_backend(be, rows, cols, values)
+        r = host_array(build, rows, np.int64, "rows")
+        c = host_array(build, cols, np.int64, "cols")
         t = infer_dtype(values, dtype)
         nrows = int(r.max()) + 1 if nrows is None and len(r) else (nrows or 0)
         ncols = int(c.max()) + 1 if ncols is None and len(c) else (ncols or 0)
         A = cls(t, nrows, ncols, backend=be.name, name=name)
-        rs, cs, vals = build_entries(be, [r, c], [A._nrows, A._ncols], values, t, dup_op)
-        A._set_sorted(rs, cs, vals)
+        rs, cs, vals = build_entries(build, [r, c], [A._nrows, A._ncols], values, t, dup_op)
+        A._set_sorted(*(be.asarray(a) for a in (rs, cs, vals)))
         return A
 
     @classmethod

@@ -7,9 +7,23 @@ from typing import Any
 import numpy as np
 
 from . import _sparse as sp
+from .backends import get_backend
 from .dtypes import DataType, cast_scalar, dtype_of_value, lookup_dtype
 from .exceptions import DimensionMismatch, IndexOutOfBound, InvalidIndex, InvalidValue
 from .operators import TypedBinaryOp, catalog, get_binary, typed_binary
+
+
+_HOST_BUILD_MAX = 1 << 16  # entries; larger inputs are sorted on the object's own backend
+
+
+def building_backend(be: Any, *inputs: Any) -> Any:
+    """The backend to validate, sort and deduplicate user input on: the CPU when every input
+    is a small host object (a few NumPy calls instead of a dozen kernel launches and read
+    backs; a BFS source is one entry), else ``be``.  The result is moved to ``be`` after."""
+    if be.name == "numpy":
+        return be
+    on_host = all(not hasattr(x, "__cuda_array_interface__") and np.size(x) <= _HOST_BUILD_MAX for x in inputs)
+    return get_backend("numpy") if on_host else be
 
 
 def host_array(be: Any, x: Any, dtype: Any, what: str) -> Any:

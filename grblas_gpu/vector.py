@@ -16,7 +16,7 @@ from .indexing import resolve_scalar_index
 from .operators.base import Positions
 from .scalar import Scalar
 from .matrix import _present
-from .storage import build_entries, exact_list, host_array, infer_dtype
+from .storage import build_entries, building_backend, exact_list, host_array, infer_dtype
 
 
 class Vector(Collection):
@@ -44,13 +44,14 @@ class Vector(Collection):
                  dup_op: Any = None, backend: str | None = None, name: str | None = None) -> "Vector":
         """A Vector from indices and values (a scalar value is given to every entry)."""
         be = get_backend(backend)
-        idx = host_array(be, indices, np.int64, "indices")
+        build = building_backend(be, indices, values)
+        idx = host_array(build, indices, np.int64, "indices")
         t = infer_dtype(values, dtype)
         if size is None:
             size = int(idx.max()) + 1 if len(idx) else 0
         v = cls(t, size, backend=be.name, name=name)
-        keys, vals = build_entries(be, [idx], [v._size], values, t, dup_op)
-        v._set_sparse(keys, vals)
+        keys, vals = build_entries(build, [idx], [v._size], values, t, dup_op)
+        v._set_sparse(be.asarray(keys), be.asarray(vals))
         return v
 
     @classmethod

@@ -154,15 +154,17 @@ def test_assign_vector(backend: str, source: str, syntax: str, mask_kind: str, a
     assert_matches(w, ref.assign(w0, u, ([8, 2, 5, 0],), accum=accum, replace=replace, **ref_mask(M, mask_kind)))
 
 
+@pytest.mark.parametrize("target", ["some", "empty"])
 @pytest.mark.parametrize("form", ["sparse", "bitmap"])
 @pytest.mark.parametrize("replace", [False, True])
 @pytest.mark.parametrize("accum", [None, "plus"])
 @pytest.mark.parametrize("mask_kind", MASK_KINDS)
-def test_scalar_under_mask(backend: str, mask_kind: str, accum: str | None, replace: bool, form: str) -> None:
+def test_scalar_under_mask(backend: str, mask_kind: str, accum: str | None, replace: bool, form: str,
+                           target: str) -> None:
     """``w(mask, accum, replace) << s`` assigns s at every position the mask allows (GrB_assign
-    with GrB_ALL), whether the Vectors are held sparse or as bitmaps (each form has its own
-    fast path)."""
-    w0 = operand(5, (10,), I64, 0.5)
+    with GrB_ALL), whether the Vectors are held sparse or as bitmaps, into a Vector with
+    entries or an empty one (each has its own fast path)."""
+    w0 = operand(5, (10,), I64, 0.5 if target == "some" else 0.0)
     M = random_mask(np.random.default_rng(6), (10,))
     w, Mg = to_gb(w0, backend), to_gb(M, backend)
     if form == "bitmap":
