@@ -18,6 +18,8 @@ from .operators.base import Positions
 from .scalar import Scalar
 from .storage import build_entries, building_backend, host_array, infer_dtype
 
+_HEAVIEST_ROWS = 1 << 16  # row lengths kept for Matrix._most_entries
+
 
 class Matrix(Collection):
     """A sparse ``nrows x ncols`` matrix; a missing entry is not zero."""
@@ -163,6 +165,19 @@ class Matrix(Collection):
             return int(sp.reduce_value(self._be, monoid.max[INT64], self._row_lengths())) if self._nrows else 0
 
         return self._memo("longest_row", longest)
+
+    def _most_entries(self, k: int) -> int:
+        """The most entries any ``k`` rows hold together: a bound on a frontier's work known
+        from its size alone (the lengths of the longest rows, sorted once and kept on the host)."""
+        def heaviest() -> np.ndarray:
+            top = self._be.xp.sort(self._row_lengths())[::-1][:_HEAVIEST_ROWS]
+            return np.concatenate([[0], np.cumsum(self._be.to_host(top))])
+
+        totals = self._memo("heaviest_rows", heaviest)
+        held = len(totals) - 1
+        if k <= held:
+            return int(totals[k])
+        return int(totals[held] + (k - held) * (totals[held] - totals[held - 1]))  # the rest are no longer
 
     def _values_as(self, t: DataType) -> Any:
         """The stored values cast to ``t``, cached: a loop of products casts them once."""

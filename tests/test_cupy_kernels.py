@@ -593,6 +593,17 @@ def test_ewise_union_kernel(gpu: Any, op: str, t: DataType) -> None:
         assert np.array_equal(got_vals[want_bits], want_vals[want_bits])
 
 
+@pytest.mark.parametrize("n", [0, 1, 31, 33, 100_000])
+def test_sum_selected(gpu: Any, n: int) -> None:
+    """The sum of values over flagged positions and over listed positions, against NumPy."""
+    rng = rng_for("sum-selected", n)
+    values = rng.integers(0, 1 << 40, n)
+    flags = rng.random(n) < 0.3
+    rows = rng.integers(0, max(n, 1), n // 2) if n else np.zeros(0, dtype=np.int64)
+    assert gpu.sum_selected(gpu.asarray(values), flags=gpu.asarray(flags)) == int(values[flags].sum())
+    assert gpu.sum_selected(gpu.asarray(values), rows=gpu.asarray(rows)) == int(values[rows].sum())
+
+
 @pytest.mark.parametrize("op", ["min", "minus", "lt", "lor"])
 @pytest.mark.parametrize("t", [BOOL, INT32, FP32])
 def test_ewise_add_kernel(gpu: Any, op: str, t: DataType) -> None:

@@ -245,3 +245,21 @@ def test_use_backend_context() -> None:
     with gb.use_backend("numpy"):
         assert gb.Matrix("FP64", 1, 1).backend == "numpy"
         assert gb.Vector.from_coo([0], [1.0], size=1).backend == "numpy"
+
+
+def test_most_entries_bounds_any_rows(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The push/pull bound ``_most_entries(k)`` is the sum of the k longest rows (NumPy sort),
+    also past the row lengths it keeps, where it stays an upper bound."""
+    import grblas_gpu.matrix as matrix_module
+
+    monkeypatch.setattr(matrix_module, "_HEAVIEST_ROWS", 50)
+    rng = np.random.default_rng(11)
+    rows = np.minimum(rng.zipf(1.7, 4000), 200) - 1  # a few long rows, many short
+    cols = rng.integers(0, 200, 4000)
+    A = gb.Matrix.from_coo(rows, cols, 1.0, nrows=200, ncols=200, dup_op=gb.binary.first, backend=backend)
+    r, _, _ = A.to_coo()
+    longest_first = np.sort(np.bincount(r, minlength=200))[::-1]
+    for k in (0, 1, 7, 50):
+        assert A._most_entries(k) == longest_first[:k].sum()
+    for k in (51, 120, 200):
+        assert A._most_entries(k) >= longest_first[:k].sum()

@@ -58,6 +58,13 @@ class NumpyBackend(Backend):
         """The number of true values in a bool array."""
         return int(np.count_nonzero(flags))
 
+    def sum_selected(self, values: np.ndarray, flags: np.ndarray | None = None,
+                     rows: np.ndarray | None = None) -> int:
+        """The sum of non-negative int64 ``values`` over the positions flagged true in ``flags``,
+        or over the positions listed in ``rows``."""
+        picked = values[rows] if rows is not None else values[flags]
+        return int(picked.sum(dtype=np.int64))
+
     def ewise_union(self, op: TypedBinaryOp, x_bits: np.ndarray, x: np.ndarray, y_bits: np.ndarray, y: np.ndarray,
                     x_default: Any, y_default: Any) -> tuple[np.ndarray, np.ndarray]:
         """eWiseUnion of two bitmaps: ``op`` where both hold an entry, ``op`` with the other

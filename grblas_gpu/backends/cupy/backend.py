@@ -254,6 +254,21 @@ class CupyBackend(Backend):
                                      (arr, np.int64(n), count))
         return int(count.get()[0])
 
+    def sum_selected(self, values: Any, flags: Any = None, rows: Any = None) -> int:
+        """The sum of non-negative int64 ``values`` over the positions flagged true in ``flags``,
+        or over the positions listed in ``rows`` (one kernel, one read back)."""
+        vals = self._index_array(values).astype(np.int64, copy=False)
+        total = cupy.zeros(1, dtype=np.uint64)
+        if rows is not None:
+            sel, n = _NULL, int(rows.shape[0])
+            rows = _contiguous(cupy.asarray(rows, dtype=np.int64))
+        else:
+            sel, n, rows = self._flag_array(flags), int(flags.shape[0]), _NULL
+        if n:
+            self._launch_elementwise(self._function(codegen.count_module(), "sum"), n,
+                                     (vals, sel, rows, np.int64(n), total))
+        return int(total.get()[0])
+
     @_map_out_of_memory
     def ewise_union(self, op: TypedBinaryOp, x_bits: Any, x: Any, y_bits: Any, y: Any, x_default: Any,
                     y_default: Any) -> tuple[cupy.ndarray, cupy.ndarray]:

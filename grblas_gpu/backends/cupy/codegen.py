@@ -240,8 +240,10 @@ _ATOMIC_BOOL_MONOIDS = ("lor", "land")
 @functools.lru_cache(maxsize=1)
 def count_module() -> KernelModule:
     """Count the true flags of a bool array; entry ``main(flags, n, count)`` (count: one
-    uint64 starting at 0)."""
-    return _module("count", "count true", "gb_count_true", "", template("count_true.cu"), _MAIN)
+    uint64 starting at 0).  Entry ``sum(values, flags, rows, n, total)`` sums non-negative
+    int64 values over the flagged positions or over a list of positions."""
+    return _module("count", "count true", "gb_count_true", "", template("count_true.cu"),
+                   {"main": "", "sum": "_sum"})
 
 
 @functools.lru_cache(maxsize=1024)
