@@ -69,6 +69,11 @@ class Backend:
     def __repr__(self) -> str:
         return f"<backend {self.name}>"
 
+    def pushes_atomically(self, semiring: Any) -> bool:
+        """True when ``spmspv`` combines a push into a dense result for ``semiring`` (else the
+        caller expands the terms and sorts them, which only pays for small frontiers)."""
+        return False
+
     @staticmethod
     def adds_in_one_pass(op: Any) -> bool:
         """True when ``ewise_add`` takes ``op``: not positional, inputs and output of one type

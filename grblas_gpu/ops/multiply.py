@@ -29,8 +29,9 @@ from ..vector import Vector
 # Push from a frontier holding less than this share of the vertices and of the matrix's
 # entries.  A pull that exits a row early (ANY and BOOL monoids) reads few entries per row,
 # so push only pays for small frontiers; a pull over every entry (min, plus, ...) costs about
-# as much as pushing a quarter of them (kron scale 22: push ~5 ms x entry share, pull ~1.1 ms
-# + 1 ms x share).
+# as much as an atomic push of a quarter of them (kron scale 22: push ~5 ms x entry share,
+# pull ~1.1 ms + 1 ms x share).  A push by expanding and sorting its terms stays at the
+# small-frontier limits.
 PUSH_SWITCHPOINT = 0.05
 PUSH_EDGE_FRACTION = 0.05
 FULL_PULL_SWITCHPOINT = 0.5
@@ -72,7 +73,7 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
     def compute(mask: Mask | None) -> Vector:
         # Push walks the rows of the matrix indexed by u: A's for vxm, A^T's for mxv; the
         # (cached) transpose is built only when push is possible at all.
-        vertex_share, edge_share = _push_limits(typed)
+        vertex_share, edge_share = _push_limits(typed, A._be)
         if method == "push" or (method == "auto" and u.nvals < vertex_share * u.size):
             rows_of_u = A if vector_first else A._transposed()
             if method == "push" or _push_pays(rows_of_u, u, edge_share):
@@ -83,9 +84,10 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
     return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A.backend, compute, (A, u))
 
 
-def _push_limits(sr: TypedSemiring) -> tuple[float, float]:
+def _push_limits(sr: TypedSemiring, be: Any) -> tuple[float, float]:
     """(vertex share, entry share) below which a frontier is pushed rather than pulled."""
-    if sr.monoid.is_any or sr.monoid.type.is_bool:  # pull exits rows early
+    pull_exits_early = sr.monoid.is_any or sr.monoid.type.is_bool
+    if pull_exits_early or not be.pushes_atomically(sr):
         return PUSH_SWITCHPOINT, PUSH_EDGE_FRACTION
     return FULL_PULL_SWITCHPOINT, FULL_PULL_EDGE_FRACTION
 

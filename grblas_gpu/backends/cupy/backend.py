@@ -254,6 +254,10 @@ class CupyBackend(Backend):
                                      (arr, np.int64(n), count))
         return int(count.get()[0])
 
+    def pushes_atomically(self, semiring: TypedSemiring) -> bool:
+        """True when ``spmspv`` combines a push into a dense result for ``semiring``."""
+        return codegen.atomic_push_supported(semiring.monoid)
+
     def sum_selected(self, values: Any, flags: Any = None, rows: Any = None) -> int:
         """The sum of non-negative int64 ``values`` over the positions flagged true in ``flags``,
         or over the positions listed in ``rows`` (one kernel, one read back)."""
