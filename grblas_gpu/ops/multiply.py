@@ -24,14 +24,12 @@ from ..operators import TypedSemiring, typed_semiring
 from ..operators.base import Positions
 from ..vector import Vector
 
-# Push when the vector holds fewer than this fraction of its positions and its rows hold
-# fewer than this fraction of the matrix's entries (a few hub vertices can carry most edges).
 # Push from a frontier holding less than this share of the vertices and of the matrix's
 # entries.  A pull that exits a row early (ANY and BOOL monoids) reads few entries per row,
 # so push only pays for small frontiers; a pull over every entry (min, plus, ...) costs about
 # as much as an atomic push of a quarter of them (kron scale 22: push ~5 ms x entry share,
 # pull ~1.1 ms + 1 ms x share).  A push by expanding and sorting its terms stays at the
-# small-frontier limits.
+# small-frontier limits.  Both shares count: a few hub vertices can carry most entries.
 PUSH_SWITCHPOINT = 0.05
 PUSH_EDGE_FRACTION = 0.05
 FULL_PULL_SWITCHPOINT = 0.5
