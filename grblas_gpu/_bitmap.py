@@ -48,6 +48,8 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
     """``C(mask, accum, replace) << T`` for Vectors, on bitmaps (the C API rule of expressions.py)."""
     be = C._be
     xp = be.xp
+    if C._count == 0:  # nothing of C to combine with or keep: no bitmap of C is made
+        accum, replace = None, True
     t_bits, t_vals = T._bitmap()
     if accum is None:
         z_bits, z_vals = t_bits, be.cast(t_vals, C.dtype)
