@@ -208,7 +208,7 @@ def as_expression(value: Any) -> Expression:
 
 def check_same_backend(*objs: Any) -> None:
     """Raise InvalidValue if the objects' arrays live on different backends."""
-    # A Scalar keeps its value on the host, so it meets objects of either backend.
+    # A Scalar's value can always be read back to the host, so it meets objects of either backend.
     names = {o.backend for o in objs if o is not None and getattr(o, "kind", None) != "Scalar"}
     if len(names) > 1:
         raise InvalidValue(
