@@ -122,11 +122,6 @@ def expand_ranges(xp: Any, starts: Any, counts: Any) -> tuple[Any, Any]:
     return request, position
 
 
-def reduce_value(be: Backend, monoid: Any, values: Any) -> Any:
-    """``values`` (at least one) reduced with the typed monoid, as a host scalar (one read back)."""
-    return be.to_host(be.reduce_all(monoid, values))[0]
-
-
 def apply_binary(be: Backend, op: TypedBinaryOp, x: Any, y: Any, pos: Positions | None) -> Any:
     """``op(x, y)`` with both operands cast to the operator's input types."""
     if not op.positional:

@@ -9,11 +9,10 @@ import numpy as np
 from . import _sparse as sp
 from .backends import get_backend
 from .collection import Collection
-from .dtypes import FP64, INT64, DataType, cast_scalar, lookup_dtype
+from .dtypes import FP64, DataType, cast_scalar, lookup_dtype
 from .exceptions import DimensionMismatch, InvalidValue, NotImplementedException, NoValue
 from .expressions import Expression, Updater
 from .indexing import resolve_scalar_index
-from .operators import monoid
 from .operators.base import Positions
 from .scalar import Scalar
 from .storage import build_entries, building_backend, host_array, infer_dtype
@@ -160,11 +159,8 @@ class Matrix(Collection):
         return self._memo("row_lengths", lambda: self._be.xp.diff(self._indptr.astype(np.int64, copy=False)))
 
     def _longest_row(self) -> int:
-        """The most entries in one row (one host read, then cached)."""
-        def longest() -> int:
-            return int(sp.reduce_value(self._be, monoid.max[INT64], self._row_lengths())) if self._nrows else 0
-
-        return self._memo("longest_row", longest)
+        """The most entries in one row."""
+        return self._most_entries(1)
 
     def _most_entries(self, k: int) -> int:
         """The most entries any ``k`` rows hold together: a bound on a frontier's work known

@@ -80,6 +80,12 @@ class Backend:
         (a lone value then passes through as it is)."""
         return not op.positional and op.x_type == op.y_type == op.out_type
 
+    @classmethod
+    def check_adds_in_one_pass(cls, op: Any) -> None:
+        """Raise InvalidValue unless ``ewise_add`` takes ``op`` (see :meth:`adds_in_one_pass`)."""
+        if not cls.adds_in_one_pass(op):
+            raise InvalidValue(f"{op!r}: ewise_add needs a non-positional operator of one type")
+
 
 @functools.lru_cache(maxsize=None)
 def _load(name: str) -> Backend:

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import DataType, cast_scalar
-from ..exceptions import InvalidValue
 from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ..operators.cmath import cast_array
 from . import Backend
@@ -77,8 +76,7 @@ class NumpyBackend(Backend):
                   y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """eWiseAdd of two bitmaps: ``op`` where both hold an entry, the lone value where one
         does.  Returns (values, presence); ``op`` as :meth:`Backend.adds_in_one_pass` says."""
-        if not self.adds_in_one_pass(op):
-            raise InvalidValue(f"{op!r}: ewise_add needs a non-positional operator of one type")
+        self.check_adds_in_one_pass(op)
         both = op(x, y, None)
         return np.where(x_bits & y_bits, both, np.where(x_bits, x, y)).astype(op.out_type.np_type), x_bits | y_bits
 

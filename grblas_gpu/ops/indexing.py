@@ -187,12 +187,12 @@ def _assign_scalar_at_mask(updater: Updater, value: Any) -> bool:
     C, mask = updater.target, updater.mask
     be = C._be
     keys = mask.entries(be, None).keys
-    if C._count == 0 and updater.accum is None:  # nothing to keep or combine: s at the mask's keys
-        C._set_sparse(keys, be.xp.full(keys.shape[0], cast_scalar(cast_scalar(raw, t), C.dtype),
-                                       dtype=C.dtype.np_type))
-        return True
     fill = be.xp.full(keys.shape[0], cast_scalar(raw, t), dtype=t.np_type)
-    write_result(C, Vector._from_parts(be, t, C.size, keys, fill), mask, updater.accum, updater.replace)
+    source = Vector._from_parts(be, t, C.size, keys, fill)
+    if C._count == 0 and updater.accum is None:  # the source lies in the mask; C has nothing to keep
+        write_result(C, source, None, None, False)
+    else:
+        write_result(C, source, mask, updater.accum, updater.replace)
     return True
 
 

@@ -247,12 +247,16 @@ class CupyBackend(Backend):
     def count_true(self, flags: Any) -> int:
         """The number of true values in a bool array (one kernel, one read back)."""
         arr = self._flag_array(flags)
-        count = cupy.zeros(1, dtype=np.uint64)
         n = int(arr.size)
-        if n:
-            self._launch_elementwise(self._function(codegen.count_module()), -(-n // 32) * 32,
-                                     (arr, np.int64(n), count))
-        return int(count.get()[0])
+        return self._total("main", -(-n // 32) * 32, (arr, np.int64(n)))
+
+    def _total(self, role: str, threads: int, args: tuple[Any, ...]) -> int:
+        """Run entry ``role`` of the count module over ``threads`` threads, its last argument a
+        uint64 total starting at 0, and read the total back."""
+        total = cupy.zeros(1, dtype=np.uint64)
+        if threads:
+            self._launch_elementwise(self._function(codegen.count_module(), role), threads, args + (total,))
+        return int(total.get()[0])
 
     def pushes_atomically(self, semiring: TypedSemiring) -> bool:
         """True when ``spmspv`` combines a push into a dense result for ``semiring``."""
@@ -262,16 +266,12 @@ class CupyBackend(Backend):
         """The sum of non-negative int64 ``values`` over the positions flagged true in ``flags``,
         or over the positions listed in ``rows`` (one kernel, one read back)."""
         vals = self._index_array(values).astype(np.int64, copy=False)
-        total = cupy.zeros(1, dtype=np.uint64)
         if rows is not None:
             sel, n = _NULL, int(rows.shape[0])
             rows = _contiguous(cupy.asarray(rows, dtype=np.int64))
         else:
             sel, n, rows = self._flag_array(flags), int(flags.shape[0]), _NULL
-        if n:
-            self._launch_elementwise(self._function(codegen.count_module(), "sum"), n,
-                                     (vals, sel, rows, np.int64(n), total))
-        return int(total.get()[0])
+        return self._total("sum", n, (vals, sel, rows, np.int64(n)))
 
     @_map_out_of_memory
     def ewise_union(self, op: TypedBinaryOp, x_bits: Any, x: Any, y_bits: Any, y: Any, x_default: Any,
@@ -281,28 +281,27 @@ class CupyBackend(Backend):
         presence); ``op`` must not be positional."""
         if op.positional:
             raise InvalidValue(f"{op!r} is positional: ewise_union takes no positions")
-        xa, ya = self._operand(x, op.x_type), self._operand(y, op.y_type)
-        n = xa.size
-        z = cupy.empty(n, dtype=op.out_type.np_type)
-        z_bits = cupy.empty(n, dtype=np.bool_)
-        args = (self._flag_array(x_bits), xa, self._flag_array(y_bits), ya, cast_scalar(x_default, op.x_type),
-                cast_scalar(y_default, op.y_type), z, z_bits, np.int64(n))
-        self._launch_elementwise(self._function(codegen.binary_module(op), "union"), n, args)
-        return z, z_bits
+        defaults = (cast_scalar(x_default, op.x_type), cast_scalar(y_default, op.y_type))
+        return self._two_bitmaps(op, "union", x_bits, x, y_bits, y, defaults)
 
     @_map_out_of_memory
     def ewise_add(self, op: TypedBinaryOp, x_bits: Any, x: Any, y_bits: Any, y: Any) -> tuple[cupy.ndarray, cupy.ndarray]:
         """eWiseAdd of two bitmaps in one kernel: ``op`` where both hold an entry, the lone
         value where one does.  Returns (values, presence).  ``op`` must not be positional, and
         its inputs and output must share one type (the lone values pass through uncast)."""
-        if not self.adds_in_one_pass(op):
-            raise InvalidValue(f"{op!r}: ewise_add needs a non-positional operator of one type")
+        self.check_adds_in_one_pass(op)
+        return self._two_bitmaps(op, "add", x_bits, x, y_bits, y, ())
+
+    def _two_bitmaps(self, op: TypedBinaryOp, role: str, x_bits: Any, x: Any, y_bits: Any, y: Any,
+                     extra: tuple[Any, ...]) -> tuple[cupy.ndarray, cupy.ndarray]:
+        """Entry ``role`` of ``op``'s binary module over two bitmaps (``extra``: its arguments
+        after the operands): returns (values, presence)."""
         xa, ya = self._operand(x, op.x_type), self._operand(y, op.y_type)
         n = xa.size
         z = cupy.empty(n, dtype=op.out_type.np_type)
         z_bits = cupy.empty(n, dtype=np.bool_)
-        args = (self._flag_array(x_bits), xa, self._flag_array(y_bits), ya, z, z_bits, np.int64(n))
-        self._launch_elementwise(self._function(codegen.binary_module(op), "add"), n, args)
+        args = (self._flag_array(x_bits), xa, self._flag_array(y_bits), ya) + extra + (z, z_bits, np.int64(n))
+        self._launch_elementwise(self._function(codegen.binary_module(op), role), n, args)
         return z, z_bits
 
     def _position(self, p: Any, shape: tuple[int, ...]) -> tuple[Any, np.int64]:
@@ -464,7 +463,7 @@ class CupyBackend(Backend):
         ``push_balance_row`` shares a listed frontier's entries evenly among warps, so one
         long row is not left to one group.  Returns (out, present), or None when the monoid
         has no atomic combine (the caller then sorts by key)."""
-        if not codegen.atomic_push_supported(semiring.monoid):
+        if not self.pushes_atomically(semiring):
             return None
         ptr, idx = self._csr_arrays(indptr, indices)
         monoid = semiring.monoid
