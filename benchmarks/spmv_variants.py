@@ -95,7 +95,7 @@ def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...
     carries = (cupy.empty(ntiles, dtype=np.int64), cupy.empty(ntiles, dtype=x.dtype),
                cupy.empty(ntiles, dtype=np.bool_))
     null = np.uintp(0)
-    head = (ptr, idx, vals, x, null, null, tile_row, np.int64(nrows), out, present)
+    head = (ptr, idx, vals, x, null, null, null, null, tile_row, np.int64(nrows), out, present)  # x_hot, x_present_hot, x_present, row_mask
 
     def run() -> Any:
         main((ntiles,), (block,), head + carries)

@@ -148,7 +148,7 @@ class Matrix(Collection):
 
     def _spmv_plan(self) -> Any:
         """The backend's SpMV plan for this matrix (its work split into balanced tiles)."""
-        return self._memo("spmv_plan", lambda: self._be.spmv_plan(self._indptr))
+        return self._memo("spmv_plan", lambda: self._be.spmv_plan(self._indptr, self._indices, self.ncols))
 
     def _nonempty_rows(self) -> int:
         """How many rows hold at least one entry (one host read, then cached)."""

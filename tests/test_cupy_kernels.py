@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from grblas_gpu.backends import get_backend, gpu_available
-from grblas_gpu.backends.cupy.codegen import merge_schedule_applies
+from grblas_gpu.backends.cupy.codegen import merge_schedule_applies, vector_value_read
 from grblas_gpu.backends.numpy_backend import NumpyBackend
 from grblas_gpu.dtypes import ALL_TYPES, BOOL, FP32, FP64, INT32, INT64, DataType, cast_scalar
 from grblas_gpu.exceptions import DomainMismatch, InvalidValue, OutOfMemory
@@ -503,6 +503,72 @@ def test_spmv_merge_nan_and_empty_rows(gpu: Any, nrows: int, monkeypatch: pytest
     out, has = gpu.to_host(out), gpu.to_host(has)
     assert np.array_equal(has, ref_has) and np.isnan(out[long_row])
     assert np.array_equal(out[has], ref_out[ref_has], equal_nan=True)
+
+
+def _skewed_csr(rng: np.random.Generator, index: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """About 60k entries over 3,000 rows and 2,000 columns, the columns drawn from a power
+    law (a few columns hold most entries, as a Kronecker graph's hubs)."""
+    nrows, ncols = 3000, 2000
+    cols = np.minimum(rng.pareto(0.8, 80_000) * 20, ncols - 1).astype(np.int64)
+    rows = rng.integers(0, nrows, cols.size)
+    keys = np.unique(rows * ncols + cols)
+    rows, cols = keys // ncols, keys % ncols
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=nrows))]).astype(index)
+    return indptr, cols.astype(index), rng.integers(1, 9, cols.size).astype(np.float64), ncols
+
+
+@pytest.mark.parametrize("name,t", [("plus_times", FP32), ("min_plus", FP32), ("max_min", INT32),
+                                    ("plus_second", FP32), ("plus_pair", INT64), ("plus_times", FP64)])
+@pytest.mark.parametrize("index", [np.int32, np.int64])
+@pytest.mark.parametrize("vf", [False, True], ids=["mxv", "vxm"])
+@pytest.mark.parametrize("masks", ["none", "x_present", "both"])
+def test_spmv_column_cache(gpu: Any, name: str, t: DataType, index: Any, vf: bool, masks: str,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pull through the hot-column cache of a power-law matrix gives the reference result,
+    with absent vector entries and a row mask too; the cache is made where the pull reads
+    the vector's values or presence."""
+    rng = rng_for("column cache", name, index, vf, masks)
+    indptr, indices, values, ncols = _skewed_csr(rng, index)
+    for attr, value in (("merge_min_nnz", 0), ("hot_columns", 64), ("hot_min_nnz", 0)):
+        monkeypatch.setattr(gpu, attr, value)
+    nrows = indptr.size - 1
+    x = rng.integers(1, 9, ncols).astype(np.float64)
+    x_present = rng.random(ncols) < 0.6 if masks != "none" else None
+    row_mask = rng.random(nrows) < 0.7 if masks == "both" else None
+    sr = semirings[name][t]
+    plan = gpu.spmv_plan(gpu.asarray(indptr), gpu.asarray(indices), ncols)
+    flags = [None if f is None else gpu.asarray(f) for f in (x_present, row_mask)]
+    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), *flags, vf, plan)
+    ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, x_present, row_mask, vf)
+    out, has = gpu.to_host(out), gpu.to_host(has)
+    assert np.array_equal(has, ref_has)
+    assert np.array_equal(out[has], ref_out[ref_has])  # small integers: exact in any order
+    cache = plan.derived.get("columns")
+    reads_x = vector_value_read(sr, vf)  # not for plus_pair, nor plus_second with x[k] first
+    if (x_present is None and not reads_x) or (reads_x and t.np_type.itemsize > 4):
+        assert cache is None  # nothing of the vector to gather, or values too wide to gain
+    else:
+        assert cache is not None and cache.hot.size == 64
+        hot = gpu.to_host(cache.hot)
+        assert np.bincount(indices, minlength=ncols)[hot].sum() >= 0.5 * indices.size
+
+
+def test_spmv_column_cache_declined(gpu: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No cache for a matrix whose columns are used evenly."""
+    rng = rng_for("column cache declined")
+    for attr, value in (("merge_min_nnz", 0), ("hot_columns", 64), ("hot_min_nnz", 0)):
+        monkeypatch.setattr(gpu, attr, value)
+    nrows, ncols, nnz = 3000, 2000, 60_000
+    keys = np.unique(rng.integers(0, nrows * ncols, nnz))
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(keys // ncols, minlength=nrows))])
+    indices, values = keys % ncols, np.ones(keys.size)
+    x, sr = np.ones(ncols), semirings["plus_times"][FP32]
+    plan = gpu.spmv_plan(gpu.asarray(indptr), gpu.asarray(indices), ncols)
+    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan)
+    assert plan.derived["columns"] is None
+    ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, None, None, False)
+    assert np.array_equal(gpu.to_host(has), ref_has)
+    assert np.array_equal(gpu.to_host(out)[ref_has], ref_out[ref_has])
 
 
 @pytest.mark.parametrize("name", ["plus", "min", "max", "times"])

@@ -93,7 +93,7 @@ class NumpyBackend(Backend):
         """No atomic push on the CPU: the caller's expand-and-sort path is the reference."""
         return None
 
-    def spmv_plan(self, indptr: Any) -> None:
+    def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> None:
         """No plan: the NumPy SpMV needs none."""
         return None
 

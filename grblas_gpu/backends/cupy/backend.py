@@ -94,13 +94,18 @@ class SpmvPlan:
     rows) classes and the rows that get a block each (vector schedule), or None.
     ``carries``: the merge schedule's per-tile carry arrays, by result type, made on first
     use and reused: kernels on one stream run in order, so a call's fix-up has read them
-    before the next call's main kernel writes them.
+    before the next call's main kernel writes them.  ``indices`` and ``ncols``: the matrix's
+    column indices and width, from which the first merge-path pull that reads the vector
+    makes its :class:`ColumnCache` (kept in ``derived``).
     """
 
     tile_row: cupy.ndarray | None
     classes: list[tuple[int, cupy.ndarray]] | None
     long_rows: cupy.ndarray | None
+    indices: cupy.ndarray | None = None
+    ncols: int = 0
     carries: dict[Any, tuple[cupy.ndarray, ...]] = field(default_factory=dict, compare=False, repr=False)
+    derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def carry_arrays(self, dtype: Any) -> tuple[cupy.ndarray, ...]:
         """(row, value, valid) arrays, one entry per merge tile, for results of ``dtype``."""
@@ -109,6 +114,33 @@ class SpmvPlan:
             self.carries[dtype] = (cupy.empty(ntiles, dtype=np.int64), cupy.empty(ntiles, dtype=dtype),
                                    cupy.empty(ntiles, dtype=np.bool_))
         return self.carries[dtype]
+
+
+@dataclass(frozen=True)
+class ColumnCache:
+    """The most used columns of a power-law matrix, gathered next to each other per product.
+
+    ``hot``: the columns holding the most entries, most used first; ``indices``: the matrix's
+    column indices with each hot column c written as ``~i``, i its place in ``hot``.  Before
+    a pull, the merge module's ``gather`` copies ``x[hot]`` (and the presence flags of a
+    vector with absent entries) where those indices point: a hub's value then shares its
+    cache line with other hubs' instead of seven cold neighbours'.  Kron scale 22, FP32,
+    2**18 hot columns holding 85% of the entries, gather included: plus_times 0.69 -> 0.68 ms
+    (directed) and 1.34 -> 1.18 ms (symmetric), plus_second 1.26 -> 1.07 ms and min_plus with
+    half of x present 1.73 -> 1.55 ms (symmetric).
+    """
+
+    hot: cupy.ndarray
+    indices: cupy.ndarray
+    gathered: dict[Any, cupy.ndarray] = field(default_factory=dict, compare=False, repr=False)
+
+    def buffer(self, dtype: Any) -> cupy.ndarray:
+        """The gather's output for values of ``dtype`` (None: presence flags), made once and
+        reused (one stream runs a call's gather only after the previous pull has read it)."""
+        key = None if dtype is None else np.dtype(dtype)
+        if key not in self.gathered:
+            self.gathered[key] = cupy.empty(self.hot.size, dtype=np.bool_ if key is None else key)
+        return self.gathered[key]
 
 
 class CupyBackend(Backend):
@@ -121,6 +153,12 @@ class CupyBackend(Backend):
     push_balance_row = 1024
     """Push from a listed frontier shares its entries among warps evenly when the matrix has
     a row longer than this (a group of lanes per row would leave a hub row to one warp)."""
+    hot_columns = 1 << 18
+    """Columns a :class:`ColumnCache` gathers (1 MB of FP32); made for matrices of at least
+    ``hot_min_nnz`` entries and four times as many columns, whose hot columns hold at least
+    ``hot_min_share`` of the entries (a power-law graph; a grid's or a road map's do not)."""
+    hot_min_nnz = 1 << 22
+    hot_min_share = 0.5
 
     def __init__(self) -> None:
         self._modules: dict[str, Any] = {}
@@ -420,12 +458,13 @@ class CupyBackend(Backend):
         present = cupy.empty(nrows, dtype=BOOL.np_type)
         if nrows == 0:
             return out, present
-        head = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True),
-                self._matvec_operand(semiring, x, vector_first, False),
-                self._flag_array(x_present), self._flag_array(row_mask))
+        operands = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True),
+                    self._matvec_operand(semiring, x, vector_first, False))
+        flags = (self._flag_array(x_present), self._flag_array(row_mask))
         if plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring):
-            self._spmv_merge(semiring, head, plan, nrows, (ptr.dtype, idx.dtype), bool(vector_first), out, present)
+            self._spmv_merge(semiring, operands, flags, plan, bool(vector_first), out, present)
             return out, present
+        head = operands + flags
         module = codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype)
         main = self._function(module)
         tail = (out, present, np.int64(0))
@@ -438,19 +477,45 @@ class CupyBackend(Backend):
             self._function(module, "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows, out, present))
         return out, present
 
-    def _spmv_merge(self, semiring: TypedSemiring, head: tuple[Any, ...], plan: SpmvPlan, nrows: int,
-                    index_types: tuple[Any, Any], vector_first: bool, out: cupy.ndarray, present: cupy.ndarray) -> None:
-        """The merge-path schedule: one block per tile, then the carries that cross tiles;
-        ``index_types`` are those of the (row pointers, column indices)."""
-        ptr_type, index_type = index_types
-        module = codegen.spmv_module(semiring, index_type, vector_first, "merge", ptr_type)
+    def _spmv_merge(self, semiring: TypedSemiring, operands: tuple[Any, ...], flags: tuple[Any, Any], plan: SpmvPlan,
+                    vector_first: bool, out: cupy.ndarray, present: cupy.ndarray) -> None:
+        """The merge-path schedule: one block per tile, then the carries that cross tiles.
+        ``operands`` are (indptr, indices, values, x), ``flags`` (x_present, row_mask); what the
+        pull reads of x (values, presence) goes through the matrix's :class:`ColumnCache` if it
+        has one."""
+        ptr, idx, values, x = operands
+        module = codegen.spmv_module(semiring, idx.dtype, vector_first, "merge", ptr.dtype)
         tile_row = plan.tile_row
         ntiles = tile_row.size - 1  # type: ignore[union-attr]
         if ntiles == 0:
             return
+        hot = (_NULL, _NULL)
+        x_present = flags[0]
+        # Values of 8 bytes measured slower through the cache (kron scale 22, FP64: 5-15%).
+        narrow = x is _NULL or x.itemsize <= 4
+        columns = self._column_cache(plan) if narrow and (x is not _NULL or x_present is not _NULL) else None
+        if columns is not None:  # gather what the pull reads of x into the cache's buffers
+            hot = tuple(_NULL if a is _NULL else columns.buffer(None if a is x_present else a.dtype)
+                        for a in (x, x_present))
+            n = columns.hot.size
+            self._function(module, "gather")((min(-(-n // _BLOCK), _MAX_BLOCKS),), (_BLOCK,),
+                                             (x, x_present, columns.hot, np.int64(n)) + hot)
+            idx = columns.indices
+        nrows = out.size
         carries = plan.carry_arrays(semiring.out_type.np_type)
-        self._function(module)((ntiles,), (codegen.MERGE_BLOCK,), head + (tile_row, np.int64(nrows), out, present) + carries)
+        self._function(module)((ntiles,), (codegen.MERGE_BLOCK,),
+                               (ptr, idx, values, x) + hot + flags + (tile_row, np.int64(nrows), out, present) + carries)
         self._function(module, "fixup")((-(-ntiles * 32 // _BLOCK),), (_BLOCK,), carries + (np.int64(ntiles), out, present))
+
+    def _column_cache(self, plan: SpmvPlan) -> "ColumnCache | None":
+        """The plan's :class:`ColumnCache`, made on first request; None where the matrix is
+        too small or too even to gain from one, or the copy of its indices would not fit."""
+        if "columns" not in plan.derived:
+            idx = plan.indices
+            wanted = (idx is not None and idx.size >= self.hot_min_nnz and plan.ncols >= 4 * self.hot_columns
+                      and idx.size * idx.itemsize * 4 <= _free_bytes())
+            plan.derived["columns"] = _hot_columns(idx, plan.ncols, self.hot_columns, self.hot_min_share) if wanted else None
+        return plan.derived["columns"]
 
     @_map_out_of_memory
     def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
@@ -494,19 +559,44 @@ class CupyBackend(Backend):
         self._launch_groups(self._function(module), nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
         return out, present
 
-    def spmv_plan(self, indptr: Any) -> "SpmvPlan | None":
+    def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> "SpmvPlan | None":
         """How :meth:`spmv` splits a matrix's work (None for matrices too small to need it).
 
         Merge-path tiles for matrices of at least ``merge_min_nnz`` entries; for those of at
         least ``_PLAN_MIN_NNZ``, also rows binned by length for the vector schedule: rows of up
         to 32 entries go to the class of the next power of two, each class run with that many
-        lanes per row; longer rows get a block each.  Computed once per matrix.
+        lanes per row; longer rows get a block each.  With the column ``indices`` (of a matrix
+        ``ncols`` wide) the plan can also make a :class:`ColumnCache` when first asked.
+        Computed once per matrix.
         """
         ptr = cupy.asarray(indptr)
         nnz = int(ptr[-1]) if ptr.size else 0
         if nnz < self.merge_min_nnz:
             return None
-        return SpmvPlan(_merge_tiles(ptr, nnz), *(_row_classes(ptr) if nnz >= _PLAN_MIN_NNZ else (None, None)))
+        classes = _row_classes(ptr) if nnz >= _PLAN_MIN_NNZ else (None, None)
+        idx = None if indices is None else self._csr_arrays(ptr, indices)[1]
+        return SpmvPlan(_merge_tiles(ptr, nnz), *classes, idx, int(ncols))
+
+
+def _free_bytes() -> int:
+    """Device memory free for new arrays: the driver's free bytes and the pool's idle blocks."""
+    return int(cupy.cuda.runtime.memGetInfo()[0]) + int(cupy.get_default_memory_pool().free_bytes())
+
+
+def _hot_columns(idx: cupy.ndarray, ncols: int, count: int, min_share: float) -> ColumnCache | None:
+    """A :class:`ColumnCache` of the ``count`` most used columns, or None when they hold less
+    than ``min_share`` of the entries."""
+    uses = cupy.bincount(idx, minlength=ncols)
+    hot = cupy.argsort(-uses)[:count]
+    if int(uses[hot].sum()) < min_share * idx.size:
+        return None
+    slot = cupy.full(ncols, -1, dtype=idx.dtype)
+    slot[hot] = cupy.arange(count, dtype=idx.dtype)
+    indices = slot[idx]
+    cold = indices < 0
+    cupy.invert(indices, out=indices)
+    cupy.copyto(indices, idx, where=cold)
+    return ColumnCache(hot.astype(idx.dtype), indices)
 
 
 def _merge_tiles(ptr: cupy.ndarray, nnz: int) -> cupy.ndarray:

@@ -15,6 +15,11 @@
 // consumes ITEMS items.  A row that ends inside a thread is written by it; partial sums
 // that cross threads are joined by a segmented scan over the block, and those that
 // cross blocks are left in carry_* (one per block) for {{KERNEL}}_fixup.
+//
+// A column index k < 0 names x_hot[~k] and x_present_hot[~k] instead of x[k] and
+// x_present[k]: the backend may gather the most used entries of x next to each other
+// ({{KERNEL}}_gather) and pass column indices that point there, so that the gathers of a
+// power-law graph's hub columns share cache lines.
 #define GB_MERGE_BLOCK {{MERGE_BLOCK}}
 #define GB_MERGE_ITEMS {{MERGE_ITEMS}}
 #define GB_MERGE_TILE (GB_MERGE_BLOCK * GB_MERGE_ITEMS)
@@ -50,6 +55,7 @@ __device__ __forceinline__ gb_merge_part<M> gb_merge_shfl_up(unsigned mask, cons
 extern "C" __global__ void {{KERNEL}}(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
+        const {{XV}}* __restrict__ x_hot, const bool* __restrict__ x_present_hot,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
         const int64_t* __restrict__ tile_row, int64_t nrows,
         {{T}}* __restrict__ out, bool* __restrict__ present,
@@ -86,10 +92,10 @@ extern "C" __global__ void {{KERNEL}}(
         if (q < nz_count) {
             const int64_t k = (int64_t)cols[s];
             const int64_t r = 0;
-            const bool ok = x_full || x_present[k];
+            const bool ok = x_full || (k < 0 ? x_present_hot[~k] : x_present[k]);
             if (ok) {
                 const {{A}} a = {{READS_A}} ? gb_load_once(values + nz0 + q) : ({{A}})0;  // null when unread
-                const {{XV}} xk = {{READS_X}} ? x[k] : ({{XV}})0;
+                const {{XV}} xk = {{READS_X}} ? (k < 0 ? x_hot[~k] : x[k]) : ({{XV}})0;
                 prod[q] = {{PRODUCT}};
             }
             if (!x_full) term_ok[q] = ok;
@@ -205,5 +211,16 @@ extern "C" __global__ void {{KERNEL}}_fixup(
     if (lane == 0 && valid) {
         out[r] = present[r] ? M::call(acc, out[r]) : acc;
         present[r] = true;
+    }
+}
+
+// x_hot[i] = x[hot[i]] and x_present_hot[i] = x_present[hot[i]] for i < n (each where its
+// source is non-null): the entries that column indices ~i stand for.
+extern "C" __global__ void {{KERNEL}}_gather(const {{XV}}* __restrict__ x, const bool* __restrict__ x_present,
+                                            const {{INDEX_T}}* __restrict__ hot, int64_t n,
+                                            {{XV}}* __restrict__ x_hot, bool* __restrict__ x_present_hot) {
+    for (int64_t i = gb_thread_id(); i < n; i += gb_thread_count()) {
+        if (x != 0) x_hot[i] = x[hot[i]];
+        if (x_present != 0) x_present_hot[i] = x_present[hot[i]];
     }
 }
