@@ -99,6 +99,31 @@ def test_mxv_vxm_semiring_types(backend: str, sr: str, t: str) -> None:
         assert_matches(w_vxm, ref.vxm(u5, A, add, mult))
 
 
+@pytest.mark.parametrize("t", ["INT64", "FP32", "UINT8"])
+@pytest.mark.parametrize("sr", ["plus_pair", "plus_oneb"])
+def test_plus_pair_with_full_vector_counts_entries(backend: str, sr: str, t: str) -> None:
+    """plus_pair against a full vector gives each row's (column's, for vxm) count of entries,
+    and no entry where there are none, with or without a mask on the output."""
+    rng = np.random.default_rng(seed_of(sr, t, "counts"))
+    a = (rng.random((40, 30)) < 0.2) * rng.integers(1, 5, (40, 30))
+    a[3], a[:, 7] = 0, 0  # an empty row and an empty column
+    A = gb.Matrix.from_dense(a.astype(getattr(gb.dtypes, t).np_type), missing_value=0, backend=backend)
+    ones30 = gb.Vector.from_scalar(2, 30, t, backend=backend)
+    ones40 = gb.Vector.from_scalar(2, 40, t, backend=backend)
+    for got, pattern in ((A.mxv(ones30, sr).new(), a != 0), (ones40.vxm(A, sr).new(), (a != 0).T)):
+        counts = pattern.sum(axis=1)
+        assert got.dtype == getattr(gb.dtypes, t)
+        idx, vals = got.to_coo()
+        assert np.array_equal(idx, np.flatnonzero(counts)) and np.array_equal(vals, counts[counts > 0])
+    keep = rng.random(40) < 0.5
+    w = gb.Vector.from_scalar(-1, 40, "INT64", backend=backend)
+    w(gb.Vector.from_dense(keep, backend=backend).V) << A.mxv(ones30, sr)
+    counts = (a != 0).sum(axis=1)
+    expected = np.where(keep & (counts > 0), counts, np.where(keep, 0, -1))
+    assert np.array_equal(w.to_dense(fill_value=0), expected)
+    assert w.nvals == int((~keep).sum() + (keep & (counts > 0)).sum())
+
+
 @pytest.mark.parametrize("mult", ["firsti", "firstj", "secondi", "secondj"])
 def test_positional_semirings(backend: str, mult: str) -> None:
     """Positions refer to the operands as multiplied: A(i,k)*B(k,j) -> firsti=i, firstj=k, secondi=k, secondj=j;

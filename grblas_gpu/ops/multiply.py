@@ -106,6 +106,8 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
     """Rows of ``M`` are output positions; its columns index ``u``."""
     be = M._be
     mult = sr.mult
+    if u._full and _counts_entries(sr):
+        return _row_counts(sr, M)
     if mult.reads("x" if vector_first else "y"):
         x, present = u._dense(mult.x_type if vector_first else mult.y_type)
     else:  # the product ignores the vector's values: no cast
@@ -119,6 +121,21 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
     # With every x[k] present and every row computed, a row has a result iff it has an entry.
     count = M._nonempty_rows() if present is None and row_mask is None else None
     return Vector._from_bitmap(be, sr.out_type, M.nrows, has, out, count)
+
+
+def _counts_entries(sr: TypedSemiring) -> bool:
+    """Whether every term of ``sr`` is 1 and they are added: against a full vector, a row's
+    result is then its number of stored entries (``plus_pair``, the out-degrees of a graph)."""
+    return sr.monoid.name == "plus" and sr.mult.name in ("pair", "oneb")
+
+
+def _row_counts(sr: TypedSemiring, M: Matrix) -> Vector:
+    """Each nonempty row's count of entries, from the matrix's row lengths (no product runs)."""
+    lengths = M._row_lengths()
+    counts = M._be.cast(lengths, sr.out_type)
+    if counts is lengths:  # the cached lengths stay the matrix's own
+        counts = counts.copy()
+    return Vector._from_bitmap(M._be, sr.out_type, M.nrows, lengths > 0, counts, M._nonempty_rows())
 
 
 def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size: int) -> Vector:
