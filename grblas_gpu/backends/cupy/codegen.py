@@ -385,7 +385,7 @@ MERGE_TILE = MERGE_BLOCK * MERGE_ITEMS
 
 _SPMV_SCHEDULE_ROLES: Mapping[str, Mapping[str, str]] = {
     "vector": {"main": "", "long": "_long"},
-    "merge": {"main": "", "fixup": "_fixup", "gather": "_gather"},
+    "merge": {"main": "", "hot": "_hot", "fixup": "_fixup", "gather": "_gather"},
 }
 
 
@@ -409,8 +409,9 @@ def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, sc
     ``long(indptr, indices, values, x, x_present, row_mask, rows, out, present)`` (one block
     per listed row).  ``merge`` entries: ``main(indptr, indices, values, x, x_hot, x_present_hot,
     x_present, row_mask, tile_row, nrows, out, present, carry_row, carry_value, carry_valid)``
-    (one block of MERGE_BLOCK threads per MERGE_TILE merge items; a column index k < 0 reads
-    ``x_hot[~k]`` and ``x_present_hot[~k]``), ``fixup(carry_row, carry_value, carry_valid,
+    (one block of MERGE_BLOCK threads per MERGE_TILE merge items), ``hot`` with the same
+    arguments (where a column index k < 0 reads ``x_hot[~k]`` and ``x_present_hot[~k]``),
+    ``fixup(carry_row, carry_value, carry_valid,
     ncarry, out, present)`` (a warp per carry) and ``gather(x, x_present, hot, n, x_hot,
     x_present_hot)`` (``x_hot[i] = x[hot[i]]``, the same for presence; either may be null).  ``x_present`` and ``row_mask``
     may be null (the hot arrays too, when no index is negative).  Row pointers are of ``ptr_type``

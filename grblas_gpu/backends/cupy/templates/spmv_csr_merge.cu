@@ -18,8 +18,8 @@
 //
 // A column index k < 0 names x_hot[~k] and x_present_hot[~k] instead of x[k] and
 // x_present[k]: the backend may gather the most used entries of x next to each other
-// ({{KERNEL}}_gather) and pass column indices that point there, so that the gathers of a
-// power-law graph's hub columns share cache lines.
+// ({{KERNEL}}_gather) and pass column indices that point there to {{KERNEL}}_hot, so that the
+// gathers of a power-law graph's hub columns share cache lines.
 #define GB_MERGE_BLOCK {{MERGE_BLOCK}}
 #define GB_MERGE_ITEMS {{MERGE_ITEMS}}
 #define GB_MERGE_TILE (GB_MERGE_BLOCK * GB_MERGE_ITEMS)
@@ -52,7 +52,10 @@ __device__ __forceinline__ gb_merge_part<M> gb_merge_shfl_up(unsigned mask, cons
     return q;
 }
 
-extern "C" __global__ void {{KERNEL}}(
+// The main kernel's body; HOT says whether column indices k < 0 may occur (the entry points
+// differ only in it, so that a pull without the cache runs code with no test of k's sign).
+template <bool HOT>
+__device__ __forceinline__ void gb_merge_tile(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const {{XV}}* __restrict__ x_hot, const bool* __restrict__ x_present_hot,
@@ -92,10 +95,10 @@ extern "C" __global__ void {{KERNEL}}(
         if (q < nz_count) {
             const int64_t k = (int64_t)cols[s];
             const int64_t r = 0;
-            const bool ok = x_full || (k < 0 ? x_present_hot[~k] : x_present[k]);
+            const bool ok = x_full || ((HOT && k < 0) ? x_present_hot[~k] : x_present[k]);
             if (ok) {
                 const {{A}} a = {{READS_A}} ? gb_load_once(values + nz0 + q) : ({{A}})0;  // null when unread
-                const {{XV}} xk = {{READS_X}} ? (k < 0 ? x_hot[~k] : x[k]) : ({{XV}})0;
+                const {{XV}} xk = {{READS_X}} ? ((HOT && k < 0) ? x_hot[~k] : x[k]) : ({{XV}})0;
                 prod[q] = {{PRODUCT}};
             }
             if (!x_full) term_ok[q] = ok;
@@ -177,6 +180,28 @@ extern "C" __global__ void {{KERNEL}}(
         carry_value[blockIdx.x] = scan.value;
         carry_valid[blockIdx.x] = scan.valid;
     }
+}
+
+extern "C" __global__ void {{KERNEL}}(
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
+        const {{XV}}* __restrict__ x_hot, const bool* __restrict__ x_present_hot,
+        const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
+        const int64_t* __restrict__ tile_row, int64_t nrows,
+        {{T}}* __restrict__ out, bool* __restrict__ present,
+        int64_t* __restrict__ carry_row, {{T}}* __restrict__ carry_value, bool* __restrict__ carry_valid) {
+    gb_merge_tile<false>(indptr, indices, values, x, x_hot, x_present_hot, x_present, row_mask, tile_row, nrows, out, present, carry_row, carry_value, carry_valid);
+}
+
+extern "C" __global__ void {{KERNEL}}_hot(
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
+        const {{XV}}* __restrict__ x_hot, const bool* __restrict__ x_present_hot,
+        const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
+        const int64_t* __restrict__ tile_row, int64_t nrows,
+        {{T}}* __restrict__ out, bool* __restrict__ present,
+        int64_t* __restrict__ carry_row, {{T}}* __restrict__ carry_value, bool* __restrict__ carry_valid) {
+    gb_merge_tile<true>(indptr, indices, values, x, x_hot, x_present_hot, x_present, row_mask, tile_row, nrows, out, present, carry_row, carry_value, carry_valid);
 }
 
 // Join each row's block carries (in block order) into the value written by the block that
