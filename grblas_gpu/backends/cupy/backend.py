@@ -125,9 +125,10 @@ class ColumnCache:
     a pull, the merge module's ``gather`` copies ``x[hot]`` (and the presence flags of a
     vector with absent entries) where those indices point: a hub's value then shares its
     cache line with other hubs' instead of seven cold neighbours'.  Kron scale 22, FP32,
-    2**18 hot columns holding 85% of the entries, gather included: plus_times 0.69 -> 0.68 ms
-    (directed) and 1.34 -> 1.18 ms (symmetric), plus_second 1.26 -> 1.07 ms and min_plus with
-    half of x present 1.73 -> 1.55 ms (symmetric).
+    2**18 hot columns holding 85% of the entries, gather included, three runs: the kernel
+    alone 0.64 -> 0.61-0.62 ms; through the API on the symmetric graph plus_times
+    1.24-1.34 -> 1.18-1.23 ms, plus_second 1.18-1.26 -> 1.07-1.12 ms, min_plus with half of
+    x present 1.73 -> 1.55 ms.
     """
 
     hot: cupy.ndarray
