@@ -122,6 +122,9 @@ def test_plus_pair_with_full_vector_counts_entries(backend: str, sr: str, t: str
     expected = np.where(keep & (counts > 0), counts, np.where(keep, 0, -1))
     assert np.array_equal(w.to_dense(fill_value=0), expected)
     assert w.nvals == int((~keep).sum() + (keep & (counts > 0)).sum())
+    wide = gb.Matrix.from_dense(np.ones((1, 300), getattr(gb.dtypes, t).np_type), backend=backend)
+    total = wide.mxv(gb.Vector.from_scalar(1, 300, t, backend=backend), sr).new().to_dense()
+    assert total[0] == np.array(300).astype(getattr(gb.dtypes, t).np_type)  # UINT8 wraps, as its plus does
 
 
 @pytest.mark.parametrize("mult", ["firsti", "firstj", "secondi", "secondj"])

@@ -409,13 +409,13 @@ def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, sc
     ``long(indptr, indices, values, x, x_present, row_mask, rows, out, present)`` (one block
     per listed row).  ``merge`` entries: ``main(indptr, indices, values, x, x_hot, x_present_hot,
     x_present, row_mask, tile_row, nrows, out, present, carry_row, carry_value, carry_valid)``
-    (one block of MERGE_BLOCK threads per MERGE_TILE merge items), ``hot`` with the same
-    arguments (where a column index k < 0 reads ``x_hot[~k]`` and ``x_present_hot[~k]``),
-    ``fixup(carry_row, carry_value, carry_valid,
-    ncarry, out, present)`` (a warp per carry) and ``gather(x, x_present, hot, n, x_hot,
-    x_present_hot)`` (``x_hot[i] = x[hot[i]]``, the same for presence; either may be null).  ``x_present`` and ``row_mask``
-    may be null (the hot arrays too, when no index is negative).  Row pointers are of ``ptr_type``
-    (default: ``index_type``), column indices of ``index_type``.
+    (one block of MERGE_BLOCK threads per MERGE_TILE merge items); ``hot``, the same where a
+    column index k < 0 reads ``x_hot[~k]`` and ``x_present_hot[~k]``; ``fixup(carry_row,
+    carry_value, carry_valid, ncarry, out, present)`` (a warp per carry); and ``gather(x,
+    x_present, hot, n, x_hot, x_present_hot)`` (``x_hot[i] = x[hot[i]]``, the same for
+    presence; either source may be null).  ``x_present`` and ``row_mask`` may be null (the hot
+    arrays too, for ``main``).  Row pointers are of ``ptr_type`` (default: ``index_type``),
+    column indices of ``index_type``.
     """
     if schedule == "merge" and not merge_schedule_applies(semiring):
         raise DomainMismatch(f"the merge SpMV schedule does not compute {semiring.name}")

@@ -52,17 +52,23 @@ __device__ __forceinline__ gb_merge_part<M> gb_merge_shfl_up(unsigned mask, cons
     return q;
 }
 
+// The main kernel's parameters and their names, shared by its two entry points.
+#define GB_MERGE_PARAMS \
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices, \
+        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x, \
+        const {{XV}}* __restrict__ x_hot, const bool* __restrict__ x_present_hot, \
+        const bool* __restrict__ x_present, const bool* __restrict__ row_mask, \
+        const int64_t* __restrict__ tile_row, int64_t nrows, \
+        {{T}}* __restrict__ out, bool* __restrict__ present, \
+        int64_t* __restrict__ carry_row, {{T}}* __restrict__ carry_value, bool* __restrict__ carry_valid
+#define GB_MERGE_ARGS \
+        indptr, indices, values, x, x_hot, x_present_hot, x_present, row_mask, tile_row, nrows, out, present, \
+        carry_row, carry_value, carry_valid
+
 // The main kernel's body; HOT says whether column indices k < 0 may occur (the entry points
 // differ only in it, so that a pull without the cache runs code with no test of k's sign).
 template <bool HOT>
-__device__ __forceinline__ void gb_merge_tile(
-        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
-        const {{XV}}* __restrict__ x_hot, const bool* __restrict__ x_present_hot,
-        const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
-        const int64_t* __restrict__ tile_row, int64_t nrows,
-        {{T}}* __restrict__ out, bool* __restrict__ present,
-        int64_t* __restrict__ carry_row, {{T}}* __restrict__ carry_value, bool* __restrict__ carry_valid) {
+__device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
     typedef {{MONOID}} M;
     typedef typename M::T T;
     __shared__ T prod[GB_MERGE_TILE];
@@ -182,27 +188,15 @@ __device__ __forceinline__ void gb_merge_tile(
     }
 }
 
-extern "C" __global__ void {{KERNEL}}(
-        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
-        const {{XV}}* __restrict__ x_hot, const bool* __restrict__ x_present_hot,
-        const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
-        const int64_t* __restrict__ tile_row, int64_t nrows,
-        {{T}}* __restrict__ out, bool* __restrict__ present,
-        int64_t* __restrict__ carry_row, {{T}}* __restrict__ carry_value, bool* __restrict__ carry_valid) {
-    gb_merge_tile<false>(indptr, indices, values, x, x_hot, x_present_hot, x_present, row_mask, tile_row, nrows, out, present, carry_row, carry_value, carry_valid);
+extern "C" __global__ void {{KERNEL}}(GB_MERGE_PARAMS) {
+    gb_merge_tile<false>(GB_MERGE_ARGS);
 }
 
-extern "C" __global__ void {{KERNEL}}_hot(
-        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
-        const {{XV}}* __restrict__ x_hot, const bool* __restrict__ x_present_hot,
-        const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
-        const int64_t* __restrict__ tile_row, int64_t nrows,
-        {{T}}* __restrict__ out, bool* __restrict__ present,
-        int64_t* __restrict__ carry_row, {{T}}* __restrict__ carry_value, bool* __restrict__ carry_valid) {
-    gb_merge_tile<true>(indptr, indices, values, x, x_hot, x_present_hot, x_present, row_mask, tile_row, nrows, out, present, carry_row, carry_value, carry_valid);
+extern "C" __global__ void {{KERNEL}}_hot(GB_MERGE_PARAMS) {
+    gb_merge_tile<true>(GB_MERGE_ARGS);
 }
+#undef GB_MERGE_PARAMS  // other modules of one unit define their own
+#undef GB_MERGE_ARGS
 
 // Join each row's block carries (in block order) into the value written by the block that
 // finished the row: one warp per run of carries of the same row.
