@@ -92,11 +92,11 @@ class SpmvPlan:
     ``tile_row``: the row at the start of each merge-path tile (merge schedule), or None for
     small matrices.  ``classes`` and ``long_rows``: rows binned by length as (lanes per row,
     rows) classes and the rows that get a block each (vector schedule), or None.
-    ``carries``: the merge schedule's per-tile carry arrays, by result type, made on first
-    use and reused: kernels on one stream run in order, so a call's fix-up has read them
-    before the next call's main kernel writes them.  ``indices`` and ``ncols``: the matrix's
-    column indices and width, from which the first merge-path pull that reads the vector
-    makes its :class:`ColumnCache` (kept in ``derived``).
+    ``indices`` and ``ncols``: the matrix's column indices and width, from which the first
+    merge-path pull that reads the vector makes its :class:`ColumnCache`.  ``derived`` keeps
+    what is made on first use: that cache, and the merge schedule's per-tile carry arrays by
+    result type, reused because kernels on one stream run in order (a call's fix-up has read
+    them before the next call's main kernel writes them).
     """
 
     tile_row: cupy.ndarray | None
@@ -104,16 +104,16 @@ class SpmvPlan:
     long_rows: cupy.ndarray | None
     indices: cupy.ndarray | None = None
     ncols: int = 0
-    carries: dict[Any, tuple[cupy.ndarray, ...]] = field(default_factory=dict, compare=False, repr=False)
     derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def carry_arrays(self, dtype: Any) -> tuple[cupy.ndarray, ...]:
         """(row, value, valid) arrays, one entry per merge tile, for results of ``dtype``."""
-        if dtype not in self.carries:
+        key = ("carries", np.dtype(dtype))
+        if key not in self.derived:
             ntiles = self.tile_row.size - 1  # type: ignore[union-attr]
-            self.carries[dtype] = (cupy.empty(ntiles, dtype=np.int64), cupy.empty(ntiles, dtype=dtype),
-                                   cupy.empty(ntiles, dtype=np.bool_))
-        return self.carries[dtype]
+            self.derived[key] = (cupy.empty(ntiles, dtype=np.int64), cupy.empty(ntiles, dtype=dtype),
+                                 cupy.empty(ntiles, dtype=np.bool_))
+        return self.derived[key]
 
 
 @dataclass(frozen=True)
@@ -496,8 +496,8 @@ class CupyBackend(Backend):
         narrow = x is _NULL or x.itemsize <= 4
         columns = self._column_cache(plan) if narrow and (x is not _NULL or x_present is not _NULL) else None
         if columns is not None:  # gather what the pull reads of x into the cache's buffers
-            hot = tuple(_NULL if a is _NULL else columns.buffer(None if a is x_present else a.dtype)
-                        for a in (x, x_present))
+            hot = (_NULL if x is _NULL else columns.buffer(x.dtype),
+                   _NULL if x_present is _NULL else columns.buffer(None))
             n = columns.hot.size
             self._function(module, "gather")((min(-(-n // _BLOCK), _MAX_BLOCKS),), (_BLOCK,),
                                              (x, x_present, columns.hot, np.int64(n)) + hot)
