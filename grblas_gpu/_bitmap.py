@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from . import _sparse as sp
 from .dtypes import BOOL, DataType
 from .mask import Mask
@@ -25,11 +23,13 @@ def wants_bitmap(*vectors: Any) -> bool:
     return all(getattr(v, "kind", None) == "Vector" for v in vecs) and any(v._is_bitmap for v in vecs)
 
 
-def mask_bits(be: Any, mask: Mask) -> Any:
-    """The positions a Vector mask allows, as a boolean array."""
+def mask_bits(be: Any, mask: Mask, within: Any = None) -> Any:
+    """The positions a Vector mask allows, as a boolean array (and-ed with ``within``, a
+    boolean array, where given)."""
     bits, vals = mask.parent._bitmap()
-    allowed = bits if mask.structure else bits & be.cast(vals, BOOL)
-    return ~allowed if mask.complement else allowed
+    if mask.structure and not mask.complement and within is None:
+        return bits
+    return be.mask_allowed(bits, None if mask.structure else vals, mask.complement, within)
 
 
 def _positions(be: Any, op: TypedBinaryOp, size: int) -> Positions | None:
@@ -71,13 +71,11 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
             z_bits = c_bits | t_bits
         z_count = _full_count(C, C, T)
     if mask is not None:
-        m = mask_bits(be, mask)
         if replace:
-            z_bits, z_count = z_bits & m, None
+            z_bits, z_count = mask_bits(be, mask, within=z_bits), None
         else:
             c_bits, c_vals = C._bitmap()
-            z_bits = (c_bits & ~m) | (z_bits & m)
-            z_vals = xp.where(m, z_vals, be.cast(c_vals, C.dtype))
+            z_bits, z_vals = be.select_bitmap(mask_bits(be, mask), z_bits, z_vals, c_bits, be.cast(c_vals, C.dtype))
             z_count = C.size if C._full and z_count == C.size else None
     # No copy: stored arrays are never written in place, so sharing them is safe.
     C._set_bitmap(z_bits, z_vals, z_count)
@@ -87,14 +85,13 @@ def assign_scalar(C: Any, value: Any, mask: Mask, replace: bool) -> None:
     """``C(mask, replace) << s`` with no accumulator, for a Vector on bitmaps: ``s`` (already
     of C's type) where the mask allows, C's entries elsewhere (none under ``replace``)."""
     be = C._be
-    xp = be.xp
     m = mask_bits(be, mask)
-    s = np.asarray(value, dtype=C.dtype.np_type)[()]  # a NumPy scalar keeps the arrays' type
     if replace:
-        C._set_bitmap(m, xp.full(C.size, s, dtype=C.dtype.np_type))
+        C._set_bitmap(m, be.full(C.size, value, C.dtype))
         return
     c_bits, c_vals = C._bitmap()
-    C._set_bitmap(c_bits | m, xp.where(m, s, c_vals), C.size if C._full else None)
+    z_bits, z_vals = be.select_bitmap(m, None, value, c_bits, be.cast(c_vals, C.dtype))
+    C._set_bitmap(z_bits, z_vals, C.size if C._full else None)
 
 
 def _full_count(out: Any, *operands: Any, every: bool = False) -> int | None:
@@ -160,7 +157,5 @@ def full_scalar(C: Any, value: Any, dtype: DataType) -> Any:
     """A full Vector of C's size holding ``value`` everywhere (for a scalar assign)."""
     from .vector import Vector
 
-    xp = C._be.xp
-    return Vector._from_bitmap(C._be, dtype, C.size, xp.ones(C.size, dtype=bool),
-                               xp.full(C.size, np.asarray(value, dtype=dtype.np_type)[()], dtype=dtype.np_type),
-                               C.size)
+    be = C._be
+    return Vector._from_bitmap(be, dtype, C.size, be.full(C.size, True, BOOL), be.full(C.size, value, dtype), C.size)

@@ -626,12 +626,61 @@ def test_push_atomic_matches_sort(gpu: Any, monkeypatch: pytest.MonkeyPatch, nam
 @pytest.mark.parametrize("n", [0, 1, 31, 33, 1000, 3_000_017])
 @pytest.mark.parametrize("density", [0.0, 0.01, 0.5, 1.0])
 def test_count_true(gpu: Any, n: int, density: float) -> None:
-    """The ballot count of true flags against NumPy's count, for sizes that do and do not fill
-    whole warps and blocks."""
+    """The count of true flags against NumPy's count, for sizes that do and do not fill whole
+    16-flag words, warps and blocks, and for views that start off a 16-byte boundary (the
+    flags around the view are true, so a count that strays past either end is seen)."""
     import cupy
 
     flags = rng_for("count", n, density).random(n) < density
     assert gpu.count_true(cupy.asarray(flags)) == int(np.count_nonzero(flags))
+    padded = cupy.zeros(n + 40, dtype=bool)
+    for offset in (1, 7, 15, 17):  # a view that starts off a 16-byte boundary
+        padded[:] = True
+        view = padded[offset:offset + n]
+        view[:] = cupy.asarray(flags)
+        assert gpu.count_true(view) == int(np.count_nonzero(flags)), offset
+
+
+@pytest.mark.parametrize("t", ALL_TYPES, ids=[t.name for t in ALL_TYPES])
+def test_bitmap_write_kernels(gpu: Any, t: DataType) -> None:
+    """The one-pass steps of bitmap writes against the NumPy backend: the positions a
+    structural or value mask allows (values with zeros, and NaN for floats, so the two
+    differ), complemented or not, within a third set or not; a select of presence and values
+    from an array or a scalar; and an array filled with one value."""
+    import cupy
+
+    cpu = NumpyBackend()
+    rng = rng_for("bitmap", t.name)
+    n = 10_007
+
+    def values() -> np.ndarray:
+        v = rng.integers(0, 3, n).astype(t.np_type)
+        if t.is_float:
+            v[::7] = np.nan
+        return v
+
+    bits, vals, within = rng.random(n) < 0.5, values(), rng.random(n) < 0.7
+    for mask_vals in (None, vals):
+        for complement in (False, True):
+            for w in (None, within):
+                want = cpu.mask_allowed(bits, mask_vals, complement, w)
+                got = gpu.mask_allowed(cupy.asarray(bits), None if mask_vals is None else cupy.asarray(mask_vals),
+                                       complement, None if w is None else cupy.asarray(w))
+                assert np.array_equal(cupy.asnumpy(got), want), (mask_vals is None, complement, w is None)
+    m, a_bits, c_bits = (rng.random(n) < 0.5 for _ in range(3))
+    a_vals, c_vals = values(), values()
+    scalar = cast_scalar(1, t)
+    for a_b, a_v in ((a_bits, a_vals), (None, a_vals), (None, scalar)):
+        want_bits, want_vals = cpu.select_bitmap(m, a_b, a_v, c_bits, c_vals)
+        got_bits, got_vals = gpu.select_bitmap(cupy.asarray(m), None if a_b is None else cupy.asarray(a_b),
+                                               a_v if a_v is scalar else cupy.asarray(a_v),
+                                               cupy.asarray(c_bits), cupy.asarray(c_vals))
+        assert np.array_equal(cupy.asnumpy(got_bits), want_bits)
+        assert got_vals.dtype == t.np_type
+        assert np.array_equal(cupy.asnumpy(got_vals)[want_bits], want_vals[want_bits], equal_nan=t.is_float)
+    for value in (0, 1):
+        got = gpu.full(n, value, t)
+        assert got.dtype == t.np_type and np.array_equal(cupy.asnumpy(got), np.full(n, cast_scalar(value, t)))
 
 
 @pytest.mark.parametrize("op", ["lt", "minus", "max", "pow"])

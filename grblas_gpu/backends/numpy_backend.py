@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..dtypes import DataType, cast_scalar
+from ..dtypes import BOOL, DataType, cast_scalar
 from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ..operators.cmath import cast_array
 from . import Backend
@@ -63,6 +63,26 @@ class NumpyBackend(Backend):
         or over the positions listed in ``rows``."""
         picked = values[rows] if rows is not None else values[flags]
         return int(picked.sum(dtype=np.int64))
+
+    def full(self, size: int, value: Any, t: DataType) -> np.ndarray:
+        """An array of ``size`` elements of type ``t``, each ``value``."""
+        return np.full(size, cast_scalar(value, t), dtype=t.np_type)
+
+    def mask_allowed(self, bits: np.ndarray, values: np.ndarray | None, complement: bool,
+                     within: np.ndarray | None = None) -> np.ndarray:
+        """The positions a mask allows: ``bits`` (and ``values`` as bools, for a value mask;
+        None for a structural one), inverted where ``complement``, and-ed with ``within``."""
+        allowed = bits if values is None else bits & self.cast(values, BOOL)
+        if complement:
+            allowed = ~allowed
+        return allowed if within is None else allowed & within
+
+    def select_bitmap(self, where: np.ndarray, a_bits: np.ndarray | None, a_vals: Any, c_bits: np.ndarray,
+                      c_vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(presence, values): where ``where``, presence ``a_bits`` (everywhere when None) and
+        values ``a_vals`` (an array or one scalar); elsewhere ``c_bits`` and ``c_vals``."""
+        bits = where | c_bits if a_bits is None else np.where(where, a_bits, c_bits)
+        return bits, np.where(where, a_vals, c_vals).astype(c_vals.dtype, copy=False)
 
     def ewise_union(self, op: TypedBinaryOp, x_bits: np.ndarray, x: np.ndarray, y_bits: np.ndarray, y: np.ndarray,
                     x_default: Any, y_default: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ...dtypes import DataType
+from ...dtypes import BOOL, DataType
 from ...exceptions import DomainMismatch
 from ...operators.base import TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ...operators.cmath import CUDA_HELPERS, c_literal
@@ -244,6 +244,19 @@ def count_module() -> KernelModule:
     int64 values over the flagged positions or over a list of positions."""
     return _module("count", "count true", "gb_count_true", "", template("count_true.cu"),
                    {"main": "", "sum": "_sum"})
+
+
+@functools.lru_cache(maxsize=64)
+def bitmap_module(t: DataType) -> KernelModule:
+    """Vector-write steps on bitmaps with values of type ``t``, one pass each.  Entries
+    ``allowed(bits, values, complement, within, z, n)``: the positions a mask allows (``values``
+    null for a structural mask), and-ed with ``within`` unless null; ``select(m, a_bits,
+    a_vals, c_bits, c_vals, z_bits, z_vals, n)`` and ``select_scalar(m, a, c_bits, c_vals,
+    z_bits, z_vals, n)``: a's presence and values where ``m``, c's elsewhere; ``fill(a, z, n)``."""
+    kernels = fill(template("bitmap.cu"), {"T": t.c_type, "VALUE_AS_BOOL": cast_expr(t, BOOL, "values[k]")},
+                   keep=("KERNEL",))
+    return _module("bitmap", f"bitmap {t}", f"gb_bitmap_{t.name}", "", kernels,
+                   {"allowed": "_allowed", "select": "_select", "select_scalar": "_select_scalar", "fill": "_fill"})
 
 
 @functools.lru_cache(maxsize=1024)

@@ -59,6 +59,8 @@ def iter_kernels() -> Iterator[KernelSpec]:
 
 def _all_specs() -> Iterator[KernelSpec]:
     yield KernelSpec("count", "count true", codegen.count_module)
+    for t in ALL_TYPES:
+        yield KernelSpec("bitmap", f"bitmap {t}", lambda t=t: codegen.bitmap_module(t))
     yield from _cast_specs()
     yield from _unary_specs()
     yield from _binary_specs()

@@ -1,0 +1,41 @@
+// Steps of vector writes on bitmaps (presence flags and values of type {{T}}), one pass each.
+
+// z[k]: the mask allows k (its presence flag and, where values is non-null, its value as a
+// bool; inverted where complement is nonzero), and within[k] where within is non-null.
+extern "C" __global__ void {{KERNEL}}_allowed(const bool* __restrict__ bits, const {{T}}* __restrict__ values,
+                                             int complement, const bool* __restrict__ within,
+                                             bool* __restrict__ z, int64_t n) {
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) {
+        const bool allowed = bits[k] && (values == 0 || {{VALUE_AS_BOOL}});
+        z[k] = allowed != (complement != 0) && (within == 0 || within[k]);
+    }
+}
+
+// Where m[k]: presence a_bits[k] (true where a_bits is null) and value a_vals[k]; elsewhere
+// c_bits[k] and c_vals[k].
+extern "C" __global__ void {{KERNEL}}_select(const bool* __restrict__ m, const bool* __restrict__ a_bits,
+                                            const {{T}}* __restrict__ a_vals, const bool* __restrict__ c_bits,
+                                            const {{T}}* __restrict__ c_vals, bool* __restrict__ z_bits,
+                                            {{T}}* __restrict__ z_vals, int64_t n) {
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) {
+        const bool take = m[k];
+        z_bits[k] = take ? (a_bits == 0 || a_bits[k]) : c_bits[k];
+        z_vals[k] = take ? a_vals[k] : c_vals[k];
+    }
+}
+
+// The same with the one value a wherever m[k] (present there).
+extern "C" __global__ void {{KERNEL}}_select_scalar(const bool* __restrict__ m, {{T}} a,
+                                                   const bool* __restrict__ c_bits, const {{T}}* __restrict__ c_vals,
+                                                   bool* __restrict__ z_bits, {{T}}* __restrict__ z_vals, int64_t n) {
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) {
+        const bool take = m[k];
+        z_bits[k] = take || c_bits[k];
+        z_vals[k] = take ? a : c_vals[k];
+    }
+}
+
+// z[k] = a for every k.
+extern "C" __global__ void {{KERNEL}}_fill({{T}} a, {{T}}* __restrict__ z, int64_t n) {
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) z[k] = a;
+}
