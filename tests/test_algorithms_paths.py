@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+import sys
 
 import numpy as np
 import pytest
@@ -78,8 +79,17 @@ CASES = [(seed, directed, negative) for seed in (0, 1, 2) for directed in (True,
          for negative in (False, True) if directed or not negative]
 
 
+@pytest.fixture(params=["auto", "always", "never"])
+def dense_frontier(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """sssp as it is, and with every frontier / no frontier multiplied as a full vector."""
+    share = {"auto": None, "always": 0.0, "never": 2.0}[request.param]
+    if share is not None:
+        monkeypatch.setattr(sys.modules["grblas_gpu.algorithms.sssp"], "DENSE_FRONTIER", share)
+    return request.param
+
+
 @pytest.mark.parametrize(("seed", "directed", "negative"), CASES)
-def test_sssp_matches_scipy(seed: int, directed: bool, negative: bool, backend: str) -> None:
+def test_sssp_matches_scipy(seed: int, directed: bool, negative: bool, backend: str, dense_frontier: str) -> None:
     rows, cols, vals, n = random_graph(seed, directed=directed, negative=negative)
     A = to_matrix(rows, cols, vals, n, backend)
     all_pairs = csgraph.shortest_path(sps.csr_matrix((vals, (rows, cols)), shape=(n, n)), method="BF")
@@ -91,6 +101,38 @@ def test_sssp_matches_scipy(seed: int, directed: bool, negative: bool, backend: 
         idx, values = got.to_coo()
         np.testing.assert_array_equal(idx, np.flatnonzero(np.isfinite(ref)))
         np.testing.assert_allclose(values, ref[idx], rtol=1e-12, atol=1e-12)
+
+
+def bellman_ford_reference(n: int, rows, cols, vals, source: int, limit: float) -> dict[int, float]:
+    """Plain Bellman-Ford in Python floats, where a distance must be below ``limit`` (the
+    type's largest value, which sssp takes for "no path yet") to count: ``inf`` arrives
+    nowhere, ``-inf`` spreads, and NaN (``-inf + inf``) is never shorter."""
+    dist = {source: 0.0}
+    for _ in range(n):
+        changed = False
+        for u, v, w in zip(rows.tolist(), cols.tolist(), vals.tolist()):
+            if u in dist and dist[u] + w < dist.get(v, limit):
+                dist[v], changed = dist[u] + w, True
+        if not changed:
+            break
+    return dist
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_sssp_infinite_weights(seed: int, backend: str, dense_frontier: str) -> None:
+    """Edges of weight +inf and -inf (on a DAG, so no negative cycle) against plain
+    Bellman-Ford: a frontier multiplied as a full vector (+inf where it has no entry) must
+    give the same distances and the same set of reached vertices as one that is not."""
+    rows, cols, vals, n = random_graph(seed, negative=True)
+    rng = np.random.default_rng(seed)
+    pick = rng.permutation(vals.size)
+    vals[pick[:4]], vals[pick[4:8]] = np.inf, -np.inf
+    A = to_matrix(rows, cols, vals, n, backend)
+    for source in range(0, n, 5):
+        want = bellman_ford_reference(n, rows, cols, vals, source, float(np.finfo(np.float64).max))
+        idx, values = sssp(A, source).to_coo()
+        assert idx.tolist() == sorted(want)
+        np.testing.assert_array_equal(values, [want[i] for i in idx.tolist()])
 
 
 @pytest.mark.parametrize("negative", [False, True])
