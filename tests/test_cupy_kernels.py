@@ -708,6 +708,27 @@ def test_ewise_union_kernel(gpu: Any, op: str, t: DataType) -> None:
         assert np.array_equal(got_vals[want_bits], want_vals[want_bits])
 
 
+@pytest.mark.parametrize("n", [1, 255, 257, 100_003, 3_000_017])
+@pytest.mark.parametrize(("monoid", "t"), [("plus", INT64), ("plus", FP64), ("min", FP32), ("max", INT32),
+                                           ("lor", BOOL), ("land", BOOL), ("any", INT32)])
+def test_reduce_all(gpu: Any, n: int, monoid: str, t: DataType) -> None:
+    """A whole array reduced in two strided passes against NumPy, for sizes of one block,
+    one block and one value more, and many blocks (float sums of integers are exact)."""
+    import cupy
+
+    from grblas_gpu.operators import monoid as monoids
+
+    rng = rng_for("reduce-all", n, monoid, t.name)
+    values = (rng.random(n) < 0.999) if t == BOOL else rng.integers(-1000, 1000, n).astype(t.np_type)
+    got = cupy.asnumpy(gpu.reduce_all(getattr(monoids, monoid)[t], cupy.asarray(values)))
+    assert got.shape == (1,)
+    if monoid == "any":
+        assert got[0] in values
+        return
+    want = {"plus": np.sum, "min": np.min, "max": np.max, "lor": np.any, "land": np.all}[monoid](values)
+    assert got[0] == want
+
+
 @pytest.mark.parametrize("n", [0, 1, 31, 33, 100_000])
 def test_sum_selected(gpu: Any, n: int) -> None:
     """The sum of values over flagged positions and over listed positions, against NumPy."""

@@ -307,14 +307,15 @@ def indexunary_module(op: TypedIndexUnaryOp) -> KernelModule:
 
 @functools.lru_cache(maxsize=4096)
 def segment_reduce_module(monoid: TypedMonoid, index_type: Any) -> KernelModule:
-    """Reduce every segment of ``values``; entries ``main(values, offsets, nseg, out, group)``
-    and ``chunks(values, n, chunk, out, group)`` (segments of ``chunk`` values each)."""
+    """Reduce every segment of ``values``; entries ``main(values, offsets, nseg, out, group)``,
+    ``chunks(values, n, chunk, out, group)`` (segments of ``chunk`` values each) and
+    ``strided(values, n, out)`` (one result per block of a grid striding over all values)."""
     index_c, tag = index_c_type(index_type)
     kernels = fill(template("segment_reduce.cu"), {
         "T": monoid.type.c_type, "INDEX_T": index_c, "MONOID": "monoid",
     }, keep=("KERNEL",))
     return _module("segment_reduce", f"segment_reduce {monoid.key} {tag}", f"gb_segreduce_{monoid.key}_{tag}",
-                   render_monoid(monoid), kernels, {"main": "", "chunks": "_chunks"})
+                   render_monoid(monoid), kernels, {"main": "", "chunks": "_chunks", "strided": "_strided"})
 
 
 def atomic_push_supported(monoid: TypedMonoid) -> bool:

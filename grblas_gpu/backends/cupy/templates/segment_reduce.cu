@@ -46,3 +46,32 @@ extern "C" __global__ void {{KERNEL}}_chunks(
     const typename M::T acc = gb_reduce_range<M>(values, start, min(start + chunk, n), lane, group);
     if (lane == 0) out[s] = acc;
 }
+
+// out[b] = MONOID over the values[0:n] that block b's threads visit, striding over the whole
+// grid: a whole array in two passes (the partials, then one block over them).  The launcher
+// gives at most one block per blockDim.x values, so every block visits at least one.
+extern "C" __global__ void {{KERNEL}}_strided(const {{T}}* __restrict__ values, int64_t n, {{T}}* __restrict__ out) {
+    typedef {{MONOID}} M;
+    typedef typename M::T T;
+    __shared__ T warp_acc[32];
+    __shared__ bool warp_valid[32];
+    T acc = values[0];  // any value; replaced by the first real one below
+    bool valid = false;
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) {
+        const T v = values[k];
+        acc = valid ? M::call(acc, v) : v;
+        valid = true;
+    }
+    acc = gb_group_reduce<M>(acc, valid, 0xffffffffu, 32);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0) {
+        warp_acc[warp] = acc;
+        warp_valid[warp] = valid;
+    }
+    __syncthreads();
+    if (warp != 0) return;
+    valid = lane < (int)(blockDim.x >> 5) && warp_valid[lane];
+    acc = valid ? warp_acc[lane] : values[0];
+    acc = gb_group_reduce<M>(acc, valid, 0xffffffffu, 32);
+    if (lane == 0) out[blockIdx.x] = acc;
+}
