@@ -9,7 +9,7 @@ import numpy as np
 from . import _sparse as sp
 from .backends import get_backend
 from .collection import Collection
-from .dtypes import FP64, DataType, cast_scalar, lookup_dtype
+from .dtypes import BOOL, FP64, DataType, cast_scalar, lookup_dtype
 from .exceptions import DimensionMismatch, InvalidValue, NoValue
 from .expressions import Expression, Updater
 from .indexing import resolve_scalar_index
@@ -75,8 +75,7 @@ class Vector(Collection):
         be = get_backend(backend)
         t = infer_dtype(value, dtype)
         v = cls(t, size, backend=be.name, name=name)
-        v._set_bitmap(be.xp.ones(v._size, dtype=bool),
-                      be.xp.full(v._size, cast_scalar(_plain(value), t), dtype=t.np_type), v._size)
+        v._set_bitmap(be.full(v._size, True, BOOL), be.full(v._size, _plain(value), t), v._size)
         return v
 
     @classmethod
