@@ -729,6 +729,23 @@ def test_reduce_all(gpu: Any, n: int, monoid: str, t: DataType) -> None:
     assert got[0] == want
 
 
+@pytest.mark.parametrize("n", [1, 257, 3_000_017])
+@pytest.mark.parametrize(("name", "t"), [("plus_times", FP64), ("plus_times", INT32), ("min_plus", FP32),
+                                         ("max_min", INT64), ("lor_land", BOOL), ("plus_pair", INT64)])
+def test_dot(gpu: Any, n: int, name: str, t: DataType) -> None:
+    """The fused inner product of two full vectors against NumPy (float sums of integers are
+    exact), for one block, one block and one element more, and many blocks."""
+    import cupy
+
+    rng = rng_for("dot", n, name, t.name)
+    x, y = ((rng.random(n) < 0.9) if t == BOOL else rng.integers(-50, 50, n).astype(t.np_type) for _ in range(2))
+    want = {"plus_times": lambda: np.sum(x * y, dtype=t.np_type), "min_plus": lambda: np.min(x + y),
+            "max_min": lambda: np.max(np.minimum(x, y)), "lor_land": lambda: np.any(x & y),
+            "plus_pair": lambda: n}[name]()
+    got = cupy.asnumpy(gpu.dot(getattr(semirings, name)[t], cupy.asarray(x), cupy.asarray(y)))
+    assert got.shape == (1,) and got[0] == want
+
+
 @pytest.mark.parametrize("n", [0, 1, 31, 33, 100_000])
 def test_sum_selected(gpu: Any, n: int) -> None:
     """The sum of values over flagged positions and over listed positions, against NumPy."""

@@ -137,6 +137,13 @@ class NumpyBackend(Backend):
         """All of ``values`` (at least one) reduced with the monoid, as a 1-element array."""
         return self.segment_reduce(monoid, values, np.asarray([0, len(values)], dtype=np.int64))
 
+    def dot(self, semiring: TypedSemiring, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The inner product of two full vectors' values (at least one; the multiplier not
+        positional) over the semiring, as a 1-element array."""
+        mult = semiring.mult
+        prod = mult(self.cast(x, mult.x_type), self.cast(y, mult.y_type), None)
+        return self.reduce_all(semiring.monoid, self.cast(prod, semiring.monoid.type))
+
     def _pairwise_reduce(self, op: TypedBinaryOp, values: np.ndarray, starts: np.ndarray) -> np.ndarray:
         """Segmented reduction by any vectorised operator: halve every segment per round."""
         n = len(values)

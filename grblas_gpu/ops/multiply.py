@@ -218,13 +218,13 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
         be = u._be
         s = Scalar(typed.out_type, backend=be.name)
         if u._full and v._full and u.size and not typed.mult.positional:  # no keys to match
-            prod = sp.apply_binary(be, typed.mult, u._bitmap()[1], v._bitmap()[1], None)
-        else:
-            ia, ib, keys = sp.intersect(be, u._entries(None), v._entries(None))
-            if not len(keys):
-                return s
-            pos = Positions(0, keys, keys, 0) if typed.mult.positional else None
-            prod = sp.apply_binary(be, typed.mult, u._vals[ia], v._vals[ib], pos)
+            s._hold(be.dot(typed, u._bitmap()[1], v._bitmap()[1]))  # read back when asked for
+            return s
+        ia, ib, keys = sp.intersect(be, u._entries(None), v._entries(None))
+        if not len(keys):
+            return s
+        pos = Positions(0, keys, keys, 0) if typed.mult.positional else None
+        prod = sp.apply_binary(be, typed.mult, u._vals[ia], v._vals[ib], pos)
         s._hold(be.reduce_all(typed.monoid, be.cast(prod, typed.out_type)))  # read back when asked for
         return s
 

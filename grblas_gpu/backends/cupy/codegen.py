@@ -318,6 +318,19 @@ def segment_reduce_module(monoid: TypedMonoid, index_type: Any) -> KernelModule:
                    render_monoid(monoid), kernels, {"main": "", "chunks": "_chunks", "strided": "_strided"})
 
 
+@functools.lru_cache(maxsize=1024)
+def dot_module(semiring: TypedSemiring) -> KernelModule:
+    """First pass of an inner product of two full vectors; entry ``main(x, y, n, out)``: one
+    partial result per block (finished by :func:`segment_reduce_module`'s ``strided``)."""
+    mult, monoid = semiring.mult, semiring.monoid
+    kernels = fill(template("dot.cu"), {
+        "X": mult.x_type.c_type, "Y": mult.y_type.c_type, "T": monoid.type.c_type, "MONOID": "monoid",
+        "PRODUCT": cast_expr(mult.out_type, monoid.type, "mult::call(x[k], y[k], 0, k, k, 0)"),
+    }, keep=("KERNEL",))
+    return _module("dot", f"dot {semiring.key}", f"gb_dot_{semiring.key}",
+                   render_binary_op(mult, "mult") + render_monoid(monoid), kernels, _MAIN)
+
+
 def atomic_push_supported(monoid: TypedMonoid) -> bool:
     """Whether the push kernel can combine with this monoid atomically (see gb_atomic_combine)."""
     if monoid.is_any or monoid.type.itemsize in (4, 8):

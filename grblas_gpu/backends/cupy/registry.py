@@ -68,6 +68,7 @@ def _all_specs() -> Iterator[KernelSpec]:
     yield from _segment_reduce_specs()
     yield from _spmv_specs()
     yield from _spmspv_specs()
+    yield from _dot_specs()
 
 
 def _typed(poly: object, t: DataType) -> object | None:
@@ -135,6 +136,14 @@ def _spmv_specs() -> Iterator[KernelSpec]:
                                     f"vector_first={int(vf)}{suffix}",
                             lambda s=semiring, i=index, v=vf, h=schedule, p=ptr: codegen.spmv_module(s, i, v, h, p),
                         )
+
+
+def _dot_specs() -> Iterator[KernelSpec]:
+    for name in catalog.BUILTIN_SEMIRINGS:
+        for t in SPMV_TYPES:
+            semiring = _typed(semiring_namespace[name], t)
+            if semiring is not None and not semiring.mult.positional:
+                yield KernelSpec("dot", f"dot {name}[{semiring.mult.x_type}]", lambda s=semiring: codegen.dot_module(s))
 
 
 def _layout(ptr: str, index: str) -> str:

@@ -86,6 +86,28 @@ __device__ __forceinline__ typename M::T gb_group_reduce(typename M::T acc, bool
     return acc;
 }
 
+// Combine one partial result per thread of the block with monoid M (blockDim.x a multiple
+// of 32); the result, valid where some thread held one, is in thread 0.  Every thread of the
+// block must call it (it synchronises the block).
+template <typename M>
+__device__ __forceinline__ typename M::T gb_block_reduce(typename M::T acc, bool& valid) {
+    __shared__ typename M::T warp_acc[32];
+    __shared__ bool warp_valid[32];
+    acc = gb_group_reduce<M>(acc, valid, 0xffffffffu, 32);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0) {
+        warp_acc[warp] = acc;
+        warp_valid[warp] = valid;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        valid = lane < (int)(blockDim.x >> 5) && warp_valid[lane];
+        if (valid) acc = warp_acc[lane];
+        acc = gb_group_reduce<M>(acc, valid, 0xffffffffu, 32);
+    }
+    return acc;
+}
+
 // True when every lane of the group may stop: some lane holds the monoid's
 // terminal value (or, for an ANY monoid, any value at all).
 template <typename M>

@@ -52,26 +52,13 @@ extern "C" __global__ void {{KERNEL}}_chunks(
 // gives at most one block per blockDim.x values, so every block visits at least one.
 extern "C" __global__ void {{KERNEL}}_strided(const {{T}}* __restrict__ values, int64_t n, {{T}}* __restrict__ out) {
     typedef {{MONOID}} M;
-    typedef typename M::T T;
-    __shared__ T warp_acc[32];
-    __shared__ bool warp_valid[32];
-    T acc = values[0];  // any value; replaced by the first real one below
+    typename M::T acc = values[0];  // any value; replaced by the first real one below
     bool valid = false;
     for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) {
-        const T v = values[k];
+        const typename M::T v = values[k];
         acc = valid ? M::call(acc, v) : v;
         valid = true;
     }
-    acc = gb_group_reduce<M>(acc, valid, 0xffffffffu, 32);
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    if (lane == 0) {
-        warp_acc[warp] = acc;
-        warp_valid[warp] = valid;
-    }
-    __syncthreads();
-    if (warp != 0) return;
-    valid = lane < (int)(blockDim.x >> 5) && warp_valid[lane];
-    acc = valid ? warp_acc[lane] : values[0];
-    acc = gb_group_reduce<M>(acc, valid, 0xffffffffu, 32);
-    if (lane == 0) out[blockIdx.x] = acc;
+    acc = gb_block_reduce<M>(acc, valid);
+    if (threadIdx.x == 0) out[blockIdx.x] = acc;
 }
