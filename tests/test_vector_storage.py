@@ -111,3 +111,14 @@ def test_full_vectors_start_as_bitmaps(backend: str) -> None:
     assert v._is_bitmap and v.nvals == 5 and v._full
     w = gb.Vector.from_dense(np.array([1.0, np.nan, 3.0]), missing_value=np.nan, backend=backend)
     assert w._is_bitmap and w.to_coo()[0].tolist() == [0, 2]
+
+
+@pytest.mark.parametrize(("value", "dtype"), [(True, "BOOL"), (False, "BOOL"), (1.5, "FP32"), (-7, "INT64")])
+@pytest.mark.parametrize("size", [0, 1, 1000])
+def test_from_scalar_fills_every_position(backend: str, value: object, dtype: str, size: int) -> None:
+    """Every position holds the value, for booleans (a byte fill) and wider types, and an
+    empty vector comes out empty."""
+    v = gb.Vector.from_scalar(value, size, dtype=dtype, backend=backend)
+    idx, vals = v.to_coo()
+    assert v.nvals == size and idx.tolist() == list(range(size))
+    assert vals.dtype == getattr(gb, dtype).np_type and (vals == value).all()

@@ -311,7 +311,8 @@ class CupyBackend(Backend):
         """An array of ``size`` elements of type ``t``, each ``value``."""
         out = cupy.empty(size, dtype=t.np_type)
         if t.is_bool:  # a byte per flag: a memset
-            out.data.memset_async(int(bool(cast_scalar(value, t))), size)
+            if size:
+                out.data.memset_async(int(bool(cast_scalar(value, t))), size)
         else:
             self._launch_elementwise(self._function(codegen.bitmap_module(t), "fill"), size,
                                      (cast_scalar(value, t), out, np.int64(size)))
