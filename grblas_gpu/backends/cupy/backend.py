@@ -79,6 +79,12 @@ def _sm_count(device: int) -> int:
     return int(cupy.cuda.Device(device).attributes["MultiProcessorCount"])
 
 
+def _bounded_blocks(threads: int, per_sm: int) -> int:
+    """Blocks of ``_BLOCK`` threads for ``threads`` threads, at most ``per_sm`` per SM of the
+    current device (the kernel's threads stride over the rest)."""
+    return min(-(-threads // _BLOCK), per_sm * _sm_count(cupy.cuda.runtime.getDevice()))
+
+
 def _group_size(total: int, count: int) -> int:
     """Lanes per segment/row: the mean length rounded up to a power of two, at most a warp."""
     mean = total / max(count, 1)
@@ -181,13 +187,9 @@ class CupyBackend(Backend):
         return fn
 
     @staticmethod
-    def _elementwise_blocks(n: int) -> int:
-        """Blocks for an element-wise kernel over ``n`` elements (each thread strides)."""
-        return min(-(-n // _BLOCK), _ELEMENTWISE_BLOCKS_PER_SM * _sm_count(cupy.cuda.runtime.getDevice()))
-
-    def _launch_elementwise(self, fn: Any, n: int, args: tuple[Any, ...]) -> None:
+    def _launch_elementwise(fn: Any, n: int, args: tuple[Any, ...]) -> None:
         if n > 0:
-            fn((self._elementwise_blocks(n),), (_BLOCK,), args)
+            fn((_bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM),), (_BLOCK,), args)
 
     @staticmethod
     def _launch_groups(fn: Any, count: int, group: int, args: tuple[Any, ...]) -> None:
@@ -301,7 +303,7 @@ class CupyBackend(Backend):
         uint64 total starting at 0, and read the total back."""
         total = cupy.zeros(1, dtype=np.uint64)
         if threads:
-            blocks = min(-(-threads // _BLOCK), _REDUCE_BLOCKS_PER_SM * _sm_count(cupy.cuda.Device().id))
+            blocks = _bounded_blocks(threads, _REDUCE_BLOCKS_PER_SM)
             self._function(codegen.count_module(), role)((blocks,), (_BLOCK,), args + (total,))
         return int(total.get()[0])
 
@@ -464,7 +466,7 @@ class CupyBackend(Backend):
         no host synchronisation (4 M FP64 values: two kernels of under 5 us, against 58 + 9 us
         for chunks of 4,096 values a warp)."""
         vals = self._operand(values, monoid.type).reshape(-1)
-        blocks = self._elementwise_blocks(vals.size)
+        blocks = _bounded_blocks(vals.size, _ELEMENTWISE_BLOCKS_PER_SM)
         partial = cupy.empty(blocks, dtype=monoid.type.np_type)
         self._strided_reduce(monoid, vals, blocks, partial)
         return self._one_block_reduce(monoid, partial)
@@ -489,7 +491,7 @@ class CupyBackend(Backend):
         made (a partial per block), then one block over the partials; no array of products."""
         mult, monoid = semiring.mult, semiring.monoid
         xa, ya = self._operand(x, mult.x_type).reshape(-1), self._operand(y, mult.y_type).reshape(-1)
-        blocks = self._elementwise_blocks(xa.size)
+        blocks = _bounded_blocks(xa.size, _ELEMENTWISE_BLOCKS_PER_SM)
         partial = cupy.empty(blocks, dtype=monoid.type.np_type)
         self._function(codegen.dot_module(semiring))((blocks,), (_BLOCK,), (xa, ya, np.int64(xa.size), partial))
         return self._one_block_reduce(monoid, partial)
@@ -498,11 +500,8 @@ class CupyBackend(Backend):
         """Segment reduce in two levels: chunks of at most ``_CHUNK`` values inside segments,
         then each segment's chunk results."""
         start, end = int(offs[0]), int(offs[-1])
-        if offs.size == 2:  # one segment: chunk boundaries are a plain range
-            bounds = cupy.concatenate([cupy.arange(start, end, _CHUNK, dtype=np.int64),
-                                       cupy.asarray([end], dtype=np.int64)])
-            partial = self.segment_reduce(monoid, vals, bounds)
-            return self.segment_reduce(monoid, partial, cupy.asarray([0, bounds.size - 1], dtype=np.int64))
+        if offs.size == 2:  # one segment: a whole-array reduction of its values
+            return self.reduce_all(monoid, vals[start:end])
         grid = cupy.arange(start, end, _CHUNK, dtype=np.int64)
         bounds = cupy.unique(cupy.concatenate([offs, grid]))
         partial = self.segment_reduce(monoid, vals, bounds)
@@ -575,7 +574,7 @@ class CupyBackend(Backend):
             hot = (_NULL if x is _NULL else columns.buffer(x.dtype),
                    _NULL if x_present is _NULL else columns.buffer(None))
             n = columns.hot.size
-            self._function(module, "gather")((self._elementwise_blocks(n),), (_BLOCK,),
+            self._function(module, "gather")((_bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM),), (_BLOCK,),
                                              (x, x_present, columns.hot, np.int64(n)) + hot)
             idx, role = columns.indices, "hot"
         nrows = out.size
@@ -628,7 +627,7 @@ class CupyBackend(Backend):
         if longest_row is not None and longest_row > self.push_balance_row:
             ends = cupy.cumsum(ptr[rows + 1] - ptr[rows], dtype=np.int64)
             bound = min(nfront * longest_row, idx.size)  # at least the entries to push
-            blocks = min(-(-bound * 32 // (codegen.PUSH_TILE * _BLOCK)), _PUSH_BLOCKS_PER_SM * _sm_count(cupy.cuda.Device().id))
+            blocks = _bounded_blocks(-(-bound * 32 // codegen.PUSH_TILE), _PUSH_BLOCKS_PER_SM)  # a warp a tile
             self._function(module, "balanced")((max(blocks, 1),), (_BLOCK,),
                                                head + (rows, xvals, np.int64(nfront), ends, out, present))
             return out, present

@@ -24,8 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from ...dtypes import BOOL, DataType
+from ...dtypes import BOOL, UINT64, DataType
 from ...exceptions import DomainMismatch
+from ...operators import monoid as monoids
 from ...operators.base import TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ...operators.cmath import CUDA_HELPERS, c_literal
 
@@ -242,7 +243,8 @@ def count_module() -> KernelModule:
     """Count the true flags of a bool array; entry ``main(flags, n, count)`` (count: one
     uint64 starting at 0).  Entry ``sum(values, flags, rows, n, total)`` sums non-negative
     int64 values over the flagged positions or over a list of positions."""
-    return _module("count", "count true", "gb_count_true", "", template("count_true.cu"),
+    kernels = fill(template("count_true.cu"), {"MONOID": "monoid"}, keep=("KERNEL",))
+    return _module("count", "count true", "gb_count_true", render_monoid(monoids.plus[UINT64]), kernels,
                    {"main": "", "sum": "_sum"})
 
 
@@ -307,15 +309,14 @@ def indexunary_module(op: TypedIndexUnaryOp) -> KernelModule:
 
 @functools.lru_cache(maxsize=4096)
 def segment_reduce_module(monoid: TypedMonoid, index_type: Any) -> KernelModule:
-    """Reduce every segment of ``values``; entries ``main(values, offsets, nseg, out, group)``,
-    ``chunks(values, n, chunk, out, group)`` (segments of ``chunk`` values each) and
-    ``strided(values, n, out)`` (one result per block of a grid striding over all values)."""
+    """Reduce every segment of ``values``; entries ``main(values, offsets, nseg, out, group)``
+    and ``strided(values, n, out)`` (one result per block of a grid striding over all values)."""
     index_c, tag = index_c_type(index_type)
     kernels = fill(template("segment_reduce.cu"), {
         "T": monoid.type.c_type, "INDEX_T": index_c, "MONOID": "monoid",
     }, keep=("KERNEL",))
     return _module("segment_reduce", f"segment_reduce {monoid.key} {tag}", f"gb_segreduce_{monoid.key}_{tag}",
-                   render_monoid(monoid), kernels, {"main": "", "chunks": "_chunks", "strided": "_strided"})
+                   render_monoid(monoid), kernels, {"main": "", "strided": "_strided"})
 
 
 @functools.lru_cache(maxsize=1024)

@@ -1,18 +1,3 @@
-// Sum of one value per thread over the block, valid in thread 0 (blockDim.x a multiple of 32).
-__device__ __forceinline__ unsigned long long gb_block_sum(unsigned long long v) {
-    __shared__ unsigned long long warp_sums[32];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);
-    if (lane == 0) warp_sums[warp] = v;
-    __syncthreads();
-    v = 0ull;
-    if (warp == 0) {
-        v = lane < (int)(blockDim.x >> 5) ? warp_sums[lane] : 0ull;
-        for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);
-    }
-    return v;
-}
-
 // The nonzero bytes of a 16-byte word.
 __device__ __forceinline__ unsigned gb_nonzero_bytes(uint4 w) {
     return (__popc(__vcmpne4(w.x, 0u)) + __popc(__vcmpne4(w.y, 0u)) + __popc(__vcmpne4(w.z, 0u)) +
@@ -35,7 +20,8 @@ extern "C" __global__ void {{KERNEL}}(const bool* __restrict__ flags, int64_t n,
     for (int64_t k = tid; k < words; k += stride) mine += gb_nonzero_bytes(packed[k]);
     if (tid < head) mine += bytes[tid] != 0;
     if (tid < n - tail) mine += bytes[tail + tid] != 0;
-    mine = gb_block_sum(mine);
+    bool valid = true;
+    mine = gb_block_reduce<{{MONOID}}>(mine, valid);
     if (threadIdx.x == 0 && mine != 0ull) atomicAdd(count, mine);
 }
 
@@ -50,6 +36,7 @@ extern "C" __global__ void {{KERNEL}}_sum(const int64_t* __restrict__ values, co
         if (rows != 0) mine += (unsigned long long)values[rows[i]];
         else if (flags[i]) mine += (unsigned long long)values[i];
     }
-    mine = gb_block_sum(mine);
+    bool valid = true;
+    mine = gb_block_reduce<{{MONOID}}>(mine, valid);
     if (threadIdx.x == 0 && mine != 0ull) atomicAdd(total, mine);
 }

@@ -33,20 +33,6 @@ extern "C" __global__ void {{KERNEL}}(
     if (lane == 0) out[s] = acc;
 }
 
-// The same over the chunks [s * chunk, (s + 1) * chunk) of values[0:n] (the last one
-// shorter): a whole array reduced in passes, with no offsets to build or read back.
-extern "C" __global__ void {{KERNEL}}_chunks(
-        const {{T}}* __restrict__ values, int64_t n, int64_t chunk, {{T}}* __restrict__ out, int group) {
-    typedef {{MONOID}} M;
-    const int64_t tid = gb_thread_id();
-    const int64_t s = tid / group;
-    const int lane = (int)(tid & (group - 1));
-    const int64_t start = s * chunk;
-    if (start >= n) return;  // whole groups leave together
-    const typename M::T acc = gb_reduce_range<M>(values, start, min(start + chunk, n), lane, group);
-    if (lane == 0) out[s] = acc;
-}
-
 // out[b] = MONOID over the values[0:n] that block b's threads visit, striding over the whole
 // grid: a whole array in two passes (the partials, then one block over them).  The launcher
 // gives at most one block per blockDim.x values, so every block visits at least one.
