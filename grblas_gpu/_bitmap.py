@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _sparse as sp
-from .dtypes import BOOL, DataType
+from .dtypes import DataType
 from .mask import Mask
 from .operators.base import Positions, TypedBinaryOp
 
@@ -54,6 +54,10 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
     if accum is None:
         z_bits, z_vals = t_bits, be.cast(t_vals, C.dtype)
         z_count = T._count
+    elif be.adds_in_one_pass(accum) and accum.x_type == C.dtype == T.dtype:  # one kernel
+        c_bits, c_vals = C._bitmap()
+        z_vals, z_bits = be.ewise_add(accum, c_bits, c_vals, t_bits, t_vals)
+        z_count = _full_count(C, C, T)
     elif C._full and mask is None:  # C keeps every position; T's entries update theirs
         c_bits, c_vals = C._bitmap()
         z_bits, z_count = c_bits, C.size
@@ -62,13 +66,10 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
             z_vals = xp.where(t_bits, z_vals, be.cast(c_vals, C.dtype))
     else:
         c_bits, c_vals = C._bitmap()
-        if be.adds_in_one_pass(accum) and accum.x_type == C.dtype == T.dtype:  # one kernel
-            z_vals, z_bits = be.ewise_add(accum, c_bits, c_vals, t_bits, t_vals)
-        else:
-            both = combine(be, accum, c_vals, t_vals, C.size)
-            z_vals = xp.where(c_bits & t_bits, be.cast(both, C.dtype),
-                              xp.where(t_bits, be.cast(t_vals, C.dtype), be.cast(c_vals, C.dtype)))
-            z_bits = c_bits | t_bits
+        both = combine(be, accum, c_vals, t_vals, C.size)
+        z_vals = xp.where(c_bits & t_bits, be.cast(both, C.dtype),
+                          xp.where(t_bits, be.cast(t_vals, C.dtype), be.cast(c_vals, C.dtype)))
+        z_bits = c_bits | t_bits
         z_count = _full_count(C, C, T)
     if mask is not None:
         if replace:
@@ -151,11 +152,3 @@ def keep_where(v: Any, keep: Any) -> Any:
 
     bits, vals = v._bitmap()
     return Vector._from_bitmap(v._be, v.dtype, v.size, bits & keep, vals)
-
-
-def full_scalar(C: Any, value: Any, dtype: DataType) -> Any:
-    """A full Vector of C's size holding ``value`` everywhere (for a scalar assign)."""
-    from .vector import Vector
-
-    be = C._be
-    return Vector._from_bitmap(be, dtype, C.size, be.full(C.size, True, BOOL), be.full(C.size, value, dtype), C.size)

@@ -187,7 +187,7 @@ def _assign_scalar_at_mask(updater: Updater, value: Any) -> bool:
     C, mask = updater.target, updater.mask
     be = C._be
     keys = mask.entries(be, None).keys
-    fill = be.xp.full(keys.shape[0], cast_scalar(raw, t), dtype=t.np_type)
+    fill = be.full(keys.shape[0], raw, t)
     source = Vector._from_parts(be, t, C.size, keys, fill)
     if C._count == 0 and updater.accum is None:  # the source lies in the mask; C has nothing to keep
         write_result(C, source, None, None, False)
@@ -203,13 +203,15 @@ def _assign_scalar_everywhere(updater: Updater, value: Any) -> bool:
     scalar = _scalar_and_type(value)
     if scalar is None:
         return False
+    from ..vector import Vector
+
     raw, t = scalar
     C = updater.target
     if updater.accum is None and updater.mask is not None:  # no full Vector of s needed
         _bitmap.assign_scalar(C, cast_scalar(cast_scalar(raw, t), C.dtype), updater.mask, updater.replace)
         return True
     op = typed_binary(updater.accum, unify(C.dtype, t)) if updater.accum is not None else None
-    _bitmap.write_vector(C, _bitmap.full_scalar(C, raw, t), updater.mask, op, updater.replace)
+    _bitmap.write_vector(C, Vector.from_scalar(raw, C.size, t, backend=C.backend), updater.mask, op, updater.replace)
     return True
 
 
