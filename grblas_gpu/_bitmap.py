@@ -71,7 +71,9 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
                           xp.where(t_bits, be.cast(t_vals, C.dtype), be.cast(c_vals, C.dtype)))
         z_bits = c_bits | t_bits
         z_count = _full_count(C, C, T)
-    if mask is not None:
+    inside, T._inside = T._inside, None  # the mark holds for this write only
+    # A product that applied this mask itself (T._inside) left nothing for replace to drop.
+    if mask is not None and not (replace and accum is None and inside is mask):
         if replace:
             z_bits, z_count = mask_bits(be, mask, within=z_bits), None
         else:

@@ -29,6 +29,9 @@ class Vector(Collection):
     """
 
     kind = "Vector"
+    # A product computed under a mask may set this to that Mask: it has no entry the mask
+    # forbids, so the write that follows need not apply it again (read once, then cleared).
+    _inside: Any = None
 
     def __init__(self, dtype: Any = FP64, size: int = 0, *, backend: str | None = None,
                  name: str | None = None) -> None:

@@ -75,7 +75,7 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         if method == "push" or (method == "auto" and u.nvals < vertex_share * u.size):
             rows_of_u = A if vector_first else A._transposed()
             if method == "push" or _push_pays(rows_of_u, u, edge_share):
-                return _push(typed, rows_of_u, u, vector_first, out_size)
+                return _push(typed, rows_of_u, u, vector_first, out_size, mask)
         out_rows = A._transposed() if vector_first else A
         return _pull(typed, out_rows, u, vector_first, mask)
 
@@ -120,7 +120,23 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
     out, has = be.spmv(sr, M._indptr, M._indices, avals, x, present, row_mask, vector_first, M._spmv_plan())
     # With every x[k] present and every row computed, a row has a result iff it has an entry.
     count = M._nonempty_rows() if present is None and row_mask is None else None
-    return Vector._from_bitmap(be, sr.out_type, M.nrows, has, out, count)
+    return _inside(Vector._from_bitmap(be, sr.out_type, M.nrows, has, out, count), mask)
+
+
+def _inside(result: Vector, mask: Mask | None) -> Vector:
+    """``result``, marked as having no entry where ``mask`` (when given) forbids one: the
+    write then need not apply that mask again (see ``_bitmap.write_vector``)."""
+    result._inside = mask
+    return result
+
+
+def _structural_flags(mask: Mask | None) -> tuple[Any, bool] | None:
+    """(presence array, complement) of a structural mask whose parent is a bitmap: what a
+    push kernel tests to skip forbidden outputs.  None for other masks, which would need a
+    pass over the mask first (the write applies those)."""
+    if mask is None or not mask.structure or not mask.parent._is_bitmap:
+        return None
+    return mask.parent._bitmap()[0], mask.complement
 
 
 def _counts_entries(sr: TypedSemiring) -> bool:
@@ -138,23 +154,29 @@ def _row_counts(sr: TypedSemiring, M: Matrix) -> Vector:
     return Vector._from_bitmap(M._be, sr.out_type, M.nrows, lengths > 0, counts, M._nonempty_rows())
 
 
-def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size: int) -> Vector:
+def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size: int,
+          mask: Mask | None = None) -> Vector:
     """Rows of ``M`` are indexed by ``u``; its columns are output positions.
 
     Where the backend combines atomically (CUDA, most monoids) one kernel writes a dense
-    result; otherwise the terms are expanded, sorted by output position and reduced.
+    result, skipping the positions a structural ``mask`` forbids; otherwise the terms are
+    expanded, sorted by output position and reduced (and the write applies the mask).
     """
     be = M._be
     xp = be.xp
     if max(M.nrows, out_size) < 2**31:
+        flags = _structural_flags(mask)
+        fused = {} if flags is None else {"mask": flags[0], "complement": flags[1]}
         if u._sp is None:  # a bitmap frontier is pushed as it is, without listing its entries
             bits, vals = u._bitmap()
-            pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, bits, vals, out_size, vector_first, dense=True)
+            pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, bits, vals, out_size, vector_first, dense=True,
+                               **fused)
         else:
             pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, out_size, vector_first,
-                               longest_row=M._longest_row())
+                               longest_row=M._longest_row(), **fused)
         if pushed is not None:
-            return Vector._from_bitmap(be, sr.out_type, out_size, pushed[1], pushed[0])
+            result = Vector._from_bitmap(be, sr.out_type, out_size, pushed[1], pushed[0])
+            return _inside(result, mask) if flags is not None else result
     request, position = sp.expand_ranges(xp, *M._row_ranges(u._idx))
     k = u._idx[request]
     out_idx = M._indices[position].astype(np.int64)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import functools
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -173,6 +174,8 @@ class CupyBackend(Backend):
     def __init__(self) -> None:
         self._modules: dict[str, Any] = {}
         self._functions: dict[tuple[str, str], Any] = {}
+        self._counters: dict[tuple[int, int], tuple[cupy.ndarray, np.ndarray]] = {}
+        self._totals_lock = threading.Lock()
 
     # -------------------------------------------------------------- compilation
     def _function(self, module: KernelModule, role: str = "main") -> Any:
@@ -301,11 +304,27 @@ class CupyBackend(Backend):
     def _total(self, role: str, threads: int, args: tuple[Any, ...]) -> int:
         """Run entry ``role`` of the count module over ``threads`` threads, its last argument a
         uint64 total starting at 0, and read the total back."""
-        total = cupy.zeros(1, dtype=np.uint64)
-        if threads:
-            blocks = _bounded_blocks(threads, _REDUCE_BLOCKS_PER_SM)
-            self._function(codegen.count_module(), role)((blocks,), (_BLOCK,), args + (total,))
-        return int(total.get()[0])
+        with self._totals_lock:  # one count at a time uses the stream's counter
+            total, host = self._counter()
+            total.data.memset_async(0, 8)
+            if threads:
+                blocks = _bounded_blocks(threads, _REDUCE_BLOCKS_PER_SM)
+                self._function(codegen.count_module(), role)((blocks,), (_BLOCK,), args + (total,))
+            stream = cupy.cuda.get_current_stream()
+            total.data.copy_to_host_async(host.ctypes.data, 8, stream)
+            stream.synchronize()
+            return int(host[0])
+
+    def _counter(self) -> tuple[cupy.ndarray, np.ndarray]:
+        """The current device and stream's uint64 counter and the page-locked host word it is
+        read into, made on first use: a count then costs no allocation, and its read back is a
+        plain asynchronous copy (about 4 us less than ``get`` into pageable memory)."""
+        key = (cupy.cuda.runtime.getDevice(), cupy.cuda.get_current_stream().ptr)
+        pair = self._counters.get(key)
+        if pair is None:
+            host = np.frombuffer(cupy.cuda.alloc_pinned_memory(8), dtype=np.uint64, count=1)
+            pair = self._counters[key] = (cupy.zeros(1, dtype=np.uint64), host)
+        return pair
 
     # -------------------------------------------------------------- bitmap writes
     @_map_out_of_memory
@@ -596,26 +615,30 @@ class CupyBackend(Backend):
     @_map_out_of_memory
     def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
                fvals: Any, size: int, vector_first: bool, dense: bool = False,
-               longest_row: int | None = None) -> tuple[cupy.ndarray, cupy.ndarray] | None:
+               longest_row: int | None = None, mask: Any = None,
+               complement: bool = False) -> tuple[cupy.ndarray, cupy.ndarray] | None:
         """Push: ``out[j] = ADD over frontier k of MULT(A[k, j], x[k])`` (operands swapped when
         ``vector_first``), combined atomically into a dense result.  The frontier is a list of
         rows with their values, or with ``dense`` a presence array over all rows with dense
         values.  ``longest_row`` (the matrix's, when the caller knows it) above
         ``push_balance_row`` shares a listed frontier's entries evenly among warps, so one
-        long row is not left to one group.  Returns (out, present), or None when the monoid
-        has no atomic combine (the caller then sorts by key)."""
+        long row is not left to one group.  ``mask`` (a bool array over the output, or None)
+        keeps only the positions j where ``mask[j] != complement``.  Returns (out, present), or
+        None when the monoid has no atomic combine (the caller then sorts by key)."""
         if not self.pushes_atomically(semiring):
             return None
         ptr, idx = self._csr_arrays(indptr, indices)
         monoid = semiring.monoid
-        out = self.full(size, monoid.identity, monoid.type)
+        # An ANY monoid stores its terms, so its result needs no identity beforehand.
+        out = cupy.empty(size, monoid.type.np_type) if monoid.is_any else self.full(size, monoid.identity, monoid.type)
         present = cupy.zeros(size, dtype=BOOL.np_type)
         module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype)
         head = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True))
+        tail = (self._flag_array(mask), np.int32(bool(complement)), out, present)
         if dense:
             n = int(frontier.shape[0])
             args = head + (self._flag_array(frontier), self._matvec_operand(semiring, fvals, vector_first, False),
-                           np.int64(n), out, present)
+                           np.int64(n)) + tail
             if n:  # a thread per row, a warp per 32 rows
                 self._function(module, "bitmap")((-(-n // _BLOCK),), (_BLOCK,), args)
             return out, present
@@ -629,9 +652,9 @@ class CupyBackend(Backend):
             bound = min(nfront * longest_row, idx.size)  # at least the entries to push
             blocks = _bounded_blocks(-(-bound * 32 // codegen.PUSH_TILE), _PUSH_BLOCKS_PER_SM)  # a warp a tile
             self._function(module, "balanced")((max(blocks, 1),), (_BLOCK,),
-                                               head + (rows, xvals, np.int64(nfront), ends, out, present))
+                                               head + (rows, xvals, np.int64(nfront), ends) + tail)
             return out, present
-        args = head + (rows, xvals, np.int64(nfront), out, present)
+        args = head + (rows, xvals, np.int64(nfront)) + tail
         self._launch_groups(self._function(module), nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
         return out, present
 

@@ -342,13 +342,15 @@ def atomic_push_supported(monoid: TypedMonoid) -> bool:
 @functools.lru_cache(maxsize=4096)
 def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, ptr_type: Any = None) -> KernelModule:
     """Push SpMSpV with atomic combining; entries ``main(indptr, indices, values, frontier,
-    fvals, nfront, out, present, group)`` (the frontier as a list of rows and their values, a
-    group of lanes per row), ``balanced(indptr, indices, values, frontier, fvals, nfront, ends,
-    out, present)`` (the same list, a warp per PUSH_TILE of its rows' entries; ``ends`` the
-    inclusive prefix sums of the rows' lengths) and ``bitmap(indptr, indices, values,
-    in_frontier, fvals, n, out, present)`` (as a bitmap and dense values, a warp per 32 rows).
-    Only for monoids :func:`atomic_push_supported`.  Row pointers are of ``ptr_type`` (default:
-    ``index_type``), column indices of ``index_type``."""
+    fvals, nfront, mask, complement, out, present, group)`` (the frontier as a list of rows and
+    their values, a group of lanes per row), ``balanced(indptr, indices, values, frontier,
+    fvals, nfront, ends, mask, complement, out, present)`` (the same list, a warp per PUSH_TILE
+    of its rows' entries; ``ends`` the inclusive prefix sums of the rows' lengths) and
+    ``bitmap(indptr, indices, values, in_frontier, fvals, n, mask, complement, out, present)``
+    (as a bitmap and dense values, a warp per 32 rows).  ``mask`` (or null) keeps the output
+    positions j with ``mask[j] != complement``.  Only for monoids :func:`atomic_push_supported`.
+    Row pointers are of ``ptr_type`` (default: ``index_type``), column indices of
+    ``index_type``."""
     if not atomic_push_supported(semiring.monoid):
         raise DomainMismatch(f"{semiring.monoid!r} has no atomic combine; push sorts by key instead")
     kernels, ops, tag, vf = _matvec_parts(semiring, index_type, ptr_type, vector_first, "spmspv_push.cu",

@@ -1,13 +1,16 @@
 // Push SpMSpV: for every frontier entry (k, x[k]), every stored A[k, j] of row k adds its
 // term into out[j] with the monoid, atomically; present[j] records that a term arrived.
-// out must hold the monoid's identity and present false beforehand.  A group of `group`
-// lanes (a power of two <= 32) walks one frontier row.
+// out must hold the monoid's identity (anything for an ANY monoid, which just stores) and
+// present false beforehand.  Where `mask` is given, only the positions j with
+// mask[j] != complement receive terms (a mask applied as the product is made).  A group of
+// `group` lanes (a power of two <= 32) walks one frontier row.
 // Positions given to MULT: {{POSITIONS_DOC}}, with r the output index j.
 extern "C" __global__ void {{KERNEL}}(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const int64_t* __restrict__ frontier,
         const {{XV}}* __restrict__ fvals, int64_t nfront,
-        {{T}}* __restrict__ out, bool* __restrict__ present, int group) {
+        const bool* __restrict__ mask, int complement, {{T}}* __restrict__ out,
+        bool* __restrict__ present, int group) {
     typedef {{MONOID}} M;
     const int64_t tid = gb_thread_id();
     const int64_t f = tid / group;
@@ -18,6 +21,7 @@ extern "C" __global__ void {{KERNEL}}(
     const int64_t end = (int64_t)indptr[k + 1];
     for (int64_t p = (int64_t)indptr[k] + lane; p < end; p += group) {
         const int64_t r = (int64_t)indices[p];
+        if (mask != nullptr && mask[r] == (bool)complement) continue;
         const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
         gb_atomic_combine<M>(&out[r], {{PRODUCT}});
         present[r] = true;
@@ -30,7 +34,8 @@ extern "C" __global__ void {{KERNEL}}(
 extern "C" __global__ void {{KERNEL}}_bitmap(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const bool* __restrict__ in_frontier,
-        const {{XV}}* __restrict__ fvals, int64_t n, {{T}}* __restrict__ out, bool* __restrict__ present) {
+        const {{XV}}* __restrict__ fvals, int64_t n, const bool* __restrict__ mask, int complement,
+        {{T}}* __restrict__ out, bool* __restrict__ present) {
     typedef {{MONOID}} M;
     const int64_t first = (gb_thread_id() >> 5) << 5;
     const int lane = threadIdx.x & 31;
@@ -43,6 +48,7 @@ extern "C" __global__ void {{KERNEL}}_bitmap(
         const int64_t end = (int64_t)indptr[k + 1];
         for (int64_t p = (int64_t)indptr[k] + lane; p < end; p += 32) {
             const int64_t r = (int64_t)indices[p];
+            if (mask != nullptr && mask[r] == (bool)complement) continue;
             const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
             gb_atomic_combine<M>(&out[r], {{PRODUCT}});
             present[r] = true;
@@ -60,7 +66,8 @@ extern "C" __global__ void {{KERNEL}}_balanced(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const int64_t* __restrict__ frontier,
         const {{XV}}* __restrict__ fvals, int64_t nfront, const int64_t* __restrict__ ends,
-        {{T}}* __restrict__ out, bool* __restrict__ present) {
+        const bool* __restrict__ mask, int complement, {{T}}* __restrict__ out,
+        bool* __restrict__ present) {
     typedef {{MONOID}} M;
     const int64_t total = ends[nfront - 1];
     const int64_t tile_size = 32 * GB_PUSH_ITEMS;
@@ -81,6 +88,7 @@ extern "C" __global__ void {{KERNEL}}_balanced(
             const int64_t p = (int64_t)indptr[k] + (e - (f > 0 ? ends[f - 1] : 0));
             const {{XV}} xk = {{READS_X}} ? fvals[f] : ({{XV}})0;
             const int64_t r = (int64_t)indices[p];
+            if (mask != nullptr && mask[r] == (bool)complement) continue;
             const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
             gb_atomic_combine<M>(&out[r], {{PRODUCT}});
             present[r] = true;
