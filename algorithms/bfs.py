@@ -15,7 +15,8 @@ def bfs_levels(A: Matrix, source: int) -> Vector:
     Math: the frontier ``q`` (vertices first reached at level ``d``) gives the next
     one as ``q' A`` restricted to the vertices with no level yet:
     ``q <- (q' A) masked by NOT levels, replacing q``.  Only the structure of the
-    product matters, so the semiring is ``any_pair`` (any one term, each term 1).
+    product matters, so the semiring is ``any_pair`` (any one term, each term 1),
+    over BOOL: the product is then of the frontier's type, with no cast to write it.
     The algebra chooses push (sparse frontier) or pull (dense frontier, early exit
     per vertex under the complemented mask) from the frontier's density.
 
@@ -36,7 +37,7 @@ def bfs_levels(A: Matrix, source: int) -> Vector:
     while frontier.nvals:
         levels(frontier.S) << depth
         depth += 1
-        frontier(~levels.S, replace=True) << frontier.vxm(A, semiring.any_pair)
+        frontier(~levels.S, replace=True) << frontier.vxm(A, semiring.any_pair[BOOL])
     return levels
 
 
