@@ -118,13 +118,7 @@ class Vector(Collection):
     def _bitmap(self) -> tuple[Any, Any]:
         """(presence, dense values), derived from the sparse form if needed; do not modify."""
         if self._bm is None:
-            xp = self._be.xp
-            idx, vals = self._sp  # type: ignore[misc]
-            bits = xp.zeros(self._size, dtype=bool)
-            dense = xp.zeros(self._size, dtype=vals.dtype)
-            bits[idx] = True
-            dense[idx] = vals
-            self._bm = (bits, dense)
+            self._bm = self._be.bitmap_of(*self._sp, self._size)  # type: ignore[misc]
         return self._bm
 
     @property

@@ -21,7 +21,7 @@ import pytest
 from grblas_gpu.backends import get_backend, gpu_available
 from grblas_gpu.backends.cupy.codegen import merge_schedule_applies, vector_value_read
 from grblas_gpu.backends.numpy_backend import NumpyBackend
-from grblas_gpu.dtypes import ALL_TYPES, BOOL, FP32, FP64, INT32, INT64, DataType, cast_scalar
+from grblas_gpu.dtypes import ALL_TYPES, BOOL, FP32, FP64, INT8, INT32, INT64, DataType, cast_scalar
 from grblas_gpu.exceptions import DomainMismatch, InvalidValue, OutOfMemory
 from grblas_gpu.operators import catalog
 from grblas_gpu.operators import semiring as semirings
@@ -818,3 +818,67 @@ def test_push_int64_pointers_int32_indices(gpu: Any, monkeypatch: pytest.MonkeyP
     reached[indices[pick]] = True
     assert np.array_equal(cupy.asnumpy(present), reached)
     assert np.array_equal(cupy.asnumpy(out)[reached], expected[reached])
+
+
+@pytest.mark.parametrize("mask_form", ["none", "mask", "complement"])
+@pytest.mark.parametrize("form", ["list", "bitmap", "balanced"])
+@pytest.mark.parametrize("nfront", [1, 1023, 1025, 4096, 5000])
+def test_push_frontier_sizes_and_mask(gpu: Any, monkeypatch: pytest.MonkeyPatch, nfront: int, form: str,
+                                      mask_form: str) -> None:
+    """Push (frontier as a list, a bitmap, or a list balanced by entries, whose row-length
+    sums a single block makes up to 4096 rows, one or several rows per thread, and CuPy's scan
+    above) with and without an output mask, against a direct NumPy scatter-add of the
+    frontier rows' terms."""
+    import cupy
+
+    from grblas_gpu.backends.cupy.backend import CupyBackend
+
+    monkeypatch.setattr(CupyBackend, "push_balance_row", 0 if form == "balanced" else 1 << 30)
+    sr = semirings["plus_times"][INT64]
+    rng = rng_for("push-sizes", nfront, form, mask_form)
+    n = 20_000
+    indptr, indices = random_csr(rng, n, n, 6.0, (np.int32, np.int32))
+    values = rng.integers(1, 9, indices.size).astype(np.int64)
+    frontier = np.sort(rng.choice(n, nfront, replace=False)).astype(np.int64)
+    fvals = rng.integers(1, 5, nfront).astype(np.int64)
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    pick = np.isin(rows, frontier)
+    terms = values[pick] * fvals[np.searchsorted(frontier, rows[pick])]
+    expected = np.zeros(n, dtype=np.int64)
+    np.add.at(expected, indices[pick], terms)
+    reached = np.zeros(n, dtype=bool)
+    reached[indices[pick]] = True
+    mask = rng.random(n) < 0.5
+    if mask_form != "none":
+        reached &= mask if mask_form == "mask" else ~mask
+    kw = {} if mask_form == "none" else {"mask": cupy.asarray(mask), "complement": mask_form == "complement"}
+    dev = [cupy.asarray(a) for a in (indptr, indices, values)]
+    if form == "bitmap":
+        bits = np.zeros(n, dtype=bool)
+        bits[frontier] = True
+        dense = np.zeros(n, dtype=np.int64)
+        dense[frontier] = fvals
+        out, present = gpu.spmspv(sr, *dev, cupy.asarray(bits), cupy.asarray(dense), n, False, dense=True, **kw)
+    else:
+        out, present = gpu.spmspv(sr, *dev, cupy.asarray(frontier), cupy.asarray(fvals), n, False,
+                                  longest_row=int(np.diff(indptr).max()), **kw)
+    assert np.array_equal(cupy.asnumpy(present), reached)
+    assert np.array_equal(cupy.asnumpy(out)[reached], expected[reached])
+
+
+@pytest.mark.parametrize("t", [BOOL, INT8, INT64, FP32, FP64])
+@pytest.mark.parametrize("count", [0, 1, 777])
+def test_bitmap_of(gpu: Any, t: DataType, count: int) -> None:
+    """A sparse vector's entries spread into presence flags and dense values, against NumPy."""
+    import cupy
+
+    rng = rng_for("bitmap_of", t.name, count)
+    size = 5000
+    idx = np.sort(rng.choice(size, count, replace=False)).astype(np.int64)
+    vals = (rng.random(count) * 100).astype(t.np_type)
+    bits, dense = gpu.bitmap_of(cupy.asarray(idx), cupy.asarray(vals), size)
+    want = np.zeros(size, dtype=bool)
+    want[idx] = True
+    assert np.array_equal(cupy.asnumpy(bits), want)
+    assert dense.dtype == t.np_type and dense.shape == (size,)
+    assert np.array_equal(cupy.asnumpy(dense)[idx], vals)

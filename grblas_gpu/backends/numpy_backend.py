@@ -68,6 +68,15 @@ class NumpyBackend(Backend):
         """An array of ``size`` elements of type ``t``, each ``value``."""
         return np.full(size, cast_scalar(value, t), dtype=t.np_type)
 
+    def bitmap_of(self, idx: np.ndarray, vals: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """(presence, dense values) of ``size`` positions holding the entries ``idx``, ``vals``
+        (values elsewhere are 0 here; callers never read them)."""
+        bits = np.zeros(size, dtype=bool)
+        dense = np.zeros(size, dtype=vals.dtype)
+        bits[idx] = True
+        dense[idx] = vals
+        return bits, dense
+
     def mask_allowed(self, bits: np.ndarray, values: np.ndarray | None, complement: bool,
                      within: np.ndarray | None = None) -> np.ndarray:
         """The positions a mask allows: ``bits`` (and ``values`` as bools, for a value mask;

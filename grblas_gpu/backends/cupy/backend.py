@@ -38,6 +38,7 @@ _PLAN_MIN_NNZ = 1 << 20  # smaller matrices run SpMV as one launch without a pla
 _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
 _REDUCE_BLOCKS_PER_SM = 8  # counts and sums: one atomic per block, so few blocks that stride
 _PUSH_BLOCKS_PER_SM = 16  # balanced push: enough warps to fill the GPU; more stride
+_ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many rows in one block (<= 15 us)
 _NULL = np.uint64(0)  # a null device pointer, passed by value
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -338,6 +339,17 @@ class CupyBackend(Backend):
             self._launch_elementwise(self._function(codegen.bitmap_module(t), "fill"), size,
                                      (cast_scalar(value, t), out, np.int64(size)))
         return out
+
+    @_map_out_of_memory
+    def bitmap_of(self, idx: Any, vals: Any, size: int) -> tuple[cupy.ndarray, cupy.ndarray]:
+        """(presence, dense values) of ``size`` positions holding the entries ``idx`` (int64),
+        ``vals``: a memset and one scatter pass (values elsewhere are left unset: never read)."""
+        bits = cupy.zeros(size, dtype=np.bool_)
+        dense = cupy.empty(size, dtype=vals.dtype)
+        n = int(idx.shape[0])
+        self._launch_elementwise(self._function(codegen.bitmap_module(lookup_dtype(vals.dtype)), "scatter"), n,
+                                 (_contiguous(idx), _contiguous(vals), bits, dense, np.int64(n)))
+        return bits, dense
 
     @_map_out_of_memory
     def mask_allowed(self, bits: Any, values: Any, complement: bool, within: Any = None) -> cupy.ndarray:
@@ -648,7 +660,7 @@ class CupyBackend(Backend):
         rows = _contiguous(cupy.asarray(frontier, dtype=np.int64))
         xvals = self._matvec_operand(semiring, fvals, vector_first, False)
         if longest_row is not None and longest_row > self.push_balance_row:
-            ends = cupy.cumsum(ptr[rows + 1] - ptr[rows], dtype=np.int64)
+            ends = self._row_ends(module, ptr, rows)
             bound = min(nfront * longest_row, idx.size)  # at least the entries to push
             blocks = _bounded_blocks(-(-bound * 32 // codegen.PUSH_TILE), _PUSH_BLOCKS_PER_SM)  # a warp a tile
             self._function(module, "balanced")((max(blocks, 1),), (_BLOCK,),
@@ -657,6 +669,18 @@ class CupyBackend(Backend):
         args = head + (rows, xvals, np.int64(nfront)) + tail
         self._launch_groups(self._function(module), nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
         return out, present
+
+    def _row_ends(self, module: KernelModule, ptr: cupy.ndarray, rows: cupy.ndarray) -> cupy.ndarray:
+        """The inclusive prefix sums of the lengths of ``rows``: for a few rows one block of the
+        push module (one launch instead of CuPy's take, subtract and scan, each costing more on
+        the host than the block on the GPU); for many, CuPy's scan (the block would take longer:
+        70 us for 20,000 rows)."""
+        n = int(rows.shape[0])
+        if n > _ENDS_ONE_BLOCK:
+            return cupy.cumsum(ptr[rows + 1] - ptr[rows], dtype=np.int64)
+        ends = cupy.empty(n, dtype=np.int64)
+        self._function(module, "ends")((1,), (1024,), (ptr, rows, np.int64(n), ends))
+        return ends
 
     def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> "SpmvPlan | None":
         """How :meth:`spmv` splits a matrix's work (None for matrices too small to need it).

@@ -254,11 +254,13 @@ def bitmap_module(t: DataType) -> KernelModule:
     ``allowed(bits, values, complement, within, z, n)``: the positions a mask allows (``values``
     null for a structural mask), and-ed with ``within`` unless null; ``select(m, a_bits,
     a_vals, c_bits, c_vals, z_bits, z_vals, n)`` and ``select_scalar(m, a, c_bits, c_vals,
-    z_bits, z_vals, n)``: a's presence and values where ``m``, c's elsewhere; ``fill(a, z, n)``."""
+    z_bits, z_vals, n)``: a's presence and values where ``m``, c's elsewhere; ``fill(a, z, n)``;
+    ``scatter(idx, vals, bits, values, n)``: n entries spread into a bitmap."""
     kernels = fill(template("bitmap.cu"), {"T": t.c_type, "VALUE_AS_BOOL": cast_expr(t, BOOL, "values[k]")},
                    keep=("KERNEL",))
     return _module("bitmap", f"bitmap {t}", f"gb_bitmap_{t.name}", "", kernels,
-                   {"allowed": "_allowed", "select": "_select", "select_scalar": "_select_scalar", "fill": "_fill"})
+                   {"allowed": "_allowed", "select": "_select", "select_scalar": "_select_scalar", "fill": "_fill",
+                    "scatter": "_scatter"})
 
 
 @functools.lru_cache(maxsize=1024)
@@ -347,7 +349,8 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
     fvals, nfront, ends, mask, complement, out, present)`` (the same list, a warp per PUSH_TILE
     of its rows' entries; ``ends`` the inclusive prefix sums of the rows' lengths) and
     ``bitmap(indptr, indices, values, in_frontier, fvals, n, mask, complement, out, present)``
-    (as a bitmap and dense values, a warp per 32 rows).  ``mask`` (or null) keeps the output
+    (as a bitmap and dense values, a warp per 32 rows), with ``ends(indptr, frontier, nfront,
+    ends)`` making ``balanced``'s ends in one block.  ``mask`` (or null) keeps the output
     positions j with ``mask[j] != complement``.  Only for monoids :func:`atomic_push_supported`.
     Row pointers are of ``ptr_type`` (default: ``index_type``), column indices of
     ``index_type``."""
@@ -356,7 +359,8 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
     kernels, ops, tag, vf = _matvec_parts(semiring, index_type, ptr_type, vector_first, "spmspv_push.cu",
                                           {"PUSH_ITEMS": str(PUSH_ITEMS)})
     return _module("spmspv", f"spmspv {semiring.name} {semiring.key} {tag} vector_first={vf}",
-                   f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"main": "", "bitmap": "_bitmap", "balanced": "_balanced"})
+                   f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels,
+                   {"main": "", "bitmap": "_bitmap", "balanced": "_balanced", "ends": "_ends"})
 
 
 def _matvec_parts(semiring: TypedSemiring, index_type: Any, ptr_type: Any, vector_first: bool,

@@ -39,3 +39,14 @@ extern "C" __global__ void {{KERNEL}}_select_scalar(const bool* __restrict__ m, 
 extern "C" __global__ void {{KERNEL}}_fill({{T}} a, {{T}}* __restrict__ z, int64_t n) {
     for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) z[k] = a;
 }
+
+// bits[idx[i]] = true and values[idx[i]] = vals[i] for each of the n entries: a sparse vector
+// spread into bitmap form (bits all false beforehand; values elsewhere are left as they are).
+extern "C" __global__ void {{KERNEL}}_scatter(const int64_t* __restrict__ idx, const {{T}}* __restrict__ vals,
+                                             bool* __restrict__ bits, {{T}}* __restrict__ values, int64_t n) {
+    for (int64_t i = gb_thread_id(); i < n; i += gb_thread_count()) {
+        const int64_t k = idx[i];
+        bits[k] = true;
+        values[k] = vals[i];
+    }
+}

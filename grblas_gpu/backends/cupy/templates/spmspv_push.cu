@@ -95,3 +95,33 @@ extern "C" __global__ void {{KERNEL}}_balanced(
         }
     }
 }
+
+// ends[f] = the lengths of rows frontier[0..f] summed (the balanced push's `ends`), by one
+// block of at most 1024 threads: thread t sums a run of consecutive frontier rows, the block
+// scans the runs' sums, then each thread writes the running sums of its run.
+extern "C" __global__ void {{KERNEL}}_ends(const {{PTR_T}}* __restrict__ indptr, const int64_t* __restrict__ frontier,
+                                          int64_t nfront, int64_t* __restrict__ ends) {
+    __shared__ int64_t sums[1024];
+    const int t = threadIdx.x;
+    const int64_t run = (nfront + blockDim.x - 1) / blockDim.x;
+    const int64_t lo = min(nfront, (int64_t)t * run), hi = min(nfront, lo + run);
+    int64_t s = 0;
+    for (int64_t f = lo; f < hi; ++f) {
+        const int64_t k = frontier[f];
+        s += (int64_t)indptr[k + 1] - (int64_t)indptr[k];
+    }
+    sums[t] = s;
+    __syncthreads();
+    for (int d = 1; d < (int)blockDim.x; d <<= 1) {  // inclusive scan of the runs' sums
+        const int64_t before = t >= d ? sums[t - d] : 0;
+        __syncthreads();
+        sums[t] += before;
+        __syncthreads();
+    }
+    int64_t acc = t > 0 ? sums[t - 1] : 0;
+    for (int64_t f = lo; f < hi; ++f) {
+        const int64_t k = frontier[f];
+        acc += (int64_t)indptr[k + 1] - (int64_t)indptr[k];
+        ends[f] = acc;
+    }
+}
