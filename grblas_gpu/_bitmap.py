@@ -19,8 +19,15 @@ from .operators.base import Positions, TypedBinaryOp
 
 def wants_bitmap(*vectors: Any) -> bool:
     """True when every operand is a Vector and one of them is already a bitmap."""
-    vecs = [v for v in vectors if v is not None]
-    return all(getattr(v, "kind", None) == "Vector" for v in vecs) and any(v._is_bitmap for v in vecs)
+    # A plain loop: this runs in every write and element-wise operation.
+    some_bitmap = False
+    for v in vectors:
+        if v is None:
+            continue
+        if getattr(v, "kind", None) != "Vector":
+            return False
+        some_bitmap = some_bitmap or v._is_bitmap
+    return some_bitmap
 
 
 def mask_bits(be: Any, mask: Mask, within: Any = None) -> Any:

@@ -12,18 +12,28 @@ import numpy as np
 
 from . import _bitmap
 from . import _sparse as sp
-from .dtypes import BOOL, DataType, cast_scalar, unify
+from .dtypes import BOOL, FP64, INT64, DataType, cast_scalar, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from .expressions import Expression, Updater, check_same_backend, parse_output_args
+from .infix import ewise, matmul
 from .mask import Mask
-from .operators import catalog
+from .operators import binary, catalog, indexunary, unary
+from .operators import select as select_ns
 from .operators import (
     BinaryOp,
     IndexUnaryOp,
     Monoid,
     Semiring,
+    TypedBinaryOp,
+    TypedIndexUnaryOp,
+    TypedMonoid,
+    TypedSemiring,
+    TypedUnaryOp,
     UnaryOp,
     get_indexunary,
+    get_semiring,
+    typed_binary,
+    typed_indexunary,
 )
 from .scalar import Scalar
 
@@ -147,7 +157,7 @@ class Collection:
         typed = _typed_ewise_op(op, union, unify(left.dtype, right.dtype))
         out = typed.out_type
         if defaults is not None:
-            defaults = tuple(_scalar_value(d) for d in defaults)  # type: ignore[assignment]
+            defaults = (_scalar_value(defaults[0]), _scalar_value(defaults[1]))
 
         def compute(mask: Mask | None) -> Any:
             a, b = left, right
@@ -178,23 +188,15 @@ class Collection:
 
     # ---------------------------------------------------------------- infix forms
     def __matmul__(self, other: Any) -> Any:
-        from .infix import matmul
-
         return matmul(self, other)
 
     def __rmatmul__(self, other: Any) -> Any:
-        from .infix import matmul
-
         return matmul(other, self)
 
     def __or__(self, other: Any) -> Any:
-        from .infix import ewise
-
         return ewise("add", self, other, "plus")
 
     def __and__(self, other: Any) -> Any:
-        from .infix import ewise
-
         return ewise("mult", self, other, "times")
 
     # ---------------------------------------------------------------- repr helpers
@@ -216,8 +218,6 @@ def _operand(obj: Any) -> Any:
 def _typed_ewise_op(op: Any, union: bool, dtype: DataType) -> Any:
     """The typed operator of an element-wise operation given a BinaryOp, Monoid, Semiring
     (its add for the union, its multiply for the intersection), a typed one, or a name."""
-    from .operators import TypedSemiring, get_semiring, typed_binary
-
     if isinstance(op, TypedSemiring):
         return op.monoid.op if union else op.mult
     if isinstance(op, str) and "_" in op and op not in catalog.BINARY:
@@ -239,8 +239,6 @@ def _scalar_value(v: Any) -> Any:
 
 
 def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
-    from .operators import TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedUnaryOp, typed_binary
-
     shape = tuple(obj.shape)
     if isinstance(op, str):
         op = _lookup_apply_op(op)
@@ -289,8 +287,6 @@ def _bound_scalar(v: Any, obj: Collection) -> Any:
 def scalar_type(s: Any, other: DataType) -> DataType:
     """The type a scalar takes beside values of type ``other``: NumPy scalars keep theirs;
     a Python int or float adopts ``other`` where it fits, as in python-graphblas."""
-    from .dtypes import BOOL, FP64, INT64, lookup_dtype
-
     if isinstance(s, Scalar):
         return s.dtype
     if isinstance(s, np.generic):
@@ -303,8 +299,6 @@ def scalar_type(s: Any, other: DataType) -> DataType:
 
 
 def _lookup_apply_op(name: str) -> Any:
-    from .operators import binary, indexunary, unary
-
     for ns in (unary, indexunary, binary):
         if name in ns:
             return ns[name]
@@ -325,8 +319,6 @@ def _elementwise_expr(obj: Collection, name: str, shape: tuple[int, ...], out: D
 
 
 def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expression:
-    from .operators import typed_indexunary
-
     s = _scalar_value(thunk)
     typed = typed_indexunary(op, obj.dtype)
     if select and typed.out_type != BOOL:
@@ -364,8 +356,6 @@ _VALUE_SELECTS = {"==": "valueeq", "!=": "valuene", "<": "valuelt", "<=": "value
 
 def _select_expr(obj: Collection, op: Any, thunk: Any) -> Expression:
     if isinstance(op, str):
-        from .operators import select as select_ns
-
         op = _VALUE_SELECTS.get(op, op)
         op = select_ns[op] if op in select_ns else get_indexunary(op)
     return _indexunary_expr(obj, op, thunk, select=True)

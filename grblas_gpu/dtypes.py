@@ -7,6 +7,7 @@ A :class:`DataType` can be named by a ``DataType``, a NumPy dtype, a string
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +89,15 @@ class DataType:
         if self.is_float:
             return np.inf
         return np.iinfo(self.np_type).max
+
+    def __eq__(self, other: Any) -> bool:
+        # The dataclass's comparison of field tuples, with the identity test first: the types
+        # are the module's constants, compared several times per statement.
+        if self is other:
+            return True
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.np_type, self.c_type) == (other.name, other.np_type, other.c_type)
 
     def __repr__(self) -> str:
         return self.name
@@ -173,6 +183,9 @@ def dtype_of_value(value: Any) -> DataType:
 
 def cast_scalar(value: Any, dtype: DataType) -> Any:
     """Cast one value to ``dtype`` C-style (floats truncate toward zero; nonzero is true)."""
+    exact = _cast_exact(value, dtype)
+    if exact is not None:
+        return exact
     arr = np.asarray(value)
     if arr.ndim != 0 or arr.dtype.kind not in "biuf":
         raise DomainMismatch(f"{value!r} is not a number that can be cast to {dtype}")
@@ -186,3 +199,52 @@ def cast_scalar(value: Any, dtype: DataType) -> Any:
             return np.array(dtype.min, dtype.np_type)[()]
     with np.errstate(all="ignore"):
         return arr.astype(dtype.np_type)[()]
+
+
+# The range of each integer type, and the Python ints each float type holds exactly.
+_INT_RANGE = {t.np_type: (int(np.iinfo(t.np_type).min), int(np.iinfo(t.np_type).max))
+              for t in ALL_TYPES if t.is_integer}
+_EXACT_INT_LIMIT = {t.np_type: 2 ** (np.finfo(t.np_type).nmant + 1) for t in ALL_TYPES if t.is_float}
+_FP32_MAX = float(np.finfo(np.float32).max)
+
+
+def _cast_exact(value: Any, dtype: DataType) -> Any:
+    """What :func:`cast_scalar` gives, for the common values whose cast has one possible
+    result without NumPy's 0-d array path; None for every other value.
+
+    NumPy's general path costs a few microseconds (an array, ``np.errstate``), paid per
+    statement of a graph loop (``levels(frontier.S) << depth``)."""
+    np_type = dtype.np_type
+    cls = type(value)
+    if cls is np_type.type:  # already a NumPy scalar of the type
+        return value
+    if cls is bool:
+        return np_type.type(value)
+    if cls is int:
+        return _cast_int(value, np_type)
+    if cls is float:
+        return _cast_float(value, np_type)
+    if isinstance(value, np.generic) and value.dtype.kind in "biu":
+        return value.astype(np_type)  # the cast of a 0-d array, which never warns from these kinds
+    return None
+
+
+def _cast_int(value: int, np_type: np.dtype) -> Any:
+    """A Python int cast to ``np_type`` where the result is exact, else None.
+
+    Beyond the exact range NumPy casts from int64 to the float type directly, whereas
+    ``np.float32(value)`` rounds through a Python float first: the two may differ."""
+    if np_type.kind in "iu":
+        low, high = _INT_RANGE[np_type]
+        return np_type.type(value) if low <= value <= high else None
+    if np_type.kind == "b":
+        return np.bool_(value != 0) if -(2**63) <= value < 2**64 else None
+    return np_type.type(value) if abs(value) <= _EXACT_INT_LIMIT[np_type] else None
+
+
+def _cast_float(value: float, np_type: np.dtype) -> Any:
+    """A Python float cast to a float type (rounded once, as by NumPy's cast); None for the
+    other types, and where FP32 overflows from a finite value (NumPy's cast warns there)."""
+    if np_type.kind != "f" or (np_type.itemsize == 4 and _FP32_MAX < abs(value) < math.inf):
+        return None
+    return np_type.type(value)

@@ -14,7 +14,10 @@ Every argument is validated before ``C`` changes, so an error leaves ``C`` as it
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
+
+import numpy as np
 
 from . import _bitmap
 from . import _sparse as sp
@@ -22,7 +25,8 @@ from .backends import get_backend
 from .dtypes import DataType, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from .mask import Mask, as_mask
-from .operators import TypedBinaryOp, get_binary, typed_binary
+from .operators import BinaryOp, Monoid, TypedBinaryOp, get_binary, typed_binary
+from .scalar import Scalar
 
 
 class Expression:
@@ -79,22 +83,29 @@ class Expression:
 
 def empty_like_expr(expr: Expression, dtype: DataType, name: str | None) -> Any:
     """An empty output object that ``expr`` can be written into."""
-    from .matrix import Matrix
-    from .scalar import Scalar
-    from .vector import Vector
-
     be = expr.backend
     if expr.kind == "Matrix":
-        return Matrix(dtype, *expr.shape, backend=be, name=name)
+        return _collection_class("Matrix")(dtype, *expr.shape, backend=be, name=name)
     if expr.kind == "Vector":
-        return Vector(dtype, expr.shape[0], backend=be, name=name)
+        return _collection_class("Vector")(dtype, expr.shape[0], backend=be, name=name)
     return Scalar(dtype, backend=be, name=name)
+
+
+@functools.cache
+def _collection_class(kind: str) -> type:
+    """The Matrix or Vector class, imported once on first need (their modules import this
+    one, so it cannot import them at the top)."""
+    if kind == "Matrix":
+        from .matrix import Matrix
+
+        return Matrix
+    from .vector import Vector
+
+    return Vector
 
 
 def parse_output_args(args: tuple[Any, ...], mask: Any, accum: Any, replace: bool) -> tuple[Any, Any, bool]:
     """Sort positional ``C(...)`` arguments into (mask, accum, replace) by their type."""
-    from .operators import BinaryOp, Monoid
-
     for a in args:
         if isinstance(a, bool):
             replace = a
@@ -129,14 +140,11 @@ class Updater:
     def update(self, value: Any) -> None:
         """Compute ``value`` and write it into the target by the mask/accumulate rule."""
         target = self.target
-        scalar_like = value.kind == "Scalar" if isinstance(value, Expression) else is_scalar_like(value)
-        if scalar_like:
-            from .ops.indexing import assign
-
+        if is_scalar_like(value):
             if target.kind == "Scalar":
                 assign_scalar_value(self, value)
             else:
-                assign(self, None, None, value)
+                ops_indexing.assign(self, None, None, value)
             return
         expr = as_expression(value)
         if self.mask is not None:
@@ -169,9 +177,7 @@ class AssignTarget:
 
     def update(self, value: Any) -> None:
         """Assign ``value`` (a scalar or a collection) into the indexed region."""
-        from .ops.indexing import assign
-
-        assign(self.updater, *split_key(self.updater.target, self.key), value)
+        ops_indexing.assign(self.updater, *split_key(self.updater.target, self.key), value)
 
 
 def split_key(target: Any, key: Any) -> tuple[Any, Any]:
@@ -189,12 +195,9 @@ def split_key(target: Any, key: Any) -> tuple[Any, Any]:
 
 def is_scalar_like(value: Any) -> bool:
     """A Python/NumPy number, a Scalar, or an expression with a scalar result."""
-    import numpy as np
-
-    from .scalar import Scalar
-
-    return isinstance(value, (int, float, bool, np.generic, Scalar)) or (
-        isinstance(value, Expression) and value.kind == "Scalar")
+    if isinstance(value, Expression):
+        return value.kind == "Scalar"
+    return isinstance(value, (int, float, bool, np.generic, Scalar))
 
 
 def as_expression(value: Any) -> Expression:
@@ -209,12 +212,23 @@ def as_expression(value: Any) -> Expression:
 def check_same_backend(*objs: Any) -> None:
     """Raise InvalidValue if the objects' arrays live on different backends."""
     # A Scalar's value can always be read back to the host, so it meets objects of either backend.
+    # (A loop, not a set of names: this runs several times per statement.)
+    first = None
+    for o in objs:
+        if o is None or getattr(o, "kind", None) == "Scalar":
+            continue
+        if first is None:
+            first = o.backend
+        elif o.backend != first:
+            _raise_mixed_backends(objs)
+
+
+def _raise_mixed_backends(objs: tuple[Any, ...]) -> None:
     names = {o.backend for o in objs if o is not None and getattr(o, "kind", None) != "Scalar"}
-    if len(names) > 1:
-        raise InvalidValue(
-            f"objects on different backends ({', '.join(sorted(names))}) cannot meet in one operation; "
-            "move one with .to(backend)"
-        )
+    raise InvalidValue(
+        f"objects on different backends ({', '.join(sorted(names))}) cannot meet in one operation; "
+        "move one with .to(backend)"
+    )
 
 
 def _check_mask(target: Any, mask: Mask) -> None:
@@ -260,19 +274,20 @@ def _write_scalar(C: Any, T: Any, accum: Any) -> None:
         C._take_value(T)
     elif not T.is_empty:
         op = typed_binary(accum, unify(C.dtype, T.dtype))
-        import numpy as np
-
         z = op(np.asarray(C._value).astype(op.x_type.np_type), np.asarray(T._value).astype(op.y_type.np_type))
         C._set_value(z[()], op.out_type)
 
 
 def assign_scalar_value(updater: Updater, value: Any) -> None:
     """``s(accum) << x`` for a Scalar output."""
-    from .scalar import Scalar
-
     if isinstance(value, Expression):
         check_same_backend(updater.target, value)
         src = value.compute(None)
     else:
         src = value if isinstance(value, Scalar) else Scalar.from_value(value)
     _write_scalar(updater.target, src, updater.accum)
+
+
+# At the end, and as a module: ops.indexing imports this one (so either may be loaded part-way
+# when the other asks); imported once here rather than in every call.
+from .ops import indexing as ops_indexing  # noqa: E402

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ._sparse import Entries, isin_sorted
+from ._sparse import Entries, arange, isin_sorted
 from .dtypes import BOOL
 from .exceptions import DomainMismatch
 
@@ -21,6 +21,15 @@ class Mask:
     parent: Any
     structure: bool = False
     complement: bool = False
+
+    def __init__(self, parent: Any, structure: bool = False, complement: bool = False) -> None:
+        # The generated __init__ of a frozen dataclass sets each field through
+        # object.__setattr__; filling the instance's dict is the same, and cheaper (a mask is
+        # made in most statements).
+        fields = self.__dict__
+        fields["parent"] = parent
+        fields["structure"] = structure
+        fields["complement"] = complement
 
     def __invert__(self) -> "Mask":
         return Mask(self.parent, self.structure, not self.complement)
@@ -56,10 +65,7 @@ class Mask:
             from ._bitmap import mask_bits
 
             return mask_bits(be, self)
-        xp = be.xp
-        from ._sparse import arange
-
-        keys = arange(xp, size)
+        keys = arange(be.xp, size)
         return self.members(be, keys, None)
 
 

@@ -14,6 +14,9 @@ from .exceptions import DimensionMismatch, InvalidValue, NotImplementedException
 from .expressions import Expression, Updater
 from .indexing import resolve_scalar_index
 from .operators.base import Positions
+from .ops.indexing import extract_expr
+from .ops.reduction import reduce_rows_expr, reduce_scalar_expr
+from .ops.structural import kronecker_expr, matrix_diag, transpose_csr
 from .scalar import Scalar
 from .storage import build_entries, building_backend, host_array, infer_dtype
 
@@ -248,8 +251,6 @@ class Matrix(Collection):
 
     # ---------------------------------------------------------------- elements
     def __getitem__(self, key: Any) -> Expression:
-        from .ops.indexing import extract_expr
-
         return extract_expr(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -328,52 +329,36 @@ class Matrix(Collection):
     # ---------------------------------------------------------------- operations
     def mxm(self, other: Any, op: Any = "plus_times") -> Expression:
         """``A B`` over the semiring ``op``."""
-        from .ops.multiply import mxm_expr
-
-        return mxm_expr(self, other, op)
+        return multiply.mxm_expr(self, other, op)
 
     def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> Expression:
         """``A u`` over the semiring ``op``; ``method`` is "auto", "push" or "pull"."""
-        from .ops.multiply import mxv_expr
-
-        return mxv_expr(self, u, op, method)
+        return multiply.mxv_expr(self, u, op, method)
 
     def reduce_rowwise(self, op: Any = "plus") -> Expression:
         """A Vector: each row reduced with the monoid ``op`` (empty rows have no entry)."""
-        from .ops.reduction import reduce_rows_expr
-
         return reduce_rows_expr(self, op, transpose=False)
 
     def reduce_columnwise(self, op: Any = "plus") -> Expression:
         """A Vector: each column reduced with the monoid ``op``."""
-        from .ops.reduction import reduce_rows_expr
-
         return reduce_rows_expr(self, op, transpose=True)
 
     def reduce_scalar(self, op: Any = "plus", *, allow_empty: bool = True) -> Expression:
         """A Scalar: all entries reduced with the monoid ``op``."""
-        from .ops.reduction import reduce_scalar_expr
-
         return reduce_scalar_expr(self, op, allow_empty)
 
     def kronecker(self, other: Any, op: Any = "times") -> Expression:
         """The Kronecker product, entries combined with ``op``."""
-        from .ops.structural import kronecker_expr
-
         return kronecker_expr(self, other, op)
 
     def diag(self, k: int = 0) -> Any:
         """Diagonal ``k`` as a Vector."""
-        from .ops.structural import matrix_diag
-
         return matrix_diag(self, k)
 
     # ---------------------------------------------------------------- internals for the glue
     def _transposed(self) -> "Matrix":
         """The transpose as a Matrix, cached until this matrix changes."""
         if self._T is None:
-            from .ops.structural import transpose_csr
-
             self._T = transpose_csr(self)
         return self._T
 
@@ -529,3 +514,7 @@ def _is_element(key: Any) -> bool:
 
 
 __all__ = ["Matrix", "TransposedMatrix", "as_matrix"]
+
+# At the end: ops.multiply imports this module (Matrix, as_matrix), and Vector's, which
+# imports _present from here; all are defined by now.
+from .ops import multiply  # noqa: E402

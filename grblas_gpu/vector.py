@@ -14,6 +14,9 @@ from .exceptions import DimensionMismatch, InvalidValue, NoValue
 from .expressions import Expression, Updater
 from .indexing import resolve_scalar_index
 from .operators.base import Positions
+from .ops.indexing import extract_expr
+from .ops.reduction import reduce_scalar_expr
+from .ops.structural import vector_diag
 from .scalar import Scalar
 from .matrix import _present
 from .storage import build_entries, building_backend, exact_list, host_array, infer_dtype
@@ -38,7 +41,7 @@ class Vector(Collection):
         self._be = get_backend(backend)
         self._dtype = lookup_dtype(dtype)
         self._size = _check_size(size)
-        self._set_sparse(_empty_array(self._be, np.int64), _empty_array(self._be, self._dtype.np_type))
+        self._set_sparse(_empty_array(self._be, _INT64), _empty_array(self._be, self._dtype.np_type))
         self.name = name
 
     # ---------------------------------------------------------------- construction
@@ -82,8 +85,19 @@ class Vector(Collection):
         return v
 
     @classmethod
+    def _without_storage(cls, be: Any, dtype: Any, size: int) -> "Vector":
+        """A Vector whose storage the caller sets next: ``__init__`` less its empty arrays
+        (the internal constructors below run once or more per statement)."""
+        v = cls.__new__(cls)
+        v._be = get_backend(be.name)
+        v._dtype = lookup_dtype(dtype)
+        v._size = _check_size(size)
+        v.name = None
+        return v
+
+    @classmethod
     def _from_parts(cls, be: Any, dtype: DataType, size: int, idx: Any, vals: Any) -> "Vector":
-        v = cls(dtype, size, backend=be.name)
+        v = cls._without_storage(be, dtype, size)
         v._set_sparse(idx.astype(np.int64, copy=False), be.cast(vals, dtype))
         return v
 
@@ -92,7 +106,7 @@ class Vector(Collection):
                      count: int | None = None) -> "Vector":
         """A Vector from a presence array and dense values (values where absent are ignored);
         ``count``, when known, is the number of true bits."""
-        v = cls(dtype, size, backend=be.name)
+        v = cls._without_storage(be, dtype, size)
         v._set_bitmap(bits, be.cast(vals, dtype), count)
         return v
 
@@ -183,8 +197,6 @@ class Vector(Collection):
 
     # ---------------------------------------------------------------- elements
     def __getitem__(self, key: Any) -> Expression:
-        from .ops.indexing import extract_expr
-
         return extract_expr(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -246,27 +258,19 @@ class Vector(Collection):
     # ---------------------------------------------------------------- operations
     def vxm(self, A: Any, op: Any = "plus_times", *, method: str = "auto") -> Expression:
         """``u' A`` over the semiring ``op``; ``method`` is "auto", "push" or "pull"."""
-        from .ops.multiply import vxm_expr
-
-        return vxm_expr(self, A, op, method)
+        return multiply.vxm_expr(self, A, op, method)
 
     def reduce(self, op: Any = "plus", *, allow_empty: bool = True) -> Expression:
         """Reduce all entries to a Scalar with the monoid ``op`` (empty gives an empty Scalar,
         or the identity when ``allow_empty`` is False)."""
-        from .ops.reduction import reduce_scalar_expr
-
         return reduce_scalar_expr(self, op, allow_empty)
 
     def inner(self, other: "Vector", op: Any = "plus_times") -> Expression:
         """The dot product ``u' v`` over the semiring ``op``, as a Scalar expression."""
-        from .ops.multiply import inner_expr
-
-        return inner_expr(self, other, op)
+        return multiply.inner_expr(self, other, op)
 
     def diag(self, k: int = 0) -> Any:
         """A square Matrix with this Vector on diagonal ``k``."""
-        from .ops.structural import vector_diag
-
         return vector_diag(self, k)
 
     # ---------------------------------------------------------------- internals for the glue
@@ -315,12 +319,13 @@ class Vector(Collection):
         return self[index].value is not None
 
 
-_EMPTY: dict[tuple[str, Any], Any] = {}
+_EMPTY: dict[tuple[str, np.dtype], Any] = {}
+_INT64 = np.dtype(np.int64)
 
 
-def _empty_array(be: Any, dtype: Any) -> Any:
+def _empty_array(be: Any, dtype: np.dtype) -> Any:
     """A shared empty array (stored arrays are never written in place, so sharing is safe)."""
-    key = (be.name, np.dtype(dtype))
+    key = (be.name, dtype)
     if key not in _EMPTY:
         _EMPTY[key] = be.xp.zeros(0, dtype=dtype)
     return _EMPTY[key]
@@ -338,3 +343,8 @@ def _is_int(key: Any) -> bool:
 
 def _plain(value: Any) -> Any:
     return value.require_value() if isinstance(value, Scalar) else value
+
+
+# At the end: ops.multiply imports this module (only Vector, defined by now).  Operations
+# import their modules once here rather than on every call.
+from .ops import multiply  # noqa: E402

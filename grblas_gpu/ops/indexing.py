@@ -25,7 +25,7 @@ from ..expressions import (
     split_key,
     write_result,
 )
-from ..indexing import resolve_index
+from ..indexing import ALL, resolve_index
 from ..mask import Mask
 from ..operators import typed_binary
 from ..scalar import Scalar
@@ -203,13 +203,13 @@ def _assign_scalar_everywhere(updater: Updater, value: Any) -> bool:
     scalar = _scalar_and_type(value)
     if scalar is None:
         return False
-    from ..vector import Vector
-
     raw, t = scalar
     C = updater.target
     if updater.accum is None and updater.mask is not None:  # no full Vector of s needed
         _bitmap.assign_scalar(C, cast_scalar(cast_scalar(raw, t), C.dtype), updater.mask, updater.replace)
         return True
+    from ..vector import Vector
+
     op = typed_binary(updater.accum, unify(C.dtype, t)) if updater.accum is not None else None
     _bitmap.write_vector(C, Vector.from_scalar(raw, C.size, t, backend=C.backend), updater.mask, op, updater.replace)
     return True
@@ -230,8 +230,6 @@ def _assign_row_or_column(updater: Updater, rows_key: Any, cols_key: Any, value:
 
 def _all_if_none(key: Any) -> Any:
     """``None`` (no index given) means every index."""
-    from ..indexing import ALL
-
     return ALL if key is None else key
 
 
