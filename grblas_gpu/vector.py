@@ -38,10 +38,14 @@ class Vector(Collection):
 
     def __init__(self, dtype: Any = FP64, size: int = 0, *, backend: str | None = None,
                  name: str | None = None) -> None:
-        self._be = get_backend(backend)
+        self._describe(get_backend(backend), dtype, size, name)
+        self._set_sparse(_empty_array(self._be, _INT64), _empty_array(self._be, self._dtype.np_type))
+
+    def _describe(self, be: Any, dtype: Any, size: int, name: str | None) -> None:
+        """Set the backend, type, size and name (everything but the storage)."""
+        self._be = be
         self._dtype = lookup_dtype(dtype)
         self._size = _check_size(size)
-        self._set_sparse(_empty_array(self._be, _INT64), _empty_array(self._be, self._dtype.np_type))
         self.name = name
 
     # ---------------------------------------------------------------- construction
@@ -89,10 +93,7 @@ class Vector(Collection):
         """A Vector whose storage the caller sets next: ``__init__`` less its empty arrays
         (the internal constructors below run once or more per statement)."""
         v = cls.__new__(cls)
-        v._be = get_backend(be.name)
-        v._dtype = lookup_dtype(dtype)
-        v._size = _check_size(size)
-        v.name = None
+        v._describe(be, dtype, size, None)
         return v
 
     @classmethod
