@@ -641,6 +641,24 @@ def test_count_true(gpu: Any, n: int, density: float) -> None:
         assert gpu.count_true(view) == int(np.count_nonzero(flags)), offset
 
 
+def test_counts_back_to_back_and_on_streams(gpu: Any) -> None:
+    """Counts and sums in a row, of sizes needing one block and many, on the default stream
+    and on two others, each against NumPy: each count must start from zero (the kernel's
+    last block resets the state the next count uses) and be read from its own stream."""
+    import cupy
+
+    rng = rng_for("count-streams", 0)
+    arrays = [rng.random(n) < d for n, d in ((5, 1.0), (3_000_017, 0.5), (40, 0.0), (1_000_000, 0.01))]
+    values = rng.integers(0, 1 << 40, 1_000_000)
+    for stream in (cupy.cuda.Stream.null, cupy.cuda.Stream(), cupy.cuda.Stream()):
+        with stream:
+            for _ in range(3):
+                for flags in arrays:
+                    assert gpu.count_true(cupy.asarray(flags)) == int(np.count_nonzero(flags))
+                picked = arrays[3]
+                assert gpu.sum_selected(cupy.asarray(values), flags=cupy.asarray(picked)) == int(values[picked].sum())
+
+
 @pytest.mark.parametrize("t", ALL_TYPES, ids=[t.name for t in ALL_TYPES])
 def test_bitmap_write_kernels(gpu: Any, t: DataType) -> None:
     """The one-pass steps of bitmap writes against NumPy expressions: the positions a

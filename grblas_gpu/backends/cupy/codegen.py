@@ -240,9 +240,10 @@ _ATOMIC_BOOL_MONOIDS = ("lor", "land")
 
 @functools.lru_cache(maxsize=1)
 def count_module() -> KernelModule:
-    """Count the true flags of a bool array; entry ``main(flags, n, count)`` (count: one
-    uint64 starting at 0).  Entry ``sum(values, flags, rows, n, total)`` sums non-negative
-    int64 values over the flagged positions or over a list of positions."""
+    """Count the true flags of a bool array; entry ``main(flags, n, state, out)``.  Entry
+    ``sum(values, flags, rows, n, state, out)`` sums non-negative int64 values over the flagged
+    positions or over a list of positions.  ``state`` is two uint64 (zero before and after a
+    launch); the last block writes the result to ``out`` (page-locked host memory)."""
     kernels = fill(template("count_true.cu"), {"MONOID": "monoid"}, keep=("KERNEL",))
     return _module("count", "count true", "gb_count_true", render_monoid(monoids.plus[UINT64]), kernels,
                    {"main": "", "sum": "_sum"})

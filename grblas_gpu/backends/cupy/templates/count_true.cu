@@ -4,12 +4,27 @@ __device__ __forceinline__ unsigned gb_nonzero_bytes(uint4 w) {
             __popc(__vcmpne4(w.w, 0u))) >> 3;
 }
 
-// *count += the number of true flags in flags[0:n] (count must start at 0).  Flags are read
-// 16 at a time from the first 16-byte boundary on; the few before it and after the last whole
-// word are read one by one.  One atomic add per block: a grid bounded by the launcher keeps
-// those few (one per warp of a grid covering n serialised on the counter for ~0.1 ms at 4 M).
+// Adds a block's part (thread 0's ``mine``) to state[0]; the block that finishes last writes the
+// total to *out, page-locked host memory the host reads once the stream is done, and sets state
+// (total, finished blocks) back to zero for the next launch.  No memset before and no copy after.
+__device__ __forceinline__ void gb_total_finish(unsigned long long mine, unsigned long long* state,
+                                                unsigned long long* out) {
+    if (threadIdx.x != 0) return;
+    if (mine != 0ull) atomicAdd(&state[0], mine);
+    __threadfence();  // this block's part is in before its finish is counted
+    if (atomicAdd(&state[1], 1ull) == (unsigned long long)gridDim.x - 1ull) {
+        *(volatile unsigned long long*)out = atomicExch(&state[0], 0ull);
+        state[1] = 0ull;
+        __threadfence_system();
+    }
+}
+
+// *out = the number of true flags in flags[0:n].  Flags are read 16 at a time from the first
+// 16-byte boundary on; the few before it and after the last whole word are read one by one.
+// One atomic add per block: a grid bounded by the launcher keeps those few (one per warp of a
+// grid covering n serialised on the counter for ~0.1 ms at 4 M).
 extern "C" __global__ void {{KERNEL}}(const bool* __restrict__ flags, int64_t n,
-                                     unsigned long long* __restrict__ count) {
+                                     unsigned long long* __restrict__ state, unsigned long long* out) {
     const unsigned char* bytes = (const unsigned char*)flags;
     const int64_t tid = gb_thread_id(), stride = gb_thread_count();
     const int64_t misaligned = (int64_t)((unsigned long long)bytes & 15ull);
@@ -22,15 +37,14 @@ extern "C" __global__ void {{KERNEL}}(const bool* __restrict__ flags, int64_t n,
     if (tid < n - tail) mine += bytes[tail + tid] != 0;
     bool valid = true;
     mine = gb_block_reduce<{{MONOID}}>(mine, valid);
-    if (threadIdx.x == 0 && mine != 0ull) atomicAdd(count, mine);
+    gb_total_finish(mine, state, out);
 }
 
-// *total += the sum of values[k] over the k with flags[k] (flags non-null, k < n), or over the
-// k in rows[0:n] (rows non-null); values are non-negative.  One atomic add per block (total
-// must start at 0).
+// *out = the sum of values[k] over the k with flags[k] (flags non-null, k < n), or over the
+// k in rows[0:n] (rows non-null); values are non-negative.  One atomic add per block.
 extern "C" __global__ void {{KERNEL}}_sum(const int64_t* __restrict__ values, const bool* __restrict__ flags,
                                          const int64_t* __restrict__ rows, int64_t n,
-                                         unsigned long long* __restrict__ total) {
+                                         unsigned long long* __restrict__ state, unsigned long long* out) {
     unsigned long long mine = 0ull;
     for (int64_t i = gb_thread_id(); i < n; i += gb_thread_count()) {
         if (rows != 0) mine += (unsigned long long)values[rows[i]];
@@ -38,5 +52,5 @@ extern "C" __global__ void {{KERNEL}}_sum(const int64_t* __restrict__ values, co
     }
     bool valid = true;
     mine = gb_block_reduce<{{MONOID}}>(mine, valid);
-    if (threadIdx.x == 0 && mine != 0ull) atomicAdd(total, mine);
+    gb_total_finish(mine, state, out);
 }
