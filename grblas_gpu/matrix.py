@@ -155,7 +155,11 @@ class Matrix(Collection):
 
     def _nonempty_rows(self) -> int:
         """How many rows hold at least one entry (one host read, then cached)."""
-        return self._memo("nonempty_rows", lambda: self._be.count_true(self._row_lengths() > 0))
+        return self._memo("nonempty_rows", lambda: self._be.count_true(self._nonempty_flags()))
+
+    def _nonempty_flags(self) -> Any:
+        """Whether each row holds an entry (bool array, cached; shared, never written)."""
+        return self._memo("nonempty_flags", lambda: self._row_lengths() > 0)
 
     def _row_lengths(self) -> Any:
         """The number of entries of every row (int64 array, cached)."""

@@ -482,6 +482,35 @@ def test_spmv_long_rows(gpu: Any, name: str, planned: bool) -> None:
         assert np.array_equal(out[has], ref_out[ref_has])  # small integers: exact in any order
 
 
+@pytest.mark.parametrize("planned", [False, True], ids=["one-launch", "binned"])
+@pytest.mark.parametrize("name", ["plus_times", "min_plus", "any_pair"])
+def test_spmv_without_presence(gpu: Any, name: str, planned: bool) -> None:
+    """``presence=False`` (x full, no row mask): the rows-by-length schedule returns no
+    presence array (the merge schedule, planned for plus_times and min_plus, still makes one)
+    and the same values as NumPy's SpMV, long rows and empty rows included."""
+    rng = rng_for("no presence", name)
+    indptr, indices, values, n = _power_law_csr(rng)
+    indptr[1:4] = 0  # rows 0-2 empty (row 3 takes their entries)
+    x = rng.integers(1, 9, n).astype(np.float64)
+    sr = semirings[name][FP64]
+    ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, None, None, False)
+    plan = gpu.spmv_plan(gpu.asarray(indptr)) if planned else None
+    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan,
+                        presence=False)
+    assert not ref_has[:3].any() and ref_has[3:].any()
+    merge = planned and merge_schedule_applies(sr)
+    if merge:
+        assert np.array_equal(gpu.to_host(has), ref_has)
+    else:
+        assert has is None
+    out = gpu.to_host(out)
+    assert np.all(out[~ref_has] == 0)
+    if name == "any_pair":
+        assert np.all(out[ref_has] == 1)
+    else:
+        assert np.array_equal(out, ref_out)  # small integers: exact in any order
+
+
 @pytest.mark.parametrize("nrows", [1, 5000])
 def test_spmv_merge_nan_and_empty_rows(gpu: Any, nrows: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """min over only NaN terms is NaN (no identity enters), rows crossing many tiles included;

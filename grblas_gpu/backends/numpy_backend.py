@@ -186,12 +186,14 @@ class NumpyBackend(Backend):
         row_mask: np.ndarray | None,
         vector_first: bool,
         plan: Any = None,
+        presence: bool = True,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
 
         ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
         Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
-        ``row_mask`` is False are not computed.  Returns the dense result and a presence array.
+        ``row_mask`` is False are not computed.  Returns the dense result and a presence array
+        (made here even when ``presence`` is False: the caller may then ignore it).
         """
         nrows = len(indptr) - 1
         counts = np.diff(indptr)

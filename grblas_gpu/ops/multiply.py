@@ -117,9 +117,14 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
     read = mult.reads("y" if vector_first else "x")
     avals = M._values_as(mult.y_type if vector_first else mult.x_type) if read else M._vals
     row_mask = mask.dense_rows(be, M.nrows) if mask is not None else None
-    out, has = be.spmv(sr, M._indptr, M._indices, avals, x, present, row_mask, vector_first, M._spmv_plan())
-    # With every x[k] present and every row computed, a row has a result iff it has an entry.
-    count = M._nonempty_rows() if present is None and row_mask is None else None
+    # With every x[k] present and every row computed, a row has a result iff it has an entry:
+    # the matrix knows which (and how many), so the kernel need not write the presence.
+    every_row = present is None and row_mask is None
+    out, has = be.spmv(sr, M._indptr, M._indices, avals, x, present, row_mask, vector_first, M._spmv_plan(),
+                       presence=not every_row)
+    if has is None:
+        has = M._nonempty_flags()
+    count = M._nonempty_rows() if every_row else None
     return _inside(Vector._from_bitmap(be, sr.out_type, M.nrows, has, out, count), mask)
 
 

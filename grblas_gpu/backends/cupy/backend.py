@@ -463,7 +463,9 @@ class CupyBackend(Backend):
     def _index_array(a: Any) -> cupy.ndarray:
         """An index array as a contiguous CuPy array: int32 as stored, any other type as int64."""
         arr = a if isinstance(a, cupy.ndarray) else cupy.asarray(a)
-        return _contiguous(arr if arr.dtype == np.int32 else arr.astype(np.int64, copy=False))
+        if arr.dtype != np.int32 and arr.dtype != np.int64:  # (no astype call when it has nothing to do)
+            arr = arr.astype(np.int64)
+        return _contiguous(arr)
 
     @staticmethod
     def _csr_arrays(indptr: Any, indices: Any) -> tuple[cupy.ndarray, cupy.ndarray]:
@@ -553,52 +555,52 @@ class CupyBackend(Backend):
         row_mask: Any | None,
         vector_first: bool,
         plan: "SpmvPlan | None" = None,
-    ) -> tuple[cupy.ndarray, cupy.ndarray]:
+        presence: bool = True,
+    ) -> tuple[cupy.ndarray, cupy.ndarray | None]:
         """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
 
         ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
         Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
         ``row_mask`` is False are not computed.  Returns the dense result and a presence array.
         ``plan`` (from :meth:`spmv_plan` on the same ``indptr``) splits the work: merge-path tiles
-        where the semiring allows, else rows binned by length.
+        where the semiring allows, else rows binned by length.  With ``presence`` False the
+        caller has the presence already (every x[k] present, no mask: the nonempty rows), and
+        the rows-by-length schedule returns None in its place, writing none.
         """
         ptr, idx = self._csr_arrays(indptr, indices)
         nrows = max(len(ptr) - 1, 0)
-        out = cupy.empty(nrows, dtype=semiring.out_type.np_type)
-        present = cupy.empty(nrows, dtype=BOOL.np_type)
         if nrows == 0:
-            return out, present
+            return _spmv_result(semiring, 0)
         operands = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True),
                     self._matvec_operand(semiring, x, vector_first, False))
         flags = (self._flag_array(x_present), self._flag_array(row_mask))
         if plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring):
-            self._spmv_merge(semiring, operands, flags, plan, bool(vector_first), out, present)
-            return out, present
+            return self._spmv_merge(semiring, operands, flags, plan, bool(vector_first), nrows)
+        out, present = _spmv_result(semiring, nrows, presence)
         head = operands + flags
         module = codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype)
         main = self._function(module)
-        tail = (out, present, np.int64(0))
+        tail = (out, _NULL if present is None else present, np.int64(0))
         if plan is None or plan.classes is None:
             self._launch_groups(main, nrows, _group_size(idx.size, nrows), head + (_NULL, np.int64(nrows)) + tail)
             return out, present
         for group, rows in plan.classes:
             self._launch_groups(main, rows.size, group, head + (rows, np.int64(rows.size)) + tail)
         if plan.long_rows.size:
-            self._function(module, "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows, out, present))
+            self._function(module, "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows,) + tail[:2])
         return out, present
 
     def _spmv_merge(self, semiring: TypedSemiring, operands: tuple[Any, ...], flags: tuple[Any, Any], plan: SpmvPlan,
-                    vector_first: bool, out: cupy.ndarray, present: cupy.ndarray) -> None:
+                    vector_first: bool, nrows: int) -> tuple[cupy.ndarray, cupy.ndarray]:
         """The merge-path schedule: one block per tile, then the carries that cross tiles.
         ``operands`` are (indptr, indices, values, x), ``flags`` (x_present, row_mask); what the
         pull reads of x (values, presence) goes through the matrix's :class:`ColumnCache` if it
-        has one."""
+        has one.  Returns the result of ``nrows`` rows, allocated once the gather (the first
+        kernel) is queued, so the GPU starts while the host allocates."""
         ptr, idx, values, x = operands
         module = codegen.spmv_module(semiring, idx.dtype, vector_first, "merge", ptr.dtype)
         tile_row = plan.tile_row
         ntiles = tile_row.size - 1  # type: ignore[union-attr]
-        if ntiles == 0:
-            return
         hot, role = (_NULL, _NULL), "main"
         x_present = flags[0]
         # Values of 8 bytes measured slower through the cache (kron scale 22, FP64: 0-15%).
@@ -611,11 +613,14 @@ class CupyBackend(Backend):
             self._function(module, "gather")((_bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM),), (_BLOCK,),
                                              (x, x_present, columns.hot, np.int64(n)) + hot)
             idx, role = columns.indices, "hot"
-        nrows = out.size
+        out, present = _spmv_result(semiring, nrows)
+        if ntiles == 0:
+            return out, present
         carries = plan.carry_arrays(semiring.out_type.np_type)
         self._function(module, role)((ntiles,), (codegen.MERGE_BLOCK,),
                                (ptr, idx, values, x) + hot + flags + (tile_row, np.int64(nrows), out, present) + carries)
         self._function(module, "fixup")((-(-ntiles * 32 // _BLOCK),), (_BLOCK,), carries + (np.int64(ntiles), out, present))
+        return out, present
 
     def _column_cache(self, plan: SpmvPlan) -> "ColumnCache | None":
         """The plan's :class:`ColumnCache`, made on first request; None where the matrix is
@@ -702,6 +707,13 @@ class CupyBackend(Backend):
         classes = _row_classes(ptr) if nnz >= _PLAN_MIN_NNZ else (None, None)
         idx = None if indices is None else self._csr_arrays(ptr, indices)[1]
         return SpmvPlan(_merge_tiles(ptr, nnz), *classes, idx, int(ncols))
+
+
+def _spmv_result(semiring: TypedSemiring, nrows: int, presence: bool = True) -> tuple[cupy.ndarray, cupy.ndarray | None]:
+    """Uninitialised (values, presence) arrays for a pull of ``nrows`` rows (no presence
+    array unless ``presence``)."""
+    present = cupy.empty(nrows, dtype=np.bool_) if presence else None
+    return cupy.empty(nrows, dtype=semiring.out_type.np_type), present
 
 
 def _free_bytes() -> int:

@@ -3,11 +3,12 @@
 //   out[r] = ADD_k MULT(A[r,k], x[k])  (or MULT(x[k], A[r,k]) when vector first)
 // over the k with x_present[k] (all k when x_present is null), for rows with
 // row_mask[r] (all rows when row_mask is null).  present[r] says whether any term
-// existed; out[r] is 0 where not.  A group stops early once its row reaches the
-// monoid's terminal value (any value for an ANY monoid).  Rows with more than
-// `long_row` entries (when long_row > 0) are left to {{KERNEL}}_long, a block per row,
-// so that one power-law row does not hold up a lane group.  With `rows` non-null the
-// kernel computes rows[0..nrows) only (one length class of a binned matrix).
+// existed (not written when present is null); out[r] is 0 where not.  A group stops
+// early once its row reaches the monoid's terminal value (any value for an ANY monoid).
+// Rows with more than `long_row` entries (when long_row > 0) are left to
+// {{KERNEL}}_long, a block per row, so that one power-law row does not hold up a lane
+// group.  With `rows` non-null the kernel computes rows[0..nrows) only (one length class
+// of a binned matrix).
 // Positions given to MULT: {{POSITIONS_DOC}}.
 // Fold entry p of row r into (acc, valid): the product of A[r, k] and x[k], when x[k] is present.
 __device__ __forceinline__ void {{KERNEL}}_term(
@@ -41,7 +42,7 @@ extern "C" __global__ void {{KERNEL}}(
     if (row_mask != 0 && !row_mask[r]) {
         if (lane == 0) {
             out[r] = (typename M::T)0;
-            present[r] = false;
+            if (present != 0) present[r] = false;
         }
         return;
     }
@@ -57,7 +58,7 @@ extern "C" __global__ void {{KERNEL}}(
     acc = gb_group_reduce<M>(acc, valid, mask, group);
     if (lane == 0) {
         out[r] = valid ? acc : (typename M::T)0;
-        present[r] = valid;
+        if (present != 0) present[r] = valid;
     }
 }
 
@@ -75,7 +76,7 @@ extern "C" __global__ void {{KERNEL}}_long(
     if (row_mask != 0 && !row_mask[r]) {
         if (threadIdx.x == 0) {
             out[r] = (typename M::T)0;
-            present[r] = false;
+            if (present != 0) present[r] = false;
         }
         return;
     }
@@ -103,7 +104,7 @@ extern "C" __global__ void {{KERNEL}}_long(
         acc = gb_group_reduce<M>(acc, valid, 0xffffffffu, 32);
         if (lane == 0) {
             out[r] = valid ? acc : (typename M::T)0;
-            present[r] = valid;
+            if (present != 0) present[r] = valid;
         }
     }
 }
