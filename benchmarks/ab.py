@@ -7,8 +7,9 @@ the working tree ``--rounds`` times, and prints one JSON line per process.
 
 ``OLD_TREE`` holds the old ``grblas_gpu`` package with its ``algorithms`` inside, as made by
 ``python -m benchmarks.ab --export REV OLD_TREE`` (``git archive`` of revision ``REV``).
-Figures: PageRank per iteration (20 iterations, FP32 and FP64), BFS and SSSP from the top
-vertex of the symmetric Kronecker graph, BFS and SSSP on the ``--grid`` x ``--grid`` grid
+Figures: a plus_times mxv of the directed Kronecker graph and cuSPARSE's SpMV of it (us, by
+CUDA events, and their ratio), PageRank per iteration (20 iterations, FP32 and FP64), BFS and
+SSSP from the top vertex of the symmetric Kronecker graph, BFS and SSSP on the ``--grid`` x ``--grid`` grid
 (ms; 0 skips it), and a warm mxv on a 1,000-vertex graph (us); medians of a few runs each.
 The working tree is measured as installed for development (``pip install -e .``).
 """
@@ -77,6 +78,7 @@ def measure(scale: int, side: int) -> dict[str, Any]:
             w << small.mxv(x, semiring.max_min)
 
     out: dict[str, Any] = {"package": str(Path(gb.__file__).parent)}
+    out.update(_mxv_against_cusparse(directed, A))
     for t in ("FP32", "FP64"):
         out[f"pagerank_{t.lower()}_ms"] = _median_ms(
             lambda t=t: alg.pagerank(A, tol=0, max_iter=20, weight=False, dtype=t), device_sync, 5, 20)
@@ -90,6 +92,33 @@ def measure(scale: int, side: int) -> dict[str, Any]:
         out["grid_sssp_ms"] = _median_ms(lambda: alg.sssp(G, corner), device_sync, 3)
     out["small_mxv_us"] = round(_median_ms(small_mxv, device_sync, 5, 500) * 1e3, 2)
     return out
+
+
+def _mxv_against_cusparse(g: Any, A: Any) -> dict[str, float]:
+    """A plus_times mxv of ``A`` (graph ``g``) with a dense vector and cuSPARSE's SpMV of the
+    same, in this process, timed by CUDA events (us, medians of 30), and their ratio."""
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    import grblas_gpu as gb
+    from grblas_gpu import semiring
+
+    from .ours import dense_x
+    from .timing import measure
+
+    xs = dense_x(g.n)
+    x, w = gb.Vector.from_dense(xs), gb.Vector(gb.FP32, g.n)
+    peer = csp.csr_matrix((cupy.asarray(g.weights), cupy.asarray(g.indices), cupy.asarray(g.indptr)),
+                          shape=(g.n, g.n))
+    px = cupy.asarray(xs)
+
+    def ours() -> None:
+        w << A.mxv(x, semiring.plus_times)
+
+    ours_s = measure(ours, gpu=True, warmup=5, repeat=30)["median_s"]
+    peer_s = measure(lambda: peer @ px, gpu=True, warmup=5, repeat=30)["median_s"]
+    return {"mxv_us": round(ours_s * 1e6, 1), "cusparse_us": round(peer_s * 1e6, 1),
+            "mxv_ratio": round(ours_s / peer_s, 3)}
 
 
 def main(argv: list[str] | None = None) -> int:
