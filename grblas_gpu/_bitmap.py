@@ -99,6 +99,11 @@ def assign_scalar(C: Any, value: Any, mask: Mask, replace: bool) -> None:
     if replace:
         C._set_bitmap(m, be.full(C.size, value, C.dtype))
         return
+    if C._owns_bitmap():  # written in place: a pass over the mask, not a copy of C
+        bits, vals = C._bm
+        be.set_where(m, value, bits, vals)
+        C._set_bitmap(bits, vals, C.size if C._full else None)
+        return
     c_bits, c_vals = C._bitmap()
     z_bits, z_vals = be.select_bitmap(m, None, value, c_bits, be.cast(c_vals, C.dtype))
     C._set_bitmap(z_bits, z_vals, C.size if C._full else None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -135,6 +136,18 @@ class Vector(Collection):
         if self._bm is None:
             self._bm = self._be.bitmap_of(*self._sp, self._size)  # type: ignore[misc]
         return self._bm
+
+    def _owns_bitmap(self) -> bool:
+        """Whether this Vector holds a bitmap of its own type that nothing else refers to (no
+        other Vector, mask, cache or caller, and no array whose memory it views): only then
+        may it be written in place.  Stored arrays are otherwise shared freely, so this counts
+        references, against the counts a lone holder shows (measured once, so it holds
+        whatever the interpreter's way of counting)."""
+        bm = self._bm
+        if bm is None or bm[1].dtype != self._dtype.np_type or not (_own_memory(bm[0]) and _own_memory(bm[1])):
+            return False
+        del bm
+        return _bitmap_refs(self) == _LONE_REFS
 
     @property
     def _idx(self) -> Any:
@@ -322,6 +335,29 @@ class Vector(Collection):
 
 _EMPTY: dict[tuple[str, np.dtype], Any] = {}
 _INT64 = np.dtype(np.int64)
+
+
+def _bitmap_refs(holder: Any) -> tuple[int, int, int]:
+    """References to ``holder._bm`` and to each of its two arrays, as seen from here."""
+    bm = holder._bm
+    return sys.getrefcount(bm), sys.getrefcount(bm[0]), sys.getrefcount(bm[1])
+
+
+def _own_memory(a: Any) -> bool:
+    """Whether ``a`` owns its memory (not a view of another array, nor a read-only buffer)."""
+    if a.base is not None:
+        return False
+    return not isinstance(a, np.ndarray) or bool(a.flags.writeable)
+
+
+class _LoneHolder:
+    """A bitmap that nothing else refers to, to measure what :func:`_bitmap_refs` gives then."""
+
+    def __init__(self) -> None:
+        self._bm = (object(), object())
+
+
+_LONE_REFS = _bitmap_refs(_LoneHolder())
 
 
 def _empty_array(be: Any, dtype: np.dtype) -> Any:

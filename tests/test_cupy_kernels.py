@@ -732,6 +732,30 @@ def test_bitmap_write_kernels(gpu: Any, t: DataType) -> None:
         assert got.dtype == t.np_type and np.array_equal(cupy.asnumpy(got), np.full(n, cast_scalar(value, t)))
 
 
+@pytest.mark.parametrize("t", [BOOL, INT8, INT64, FP32, FP64], ids=lambda t: t.name)
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 33, 10_007])
+@pytest.mark.parametrize("density", [0.0, 0.001, 0.5, 1.0])
+def test_set_where(gpu: Any, t: DataType, n: int, density: float) -> None:
+    """The in-place masked assign against NumPy's ``bits[m] = True; vals[m] = a``, with the
+    mask as a view starting on and off a 16-byte boundary, true flags around it (a read past
+    either end would set more), and the arrays' other positions kept."""
+    import cupy
+
+    rng = rng_for("set_where", t.name, n, density)
+    m = rng.random(n) < density
+    bits, vals = rng.random(n) < 0.5, rng.integers(0, 3, n).astype(t.np_type)
+    a = cast_scalar(1, t) if t.is_bool else cast_scalar(7, t)
+    for offset in (0, 1, 9):
+        padded = cupy.ones(n + 32, dtype=bool)  # true around the view: a stray read would set more
+        padded[offset:offset + n] = cupy.asarray(m)
+        got_bits, got_vals = cupy.asarray(bits), cupy.asarray(vals)
+        gpu.set_where(padded[offset:offset + n], a, got_bits, got_vals)
+        want_bits, want_vals = bits.copy(), vals.copy()
+        want_bits[m], want_vals[m] = True, a
+        assert np.array_equal(cupy.asnumpy(got_bits), want_bits), offset
+        assert np.array_equal(cupy.asnumpy(got_vals), want_vals), offset
+
+
 @pytest.mark.parametrize("op", ["lt", "minus", "max", "pow"])
 @pytest.mark.parametrize("t", [INT32, FP64])
 def test_ewise_union_kernel(gpu: Any, op: str, t: DataType) -> None:

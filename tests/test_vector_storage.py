@@ -7,6 +7,7 @@ against the independent dense model by the reference suite, so the two must agre
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -122,3 +123,39 @@ def test_from_scalar_fills_every_position(backend: str, value: object, dtype: st
     idx, vals = v.to_coo()
     assert v.nvals == size and idx.tolist() == list(range(size))
     assert vals.dtype == getattr(gb, dtype).np_type and (vals == value).all()
+
+
+def test_masked_scalar_assign_in_place_leaves_sharers_alone(backend: str) -> None:
+    """``v(m.S) << s`` writes v's bitmap in place only when nothing else refers to it: a Vector
+    sharing v's arrays (``u << v`` shares them), a mask that is v itself, and a bitmap that
+    views a larger array each keep their values; results against NumPy."""
+    base = np.arange(N, dtype=np.float64)
+    where = np.zeros(N, dtype=bool)
+    where[[1, 5, 17]] = True
+    m = gb.Vector.from_coo(np.flatnonzero(where), True, size=N, backend=backend)
+    m._bitmap()
+    v = gb.Vector.from_dense(base.copy(), backend=backend)
+    assert v._owns_bitmap()
+    vals_before = weakref.ref(v._bitmap()[1])  # (a weak reference: v stays the lone holder)
+    v(m.S) << 7.0
+    assert v._bitmap()[1] is vals_before(), "a lone bitmap is written in place"
+    expected_v = np.where(where, 7.0, base)
+    assert np.array_equal(v.to_dense(), expected_v)
+
+    u = gb.Vector(gb.FP64, N, backend=backend)
+    u << v  # u and v now share arrays
+    assert not v._owns_bitmap() and not u._owns_bitmap()
+    u(m.S) << 5.0
+    assert np.array_equal(v.to_dense(), expected_v), "v changed through u"
+    assert np.array_equal(u.to_dense(), np.where(where, 5.0, expected_v))
+    v(v.S) << 3.0  # the mask is v itself
+    assert np.array_equal(v.to_dense(), np.full(N, 3.0))
+    assert np.array_equal(u.to_dense(), np.where(where, 5.0, expected_v)), "u changed through v"
+
+    be = v._be
+    wide = be.asarray(np.zeros(2 * N, dtype=np.float64))
+    w = gb.Vector._from_bitmap(be, gb.FP64, N, be.asarray(np.ones(N, dtype=bool)), wide[:N], N)
+    del wide  # only the view remains referenced, but its memory is another array's
+    assert not w._owns_bitmap()
+    w(m.S) << 9.0
+    assert np.array_equal(w.to_dense(), np.where(where, 9.0, 0.0))

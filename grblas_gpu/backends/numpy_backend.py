@@ -93,6 +93,11 @@ class NumpyBackend(Backend):
         bits = where | c_bits if a_bits is None else np.where(where, a_bits, c_bits)
         return bits, np.where(where, a_vals, c_vals).astype(c_vals.dtype, copy=False)
 
+    def set_where(self, where: np.ndarray, value: Any, bits: np.ndarray, vals: np.ndarray) -> None:
+        """In place: ``bits`` true and ``vals`` ``value`` (of their type) wherever ``where``."""
+        bits[where] = True
+        vals[where] = value
+
     def ewise_union(self, op: TypedBinaryOp, x_bits: np.ndarray, x: np.ndarray, y_bits: np.ndarray, y: np.ndarray,
                     x_default: Any, y_default: Any) -> tuple[np.ndarray, np.ndarray]:
         """eWiseUnion of two bitmaps: ``op`` where both hold an entry, ``op`` with the other

@@ -389,6 +389,13 @@ class CupyBackend(Backend):
             self._launch_elementwise(self._function(module, "select"), n, args)
         return z_bits, z_vals
 
+    def set_where(self, where: Any, value: Any, bits: cupy.ndarray, vals: cupy.ndarray) -> None:
+        """In place: ``bits`` true and ``vals`` ``value`` (of their type) wherever ``where``."""
+        t = lookup_dtype(vals.dtype)
+        n = int(bits.size)
+        self._launch_elementwise(self._function(codegen.bitmap_module(t), "set_where"), n,
+                                 (self._flag_array(where), cast_scalar(value, t), bits, vals, np.int64(n)))
+
     def pushes_atomically(self, semiring: TypedSemiring) -> bool:
         """True when ``spmspv`` combines a push into a dense result for ``semiring``."""
         return codegen.atomic_push_supported(semiring.monoid)

@@ -35,6 +35,19 @@ extern "C" __global__ void {{KERNEL}}_select_scalar(const bool* __restrict__ m, 
     }
 }
 
+// bits[k] = true and values[k] = a wherever m[k], in place (the caller owns both arrays).
+// A flag a thread, so that a warp's writes are adjacent (16 flags a thread, skipping zero
+// words, measured 2.6 x slower for masks of 4-50% of 4 M positions).
+extern "C" __global__ void {{KERNEL}}_set_where(const bool* __restrict__ m, {{T}} a, bool* __restrict__ bits,
+                                               {{T}}* __restrict__ values, int64_t n) {
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) {
+        if (m[k]) {
+            bits[k] = true;
+            values[k] = a;
+        }
+    }
+}
+
 // z[k] = a for every k.
 extern "C" __global__ void {{KERNEL}}_fill({{T}} a, {{T}}* __restrict__ z, int64_t n) {
     for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) z[k] = a;
