@@ -368,12 +368,13 @@ def _merge_plan(gpu: Any, indptr: np.ndarray, monkeypatch: pytest.MonkeyPatch) -
 
 
 @pytest.mark.parametrize("name,t,index,vf,mean", list(_spmv_cases()))
-@pytest.mark.parametrize("masks", ["none", "x_present", "both"])
+@pytest.mark.parametrize("masks", ["none", "x_present", "both", "both, complemented"])
 @pytest.mark.parametrize("schedule", ["vector", "merge"])
 def test_spmv(gpu: Any, name: str, t: DataType, index: Any, vf: bool, mean: float, masks: str, schedule: str,
               monkeypatch: pytest.MonkeyPatch) -> None:
-    """Built-in semirings with and without x presence and row mask, both operand orders, both
-    schedules (rows cross the merge schedule's tiles and threads at every mean length)."""
+    """Built-in semirings with and without x presence and row mask (as it is or complemented),
+    both operand orders, both schedules (rows cross the merge schedule's tiles and threads at
+    every mean length)."""
     sr = semirings[name][t]
     if schedule == "merge" and not merge_schedule_applies(sr):
         pytest.skip(f"the merge schedule does not compute {name}")
@@ -384,11 +385,13 @@ def test_spmv(gpu: Any, name: str, t: DataType, index: Any, vf: bool, mean: floa
     values = _spmv_values(rng, sr, a_type, len(indices))
     x = _spmv_values(rng, sr, x_type, ncols)
     x_present = rng.random(ncols) < 0.7 if masks != "none" else None
-    row_mask = rng.random(nrows) < 0.6 if masks == "both" else None
+    row_mask = rng.random(nrows) < 0.6 if masks.startswith("both") else None
+    complement = masks.endswith("complemented")
     dev = [None if a is None else gpu.asarray(a) for a in (indptr, indices, values, x, x_present, row_mask)]
     plan = _merge_plan(gpu, indptr, monkeypatch) if schedule == "merge" else None
-    out, present = gpu.spmv(sr, *dev, vf, plan)
-    ref_out, ref_present = REF.spmv(sr, indptr, indices, values, x, x_present, row_mask, vf)
+    out, present = gpu.spmv(sr, *dev, vf, plan, complement=complement)
+    allowed = ~row_mask if complement else row_mask  # type: ignore[operator]
+    ref_out, ref_present = REF.spmv(sr, indptr, indices, values, x, x_present, allowed, vf)
     assert_same(present, ref_present)
     if not sr.monoid.is_any:
         assert_same(out, ref_out, close=True)
@@ -550,7 +553,7 @@ def _skewed_csr(rng: np.random.Generator, index: Any) -> tuple[np.ndarray, np.nd
                                     ("plus_second", FP32), ("plus_pair", INT64), ("plus_times", FP64)])
 @pytest.mark.parametrize("index", [np.int32, np.int64])
 @pytest.mark.parametrize("vf", [False, True], ids=["mxv", "vxm"])
-@pytest.mark.parametrize("masks", ["none", "x_present", "both"])
+@pytest.mark.parametrize("masks", ["none", "x_present", "both", "both, complemented"])
 def test_spmv_column_cache(gpu: Any, name: str, t: DataType, index: Any, vf: bool, masks: str,
                            monkeypatch: pytest.MonkeyPatch) -> None:
     """A pull through the hot-column cache of a power-law matrix gives the reference result,

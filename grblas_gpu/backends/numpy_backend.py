@@ -192,14 +192,18 @@ class NumpyBackend(Backend):
         vector_first: bool,
         plan: Any = None,
         presence: bool = True,
+        complement: bool = False,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
 
         ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
         Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
-        ``row_mask`` is False are not computed.  Returns the dense result and a presence array
-        (made here even when ``presence`` is False: the caller may then ignore it).
+        ``row_mask`` is False (True with ``complement``) are not computed.  Returns the dense
+        result and a presence array (made here even when ``presence`` is False: the caller may
+        then ignore it).
         """
+        if complement and row_mask is not None:
+            row_mask = ~np.asarray(row_mask, dtype=bool)
         nrows = len(indptr) - 1
         counts = np.diff(indptr)
         rows = np.repeat(np.arange(nrows, dtype=np.int64), counts)

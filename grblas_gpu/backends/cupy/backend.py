@@ -565,12 +565,14 @@ class CupyBackend(Backend):
         vector_first: bool,
         plan: "SpmvPlan | None" = None,
         presence: bool = True,
+        complement: bool = False,
     ) -> tuple[cupy.ndarray, cupy.ndarray | None]:
         """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
 
         ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
         Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
-        ``row_mask`` is False are not computed.  Returns the dense result and a presence array.
+        ``row_mask`` is False (True with ``complement``) are not computed.  Returns the dense
+        result and a presence array.
         ``plan`` (from :meth:`spmv_plan` on the same ``indptr``) splits the work: merge-path tiles
         where the semiring allows, else rows binned by length.  With ``presence`` False the
         caller has the presence already (every x[k] present, no mask: the nonempty rows), and
@@ -584,9 +586,11 @@ class CupyBackend(Backend):
                     self._matvec_operand(semiring, x, vector_first, False))
         flags = (self._flag_array(x_present), self._flag_array(row_mask))
         if plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring):
+            if complement and row_mask is not None:  # the merge kernels take the allowed rows only
+                flags = (flags[0], self.mask_allowed(flags[1], None, True))
             return self._spmv_merge(semiring, operands, flags, plan, bool(vector_first), nrows)
         out, present = _spmv_result(semiring, nrows, presence)
-        head = operands + flags
+        head = operands + flags + (np.int32(bool(complement)),)
         module = codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype)
         main = self._function(module)
         tail = (out, _NULL if present is None else present, np.int64(0))

@@ -439,11 +439,11 @@ def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, sc
                 ptr_type: Any = None) -> KernelModule:
     """Pull SpMV over CSR rows with the given schedule (see :data:`SPMV_SCHEDULES`).
 
-    ``vector`` entries: ``main(indptr, indices, values, x, x_present, row_mask, rows, nrows,
-    out, present, long_row, group)`` (the rows listed in ``rows``, or all ``nrows`` when it is
-    null; rows longer than ``long_row`` are skipped when it is positive) and
-    ``long(indptr, indices, values, x, x_present, row_mask, rows, out, present)`` (one block
-    per listed row).  ``merge`` entries: ``main(indptr, indices, values, x, x_hot, x_present_hot,
+    ``vector`` entries: ``main(indptr, indices, values, x, x_present, row_mask, complement,
+    rows, nrows, out, present, long_row, group)`` (the rows listed in ``rows``, or all ``nrows``
+    when it is null; rows longer than ``long_row`` are skipped when it is positive; rows where
+    ``row_mask[r] == complement`` are not computed) and ``long(indptr, indices, values, x,
+    x_present, row_mask, complement, rows, out, present)`` (one block per listed row).  ``merge`` entries: ``main(indptr, indices, values, x, x_hot, x_present_hot,
     x_present, row_mask, tile_row, nrows, out, present, carry_row, carry_value, carry_valid)``
     (one block of MERGE_BLOCK threads per MERGE_TILE merge items); ``hot``, the same where a
     column index k < 0 reads ``x_hot[~k]`` and ``x_present_hot[~k]``; ``fixup(carry_row,

@@ -2,7 +2,7 @@
 // two <= 32, chosen by the caller from the mean row length) per row.
 //   out[r] = ADD_k MULT(A[r,k], x[k])  (or MULT(x[k], A[r,k]) when vector first)
 // over the k with x_present[k] (all k when x_present is null), for rows with
-// row_mask[r] (all rows when row_mask is null).  present[r] says whether any term
+// row_mask[r] != mask_complement (all rows when row_mask is null).  present[r] says whether any term
 // existed (not written when present is null); out[r] is 0 where not.  A group stops
 // early once its row reaches the monoid's terminal value (any value for an ANY monoid).
 // Rows with more than `long_row` entries (when long_row > 0) are left to
@@ -29,7 +29,7 @@ __device__ __forceinline__ void {{KERNEL}}_term(
 extern "C" __global__ void {{KERNEL}}(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
-        const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
+        const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int mask_complement,
         const int64_t* __restrict__ rows, int64_t nrows,
         {{T}}* __restrict__ out, bool* __restrict__ present, int64_t long_row, int group) {
     typedef {{MONOID}} M;
@@ -39,7 +39,7 @@ extern "C" __global__ void {{KERNEL}}(
     if (item >= nrows) return;  // whole groups leave together
     const int64_t r = rows != 0 ? rows[item] : item;
     if (long_row > 0 && (int64_t)indptr[r + 1] - (int64_t)indptr[r] > long_row) return;
-    if (row_mask != 0 && !row_mask[r]) {
+    if (row_mask != 0 && row_mask[r] == (mask_complement != 0)) {
         if (lane == 0) {
             out[r] = (typename M::T)0;
             if (present != 0) present[r] = false;
@@ -67,13 +67,13 @@ extern "C" __global__ void {{KERNEL}}(
 extern "C" __global__ void {{KERNEL}}_long(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
-        const bool* __restrict__ x_present, const bool* __restrict__ row_mask,
+        const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int mask_complement,
         const int64_t* __restrict__ rows, {{T}}* __restrict__ out, bool* __restrict__ present) {
     typedef {{MONOID}} M;
     __shared__ typename M::T warp_acc[32];
     __shared__ bool warp_valid[32];
     const int64_t r = rows[blockIdx.x];
-    if (row_mask != 0 && !row_mask[r]) {
+    if (row_mask != 0 && row_mask[r] == (mask_complement != 0)) {
         if (threadIdx.x == 0) {
             out[r] = (typename M::T)0;
             if (present != 0) present[r] = false;
