@@ -62,8 +62,12 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
         z_bits, z_vals = t_bits, be.cast(t_vals, C.dtype)
         z_count = T._count
     elif be.adds_in_one_pass(accum) and accum.x_type == C.dtype == T.dtype:  # one kernel
-        c_bits, c_vals = C._bitmap()
-        z_vals, z_bits = be.ewise_add(accum, c_bits, c_vals, t_bits, t_vals)
+        if mask is None and C._owns_bitmap():  # into C: only T's positions are touched
+            z_bits, z_vals = C._bm
+            be.ewise_add_into(accum, z_bits, z_vals, t_bits, t_vals)
+        else:
+            c_bits, c_vals = C._bitmap()
+            z_vals, z_bits = be.ewise_add(accum, c_bits, c_vals, t_bits, t_vals)
         z_count = _full_count(C, C, T)
     elif C._full and mask is None:  # C keeps every position; T's entries update theirs
         c_bits, c_vals = C._bitmap()

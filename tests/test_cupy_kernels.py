@@ -837,7 +837,8 @@ def test_sum_selected(gpu: Any, n: int) -> None:
 @pytest.mark.parametrize("t", [BOOL, INT32, FP32])
 def test_ewise_add_kernel(gpu: Any, op: str, t: DataType) -> None:
     """The fused bitmap eWiseAdd against NumPy: the operator where both hold an entry, the
-    lone value where one does; an operator of mixed types is refused."""
+    lone value where one does; the same written into x in place (x's other positions kept);
+    an operator of mixed types is refused."""
     import cupy
 
     from grblas_gpu.operators import binary
@@ -861,6 +862,11 @@ def test_ewise_add_kernel(gpu: Any, op: str, t: DataType) -> None:
     assert np.array_equal(got_bits, want_bits)
     assert got_vals.dtype == want_vals.dtype
     assert np.array_equal(got_vals[want_bits], want_vals[want_bits])
+    into_bits, into_vals = cupy.asarray(xb), cupy.asarray(x)
+    gpu.ewise_add_into(typed, into_bits, into_vals, cupy.asarray(yb), cupy.asarray(y))
+    into_bits, into_vals = cupy.asnumpy(into_bits), cupy.asnumpy(into_vals)
+    assert np.array_equal(into_bits, want_bits)
+    assert np.array_equal(into_vals, np.where(yb, want_vals, x))
 
 
 @pytest.mark.parametrize("balanced", [False, True])

@@ -159,3 +159,36 @@ def test_masked_scalar_assign_in_place_leaves_sharers_alone(backend: str) -> Non
     assert not w._owns_bitmap()
     w(m.S) << 9.0
     assert np.array_equal(w.to_dense(), np.where(where, 9.0, 0.0))
+
+
+def test_accumulate_in_place_leaves_sharers_alone(backend: str) -> None:
+    """``v(min) << t`` with no mask adds into v's own bitmap in place (only t's positions
+    change), never into arrays another Vector shares; results against NumPy."""
+    rng = np.random.default_rng(11)
+    v_has, t_has = rng.random(N) < 0.5, rng.random(N) < 0.4
+    v_vals, t_vals = rng.integers(0, 50, N).astype(np.float64), rng.integers(0, 50, N).astype(np.float64)
+
+    def bitmap_vector(has: np.ndarray, vals: np.ndarray) -> gb.Vector:
+        w = gb.Vector.from_coo(np.flatnonzero(has), vals[has], size=N, dtype="FP64", backend=backend)
+        return _as_bitmap(w)
+
+    def expected(has: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        out = np.where(has & t_has, np.minimum(vals, t_vals), np.where(has, vals, t_vals))
+        return np.flatnonzero(has | t_has), out[has | t_has]
+
+    v, t = bitmap_vector(v_has, v_vals), bitmap_vector(t_has, t_vals)
+    vals_before = weakref.ref(v._bitmap()[1])
+    v(binary.min) << t
+    assert v._bitmap()[1] is vals_before(), "a lone bitmap is added into in place"
+    idx, vals = v.to_coo()
+    want_idx, want_vals = expected(v_has, v_vals)
+    assert idx.tolist() == want_idx.tolist() and np.array_equal(vals, want_vals)
+    assert v.nvals == len(want_idx)
+
+    u = bitmap_vector(v_has, v_vals)
+    shared = gb.Vector(gb.FP64, N, backend=backend)
+    shared << u  # shares u's arrays
+    u(binary.min) << t
+    assert np.array_equal(u.to_coo()[1], want_vals)
+    idx, vals = shared.to_coo()
+    assert idx.tolist() == np.flatnonzero(v_has).tolist() and np.array_equal(vals, v_vals[v_has]), "shared changed"

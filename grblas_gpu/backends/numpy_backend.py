@@ -114,6 +114,16 @@ class NumpyBackend(Backend):
         both = op(x, y, None)
         return np.where(x_bits & y_bits, both, np.where(x_bits, x, y)).astype(op.out_type.np_type), x_bits | y_bits
 
+
+    def ewise_add_into(self, op: TypedBinaryOp, x_bits: np.ndarray, x: np.ndarray, y_bits: np.ndarray,
+                       y: np.ndarray) -> None:
+        """:meth:`ewise_add` written into ``x_bits`` and ``x`` (arrays of ``op``'s type that the
+        caller owns)."""
+        self.check_adds_in_one_pass(op)
+        both, lone = y_bits & x_bits, y_bits & ~x_bits
+        x[both] = op(x[both], y[both], None)
+        x[lone] = y[lone]
+        x_bits |= y_bits
     def indexunary(self, op: TypedIndexUnaryOp, x: np.ndarray, i: Any, j: Any, thunk: Any) -> np.ndarray:
         """``op(x, i, j, thunk)`` per element; ``i``/``j`` are int64 arrays or ints."""
         with np.errstate(all="ignore"):

@@ -430,6 +430,15 @@ class CupyBackend(Backend):
         self.check_adds_in_one_pass(op)
         return self._two_bitmaps(op, "add", x_bits, x, y_bits, y, ())
 
+    def ewise_add_into(self, op: TypedBinaryOp, x_bits: cupy.ndarray, x: cupy.ndarray, y_bits: Any, y: Any) -> None:
+        """:meth:`ewise_add` written into ``x_bits`` and ``x`` (arrays of ``op``'s type that the
+        caller owns): only the positions where y holds an entry are read and written."""
+        self.check_adds_in_one_pass(op)
+        ya = self._operand(y, op.y_type)
+        n = int(x.size)
+        self._launch_elementwise(self._function(codegen.binary_module(op), "add_into"), n,
+                                 (x_bits, x, self._flag_array(y_bits), ya, np.int64(n)))
+
     def _two_bitmaps(self, op: TypedBinaryOp, role: str, x_bits: Any, x: Any, y_bits: Any, y: Any,
                      extra: tuple[Any, ...]) -> tuple[cupy.ndarray, cupy.ndarray]:
         """Entry ``role`` of ``op``'s binary module over two bitmaps (``extra``: its arguments

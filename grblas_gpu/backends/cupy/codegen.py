@@ -290,15 +290,16 @@ def binary_module(op: TypedBinaryOp) -> KernelModule:
     Those take ``(x, y, z, n, xi, xi0, xj, xj0, yi, yi0, yj, yj0)``: each position is an
     int64 array, or a null pointer and a constant.  Entry ``union(x_bits, x, y_bits, y,
     x_default, y_default, z, z_bits, n)`` is eWiseUnion over two bitmaps (non-positional
-    operators only), and ``add(x_bits, x, y_bits, y, z, z_bits, n)`` eWiseAdd over two bitmaps
-    (non-positional operators whose inputs and output share one type).
+    operators only), ``add(x_bits, x, y_bits, y, z, z_bits, n)`` eWiseAdd over two bitmaps
+    (non-positional operators whose inputs and output share one type), and ``add_into(x_bits,
+    x, y_bits, y, n)`` the same written into x.
     """
     kernels = fill(template("binary.cu"), {
         "X": op.x_type.c_type, "Y": op.y_type.c_type, "Z": op.out_type.c_type, "OP": "op",
     }, keep=("KERNEL",))
     return _module("binary", f"binary {op.key}", f"gb_binary_{op.key}", render_binary_op(op), kernels,
                    {"vv": "_vv", "vs": "_vs", "sv": "_sv", "vd": "_vd", "dv": "_dv", "union": "_union",
-                    "add": "_add"})
+                    "add": "_add", "add_into": "_add_into"})
 
 
 @functools.lru_cache(maxsize=4096)

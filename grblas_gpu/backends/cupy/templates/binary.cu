@@ -86,4 +86,15 @@ extern "C" __global__ void {{KERNEL}}_add(
     }
 }
 
+// The same in place into x: wherever y holds an entry, x[k] = OP(x[k], y[k]) where x holds one
+// too, else y[k]; x_bits[k] = true.  x is read and written, so it carries no __restrict__.
+extern "C" __global__ void {{KERNEL}}_add_into(
+        bool* x_bits, {{X}}* x, const bool* __restrict__ y_bits, const {{Y}}* __restrict__ y, int64_t n) {
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) {
+        if (!y_bits[k]) continue;
+        x[k] = x_bits[k] ? ({{X}}){{OP}}::call(x[k], y[k], 0, 0, 0, 0) : ({{X}})y[k];
+        x_bits[k] = true;
+    }
+}
+
 #undef GB_POSITION_PARAMS
