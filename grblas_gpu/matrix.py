@@ -457,7 +457,7 @@ class TransposedMatrix:
 
     def _as_expression(self) -> Expression:
         p = self.parent
-        return Expression("transpose", "Matrix", self.shape, p.dtype, p.backend, lambda mask: p._transposed(), (p,))
+        return Expression("transpose", "Matrix", self.shape, p.dtype, p._be, lambda mask: p._transposed(), (p,))
 
     def __getitem__(self, key: Any) -> Expression:
         return self.parent._transposed()[key]

@@ -45,9 +45,13 @@ class Namespace:
         if name.startswith("_"):
             raise AttributeError(name)
         try:
-            return self[name]
+            op = self[name]
         except InvalidValue as exc:
             raise AttributeError(str(exc)) from None
+        # Kept as a plain attribute: names are never rebound, and ``semiring.plus_times`` is
+        # read in most statements (this method then no longer runs for it).
+        self.__dict__[name] = op
+        return op
 
     def __getitem__(self, name: str) -> Any:
         op = self._table.get(name)

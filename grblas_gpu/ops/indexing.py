@@ -68,7 +68,7 @@ def _vector_extract(v: Any, idx: np.ndarray | None, scalar: bool) -> Expression:
         return _as_scalar(out) if scalar else out
 
     kind = "Scalar" if scalar else "Vector"
-    return Expression("extract", kind, () if scalar else (size,), v.dtype, v.backend, compute, (v,))
+    return Expression("extract", kind, () if scalar else (size,), v.dtype, v._be, compute, (v,))
 
 
 def _matrix_extract(A: Any, I: np.ndarray | None, J: np.ndarray | None, i_scalar: bool,
@@ -94,10 +94,10 @@ def _matrix_extract(A: Any, I: np.ndarray | None, J: np.ndarray | None, i_scalar
         return Matrix._from_sorted(be, A.dtype, nr, nc, r, c, vals)
 
     if i_scalar and j_scalar:
-        return Expression("extract", "Scalar", (), A.dtype, A.backend, compute, (A,))
+        return Expression("extract", "Scalar", (), A.dtype, A._be, compute, (A,))
     if i_scalar or j_scalar:
-        return Expression("extract", "Vector", (nc if i_scalar else nr,), A.dtype, A.backend, compute, (A,))
-    return Expression("extract", "Matrix", (nr, nc), A.dtype, A.backend, compute, (A,))
+        return Expression("extract", "Vector", (nc if i_scalar else nr,), A.dtype, A._be, compute, (A,))
+    return Expression("extract", "Matrix", (nr, nc), A.dtype, A._be, compute, (A,))
 
 
 def _submatrix(A: Any, I: np.ndarray | None, J: np.ndarray | None) -> tuple[Any, Any, Any]:

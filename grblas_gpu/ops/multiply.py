@@ -79,7 +79,7 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         out_rows = A._transposed() if vector_first else A
         return _pull(typed, out_rows, u, vector_first, mask)
 
-    return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A.backend, compute, (A, u))
+    return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, compute, (A, u))
 
 
 def _push_limits(sr: TypedSemiring, be: Any) -> tuple[float, float]:
@@ -214,7 +214,7 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:
     def compute(mask: Mask | None) -> Matrix:
         return _mxm(typed, A, B, mask)
 
-    return Expression(f"mxm({typed.name})", "Matrix", (A.nrows, B.ncols), typed.out_type, A.backend, compute, (A, B))
+    return Expression(f"mxm({typed.name})", "Matrix", (A.nrows, B.ncols), typed.out_type, A._be, compute, (A, B))
 
 
 def _mxm(sr: TypedSemiring, A: Matrix, B: Matrix, mask: Mask | None) -> Matrix:
@@ -262,4 +262,4 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
         s._hold(be.reduce_all(typed.monoid, be.cast(prod, typed.out_type)))  # read back when asked for
         return s
 
-    return Expression(f"inner({typed.name})", "Scalar", (), typed.out_type, u.backend, compute, (u, v))
+    return Expression(f"inner({typed.name})", "Scalar", (), typed.out_type, u._be, compute, (u, v))

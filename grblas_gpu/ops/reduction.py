@@ -30,7 +30,7 @@ def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
         return Vector._from_parts(be, mon.type, size, rows, vals)
 
     name = "reduce_columnwise" if transpose else "reduce_rowwise"
-    return Expression(f"{name}({mon.name})", "Vector", (size,), mon.type, A.backend, compute, (A,))
+    return Expression(f"{name}({mon.name})", "Vector", (size,), mon.type, A._be, compute, (A,))
 
 
 def _row_segments(M: Any) -> tuple[Any, Any]:
@@ -73,7 +73,7 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
         s._hold(be.reduce_all(mon, vals))  # read back only when asked for
         return s
 
-    return Expression(f"reduce({mon.name})", "Scalar", (), mon.type, obj.backend, compute, (obj,))
+    return Expression(f"reduce({mon.name})", "Scalar", (), mon.type, obj._be, compute, (obj,))
 
 
 __all__ = ["reduce_rows_expr", "reduce_scalar_expr"]

@@ -55,7 +55,7 @@ def kronecker_expr(A: Any, B: Any, op: Any) -> Expression:
             ks = sp.KeySpace(xp, *shape, [i], [j])
         return out._from_entries(sp.Entries(ks.encode(i[order], j[order]), vals[order]), ks, typed.out_type)
 
-    return Expression(f"kronecker({typed.name})", "Matrix", shape, typed.out_type, A.backend, compute, (A, B))
+    return Expression(f"kronecker({typed.name})", "Matrix", shape, typed.out_type, A._be, compute, (A, B))
 
 
 def matrix_diag(A: Any, k: int = 0) -> Any:
