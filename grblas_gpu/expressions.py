@@ -217,9 +217,10 @@ def check_same_backend(*objs: Any) -> None:
     for o in objs:
         if o is None or getattr(o, "kind", None) == "Scalar":
             continue
+        be = o._be  # backends are made once per name: identity, then the name, decide
         if first is None:
-            first = o.backend
-        elif o.backend != first:
+            first = be
+        elif be is not first and be.name != first.name:
             _raise_mixed_backends(objs)
 
 
