@@ -91,7 +91,8 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
             c_bits, c_vals = C._bitmap()
             z_bits, z_vals = be.select_bitmap(mask_bits(be, mask), z_bits, z_vals, c_bits, be.cast(c_vals, C.dtype))
             z_count = C.size if C._full and z_count == C.size else None
-    # No copy: stored arrays are never written in place, so sharing them is safe.
+    # No copy: a shared array is never written in place (only a bitmap its Vector alone holds
+    # is: ``Vector._owns_bitmap``), so sharing them is safe.
     C._set_bitmap(z_bits, z_vals, z_count)
 
 

@@ -344,10 +344,13 @@ def _bitmap_refs(holder: Any) -> tuple[int, int, int]:
 
 
 def _own_memory(a: Any) -> bool:
-    """Whether ``a`` owns its memory (not a view of another array, nor a read-only buffer)."""
+    """Whether ``a`` owns its memory as one C-ordered block (not a view of another array, nor
+    a read-only buffer), as the in-place kernels take it."""
     if a.base is not None:
         return False
-    return not isinstance(a, np.ndarray) or bool(a.flags.writeable)
+    if isinstance(a, np.ndarray):
+        return bool(a.flags.writeable and a.flags.c_contiguous)
+    return bool(a._c_contiguous)  # a CuPy array's flag, read without making a flags object
 
 
 class _LoneHolder:
@@ -361,7 +364,7 @@ _LONE_REFS = _bitmap_refs(_LoneHolder())
 
 
 def _empty_array(be: Any, dtype: np.dtype) -> Any:
-    """A shared empty array (stored arrays are never written in place, so sharing is safe)."""
+    """A shared empty array (a shared array is never written in place, so sharing is safe)."""
     key = (be.name, dtype)
     if key not in _EMPTY:
         _EMPTY[key] = be.xp.zeros(0, dtype=dtype)
