@@ -186,6 +186,13 @@ class TypedMonoid:
         return self.op.out_type
 
     @property
+    def stops_early(self) -> bool:
+        """True for ANY (any one term will do) and monoids over BOOL (LOR and LAND reach their
+        terminal value soon): a reduction over them usually stops within its first terms,
+        which the pull kernels exploit."""
+        return self.is_any or self.type.is_bool
+
+    @property
     def key(self) -> str:
         """A name unique per monoid and type, usable in generated code."""
         return f"{self.name}_{self.type.name}"

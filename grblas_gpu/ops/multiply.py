@@ -84,8 +84,7 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
 
 def _push_limits(sr: TypedSemiring, be: Any) -> tuple[float, float]:
     """(vertex share, entry share) below which a frontier is pushed rather than pulled."""
-    pull_exits_early = sr.monoid.is_any or sr.monoid.type.is_bool
-    if pull_exits_early or not be.pushes_atomically(sr):
+    if sr.monoid.stops_early or not be.pushes_atomically(sr):
         return PUSH_SWITCHPOINT, PUSH_EDGE_FRACTION
     return FULL_PULL_SWITCHPOINT, FULL_PULL_EDGE_FRACTION
 

@@ -609,7 +609,7 @@ class CupyBackend(Backend):
         module = codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype)
         main = self._function(module)
         tail = (out, _NULL if present is None else present, np.int64(0))
-        lanes = _EARLY_EXIT_LANES if semiring.monoid.is_any or semiring.monoid.type.is_bool else 32
+        lanes = _EARLY_EXIT_LANES if semiring.monoid.stops_early else 32
         if plan is None or plan.classes is None:
             group = min(_group_size(idx.size, nrows), lanes)
             self._launch_groups(main, nrows, group, head + (_NULL, np.int64(nrows)) + tail)

@@ -431,8 +431,7 @@ def merge_schedule_applies(semiring: TypedSemiring) -> bool:
     whose early exit (ANY, LOR's true, LAND's false) the vector schedule exploits, nor for
     multipliers that read positions (the merge schedule forms products before it knows their
     rows).  Terminal values of other types (min's -inf, say) are rare enough to ignore."""
-    monoid = semiring.monoid
-    return not (monoid.is_any or monoid.type.is_bool or semiring.mult.positional)
+    return not (semiring.monoid.stops_early or semiring.mult.positional)
 
 
 @functools.lru_cache(maxsize=4096)
