@@ -192,3 +192,22 @@ def test_accumulate_in_place_leaves_sharers_alone(backend: str) -> None:
     assert np.array_equal(u.to_coo()[1], want_vals)
     idx, vals = shared.to_coo()
     assert idx.tolist() == np.flatnonzero(v_has).tolist() and np.array_equal(vals, v_vals[v_has]), "shared changed"
+
+
+def test_in_place_writes_leave_matrix_caches_alone(backend: str) -> None:
+    """Out-degrees (``A 1`` over plus_pair) share the matrix's cached row lengths and
+    nonempty-row flags; writing into the result afterwards must not change them (the next
+    product still gives NumPy's row counts)."""
+    rng = np.random.default_rng(5)
+    rows, cols = rng.integers(0, N, 3 * N), rng.integers(0, N, 3 * N)
+    A = gb.Matrix.from_coo(rows, cols, 1.0, nrows=N, ncols=N, dup_op=binary.min, backend=backend)
+    counts = np.bincount(np.unique(rows * N + cols) // N, minlength=N)
+    ones = gb.Vector.from_scalar(1, N, dtype="INT64", backend=backend)
+    everywhere = gb.Vector.from_scalar(True, N, backend=backend)
+    for _ in range(2):
+        d = A.mxv(ones, semiring.plus_pair["INT64"]).new()
+        idx, vals = d.to_coo()
+        assert idx.tolist() == np.flatnonzero(counts).tolist() and vals.tolist() == counts[counts > 0].tolist()
+        d(everywhere.S) << 99
+        d(binary.plus) << ones
+        assert d.to_coo()[1].tolist() == [100] * N

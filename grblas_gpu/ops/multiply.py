@@ -158,11 +158,9 @@ def _counts_entries(sr: TypedSemiring) -> bool:
 
 def _row_counts(sr: TypedSemiring, M: Matrix) -> Vector:
     """Each nonempty row's count of entries, from the matrix's row lengths (no product runs)."""
-    lengths = M._row_lengths()
-    counts = M._be.cast(lengths, sr.out_type)
-    if counts is lengths:  # the cached lengths stay the matrix's own
-        counts = counts.copy()
-    return Vector._from_bitmap(M._be, sr.out_type, M.nrows, lengths > 0, counts, M._nonempty_rows())
+    # The cached arrays may be shared as they are: a shared array is never written in place.
+    counts = M._be.cast(M._row_lengths(), sr.out_type)
+    return Vector._from_bitmap(M._be, sr.out_type, M.nrows, M._nonempty_flags(), counts, M._nonempty_rows())
 
 
 def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size: int,
