@@ -144,7 +144,8 @@ class Vector(Collection):
         references, against the counts a lone holder shows (measured once, so it holds
         whatever the interpreter's way of counting)."""
         bm = self._bm
-        if bm is None or bm[1].dtype != self._dtype.np_type or not (_own_memory(bm[0]) and _own_memory(bm[1])):
+        be = self._be
+        if bm is None or bm[1].dtype != self._dtype.np_type or not (be.owns_block(bm[0]) and be.owns_block(bm[1])):
             return False
         del bm
         return _bitmap_refs(self) == _LONE_REFS
@@ -341,16 +342,6 @@ def _bitmap_refs(holder: Any) -> tuple[int, int, int]:
     """References to ``holder._bm`` and to each of its two arrays, as seen from here."""
     bm = holder._bm
     return sys.getrefcount(bm), sys.getrefcount(bm[0]), sys.getrefcount(bm[1])
-
-
-def _own_memory(a: Any) -> bool:
-    """Whether ``a`` owns its memory as one C-ordered block (not a view of another array, nor
-    a read-only buffer), as the in-place kernels take it."""
-    if a.base is not None:
-        return False
-    if isinstance(a, np.ndarray):
-        return bool(a.flags.writeable and a.flags.c_contiguous)
-    return bool(a._c_contiguous)  # a CuPy array's flag, read without making a flags object
 
 
 class _LoneHolder:

@@ -93,6 +93,12 @@ class NumpyBackend(Backend):
         bits = where | c_bits if a_bits is None else np.where(where, a_bits, c_bits)
         return bits, np.where(where, a_vals, c_vals).astype(c_vals.dtype, copy=False)
 
+    @staticmethod
+    def owns_block(a: np.ndarray) -> bool:
+        """Whether ``a`` owns its memory as one writeable C-ordered block (not a view of another
+        array, nor a read-only buffer): what the in-place writes take."""
+        return a.base is None and bool(a.flags.writeable and a.flags.c_contiguous)
+
     def set_where(self, where: np.ndarray, value: Any, bits: np.ndarray, vals: np.ndarray) -> None:
         """In place: ``bits`` true and ``vals`` ``value`` (of their type) wherever ``where``."""
         bits[where] = True
@@ -114,7 +120,6 @@ class NumpyBackend(Backend):
         both = op(x, y, None)
         return np.where(x_bits & y_bits, both, np.where(x_bits, x, y)).astype(op.out_type.np_type), x_bits | y_bits
 
-
     def ewise_add_into(self, op: TypedBinaryOp, x_bits: np.ndarray, x: np.ndarray, y_bits: np.ndarray,
                        y: np.ndarray) -> None:
         """:meth:`ewise_add` written into ``x_bits`` and ``x`` (arrays of ``op``'s type that the
@@ -124,6 +129,7 @@ class NumpyBackend(Backend):
         x[both] = op(x[both], y[both], None)
         x[lone] = y[lone]
         x_bits |= y_bits
+
     def indexunary(self, op: TypedIndexUnaryOp, x: np.ndarray, i: Any, j: Any, thunk: Any) -> np.ndarray:
         """``op(x, i, j, thunk)`` per element; ``i``/``j`` are int64 arrays or ints."""
         with np.errstate(all="ignore"):

@@ -395,6 +395,12 @@ class CupyBackend(Backend):
             self._launch_elementwise(self._function(module, "select"), n, args)
         return z_bits, z_vals
 
+    @staticmethod
+    def owns_block(a: cupy.ndarray) -> bool:
+        """Whether ``a`` owns its memory as one C-ordered block (not a view of another array):
+        what the in-place writes take."""
+        return a.base is None and bool(a._c_contiguous)
+
     def set_where(self, where: Any, value: Any, bits: cupy.ndarray, vals: cupy.ndarray) -> None:
         """In place: ``bits`` true and ``vals`` ``value`` (of their type) wherever ``where``."""
         t = lookup_dtype(vals.dtype)
