@@ -63,15 +63,13 @@ extern "C" __global__ void {{KERNEL}}(
 }
 
 // The long rows listed in `rows`: one block of 256 threads per row, a strided partial
-// product per thread, then a warp shuffle tree and a tree over the block's warps.
+// product per thread, then the block's reduction (gb_block_reduce).
 extern "C" __global__ void {{KERNEL}}_long(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int mask_complement,
         const int64_t* __restrict__ rows, {{T}}* __restrict__ out, bool* __restrict__ present) {
     typedef {{MONOID}} M;
-    __shared__ typename M::T warp_acc[32];
-    __shared__ bool warp_valid[32];
     const int64_t r = rows[blockIdx.x];
     if (row_mask != 0 && row_mask[r] == (mask_complement != 0)) {
         if (threadIdx.x == 0) {
@@ -90,21 +88,9 @@ extern "C" __global__ void {{KERNEL}}_long(
             if (__syncthreads_or(valid && (M::is_any || acc == M::terminal()))) break;
         }
     }
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    acc = gb_group_reduce<M>(acc, valid, 0xffffffffu, 32);
-    if (lane == 0) {
-        warp_acc[warp] = acc;
-        warp_valid[warp] = valid;
-    }
-    __syncthreads();
-    if (warp == 0) {
-        const int nwarps = (blockDim.x + 31) >> 5;
-        valid = lane < nwarps && warp_valid[lane];
-        acc = valid ? warp_acc[lane] : (typename M::T)0;
-        acc = gb_group_reduce<M>(acc, valid, 0xffffffffu, 32);
-        if (lane == 0) {
-            out[r] = valid ? acc : (typename M::T)0;
-            if (present != 0) present[r] = valid;
-        }
+    acc = gb_block_reduce<M>(acc, valid);
+    if (threadIdx.x == 0) {
+        out[r] = valid ? acc : (typename M::T)0;
+        if (present != 0) present[r] = valid;
     }
 }
