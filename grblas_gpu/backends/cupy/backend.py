@@ -183,7 +183,7 @@ class CupyBackend(Backend):
     def __init__(self) -> None:
         self._modules: dict[str, Any] = {}
         self._functions: dict[tuple[str, str], Any] = {}
-        self._counters: dict[tuple[int, int], tuple[cupy.ndarray, tuple[np.ndarray, np.uint64]]] = {}
+        self._counters: dict[tuple[int, int], tuple[cupy.ndarray, np.ndarray, np.uint64]] = {}
         self._totals_lock = threading.Lock()
 
     # -------------------------------------------------------------- compilation
@@ -319,24 +319,24 @@ class CupyBackend(Backend):
         if not threads:
             return 0
         with self._totals_lock:  # one count at a time uses the stream's state and host word
-            state, host = self._counter()
+            state, word, address = self._counter()
             blocks = _bounded_blocks(threads, _REDUCE_BLOCKS_PER_SM)
-            self._function(codegen.count_module(), role)((blocks,), (_BLOCK,), args + (state, host[1]))
+            self._function(codegen.count_module(), role)((blocks,), (_BLOCK,), args + (state, address))
             cupy.cuda.get_current_stream().synchronize()
-            return int(host[0][0])
+            return int(word[0])
 
-    def _counter(self) -> tuple[cupy.ndarray, tuple[np.ndarray, np.uint64]]:
+    def _counter(self) -> tuple[cupy.ndarray, np.ndarray, np.uint64]:
         """The current device and stream's count state (a running total and a count of finished
         blocks, both zero between counts) and the page-locked host word a count is written to,
         with that word's address, made on first use.  Page-locked memory is addressable from
         kernels at its host address (unified addressing)."""
         key = (cupy.cuda.runtime.getDevice(), cupy.cuda.get_current_stream().ptr)
-        pair = self._counters.get(key)
-        if pair is None:
+        counter = self._counters.get(key)
+        if counter is None:
             pinned = cupy.cuda.alloc_pinned_memory(8)
             word = np.frombuffer(pinned, dtype=np.uint64, count=1)
-            pair = self._counters[key] = (cupy.zeros(2, dtype=np.uint64), (word, np.uint64(pinned.ptr)))
-        return pair
+            counter = self._counters[key] = (cupy.zeros(2, dtype=np.uint64), word, np.uint64(pinned.ptr))
+        return counter
 
     # -------------------------------------------------------------- bitmap writes
     @_map_out_of_memory
