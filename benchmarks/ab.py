@@ -98,25 +98,16 @@ def measure(scale: int, side: int) -> dict[str, Any]:
 def _mxv_against_cusparse(g: Any, A: Any) -> dict[str, float]:
     """A plus_times mxv of ``A`` (graph ``g``) with a dense vector and cuSPARSE's SpMV of the
     same, in this process, timed by CUDA events (us, medians of 30), and their ratio."""
-    import cupy
-    import cupyx.scipy.sparse as csp
-
     import grblas_gpu as gb
     from grblas_gpu import semiring
 
-    from .ours import dense_x
+    from .ours import _mxv_runner, dense_x
+    from .peers import cusparse_operands
     from .timing import measure
 
-    xs = dense_x(g.n)
-    x, w = gb.Vector.from_dense(xs), gb.Vector(gb.FP32, g.n)
-    peer = csp.csr_matrix((cupy.asarray(g.weights), cupy.asarray(g.indices), cupy.asarray(g.indptr)),
-                          shape=(g.n, g.n))
-    px = cupy.asarray(xs)
-
-    def ours() -> None:
-        w << A.mxv(x, semiring.plus_times)
-
-    ours_s = measure(ours, gpu=True, warmup=5, repeat=30)["median_s"]
+    x, w = gb.Vector.from_dense(dense_x(g.n)), gb.Vector(gb.FP32, g.n)
+    peer, px = cusparse_operands(g)
+    ours_s = measure(_mxv_runner(A, x, w, semiring.plus_times), gpu=True, warmup=5, repeat=30)["median_s"]
     peer_s = measure(lambda: peer @ px, gpu=True, warmup=5, repeat=30)["median_s"]
     return {"mxv_us": round(ours_s * 1e6, 1), "cusparse_us": round(peer_s * 1e6, 1),
             "mxv_ratio": round(ours_s / peer_s, 3)}

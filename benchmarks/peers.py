@@ -40,18 +40,25 @@ def _gpu_measure(cfg: Config, fn: Callable[[], Any], **kw: Any) -> dict:
     return measure(fn, **{**opts, **kw})
 
 
+def cusparse_operands(g: Graph) -> tuple[Any, Any]:
+    """``g`` as a cupyx.scipy.sparse CSR matrix and the benchmarks' dense x on the GPU: the
+    operands of cuSPARSE's SpMV (ImportError without CuPy)."""
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    A = csp.csr_matrix((cupy.asarray(g.weights), cupy.asarray(g.indices),
+                        cupy.asarray(g.indptr)), shape=(g.n, g.n))
+    return A, cupy.asarray(dense_x(g.n))
+
+
 def cusparse_spmv(g: Graph, cfg: Config, outputs: dict) -> list[dict]:
     """cuSPARSE plus-times SpMV through cupyx.scipy.sparse."""
     try:
-        import cupy
-        import cupyx.scipy.sparse as csp
+        A, x = cusparse_operands(g)
     except ImportError as exc:
         return [_skip(g.name, "mxv_plus_times", "cusparse", exc)]
-    A = csp.csr_matrix((cupy.asarray(g.weights), cupy.asarray(g.indices),
-                        cupy.asarray(g.indptr)), shape=(g.n, g.n))
-    x = cupy.asarray(dense_x(g.n))
     row = _guarded(g.name, "mxv_plus_times", lambda: _gpu_measure(cfg, lambda: A @ x), "cusparse")
-    row.update(check(outputs.get("mxv_plus_times"), cupy.asnumpy(A @ x)))
+    row.update(check(outputs.get("mxv_plus_times"), (A @ x).get()))
     return [row]
 
 
