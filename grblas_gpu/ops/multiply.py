@@ -117,7 +117,10 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
     avals = M._values_as(mult.y_type if vector_first else mult.x_type) if read else M._vals
     # A structural bitmap mask goes to the kernel as it is, with its complement flag (no pass).
     flags = _structural_flags(mask)
-    row_mask, complement = flags if flags is not None else (_dense_rows(mask, be, M.nrows), False)
+    if flags is not None:
+        row_mask, complement = flags
+    else:
+        row_mask, complement = (mask.dense_rows(be, M.nrows) if mask is not None else None), False
     # With every x[k] present and every row computed, a row has a result iff it has an entry:
     # the matrix knows which (and how many), so the kernel need not write the presence.
     every_row = present is None and row_mask is None
@@ -127,11 +130,6 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
         has = M._nonempty_flags()
     count = M._nonempty_rows() if every_row else None
     return _inside(Vector._from_bitmap(be, sr.out_type, M.nrows, has, out, count), mask)
-
-
-def _dense_rows(mask: Mask | None, be: Any, size: int) -> Any:
-    """The positions ``mask`` allows as a bool array (None without a mask)."""
-    return mask.dense_rows(be, size) if mask is not None else None
 
 
 def _inside(result: Vector, mask: Mask | None) -> Vector:
