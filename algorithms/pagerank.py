@@ -51,7 +51,9 @@ def pagerank(
     ``c = x . t`` with ``t = alpha d + (1 - alpha)`` (``d`` the dangling indicator; as x
     sums to 1 that is the dangling term's ``alpha * mass`` plus ``1 - alpha``), and
     ``x' = c p + A' s`` over ``plus_times``, or over ``plus_second`` when ``weight=False``
-    (the edge values are then never read).  ``A'`` is A's cached transpose.  ``c`` stays
+    (the edge values are then never read): ``x'`` starts as ``c p`` and the product is added
+    into it (``x'(plus) << A' s``, which the GPU's SpMV does as it writes each row, with no
+    stored product).  ``A'`` is A's cached transpose.  ``c`` stays
     on the GPU, so nothing in an iteration waits for it; with ``tol > 0`` the change of one
     iteration is read while the next one's product runs.
 
@@ -82,11 +84,11 @@ def pagerank(
     change = None  # sum |x_k - x_{k-1}|, on the device until read
     for _ in range(max_iter):
         moving = x.ewise_mult(scale, binary.times).new()  # alpha x[u] / w[u]
-        followed = A.T.mxv(moving, follow).new()
+        c = x.inner(teleport_weight).new()
+        x_next = p.apply(binary.times, right=c).new()  # the teleport term c p
+        x_next(binary.plus) << A.T.mxv(moving, follow)  # plus what follows the edges
         if change is not None and change.value < n * tol:  # read while the product runs
             return x
-        c = x.inner(teleport_weight).new()
-        x_next = followed.ewise_union(p.apply(binary.times, right=c), binary.plus, 0, 0).new()
         if tol > 0:
             change = x_next.ewise_mult(x, binary.minus).new().apply(unary.abs).new().reduce().new()
         x = x_next

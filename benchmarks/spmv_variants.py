@@ -98,7 +98,7 @@ def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...
     head = (ptr, idx, vals, x, null, null, null, null, tile_row, np.int64(nrows), out, present)  # x_hot, x_present_hot, x_present, row_mask
 
     def run() -> Any:
-        main((ntiles,), (block,), head + carries)
+        main((ntiles,), (block,), head + carries + (np.int32(0),))  # accumulate: off
         fixup((-(-ntiles * 32 // 256),), (256,), carries + (np.int64(ntiles), out, present))
         return out
 

@@ -33,13 +33,15 @@ class Expression:
     """A delayed computation; ``<<`` into an output or ``.new()`` runs it."""
 
     def __init__(self, name: str, kind: str, shape: tuple[int, ...], dtype: DataType, backend: Any,
-                 compute: Callable[[Mask | None], Any], args: tuple[Any, ...] = ()) -> None:
+                 compute: Callable[[Mask | None], Any], args: tuple[Any, ...] = (),
+                 add_into: Callable[[Any, Any], bool] | None = None) -> None:
         self.name = name
         self.kind = kind  # "Matrix", "Vector" or "Scalar"
         self.shape = shape
         self.dtype = dtype
         self._be = get_backend(backend) if isinstance(backend, str) else backend
         self._compute = compute
+        self._add_into = add_into
         self.args = args
 
     @property
@@ -50,6 +52,11 @@ class Expression:
     def compute(self, mask: Mask | None = None) -> Any:
         """Evaluate to a new object (``mask`` is a hint: entries outside it may be skipped)."""
         return self._compute(mask)
+
+    def add_into(self, target: Any, accum: Any) -> bool:
+        """``target(accum) << self`` (no mask) in one pass, where the operation can join its
+        result into ``target`` as it computes it; False, with nothing done, where it cannot."""
+        return self._add_into is not None and self._add_into(target, accum)
 
     def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Any:
         """Evaluate into a new object of ``dtype`` (default: the expression's type)."""
@@ -155,6 +162,8 @@ class Updater:
                 f"of shape {target.shape}"
             )
         check_same_backend(target, expr)
+        if self.accum is not None and self.mask is None and expr.add_into(target, self.accum):
+            return
         result = expr.compute(self.mask)
         write_result(target, result, self.mask, self.accum, self.replace)
 

@@ -137,18 +137,22 @@ class Vector(Collection):
             self._bm = self._be.bitmap_of(*self._sp, self._size)  # type: ignore[misc]
         return self._bm
 
-    def _owns_bitmap(self) -> bool:
+    def _owns_bitmap(self, values_only: bool = False) -> bool:
         """Whether this Vector holds a bitmap of its own type that nothing else refers to (no
         other Vector, mask, cache or caller, and no array whose memory it views): only then
         may it be written in place.  Stored arrays are otherwise shared freely, so this counts
         references, against the counts a lone holder shows (measured once, so it holds
-        whatever the interpreter's way of counting)."""
+        whatever the interpreter's way of counting).  ``values_only``: the presence array may
+        be shared (for a write that changes values only)."""
         bm = self._bm
         be = self._be
-        if bm is None or bm[1].dtype != self._dtype.np_type or not (be.owns_block(bm[0]) and be.owns_block(bm[1])):
+        if (bm is None or bm[1].dtype != self._dtype.np_type or not be.owns_block(bm[1])
+                or not (values_only or be.owns_block(bm[0]))):
             return False
         del bm
-        return _bitmap_refs(self) == _LONE_REFS
+        tuple_refs, bits_refs, vals_refs = _bitmap_refs(self)
+        return (tuple_refs == _LONE_REFS[0] and vals_refs == _LONE_REFS[2]
+                and (values_only or bits_refs == _LONE_REFS[1]))
 
     @property
     def _idx(self) -> Any:

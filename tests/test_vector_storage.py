@@ -211,3 +211,98 @@ def test_in_place_writes_leave_matrix_caches_alone(backend: str) -> None:
         d(everywhere.S) << 99
         d(binary.plus) << ones
         assert d.to_coo()[1].tolist() == [100] * N
+
+
+_ADD = {"plus": (np.add, 0), "min": (np.minimum, np.inf), "max": (np.maximum, -np.inf)}
+_MULT = {"times": np.multiply, "plus": np.add, "min": np.minimum}
+
+
+def _product_reference(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, x_has: np.ndarray, x: np.ndarray,
+                       n: int, add: str, mult: str) -> tuple[np.ndarray, np.ndarray]:
+    """(presence, values) of ``A x`` over (add, mult), by NumPy's ufunc.at over the entries."""
+    keep = x_has[cols]
+    ufunc, identity = _ADD[add]
+    out = np.full(n, identity, dtype=np.float64)
+    ufunc.at(out, rows[keep], _MULT[mult](vals[keep], x[cols[keep]]))
+    has = np.zeros(n, dtype=bool)
+    has[rows[keep]] = True
+    return has, out
+
+
+@pytest.mark.parametrize("add, mult, dtype", [("plus", "times", "FP64"), ("plus", "times", "FP32"),
+                                              ("min", "plus", "FP32"), ("max", "min", "INT64")])
+@pytest.mark.parametrize("x_density", [1.0, 0.6])
+def test_accumulated_product_is_added_in_its_own_pass(backend: str, add: str, mult: str, dtype: str,
+                                                      x_density: float) -> None:
+    """``w(add) << A.mxv(x)``, where add is the semiring's own addition and w alone holds a
+    bitmap, is joined into w by the product itself (on the GPU the merge-path kernel starts
+    each row from w's entry).  The matrix is big enough for that schedule, with a row
+    spanning several tiles and empty rows; values are small integers, so every sum is exact.
+    Against NumPy; vectors that cannot take it in place are refused and left unchanged."""
+    rng = np.random.default_rng(23)
+    n = 3000
+    keys = np.unique(np.concatenate([rng.integers(0, n * n, 90_000), np.arange(n) + 7 * n]))  # row 7: every column
+    keys = keys[(keys // n) % 10 != 3]  # rows 3, 13, 23, ...: empty
+    rows, cols = keys // n, keys % n
+    vals = rng.integers(1, 10, keys.size).astype(np.float64)
+    A = gb.Matrix.from_coo(rows, cols, vals, nrows=n, ncols=n, dtype=dtype, backend=backend)
+    x_has = rng.random(n) < x_density
+    x_vals = rng.integers(1, 10, n).astype(np.float64)
+    x = gb.Vector.from_coo(np.flatnonzero(x_has), x_vals[x_has], size=n, dtype=dtype, backend=backend)
+    w_has, w_vals = rng.random(n) < 0.5, rng.integers(-20, 20, n).astype(np.float64)
+    t_has, t_vals = _product_reference(rows, cols, vals, x_has, x_vals, n, add, mult)
+    both = w_has & t_has
+    want = np.where(both, _ADD[add][0](w_vals, t_vals), np.where(w_has, w_vals, t_vals))[w_has | t_has]
+    sr = getattr(semiring, f"{add}_{mult}")
+
+    def fresh() -> gb.Vector:
+        return _as_bitmap(gb.Vector.from_coo(np.flatnonzero(w_has), w_vals[w_has], size=n, dtype=dtype,
+                                             backend=backend))
+
+    w = fresh()
+    vals_before = weakref.ref(w._bitmap()[1])
+    assert A.mxv(x, sr).add_into(w, getattr(binary, add)), "taken in the product's own pass"
+    assert w._bitmap()[1] is vals_before()
+    v = fresh()
+    v(getattr(binary, add)) << A.mxv(x, sr)  # the same through the write rule
+    for got in (w, v):
+        idx, out = got.to_coo()
+        assert idx.tolist() == np.flatnonzero(w_has | t_has).tolist()
+        assert np.array_equal(out.astype(np.float64), want)
+        assert got.nvals == int(np.count_nonzero(w_has | t_has))
+
+    # A full w sharing its presence (an apply keeps its input's): only its values are written.
+    base = gb.Vector.from_scalar(1, n, dtype=dtype, backend=backend)
+    full = base.apply(binary.times, right=3).new()
+    assert full._bitmap()[0] is base._bitmap()[0]
+    assert A.mxv(x, sr).add_into(full, getattr(binary, add))
+    assert np.array_equal(full.to_dense().astype(np.float64), np.where(t_has, _ADD[add][0](3.0, t_vals), 3.0))
+    assert base.nvals == n and np.array_equal(base.to_dense(), np.ones(n)), "the sharer changed"
+
+    u = fresh()
+    shared = gb.Vector(u.dtype, n, backend=backend)
+    shared << u  # shares u's arrays
+    other_op = binary.max if add != "max" else binary.min
+    assert not A.mxv(x, sr).add_into(u, other_op), "another accumulator"
+    assert not A.mxv(x, sr).add_into(u, getattr(binary, add)), "a bitmap another Vector shares"
+    assert not A.mxv(x, sr).add_into(x, getattr(binary, add)), "the multiplied vector itself"
+    assert not A.mxv(x, sr).add_into(fresh().dup("FP64" if dtype != "FP64" else "FP32"), getattr(binary, add))
+    for kept in (u, shared, x):
+        assert kept.nvals == int(np.count_nonzero(w_has if kept is not x else x_has)), "refused, yet changed"
+
+
+def test_accumulated_product_on_small_matrices(backend: str) -> None:
+    """Below the merge schedule's size the GPU refuses the one-pass join (the NumPy backend
+    takes it), and ``w(plus) << A.mxv(x)`` still gives NumPy's result."""
+    rng = np.random.default_rng(4)
+    keys = np.unique(rng.integers(0, N * N, 5 * N))
+    rows, cols = keys // N, keys % N
+    vals = rng.integers(1, 10, keys.size).astype(np.float64)
+    A = gb.Matrix.from_coo(rows, cols, vals, nrows=N, ncols=N, backend=backend)
+    x = gb.Vector.from_scalar(2.0, N, backend=backend)
+    w = gb.Vector.from_scalar(1.0, N, backend=backend)
+    assert A.mxv(x, semiring.plus_times).add_into(w, binary.plus) == (backend == "numpy")
+    w = gb.Vector.from_scalar(1.0, N, backend=backend)
+    w(binary.plus) << A.mxv(x, semiring.plus_times)
+    want = 1.0 + np.bincount(rows, weights=2.0 * vals, minlength=N)
+    assert np.array_equal(w.to_dense(), want)

@@ -209,15 +209,30 @@ class NumpyBackend(Backend):
         plan: Any = None,
         presence: bool = True,
         complement: bool = False,
-    ) -> tuple[np.ndarray, np.ndarray]:
+        into: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray] | None:
         """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
 
         ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
         Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
         ``row_mask`` is False (True with ``complement``) are not computed.  Returns the dense
         result and a presence array (made here even when ``presence`` is False: the caller may
-        then ignore it).
+        then ignore it).  ``into`` (presence and values of the result's type, owned by the
+        caller, no row mask): the result is added into them by the monoid, and they are
+        returned as (values, presence).
         """
+        if into is not None:
+            if row_mask is not None:
+                return None
+            out, present = self.spmv(semiring, indptr, indices, values, x, x_present, None, vector_first)
+            bits, vals = into
+            both = present & bits
+            vals[both] = semiring.monoid.op(vals[both], out[both])
+            new = present & ~bits
+            vals[new] = out[new]
+            if new.any():  # (presence already true is not written: a caller may share it)
+                bits[new] = True
+            return vals, bits
         if complement and row_mask is not None:
             row_mask = ~np.asarray(row_mask, dtype=bool)
         nrows = len(indptr) - 1

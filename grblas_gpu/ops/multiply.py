@@ -20,7 +20,7 @@ from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..expressions import Expression, check_same_backend
 from ..mask import Mask
 from ..matrix import Matrix, as_matrix
-from ..operators import TypedSemiring, typed_semiring
+from ..operators import TypedSemiring, typed_binary, typed_semiring
 from ..operators.base import Positions
 from ..vector import Vector
 
@@ -68,18 +68,28 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
     check_same_backend(A, u)
     typed = typed_semiring(op, unify(A.dtype, u.dtype))
 
-    def compute(mask: Mask | None) -> Vector:
-        # Push walks the rows of the matrix indexed by u: A's for vxm, A^T's for mxv; the
-        # (cached) transpose is built only when push is possible at all.
+    def direction() -> tuple[bool, Matrix]:
+        # (push?, the matrix it walks).  Push walks the rows of the matrix indexed by u: A's for
+        # vxm, A^T's for mxv; the (cached) transpose is built only when push is possible at all.
         vertex_share, edge_share = _push_limits(typed, A._be)
         if method == "push" or (method == "auto" and u.nvals < vertex_share * u.size):
             rows_of_u = A if vector_first else A._transposed()
             if method == "push" or _push_pays(rows_of_u, u, edge_share):
-                return _push(typed, rows_of_u, u, vector_first, out_size, mask)
-        out_rows = A._transposed() if vector_first else A
-        return _pull(typed, out_rows, u, vector_first, mask)
+                return True, rows_of_u
+        return False, A._transposed() if vector_first else A
 
-    return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, compute, (A, u))
+    def compute(mask: Mask | None) -> Vector:
+        push, M = direction()
+        if push:
+            return _push(typed, M, u, vector_first, out_size, mask)
+        return _pull(typed, M, u, vector_first, mask)
+
+    def add_into(C: Any, accum: Any) -> bool:
+        push, M = direction()
+        return not push and _pull_into(typed, M, u, vector_first, C, accum)
+
+    return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, compute, (A, u),
+                      add_into)
 
 
 def _push_limits(sr: TypedSemiring, be: Any) -> tuple[float, float]:
@@ -101,12 +111,9 @@ def _push_pays(M: Matrix, u: Vector, edge_share: float) -> bool:
     return M._be.sum_selected(M._row_lengths(), rows=u._idx) < budget
 
 
-def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mask | None) -> Vector:
-    """Rows of ``M`` are output positions; its columns index ``u``."""
-    be = M._be
+def _pull_operands(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool) -> tuple[Any, Any, Any]:
+    """(x, x presence or None when full, matrix values) as the pull kernel reads them."""
     mult = sr.mult
-    if u._full and _counts_entries(sr):
-        return _row_counts(sr, M)
     if mult.reads("x" if vector_first else "y"):
         x, present = u._dense(mult.x_type if vector_first else mult.y_type)
     else:  # the product ignores the vector's values: no cast
@@ -115,6 +122,15 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
     # The values cast to the product's type, cached on M; uncast when the product ignores them.
     read = mult.reads("y" if vector_first else "x")
     avals = M._values_as(mult.y_type if vector_first else mult.x_type) if read else M._vals
+    return x, present, avals
+
+
+def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mask | None) -> Vector:
+    """Rows of ``M`` are output positions; its columns index ``u``."""
+    be = M._be
+    if u._full and _counts_entries(sr):
+        return _row_counts(sr, M)
+    x, present, avals = _pull_operands(sr, M, u, vector_first)
     # A structural bitmap mask goes to the kernel as it is, with its complement flag (no pass).
     flags = _structural_flags(mask)
     if flags is not None:
@@ -130,6 +146,26 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
         has = M._nonempty_flags()
     count = M._nonempty_rows() if every_row else None
     return _inside(Vector._from_bitmap(be, sr.out_type, M.nrows, has, out, count), mask)
+
+
+def _pull_into(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any, accum: Any) -> bool:
+    """``C(accum) << product`` (no mask) in the pull's own pass, where ``accum`` is the
+    semiring's addition: each row's reduction then starts from C's entry, so the product is
+    never stored and no second pass joins it to C.  Only into a Vector of the result's type
+    that alone holds its bitmap (it is written in place; a full one, its values: its presence
+    stays all true and is not written) and is not the multiplied vector.  False, with nothing
+    done, where that does not hold or the backend's kernel cannot."""
+    if (C.kind != "Vector" or C is u or C.dtype != sr.out_type or typed_binary(accum, sr.out_type) is not sr.monoid.op
+            or (u._full and _counts_entries(sr)) or not C._owns_bitmap(values_only=C._full)):
+        return False
+    x, present, avals = _pull_operands(sr, M, u, vector_first)
+    bits, vals = C._bm
+    done = M._be.spmv(sr, M._indptr, M._indices, avals, x, present, None, vector_first, M._spmv_plan(),
+                      into=(bits, vals))
+    if done is None:
+        return False
+    C._set_bitmap(bits, vals, C.size if C._full else None)
+    return True
 
 
 def _inside(result: Vector, mask: Mask | None) -> Vector:

@@ -587,7 +587,8 @@ class CupyBackend(Backend):
         plan: "SpmvPlan | None" = None,
         presence: bool = True,
         complement: bool = False,
-    ) -> tuple[cupy.ndarray, cupy.ndarray | None]:
+        into: tuple[cupy.ndarray, cupy.ndarray] | None = None,
+    ) -> tuple[cupy.ndarray, cupy.ndarray | None] | None:
         """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
 
         ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
@@ -598,18 +599,26 @@ class CupyBackend(Backend):
         where the semiring allows, else rows binned by length.  With ``presence`` False the
         caller has the presence already (every x[k] present, no mask: the nonempty rows), and
         the rows-by-length schedule returns None in its place, writing none.
+
+        ``into`` (presence and values of the result's type, owned by the caller, no row mask)
+        asks for the result to be added into them by the monoid instead (an accumulating write
+        in the same pass), which the merge schedule does: the arrays are then returned.  Where
+        that schedule does not apply, nothing runs and None is returned.
         """
         ptr, idx = self._csr_arrays(indptr, indices)
         nrows = max(len(ptr) - 1, 0)
+        merge = plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring)
+        if into is not None and (not merge or row_mask is not None or nrows == 0):
+            return None
         if nrows == 0:
             return _spmv_result(semiring, 0)
         operands = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True),
                     self._matvec_operand(semiring, x, vector_first, False))
         flags = (self._flag_array(x_present), self._flag_array(row_mask))
-        if plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring):
+        if merge:
             if complement and row_mask is not None:  # the merge kernels take the allowed rows only
                 flags = (flags[0], self.mask_allowed(flags[1], None, True))
-            return self._spmv_merge(semiring, operands, flags, plan, bool(vector_first), nrows)
+            return self._spmv_merge(semiring, operands, flags, plan, bool(vector_first), nrows, into)
         out, present = _spmv_result(semiring, nrows, presence)
         head = operands + flags + (np.int32(bool(complement)),)
         module = codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype)
@@ -627,12 +636,14 @@ class CupyBackend(Backend):
         return out, present
 
     def _spmv_merge(self, semiring: TypedSemiring, operands: tuple[Any, ...], flags: tuple[Any, Any], plan: SpmvPlan,
-                    vector_first: bool, nrows: int) -> tuple[cupy.ndarray, cupy.ndarray]:
+                    vector_first: bool, nrows: int,
+                    into: tuple[cupy.ndarray, cupy.ndarray] | None = None) -> tuple[cupy.ndarray, cupy.ndarray]:
         """The merge-path schedule: one block per tile, then the carries that cross tiles.
         ``operands`` are (indptr, indices, values, x), ``flags`` (x_present, row_mask); what the
         pull reads of x (values, presence) goes through the matrix's :class:`ColumnCache` if it
         has one.  Returns the result of ``nrows`` rows, allocated once the gather (the first
-        kernel) is queued, so the GPU starts while the host allocates."""
+        kernel) is queued, so the GPU starts while the host allocates; or, with ``into``
+        (presence, values), added into those and returned as (values, presence)."""
         ptr, idx, values, x = operands
         module = codegen.spmv_module(semiring, idx.dtype, vector_first, "merge", ptr.dtype)
         tile_row = plan.tile_row
@@ -649,12 +660,13 @@ class CupyBackend(Backend):
             self._function(module, "gather")((_bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM),), (_BLOCK,),
                                              (x, x_present, columns.hot, np.int64(n)) + hot)
             idx, role = columns.indices, "hot"
-        out, present = _spmv_result(semiring, nrows)
+        out, present = _spmv_result(semiring, nrows) if into is None else (into[1], into[0])
         if ntiles == 0:
             return out, present
         carries = plan.carry_arrays(semiring.out_type.np_type)
         self._function(module, role)((ntiles,), (codegen.MERGE_BLOCK,),
-                               (ptr, idx, values, x) + hot + flags + (tile_row, np.int64(nrows), out, present) + carries)
+                                     (ptr, idx, values, x) + hot + flags + (tile_row, np.int64(nrows), out, present)
+                                     + carries + (np.int32(into is not None),))
         self._function(module, "fixup")((-(-ntiles * 32 // _BLOCK),), (_BLOCK,), carries + (np.int64(ntiles), out, present))
         return out, present
 

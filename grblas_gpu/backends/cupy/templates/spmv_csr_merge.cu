@@ -5,7 +5,10 @@
 //   out[r] = ADD_k MULT(A[r,k], x[k])  (or MULT(x[k], A[r,k]) when vector first)
 // over the k with x_present[k] (all k when x_present is null); rows with row_mask[r]
 // false (when row_mask is non-null) get no result.  present[r] says whether any term
-// existed; out[r] is 0 where not.  No early exit: the backend uses this schedule for
+// existed; out[r] is 0 where not.  With accumulate set, out and present hold a vector C on
+// entry and each row's result is joined into it: out[r] = C[r] ADD (the row's terms) where
+// C has an entry, the row's result elsewhere (C(ADD) << A x in one pass; no row mask);
+// present[r] is then written only where it was false.  No early exit: the backend uses this schedule for
 // monoids without a terminal value, and for multipliers that do not read positions
 // (products are formed before their row is known, so r is 0 in {{PRODUCT}}).
 //
@@ -43,6 +46,18 @@ __device__ __forceinline__ gb_merge_part<M> gb_merge_join(const gb_merge_part<M>
     return right;
 }
 
+// Write row i's result p (joined into the entry out[i] already holds, with accumulate).
+template <typename M>
+__device__ __forceinline__ void gb_merge_put(typename M::T* out, bool* present, int64_t i,
+                                             const gb_merge_part<M>& p, bool accumulate) {
+    if (accumulate && present[i]) {
+        if (p.valid) out[i] = M::call(out[i], p.value);
+    } else {
+        out[i] = p.valid ? p.value : (typename M::T)0;
+        present[i] = p.valid;
+    }
+}
+
 template <typename M>
 __device__ __forceinline__ gb_merge_part<M> gb_merge_shfl_up(unsigned mask, const gb_merge_part<M>& p, int d) {
     gb_merge_part<M> q;
@@ -60,10 +75,11 @@ __device__ __forceinline__ gb_merge_part<M> gb_merge_shfl_up(unsigned mask, cons
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask, \
         const int64_t* __restrict__ tile_row, int64_t nrows, \
         {{T}}* __restrict__ out, bool* __restrict__ present, \
-        int64_t* __restrict__ carry_row, {{T}}* __restrict__ carry_value, bool* __restrict__ carry_valid
+        int64_t* __restrict__ carry_row, {{T}}* __restrict__ carry_value, bool* __restrict__ carry_valid, \
+        int accumulate
 #define GB_MERGE_ARGS \
         indptr, indices, values, x, x_hot, x_present_hot, x_present, row_mask, tile_row, nrows, out, present, \
-        carry_row, carry_value, carry_valid
+        carry_row, carry_value, carry_valid, accumulate
 
 // The main kernel's body; HOT says whether column indices k < 0 may occur (the entry points
 // differ only in it, so that a pull without the cache runs code with no test of k's sign).
@@ -147,8 +163,7 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
                 head.reset = true;
                 head_row = i;
             } else {
-                out[i] = tail.valid ? tail.value : (T)0;
-                present[i] = tail.valid;
+                gb_merge_put<M>(out, present, i, tail, accumulate);
             }
             tail.valid = false;
             ++i;
@@ -177,9 +192,7 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
     if (head.reset) {  // carry_in is the open part of head_row from earlier threads
         carry_in.reset = false;
         head.reset = false;
-        const gb_merge_part<M> done = gb_merge_join<M>(carry_in, head);
-        out[head_row] = done.valid ? done.value : (T)0;
-        present[head_row] = done.valid;
+        gb_merge_put<M>(out, present, head_row, gb_merge_join<M>(carry_in, head), accumulate);
     }
     if (threadIdx.x == GB_MERGE_BLOCK - 1) {  // the part of row r1 that crosses into later blocks
         carry_row[blockIdx.x] = r1 < nrows ? r1 : -1;
@@ -228,8 +241,12 @@ extern "C" __global__ void {{KERNEL}}_fixup(
         if (__ballot_sync(0xffffffffu, q < ncarry && carry_row[q] != r) != 0u) break;
     }
     if (lane == 0 && valid) {
-        out[r] = present[r] ? M::call(acc, out[r]) : acc;
-        present[r] = true;
+        if (present[r]) {
+            out[r] = M::call(acc, out[r]);
+        } else {  // (presence already true is not written: a caller may share it)
+            out[r] = acc;
+            present[r] = true;
+        }
     }
 }
 
