@@ -45,7 +45,11 @@ _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
 _REDUCE_BLOCKS_PER_SM = 8  # counts and sums: one atomic per block, so few blocks that stride
 _PUSH_BLOCKS_PER_SM = 16  # balanced push: enough warps to fill the GPU; more stride
 _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many rows in one block (<= 15 us)
-_NULL = np.uint64(0)  # a null device pointer, passed by value
+# A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
+# (0.2 against 0.5 us an argument on a slow host; a kernel often has several).
+_NULL = None
+_FLAGS32 = (np.int32(0), np.int32(1))  # int32 flags, made once (0.2-0.6 us a scalar)
+_ZERO64 = np.int64(0)
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
@@ -222,6 +226,10 @@ class CupyBackend(Backend):
     @_map_out_of_memory
     def cast(self, x: Any, t: DataType) -> Any:
         """Cast C-style to ``t`` (float to integer truncates and saturates, NaN becomes 0)."""
+        return self._cast(x, t)
+
+    def _cast(self, x: Any, t: DataType) -> Any:
+        """:meth:`cast` inside the methods that map running out of memory themselves."""
         if not isinstance(x, cupy.ndarray):
             x = cupy.asarray(x)
         if x.dtype == t.np_type:
@@ -241,7 +249,7 @@ class CupyBackend(Backend):
 
     def _operand(self, x: Any, t: DataType) -> cupy.ndarray:
         """``x`` as a contiguous CuPy array of type ``t``."""
-        return _contiguous(self.cast(x, t))
+        return _contiguous(self._cast(x, t))
 
     def _matvec_operand(self, semiring: TypedSemiring, arr: Any, vector_first: bool, of_matrix: bool) -> Any:
         """A matrix-vector kernel's value operand (the matrix's when ``of_matrix``, else the
@@ -391,7 +399,7 @@ class CupyBackend(Backend):
         if _is_scalar(a_vals):
             self._launch_elementwise(self._function(module, "select_scalar"), n, (m, cast_scalar(a_vals, t)) + tail)
         else:
-            args = (m, self._flag_array(a_bits), _contiguous(self.cast(a_vals, t))) + tail
+            args = (m, self._flag_array(a_bits), _contiguous(self._cast(a_vals, t))) + tail
             self._launch_elementwise(self._function(module, "select"), n, args)
         return z_bits, z_vals
 
@@ -442,6 +450,7 @@ class CupyBackend(Backend):
         self.check_adds_in_one_pass(op)
         return self._two_bitmaps(op, "add", x_bits, x, y_bits, y, ())
 
+    @_map_out_of_memory
     def ewise_add_into(self, op: TypedBinaryOp, x_bits: cupy.ndarray, x: cupy.ndarray, y_bits: Any, y: Any) -> None:
         """:meth:`ewise_add` written into ``x_bits`` and ``x`` (arrays of ``op``'s type that the
         caller owns): only the positions where y holds an entry are read and written."""
@@ -620,10 +629,10 @@ class CupyBackend(Backend):
                 flags = (flags[0], self.mask_allowed(flags[1], None, True))
             return self._spmv_merge(semiring, operands, flags, plan, bool(vector_first), nrows, into)
         out, present = _spmv_result(semiring, nrows, presence)
-        head = operands + flags + (np.int32(bool(complement)),)
+        head = operands + flags + (_FLAGS32[bool(complement)],)
         module = codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype)
         main = self._function(module)
-        tail = (out, _NULL if present is None else present, np.int64(0))
+        tail = (out, present, _ZERO64)
         lanes = _EARLY_EXIT_LANES if semiring.monoid.stops_early else 32
         if plan is None or plan.classes is None:
             group = min(_group_size(idx.size, nrows), lanes)
@@ -666,7 +675,7 @@ class CupyBackend(Backend):
         carries = plan.carry_arrays(semiring.out_type.np_type)
         self._function(module, role)((ntiles,), (codegen.MERGE_BLOCK,),
                                      (ptr, idx, values, x) + hot + flags + (tile_row, np.int64(nrows), out, present)
-                                     + carries + (np.int32(into is not None),))
+                                     + carries + (_FLAGS32[into is not None],))
         self._function(module, "fixup")((-(-ntiles * 32 // _BLOCK),), (_BLOCK,), carries + (np.int64(ntiles), out, present))
         return out, present
 
