@@ -230,7 +230,7 @@ def small_mxv(cfg: Config) -> list[dict]:
     for name in ("plus_times", "min_plus"):
         run = _mxv_runner(A, x, out, getattr(semiring, name))
         rows.append(_guarded(g.name, f"small_mxv_{name}",
-                             lambda: cfg.measure(run, warmup=20, repeat=200, wall=True)))
+                             lambda: cfg.measure(run, warmup=200, repeat=200, wall=True)))
     return rows
 
 
