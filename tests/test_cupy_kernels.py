@@ -585,6 +585,45 @@ def test_spmv_column_cache(gpu: Any, name: str, t: DataType, index: Any, vf: boo
         assert np.bincount(indices, minlength=ncols)[hot].sum() >= 0.5 * indices.size
 
 
+@pytest.mark.parametrize("name,t", [("plus_times", FP64), ("min_plus", FP32), ("max_min", INT32),
+                                    ("plus_second", FP32)])
+@pytest.mark.parametrize("index", [np.int32, np.int64, (np.int64, np.int32)], ids=_index_name)
+@pytest.mark.parametrize("vf", [False, True], ids=["mxv", "vxm"])
+@pytest.mark.parametrize("x_full", [True, False], ids=["x full", "x partial"])
+@pytest.mark.parametrize("c_full", [True, False], ids=["C full", "C partial"])
+def test_spmv_merge_into(gpu: Any, name: str, t: DataType, index: Any, vf: bool, x_full: bool, c_full: bool,
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """``into``: the merge schedule adds each row's result into a given (presence, values) by
+    the monoid, in place; rows cross tiles and threads, some are empty.  Against the NumPy
+    backend's product joined by hand.  The rows-by-length schedule and a row mask decline,
+    changing nothing."""
+    sr = semirings[name][t]
+    rng = rng_for("spmv into", name, t, index, vf, x_full, c_full)
+    nrows, ncols = 300, 200
+    indptr, indices = random_csr(rng, nrows, ncols, 60.0, index)
+    a_type, x_type = (sr.mult.y_type, sr.mult.x_type) if vf else (sr.mult.x_type, sr.mult.y_type)
+    values, x = _spmv_values(rng, sr, a_type, len(indices)), _spmv_values(rng, sr, x_type, ncols)
+    x_present = None if x_full else rng.random(ncols) < 0.6
+    c_bits = np.ones(nrows, bool) if c_full else rng.random(nrows) < 0.5
+    c_vals = _spmv_values(rng, sr, sr.out_type, nrows)
+    ref_out, ref_has = REF.spmv(sr, indptr, indices, values, x, x_present, None, vf)
+    both = c_bits & ref_has
+    want_vals = np.where(c_bits, c_vals, ref_out)
+    want_vals[both] = sr.monoid.op(c_vals[both], ref_out[both])
+    want_bits = c_bits | ref_has
+    dev = [None if a is None else gpu.asarray(a) for a in (indptr, indices, values, x, x_present)]
+    bits, vals = gpu.asarray(c_bits.copy()), gpu.asarray(c_vals.copy())
+    assert gpu.spmv(sr, *dev, None, vf, None, into=(bits, vals)) is None, "the vector schedule declines"
+    plan = _merge_plan(gpu, indptr, monkeypatch)
+    mask = gpu.asarray(np.ones(nrows, bool))
+    assert gpu.spmv(sr, *dev, mask, vf, plan, into=(bits, vals)) is None, "a row mask declines"
+    assert np.array_equal(gpu.to_host(bits), c_bits) and np.array_equal(gpu.to_host(vals), c_vals)
+    got_vals, got_bits = gpu.spmv(sr, *dev, None, vf, plan, into=(bits, vals))
+    assert got_vals is vals and got_bits is bits
+    assert np.array_equal(gpu.to_host(bits), want_bits)
+    assert np.array_equal(gpu.to_host(vals)[want_bits], want_vals[want_bits])  # small integers: exact
+
+
 def test_spmv_column_cache_declined(gpu: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """No cache for a matrix whose columns are used evenly."""
     rng = rng_for("column cache declined")
