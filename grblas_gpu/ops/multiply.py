@@ -85,8 +85,10 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         return _pull(typed, M, u, vector_first, mask)
 
     def add_into(C: Any, accum: Any) -> bool:
+        if not _joins_into(typed, u, C, accum):  # (tested first: choosing the direction may read the device)
+            return False
         push, M = direction()
-        return not push and _pull_into(typed, M, u, vector_first, C, accum)
+        return not push and _pull_into(typed, M, u, vector_first, C)
 
     return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, compute, (A, u),
                       add_into)
@@ -148,16 +150,20 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
     return _inside(Vector._from_bitmap(be, sr.out_type, M.nrows, has, out, count), mask)
 
 
-def _pull_into(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any, accum: Any) -> bool:
-    """``C(accum) << product`` (no mask) in the pull's own pass, where ``accum`` is the
-    semiring's addition: each row's reduction then starts from C's entry, so the product is
-    never stored and no second pass joins it to C.  Only into a Vector of the result's type
-    that alone holds its bitmap (it is written in place; a full one, its values: its presence
-    stays all true and is not written) and is not the multiplied vector.  False, with nothing
-    done, where that does not hold or the backend's kernel cannot."""
-    if (C.kind != "Vector" or C is u or C.dtype != sr.out_type or typed_binary(accum, sr.out_type) is not sr.monoid.op
-            or (u._full and _counts_entries(sr)) or not C._owns_bitmap(values_only=C._full)):
-        return False
+def _joins_into(sr: TypedSemiring, u: Vector, C: Any, accum: Any) -> bool:
+    """Whether ``C(accum) << product`` (no mask) can be done in the pull's own pass: ``accum``
+    is the semiring's addition (each row's reduction then starts from C's entry), and C is a
+    Vector of the result's type, not the multiplied vector, that alone holds its bitmap (it
+    is written in place; a full one, its values: its presence stays all true, unwritten)."""
+    return (C.kind == "Vector" and C is not u and C.dtype == sr.out_type
+            and typed_binary(accum, sr.out_type) is sr.monoid.op
+            and not (u._full and _counts_entries(sr)) and C._owns_bitmap(values_only=C._full))
+
+
+def _pull_into(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any) -> bool:
+    """The pull with its result added into ``C``'s bitmap in the same pass (where
+    :func:`_joins_into` holds): no product is stored and no second pass joins it to C.
+    False, with nothing done, where the backend's kernel cannot."""
     x, present, avals = _pull_operands(sr, M, u, vector_first)
     bits, vals = C._bm
     done = M._be.spmv(sr, M._indptr, M._indices, avals, x, present, None, vector_first, M._spmv_plan(),
