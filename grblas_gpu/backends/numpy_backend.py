@@ -123,12 +123,14 @@ class NumpyBackend(Backend):
     def ewise_add_into(self, op: TypedBinaryOp, x_bits: np.ndarray, x: np.ndarray, y_bits: np.ndarray,
                        y: np.ndarray) -> None:
         """:meth:`ewise_add` written into ``x_bits`` and ``x`` (arrays of ``op``'s type that the
-        caller owns)."""
+        caller owns; presence already true is not written, so ``x_bits`` may be shared where
+        it is all true)."""
         self.check_adds_in_one_pass(op)
         both, lone = y_bits & x_bits, y_bits & ~x_bits
         x[both] = op(x[both], y[both], None)
         x[lone] = y[lone]
-        x_bits |= y_bits
+        if lone.any():
+            x_bits[lone] = True
 
     def indexunary(self, op: TypedIndexUnaryOp, x: np.ndarray, i: Any, j: Any, thunk: Any) -> np.ndarray:
         """``op(x, i, j, thunk)`` per element; ``i``/``j`` are int64 arrays or ints."""
@@ -226,12 +228,7 @@ class NumpyBackend(Backend):
                 return None
             out, present = self.spmv(semiring, indptr, indices, values, x, x_present, None, vector_first)
             bits, vals = into
-            both = present & bits
-            vals[both] = semiring.monoid.op(vals[both], out[both])
-            new = present & ~bits
-            vals[new] = out[new]
-            if new.any():  # (presence already true is not written: a caller may share it)
-                bits[new] = True
+            self.ewise_add_into(semiring.monoid.op, bits, vals, present, out)
             return vals, bits
         if complement and row_mask is not None:
             row_mask = ~np.asarray(row_mask, dtype=bool)
