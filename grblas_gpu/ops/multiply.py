@@ -154,7 +154,8 @@ def _joins_into(sr: TypedSemiring, u: Vector, C: Any, accum: Any) -> bool:
     """Whether ``C(accum) << product`` (no mask) can be done in the pull's own pass: ``accum``
     is the semiring's addition (each row's reduction then starts from C's entry), and C is a
     Vector of the result's type, not the multiplied vector, that alone holds its bitmap (it
-    is written in place; a full one, its values: its presence stays all true, unwritten)."""
+    is written in place; a full one, its values: its presence stays all true, unwritten).
+    Not for row counts of a full vector (``plus_pair``), which need no product at all."""
     return (C.kind == "Vector" and C is not u and C.dtype == sr.out_type
             and typed_binary(accum, sr.out_type) is sr.monoid.op
             and not (u._full and _counts_entries(sr)) and C._owns_bitmap(values_only=C._full))

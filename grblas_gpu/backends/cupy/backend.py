@@ -711,7 +711,7 @@ class CupyBackend(Backend):
         present = cupy.zeros(size, dtype=BOOL.np_type)
         module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype)
         head = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True))
-        tail = (self._flag_array(mask), np.int32(bool(complement)), out, present)
+        tail = (self._flag_array(mask), _FLAGS32[bool(complement)], out, present)
         if dense:
             n = int(frontier.shape[0])
             args = head + (self._flag_array(frontier), self._matvec_operand(semiring, fvals, vector_first, False),

@@ -443,9 +443,9 @@ def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, sc
     rows, nrows, out, present, long_row, group)`` (the rows listed in ``rows``, or all ``nrows``
     when it is null; rows longer than ``long_row`` are skipped when it is positive; rows where
     ``row_mask[r] == complement`` are not computed) and ``long(indptr, indices, values, x,
-    x_present, row_mask, complement, rows, out, present)`` (one block per listed row).  ``merge`` entries: ``main(indptr, indices, values, x, x_hot, x_present_hot,
-    x_present, row_mask, tile_row, nrows, out, present, carry_row, carry_value, carry_valid,
-    accumulate)`` (one block of MERGE_BLOCK threads per MERGE_TILE merge items; with
+    x_present, row_mask, complement, rows, out, present)`` (one block per listed row).
+    ``merge`` entries: ``main(indptr, indices, values, x, x_hot, x_present_hot, x_present,
+    row_mask, tile_row, nrows, out, present, carry_row, carry_value, carry_valid, accumulate)`` (one block of MERGE_BLOCK threads per MERGE_TILE merge items; with
     ``accumulate`` non-zero, ``out`` and ``present`` hold a vector that each row's result is
     added into by the monoid, and ``row_mask`` must be null); ``hot``, the same where a
     column index k < 0 reads ``x_hot[~k]`` and ``x_present_hot[~k]``; ``fixup(carry_row,

@@ -8,9 +8,9 @@
 // existed; out[r] is 0 where not.  With accumulate set, out and present hold a vector C on
 // entry and each row's result is joined into it: out[r] = C[r] ADD (the row's terms) where
 // C has an entry, the row's result elsewhere (C(ADD) << A x in one pass; no row mask);
-// present[r] is then written only where it was false.  No early exit: the backend uses this schedule for
-// monoids without a terminal value, and for multipliers that do not read positions
-// (products are formed before their row is known, so r is 0 in {{PRODUCT}}).
+// present[r] is then written only where it was false.  No early exit: the backend uses
+// this schedule for monoids without a terminal value, and for multipliers that do not read
+// positions (products are formed before their row is known, so r is 0 in {{PRODUCT}}).
 //
 // Block b handles merge items [b * TILE, (b + 1) * TILE); tile_row[b] (from the plan) is
 // the row at that diagonal.  The block stages the products of its entries and its rows'
