@@ -99,6 +99,11 @@ class DataType:
             return NotImplemented
         return (self.name, self.np_type, self.c_type) == (other.name, other.np_type, other.c_type)
 
+    def __hash__(self) -> int:
+        # The name alone: equal types have equal names, and a string keeps its hash (the
+        # dataclass's would hash the NumPy dtype each time, in cache keys of every statement).
+        return hash(self.name)
+
     def __repr__(self) -> str:
         return self.name
 
