@@ -624,6 +624,48 @@ def test_spmv_merge_into(gpu: Any, name: str, t: DataType, index: Any, vf: bool,
     assert np.array_equal(gpu.to_host(vals)[want_bits], want_vals[want_bits])  # small integers: exact
 
 
+@pytest.mark.parametrize("name,t", [("plus_times", FP64), ("min_plus", FP32), ("any_pair", BOOL),
+                                    ("max_min", INT32), ("min_secondi", INT64)])
+@pytest.mark.parametrize("index", [np.int32, np.int64], ids=_index_name)
+@pytest.mark.parametrize("vf", [False, True], ids=["mxv", "vxm"])
+@pytest.mark.parametrize("masks", ["none", "x partial", "row mask", "complement"])
+def test_spmv_prepared_launch(gpu: Any, name: str, t: DataType, index: Any, vf: bool, masks: str) -> None:
+    """A small matrix's SpMV, launched from the arguments its plan packed once: the same
+    results as the NumPy SpMV, call after call with other vectors and masks (the pointers that
+    change are written at each launch), and written into a given ``out`` without presence."""
+    sr = semirings[name][t]
+    rng = rng_for("prepared spmv", name, t, index, vf, masks)
+    nrows, ncols = 300, 200
+    indptr, indices = random_csr(rng, nrows, ncols, 8.0, index)
+    a_type, x_type = (sr.mult.y_type, sr.mult.x_type) if vf else (sr.mult.x_type, sr.mult.y_type)
+    values = _spmv_values(rng, sr, a_type, len(indices))
+    ptr, idx, vals = gpu.asarray(indptr), gpu.asarray(indices), gpu.asarray(values)
+    plan = gpu.spmv_plan(ptr, idx, ncols)
+    assert plan.tile_row is None and plan.indptr is ptr and plan.indices is idx
+    for call in range(3):
+        x = _spmv_values(rng, sr, x_type, ncols)
+        x_present = rng.random(ncols) < 0.6 if masks == "x partial" else None
+        row_mask = rng.random(nrows) < 0.7 if masks in ("row mask", "complement") else None
+        complement = masks == "complement"
+        flags = [None if f is None else gpu.asarray(f) for f in (x_present, row_mask)]
+        out, has = gpu.spmv(sr, ptr, idx, vals, gpu.asarray(x), *flags, vf, plan, complement=complement)
+        ref_mask = None if row_mask is None else (~row_mask if complement else row_mask)
+        ref_out, ref_has = REF.spmv(sr, indptr, indices, values, x, x_present, ref_mask, vf)
+        has = gpu.to_host(has)
+        assert np.array_equal(has, ref_has), f"call {call}"
+        if sr.monoid.name == "any":
+            assert np.all(gpu.to_host(out)[has] == 1)
+        else:
+            assert np.array_equal(gpu.to_host(out)[has], ref_out[ref_has]), f"call {call}"  # exact
+    assert any(key[0] == "vector launch" for key in plan.derived), "the prepared launch ran"
+    if masks == "none":  # x full, every row: into a given array, no presence made
+        own = gpu.asarray(np.zeros(nrows, sr.out_type.np_type))
+        out, has = gpu.spmv(sr, ptr, idx, vals, gpu.asarray(x), None, None, vf, plan, presence=False, out=own)
+        assert out is own and has is None
+        if sr.monoid.name != "any":
+            assert np.array_equal(gpu.to_host(own)[ref_has], ref_out[ref_has])
+
+
 def test_spmv_column_cache_declined(gpu: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """No cache for a matrix whose columns are used evenly."""
     rng = rng_for("column cache declined")

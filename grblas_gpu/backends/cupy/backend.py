@@ -26,6 +26,7 @@ from ...operators.cmath import cast_array
 from .. import Backend
 from . import codegen
 from .codegen import KernelModule
+from .launch import CHANGES, PreparedLaunch
 
 __all__ = ["CupyBackend"]
 
@@ -113,12 +114,12 @@ class SpmvPlan:
     """How SpMV splits one matrix's work, made once per matrix (:meth:`CupyBackend.spmv_plan`).
 
     ``tile_row``: the row at the start of each merge-path tile (merge schedule), or None for
-    small matrices.  ``classes`` and ``long_rows``: rows binned by length as (lanes per row,
+    small matrices (one launch over every row, which ``derived`` keeps prepared).  ``classes`` and ``long_rows``: rows binned by length as (lanes per row,
     rows) classes and the rows that get a block each (vector schedule), or None.
     ``indices`` and ``ncols``: the matrix's column indices and width, from which the first
-    merge-path pull that reads the vector makes its :class:`ColumnCache`.  ``derived`` keeps
-    what is made on first use: that cache, and the merge schedule's per-tile carry arrays by
-    result type, reused because kernels on one stream run in order (a call's fix-up has read
+    merge-path pull that reads the vector makes its :class:`ColumnCache`; ``indptr``: its row
+    pointers.  ``derived`` keeps what is made on first use: that cache, the prepared launches
+    of a small matrix, and the merge schedule's per-tile carry arrays by result type, reused because kernels on one stream run in order (a call's fix-up has read
     them before the next call's main kernel writes them).
     """
 
@@ -127,6 +128,7 @@ class SpmvPlan:
     long_rows: cupy.ndarray | None
     indices: cupy.ndarray | None = None
     ncols: int = 0
+    indptr: cupy.ndarray | None = None
     derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def carry_arrays(self, dtype: Any) -> tuple[cupy.ndarray, ...]:
@@ -597,6 +599,7 @@ class CupyBackend(Backend):
         presence: bool = True,
         complement: bool = False,
         into: tuple[cupy.ndarray, cupy.ndarray] | None = None,
+        out: cupy.ndarray | None = None,
     ) -> tuple[cupy.ndarray, cupy.ndarray | None] | None:
         """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
 
@@ -613,6 +616,10 @@ class CupyBackend(Backend):
         asks for the result to be added into them by the monoid instead (an accumulating write
         in the same pass), which the merge schedule does: the arrays are then returned.  Where
         that schedule does not apply, nothing runs and None is returned.
+
+        ``out`` (values of the result's type that the caller owns) may be written with the
+        result in place of a new array, which the one-launch schedule of a small matrix does
+        when ``presence`` is False; the returned array is the result either way.
         """
         ptr, idx = self._csr_arrays(indptr, indices)
         nrows = max(len(ptr) - 1, 0)
@@ -628,6 +635,15 @@ class CupyBackend(Backend):
             if complement and row_mask is not None:  # the merge kernels take the allowed rows only
                 flags = (flags[0], self.mask_allowed(flags[1], None, True))
             return self._spmv_merge(semiring, operands, flags, plan, bool(vector_first), nrows, into)
+        if plan is not None and plan.tile_row is None:  # a small matrix: one launch, prepared once
+            prepared = self._prepared_spmv(semiring, plan, ptr, idx, bool(vector_first), bool(complement))
+            if prepared is not None:
+                if out is None or presence:
+                    out, present = _spmv_result(semiring, nrows, presence)
+                else:
+                    present = None
+                prepared.launch(*operands[2:], *flags, out, present)
+                return out, present
         out, present = _spmv_result(semiring, nrows, presence)
         head = operands + flags + (_FLAGS32[bool(complement)],)
         module = codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype)
@@ -643,6 +659,26 @@ class CupyBackend(Backend):
         if plan.long_rows.size:
             self._function(module, "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows,) + tail[:2])
         return out, present
+
+    def _prepared_spmv(self, semiring: TypedSemiring, plan: SpmvPlan, ptr: cupy.ndarray, idx: cupy.ndarray,
+                       vector_first: bool, complement: bool) -> PreparedLaunch | None:
+        """The one-launch SpMV of a small matrix, its arguments but the operands and results
+        packed once per plan, semiring and flags (CuPy's conversion of its 13 arguments costs
+        more than the kernel).  None for arrays other than the plan's, which it cannot hold."""
+        if ptr is not plan.indptr or idx is not plan.indices:
+            return None
+        key = ("vector launch", semiring, vector_first, complement)
+        prepared = plan.derived.get(key)
+        if prepared is None:
+            module = codegen.spmv_module(semiring, idx.dtype, vector_first, "vector", ptr.dtype)
+            nrows = ptr.size - 1
+            lanes = _EARLY_EXIT_LANES if semiring.monoid.stops_early else 32
+            group = min(_group_size(idx.size, nrows), lanes)
+            args = (ptr, idx) + (CHANGES,) * 4 + (_FLAGS32[complement], _NULL, np.int64(nrows), CHANGES, CHANGES,
+                                                  _ZERO64, np.int32(group))
+            prepared = plan.derived[key] = PreparedLaunch(self._function(module), -(-nrows * group // _BLOCK),
+                                                          _BLOCK, args)
+        return prepared
 
     def _spmv_merge(self, semiring: TypedSemiring, operands: tuple[Any, ...], flags: tuple[Any, Any], plan: SpmvPlan,
                     vector_first: bool, nrows: int,
@@ -747,11 +783,12 @@ class CupyBackend(Backend):
         self._function(module, "ends")((1,), (1024,), (ptr, rows, np.int64(n), ends))
         return ends
 
-    def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> "SpmvPlan | None":
-        """How :meth:`spmv` splits a matrix's work (None for matrices too small to need it).
+    def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> SpmvPlan:
+        """How :meth:`spmv` splits a matrix's work.
 
-        Merge-path tiles for matrices of at least ``merge_min_nnz`` entries; for those of at
-        least ``_PLAN_MIN_NNZ``, also rows binned by length for the vector schedule: rows of up
+        No split for fewer than ``merge_min_nnz`` entries: one launch over every row, prepared
+        once (:meth:`_prepared_spmv`).  Merge-path tiles for larger matrices; for those of at
+        least ``_PLAN_MIN_NNZ`` entries, also rows binned by length for the vector schedule: rows of up
         to 32 entries go to the class of the next power of two, each class run with that many
         lanes per row; longer rows get a block each.  With the column ``indices`` (of a matrix
         ``ncols`` wide) the plan can also make a :class:`ColumnCache` when first asked.
@@ -759,11 +796,11 @@ class CupyBackend(Backend):
         """
         ptr = cupy.asarray(indptr)
         nnz = int(ptr[-1]) if ptr.size else 0
+        ptr, idx = self._csr_arrays(ptr, indices) if indices is not None else (self._index_array(ptr), None)
         if nnz < self.merge_min_nnz:
-            return None
+            return SpmvPlan(None, None, None, idx, int(ncols), ptr)
         classes = _row_classes(ptr) if nnz >= _PLAN_MIN_NNZ else (None, None)
-        idx = None if indices is None else self._csr_arrays(ptr, indices)[1]
-        return SpmvPlan(_merge_tiles(ptr, nnz), *classes, idx, int(ncols))
+        return SpmvPlan(_merge_tiles(ptr, nnz), *classes, idx, int(ncols), ptr)
 
 
 def _spmv_result(semiring: TypedSemiring, nrows: int, presence: bool = True) -> tuple[cupy.ndarray, cupy.ndarray | None]:
