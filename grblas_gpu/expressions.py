@@ -34,7 +34,8 @@ class Expression:
 
     def __init__(self, name: str, kind: str, shape: tuple[int, ...], dtype: DataType, backend: Any,
                  compute: Callable[[Mask | None], Any], args: tuple[Any, ...] = (),
-                 add_into: Callable[[Any, Any], bool] | None = None) -> None:
+                 add_into: Callable[[Any, Any], bool] | None = None,
+                 write_into: Callable[[Any], bool] | None = None) -> None:
         self.name = name
         self.kind = kind  # "Matrix", "Vector" or "Scalar"
         self.shape = shape
@@ -42,6 +43,7 @@ class Expression:
         self._be = get_backend(backend) if isinstance(backend, str) else backend
         self._compute = compute
         self._add_into = add_into
+        self._write_into = write_into
         self.args = args
 
     @property
@@ -57,6 +59,12 @@ class Expression:
         """``target(accum) << self`` (no mask) in one pass, where the operation can join its
         result into ``target`` as it computes it; False, with nothing done, where it cannot."""
         return self._add_into is not None and self._add_into(target, accum)
+
+    def write_into(self, target: Any) -> bool:
+        """``target << self`` (no mask, no accumulator) with the result computed into
+        ``target``'s own storage, where the operation can; False, with nothing done, where it
+        cannot (the caller then computes a new result and writes it)."""
+        return self._write_into is not None and self._write_into(target)
 
     def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Any:
         """Evaluate into a new object of ``dtype`` (default: the expression's type)."""
@@ -162,7 +170,8 @@ class Updater:
                 f"of shape {target.shape}"
             )
         check_same_backend(target, expr)
-        if self.accum is not None and self.mask is None and expr.add_into(target, self.accum):
+        if self.mask is None and (expr.add_into(target, self.accum) if self.accum is not None
+                                  else expr.write_into(target)):
             return
         result = expr.compute(self.mask)
         write_result(target, result, self.mask, self.accum, self.replace)

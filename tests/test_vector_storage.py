@@ -306,3 +306,54 @@ def test_accumulated_product_on_small_matrices(backend: str) -> None:
     w(binary.plus) << A.mxv(x, semiring.plus_times)
     want = 1.0 + np.bincount(rows, weights=2.0 * vals, minlength=N)
     assert np.array_equal(w.to_dense(), want)
+
+
+@pytest.mark.parametrize("method", ["mxv", "vxm"])
+def test_product_of_a_full_vector_is_written_into_its_target(backend: str, method: str) -> None:
+    """``w << A.mxv(x)`` with a full x (no mask, no accumulator) is computed straight into w:
+    on the GPU into w's own values array where w alone holds it, with an entry in every nonempty row.
+    Against NumPy, call after call; the multiplied vector, a w sharing its values, a w of
+    another type and a sparse x take the ordinary path and give the same results."""
+    rng = np.random.default_rng(31)
+    keys = np.unique(rng.integers(0, N * N, 6 * N))
+    keys = keys[(keys // N) % 7 != 2]  # rows 2, 9, 16, ...: empty
+    rows, cols = keys // N, keys % N
+    vals = rng.integers(1, 10, keys.size).astype(np.float64)
+    A = gb.Matrix.from_coo(rows, cols, vals, nrows=N, ncols=N, backend=backend)
+    mine, theirs = (rows, cols) if method == "mxv" else (cols, rows)
+
+    def product(xv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        has = np.zeros(N, dtype=bool)
+        has[mine] = True
+        return has, np.bincount(mine, weights=vals * xv[theirs], minlength=N)
+
+    w = gb.Vector.from_scalar(0.0, N, backend=backend)
+    for call in range(3):
+        xv = rng.integers(1, 10, N).astype(np.float64)
+        x = gb.Vector.from_dense(xv, backend=backend)
+        expr = A.mxv(x, semiring.plus_times) if method == "mxv" else x.vxm(A, semiring.plus_times)
+        before = weakref.ref(w._bitmap()[1])
+        assert expr.write_into(w)
+        if call and backend == "cupy":  # (the NumPy SpMV always makes a new array)
+            assert w._bitmap()[1] is before(), "written into w's own values"
+        has, want = product(xv)
+        assert np.array_equal(w.to_coo()[0], np.flatnonzero(has)) and w.nvals == int(has.sum())
+        assert np.array_equal(w.to_coo()[1], want[has])
+
+    shared = gb.Vector(gb.FP64, N, backend=backend)
+    shared << w  # shares w's arrays: w's values must not be written in place now
+    kept = shared.to_dense(fill_value=-1.0)
+    x = gb.Vector.from_dense(np.ones(N), backend=backend)
+    w << (A.mxv(x, semiring.plus_times) if method == "mxv" else x.vxm(A, semiring.plus_times))
+    assert np.array_equal(shared.to_dense(fill_value=-1.0), kept), "the sharer changed"
+    has, want = product(np.ones(N))
+    assert np.array_equal(w.to_dense(fill_value=-1.0), np.where(has, want, -1.0))
+
+    assert not A.mxv(x, semiring.plus_times).write_into(x), "the multiplied vector itself"
+    assert not A.mxv(x, semiring.plus_times).write_into(gb.Vector(gb.FP32, N, backend=backend)), "another type"
+    assert not A.mxv(x, semiring.plus_pair).write_into(w), "row counts: no product to write"
+    sparse_x = gb.Vector.from_coo([0, 5], [1.0, 2.0], size=N, backend=backend)
+    assert not A.mxv(sparse_x, semiring.plus_times).write_into(w), "a sparse vector"
+    x << A.mxv(x, semiring.plus_times)  # the ordinary path: x is read, then replaced
+    row_sums = np.bincount(rows, weights=vals, minlength=N)
+    assert np.array_equal(x.to_dense(fill_value=-1.0), np.where(np.isin(np.arange(N), rows), row_sums, -1.0))

@@ -212,6 +212,7 @@ class NumpyBackend(Backend):
         presence: bool = True,
         complement: bool = False,
         into: tuple[np.ndarray, np.ndarray] | None = None,
+        out: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray] | None:
         """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
 
@@ -221,7 +222,8 @@ class NumpyBackend(Backend):
         result and a presence array (made here even when ``presence`` is False: the caller may
         then ignore it).  ``into`` (presence and values of the result's type, owned by the
         caller, no row mask): the result is added into them by the monoid, and they are
-        returned as (values, presence).
+        returned as (values, presence).  ``out`` (values the caller owns) may take the result;
+        here a new array always does.
         """
         if into is not None:
             if row_mask is not None:

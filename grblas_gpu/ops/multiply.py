@@ -90,8 +90,14 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         push, M = direction()
         return not push and _pull_into(typed, M, u, vector_first, C)
 
+    def write_into(C: Any) -> bool:
+        if method == "push" or not _replaces(typed, u, C):
+            return False
+        _pull_replacing(typed, A._transposed() if vector_first else A, u, vector_first, C)
+        return True
+
     return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, compute, (A, u),
-                      add_into)
+                      add_into, write_into)
 
 
 def _push_limits(sr: TypedSemiring, be: Any) -> tuple[float, float]:
@@ -173,6 +179,26 @@ def _pull_into(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: A
         return False
     C._set_bitmap(bits, vals, C.size if C._full else None)
     return True
+
+
+def _replaces(sr: TypedSemiring, u: Vector, C: Any) -> bool:
+    """Whether ``C << product`` (no mask, no accumulator) can be written by the pull straight
+    into C: u is full (which makes it a pull, with a result in every nonempty row, and no
+    presence to compute), C is a Vector of the result's type, not u itself, and the product is
+    not one of row counts (which needs none)."""
+    return (u._full and C.kind == "Vector" and C is not u and C.dtype == sr.out_type
+            and not _counts_entries(sr))
+
+
+def _pull_replacing(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any) -> None:
+    """The pull of a full ``u`` (where :func:`_replaces` holds) as C's new content: the
+    values are written into C's own values array where C alone holds it (no allocation);
+    the presence is the matrix's nonempty rows."""
+    x, _, avals = _pull_operands(sr, M, u, vector_first)
+    own = C._bm[1] if C._owns_bitmap(values_only=True) else None
+    out, has = M._be.spmv(sr, M._indptr, M._indices, avals, x, None, None, vector_first, M._spmv_plan(),
+                          presence=False, out=own)
+    C._set_bitmap(M._nonempty_flags() if has is None else has, out, M._nonempty_rows())
 
 
 def _inside(result: Vector, mask: Mask | None) -> Vector:
