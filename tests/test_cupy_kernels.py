@@ -982,14 +982,14 @@ def test_push_int64_pointers_int32_indices(gpu: Any, monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.parametrize("mask_form", ["none", "mask", "complement"])
-@pytest.mark.parametrize("form", ["list", "bitmap", "balanced"])
+@pytest.mark.parametrize("form", ["list", "bitmap", "prepared", "balanced"])
 @pytest.mark.parametrize("nfront", [1, 1023, 1025, 4096, 5000])
 def test_push_frontier_sizes_and_mask(gpu: Any, monkeypatch: pytest.MonkeyPatch, nfront: int, form: str,
                                       mask_form: str) -> None:
-    """Push (frontier as a list, a bitmap, or a list balanced by entries, whose row-length
-    sums a single block makes up to 4096 rows, one or several rows per thread, and CuPy's scan
-    above) with and without an output mask, against a direct NumPy scatter-add of the
-    frontier rows' terms."""
+    """Push (frontier as a list, a bitmap, a bitmap pushed by a launch prepared at an earlier
+    call, or a list balanced by entries, whose row-length sums a single block makes up to 4096
+    rows, one or several rows per thread, and CuPy's scan above) with and without an output
+    mask, against a direct NumPy scatter-add of the frontier rows' terms."""
     import cupy
 
     from grblas_gpu.backends.cupy.backend import CupyBackend
@@ -1014,11 +1014,15 @@ def test_push_frontier_sizes_and_mask(gpu: Any, monkeypatch: pytest.MonkeyPatch,
         reached &= mask if mask_form == "mask" else ~mask
     kw = {} if mask_form == "none" else {"mask": cupy.asarray(mask), "complement": mask_form == "complement"}
     dev = [cupy.asarray(a) for a in (indptr, indices, values)]
-    if form == "bitmap":
+    if form in ("bitmap", "prepared"):
         bits = np.zeros(n, dtype=bool)
         bits[frontier] = True
         dense = np.zeros(n, dtype=np.int64)
         dense[frontier] = fvals
+        if form == "prepared":  # packed at the first call, launched with the changing pointers at the second
+            kw["launches"] = launches = {}
+            gpu.spmspv(sr, *dev, cupy.asarray(~bits), cupy.asarray(dense + 1), n, False, dense=True, **kw)
+            assert len(launches) == 1
         out, present = gpu.spmspv(sr, *dev, cupy.asarray(bits), cupy.asarray(dense), n, False, dense=True, **kw)
     else:
         out, present = gpu.spmspv(sr, *dev, cupy.asarray(frontier), cupy.asarray(fvals), n, False,

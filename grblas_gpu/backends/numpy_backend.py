@@ -141,7 +141,8 @@ class NumpyBackend(Backend):
 
     def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
                fvals: Any, size: int, vector_first: bool, dense: bool = False,
-               longest_row: int | None = None, mask: Any = None, complement: bool = False) -> None:
+               longest_row: int | None = None, mask: Any = None, complement: bool = False,
+               launches: dict[Any, Any] | None = None) -> None:
         """No atomic push on the CPU: the caller's expand-and-sort path is the reference."""
         return None
 

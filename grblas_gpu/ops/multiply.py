@@ -246,7 +246,7 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
         if u._sp is None:  # a bitmap frontier is pushed as it is, without listing its entries
             bits, vals = u._bitmap()
             pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, bits, vals, out_size, vector_first, dense=True,
-                               mask=mask_flags, complement=complement)
+                               mask=mask_flags, complement=complement, launches=M._memo("launches", dict))
         else:
             pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, out_size, vector_first,
                                longest_row=M._longest_row(), mask=mask_flags, complement=complement)

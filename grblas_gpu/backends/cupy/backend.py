@@ -728,16 +728,19 @@ class CupyBackend(Backend):
     @_map_out_of_memory
     def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
                fvals: Any, size: int, vector_first: bool, dense: bool = False,
-               longest_row: int | None = None, mask: Any = None,
-               complement: bool = False) -> tuple[cupy.ndarray, cupy.ndarray] | None:
+               longest_row: int | None = None, mask: Any = None, complement: bool = False,
+               launches: dict[Any, Any] | None = None) -> tuple[cupy.ndarray, cupy.ndarray] | None:
         """Push: ``out[j] = ADD over frontier k of MULT(A[k, j], x[k])`` (operands swapped when
         ``vector_first``), combined atomically into a dense result.  The frontier is a list of
         rows with their values, or with ``dense`` a presence array over all rows with dense
         values.  ``longest_row`` (the matrix's, when the caller knows it) above
         ``push_balance_row`` shares a listed frontier's entries evenly among warps, so one
         long row is not left to one group.  ``mask`` (a bool array over the output, or None)
-        keeps only the positions j where ``mask[j] != complement``.  Returns (out, present), or
-        None when the monoid has no atomic combine (the caller then sorts by key)."""
+        keeps only the positions j where ``mask[j] != complement``.  ``launches`` (a dict the
+        caller keeps with the matrix's arrays, dropped when they change) keeps the push of a
+        ``dense`` frontier prepared (:class:`PreparedLaunch`), as a loop of levels repeats it.
+        Returns (out, present), or None when the monoid has no atomic combine (the caller then
+        sorts by key)."""
         if not self.pushes_atomically(semiring):
             return None
         ptr, idx = self._csr_arrays(indptr, indices)
@@ -750,10 +753,15 @@ class CupyBackend(Backend):
         tail = (self._flag_array(mask), _FLAGS32[bool(complement)], out, present)
         if dense:
             n = int(frontier.shape[0])
-            args = head + (self._flag_array(frontier), self._matvec_operand(semiring, fvals, vector_first, False),
-                           np.int64(n)) + tail
-            if n:  # a thread per row, a warp per 32 rows
-                self._function(module, "bitmap")((-(-n // _BLOCK),), (_BLOCK,), args)
+            operands = (head[2], self._flag_array(frontier), self._matvec_operand(semiring, fvals, vector_first, False))
+            if n and launches is not None and ptr is indptr and idx is indices:  # the matrix's own arrays
+                key = ("push bitmap", semiring, bool(vector_first), bool(complement))
+                if key not in launches:
+                    args = (ptr, idx, CHANGES, CHANGES, CHANGES, np.int64(n), CHANGES, tail[1], CHANGES, CHANGES)
+                    launches[key] = PreparedLaunch(self._function(module, "bitmap"), -(-n // _BLOCK), _BLOCK, args)
+                launches[key].launch(*operands, tail[0], out, present)
+            elif n:  # a thread per row, a warp per 32 rows
+                self._function(module, "bitmap")((-(-n // _BLOCK),), (_BLOCK,), head[:2] + operands + (np.int64(n),) + tail)
             return out, present
         nfront = int(frontier.shape[0])
         if nfront == 0:
