@@ -80,7 +80,7 @@ def pagerank(
     teleport_weight(out_weight.S) << 1 - alpha
     follow = semiring.plus_times[t] if weight else semiring.plus_second[t]
     p = _teleport(personalization, n, t, backend)
-    x = Vector.from_scalar(1.0 / n, n, t, backend=backend)
+    x = p if personalization is None else Vector.from_scalar(1.0 / n, n, t, backend=backend)  # x_0 = 1/n
     change = None  # sum |x_k - x_{k-1}|, on the device until read
     for _ in range(max_iter):
         moving = x.ewise_mult(scale, binary.times).new()  # alpha x[u] / w[u]
