@@ -91,10 +91,11 @@ def _profile_levels(scale: int) -> int:
     for it in range(3):  # PageRank's statements (the first iteration compiles)
         print(f"==== pagerank statements, iteration {it}")
         moving = timed("moving = x * scale", lambda: x.ewise_mult(scale_v, binary.times).new())
-        followed = timed("followed = A.T.mxv(moving)", lambda: A.T.mxv(moving, semiring.plus_second).new())
         c = timed("c = x . teleport_weight", lambda: x.inner(teleport_weight).new())
-        x = timed("x = followed + p * c", lambda: followed.ewise_union(
-            p.apply(binary.times, right=c), binary.plus, 0, 0).new())
+        x_next = timed("x_next = p * c", lambda: p.apply(binary.times, right=c).new())
+        timed("x_next(plus) << A.T.mxv(moving)",
+              lambda: x_next(binary.plus).update(A.T.mxv(moving, semiring.plus_second)))
+        x = x_next
     for rep in range(2):  # the first compiles and builds the transposes
         print(f"==== bfs_levels, run {rep}")
         levels = gb.Vector(gb.INT64, n)

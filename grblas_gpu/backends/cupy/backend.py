@@ -748,21 +748,13 @@ class CupyBackend(Backend):
         # An ANY monoid stores its terms, so its result needs no identity beforehand.
         out = cupy.empty(size, monoid.type.np_type) if monoid.is_any else self.full(size, monoid.identity, monoid.type)
         present = cupy.zeros(size, dtype=BOOL.np_type)
-        module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype)
         head = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True))
         tail = (self._flag_array(mask), _FLAGS32[bool(complement)], out, present)
         if dense:
-            n = int(frontier.shape[0])
-            operands = (head[2], self._flag_array(frontier), self._matvec_operand(semiring, fvals, vector_first, False))
-            if n and launches is not None and ptr is indptr and idx is indices:  # the matrix's own arrays
-                key = ("push bitmap", semiring, bool(vector_first), bool(complement))
-                if key not in launches:
-                    args = (ptr, idx, CHANGES, CHANGES, CHANGES, np.int64(n), CHANGES, tail[1], CHANGES, CHANGES)
-                    launches[key] = PreparedLaunch(self._function(module, "bitmap"), -(-n // _BLOCK), _BLOCK, args)
-                launches[key].launch(*operands, tail[0], out, present)
-            elif n:  # a thread per row, a warp per 32 rows
-                self._function(module, "bitmap")((-(-n // _BLOCK),), (_BLOCK,), head[:2] + operands + (np.int64(n),) + tail)
+            own = launches if ptr is indptr and idx is indices else None  # prepared for the matrix's own arrays
+            self._push_bitmap(semiring, ptr, idx, head[2], frontier, fvals, bool(vector_first), tail, own)
             return out, present
+        module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype)
         nfront = int(frontier.shape[0])
         if nfront == 0:
             return out, present
@@ -778,6 +770,27 @@ class CupyBackend(Backend):
         args = head + (rows, xvals, np.int64(nfront)) + tail
         self._launch_groups(self._function(module), nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
         return out, present
+
+    def _push_bitmap(self, semiring: TypedSemiring, ptr: cupy.ndarray, idx: cupy.ndarray, values: Any, bits: Any,
+                     fvals: Any, vector_first: bool, tail: tuple[Any, ...], launches: dict[Any, Any] | None) -> None:
+        """The push of a frontier given as presence ``bits`` and dense values: a thread per row,
+        a warp per 32 rows.  ``tail`` is (mask, complement, out, present).  ``launches`` (or
+        None) keeps the launch prepared, the pointers that change written at each call."""
+        n = int(bits.shape[0])
+        if not n:
+            return
+        operands = (values, self._flag_array(bits), self._matvec_operand(semiring, fvals, vector_first, False))
+        mask, complement, out, present = tail
+        key = ("push bitmap", semiring, vector_first, int(complement))
+        prepared = None if launches is None else launches.get(key)
+        if prepared is None:
+            fn = self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype), "bitmap")
+            if launches is None:
+                fn((-(-n // _BLOCK),), (_BLOCK,), (ptr, idx) + operands + (np.int64(n), mask, complement, out, present))
+                return
+            args = (ptr, idx, CHANGES, CHANGES, CHANGES, np.int64(n), CHANGES, complement, CHANGES, CHANGES)
+            prepared = launches[key] = PreparedLaunch(fn, -(-n // _BLOCK), _BLOCK, args)
+        prepared.launch(*operands, mask, out, present)
 
     def _row_ends(self, module: KernelModule, ptr: cupy.ndarray, rows: cupy.ndarray) -> cupy.ndarray:
         """The inclusive prefix sums of the lengths of ``rows``: for a few rows one block of the

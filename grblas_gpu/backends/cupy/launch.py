@@ -17,7 +17,7 @@ import cupy
 import numpy as np
 from cupy.cuda import driver
 
-__all__ = ["PreparedLaunch", "CHANGES"]
+__all__ = ["CHANGES", "PreparedLaunch"]
 
 
 class _Changes:
