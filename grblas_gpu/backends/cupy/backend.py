@@ -114,13 +114,15 @@ class SpmvPlan:
     """How SpMV splits one matrix's work, made once per matrix (:meth:`CupyBackend.spmv_plan`).
 
     ``tile_row``: the row at the start of each merge-path tile (merge schedule), or None for
-    small matrices (one launch over every row, which ``derived`` keeps prepared).  ``classes`` and ``long_rows``: rows binned by length as (lanes per row,
-    rows) classes and the rows that get a block each (vector schedule), or None.
-    ``indices`` and ``ncols``: the matrix's column indices and width, from which the first
-    merge-path pull that reads the vector makes its :class:`ColumnCache`; ``indptr``: its row
-    pointers.  ``derived`` keeps what is made on first use: that cache, the prepared launches
-    of a small matrix, and the merge schedule's per-tile carry arrays by result type, reused because kernels on one stream run in order (a call's fix-up has read
-    them before the next call's main kernel writes them).
+    small matrices (one launch over every row, which ``derived`` keeps prepared).
+    ``classes`` and ``long_rows``: rows binned by length as (lanes per row, rows) classes and
+    the rows that get a block each (vector schedule), or None.  ``indices`` and ``ncols``: the
+    matrix's column indices and width, from which the first merge-path pull that reads the
+    vector makes its :class:`ColumnCache`; ``indptr``: its row pointers.  ``derived`` keeps
+    what is made on first use: that cache, the prepared launches of a small matrix, and the
+    merge schedule's per-tile carry arrays by result type, reused because kernels on one
+    stream run in order (a call's fix-up has read them before the next call's main kernel
+    writes them).
     """
 
     tile_row: cupy.ndarray | None
@@ -786,7 +788,8 @@ class CupyBackend(Backend):
         if prepared is None:
             fn = self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype), "bitmap")
             if launches is None:
-                fn((-(-n // _BLOCK),), (_BLOCK,), (ptr, idx) + operands + (np.int64(n), mask, complement, out, present))
+                args = (ptr, idx) + operands + (np.int64(n), mask, complement, out, present)
+                fn((-(-n // _BLOCK),), (_BLOCK,), args)
                 return
             args = (ptr, idx, CHANGES, CHANGES, CHANGES, np.int64(n), CHANGES, complement, CHANGES, CHANGES)
             prepared = launches[key] = PreparedLaunch(fn, -(-n // _BLOCK), _BLOCK, args)
@@ -809,9 +812,9 @@ class CupyBackend(Backend):
 
         No split for fewer than ``merge_min_nnz`` entries: one launch over every row, prepared
         once (:meth:`_prepared_spmv`).  Merge-path tiles for larger matrices; for those of at
-        least ``_PLAN_MIN_NNZ`` entries, also rows binned by length for the vector schedule: rows of up
-        to 32 entries go to the class of the next power of two, each class run with that many
-        lanes per row; longer rows get a block each.  With the column ``indices`` (of a matrix
+        least ``_PLAN_MIN_NNZ`` entries, also rows binned by length for the vector schedule:
+        rows of up to 32 entries go to the class of the next power of two, each class run with
+        that many lanes per row; longer rows get a block each.  With the column ``indices`` (of a matrix
         ``ncols`` wide) the plan can also make a :class:`ColumnCache` when first asked.
         Computed once per matrix.
         """
