@@ -69,14 +69,14 @@ def pagerank(
     n, backend = A.nrows, A.backend
     if n == 0:
         return Vector(t, 0, backend=backend)
+    teleport_weight = Vector.from_scalar(1.0, n, t, backend=backend)  # alpha + (1 - alpha) where dangling
     if weight:  # a row whose weights sum to 0 is dangling too
         out_weight = A.reduce_rowwise(monoid.plus[t]).new().select(select.valuene, 0).new()
-    else:  # out-degrees: each row's count of entries (1 or more), as A 1 over plus_pair
-        out_weight = A.mxv(Vector.from_scalar(1.0, n, t, backend=backend), semiring.plus_pair[t]).new()
+    else:  # out-degrees: each row's count of entries (1 or more), as A times a full vector over plus_pair
+        out_weight = A.mxv(teleport_weight, semiring.plus_pair[t]).new()
     # Full vectors: alpha / w[u] (0 where dangling) and t = alpha d + (1 - alpha).
     scale = Vector.from_scalar(0.0, n, t, backend=backend)
     scale(binary.plus) << out_weight.apply(binary.truediv, left=alpha)  # stays full
-    teleport_weight = Vector.from_scalar(1.0, n, t, backend=backend)  # alpha + (1 - alpha) where dangling
     teleport_weight(out_weight.S) << 1 - alpha
     follow = semiring.plus_times[t] if weight else semiring.plus_second[t]
     p = _teleport(personalization, n, t, backend)
