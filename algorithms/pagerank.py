@@ -53,9 +53,9 @@ def pagerank(
     ``x' = c p + A' s`` over ``plus_times``, or over ``plus_second`` when ``weight=False``
     (the edge values are then never read): ``x'`` starts as ``c p`` and the product is added
     into it (``x'(plus) << A' s``, which the GPU's SpMV does as it writes each row, with no
-    stored product).  ``A'`` is A's cached transpose.  ``c`` stays
-    on the GPU, so nothing in an iteration waits for it; with ``tol > 0`` the change of one
-    iteration is read while the next one's product runs.
+    stored product).  ``A'`` is A's cached transpose.  ``c`` stays on the GPU, so nothing in
+    an iteration waits for it; with ``tol > 0`` the change of one iteration is read while
+    the next one's product runs.
 
     Reference: L. Page, S. Brin, R. Motwani, T. Winograd, "The PageRank citation
     ranking", Stanford TR 1999-66; networkx ``pagerank``; LDBC Graphalytics

@@ -100,6 +100,12 @@ def _bounded_blocks(threads: int, per_sm: int) -> int:
     return min(-(-threads // _BLOCK), per_sm * _sm_count(cupy.cuda.runtime.getDevice()))
 
 
+def _pull_lanes(semiring: TypedSemiring) -> int:
+    """The most lanes a pull gives one row: a warp, or :data:`_EARLY_EXIT_LANES` for monoids
+    that stop early."""
+    return _EARLY_EXIT_LANES if semiring.monoid.stops_early else 32
+
+
 def _group_size(total: int, count: int) -> int:
     """Lanes per segment/row: the mean length rounded up to a power of two, at most a warp."""
     mean = total / max(count, 1)
@@ -651,7 +657,7 @@ class CupyBackend(Backend):
         module = codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype)
         main = self._function(module)
         tail = (out, present, _ZERO64)
-        lanes = _EARLY_EXIT_LANES if semiring.monoid.stops_early else 32
+        lanes = _pull_lanes(semiring)
         if plan is None or plan.classes is None:
             group = min(_group_size(idx.size, nrows), lanes)
             self._launch_groups(main, nrows, group, head + (_NULL, np.int64(nrows)) + tail)
@@ -674,8 +680,7 @@ class CupyBackend(Backend):
         if prepared is None:
             module = codegen.spmv_module(semiring, idx.dtype, vector_first, "vector", ptr.dtype)
             nrows = ptr.size - 1
-            lanes = _EARLY_EXIT_LANES if semiring.monoid.stops_early else 32
-            group = min(_group_size(idx.size, nrows), lanes)
+            group = min(_group_size(idx.size, nrows), _pull_lanes(semiring))
             args = (ptr, idx) + (CHANGES,) * 4 + (_FLAGS32[complement], _NULL, np.int64(nrows), CHANGES, CHANGES,
                                                   _ZERO64, np.int32(group))
             prepared = plan.derived[key] = PreparedLaunch(self._function(module), -(-nrows * group // _BLOCK),
@@ -814,9 +819,9 @@ class CupyBackend(Backend):
         once (:meth:`_prepared_spmv`).  Merge-path tiles for larger matrices; for those of at
         least ``_PLAN_MIN_NNZ`` entries, also rows binned by length for the vector schedule:
         rows of up to 32 entries go to the class of the next power of two, each class run with
-        that many lanes per row; longer rows get a block each.  With the column ``indices`` (of a matrix
-        ``ncols`` wide) the plan can also make a :class:`ColumnCache` when first asked.
-        Computed once per matrix.
+        that many lanes per row; longer rows get a block each.  With the column ``indices`` (of
+        a matrix ``ncols`` wide) the plan can also make a :class:`ColumnCache` when first
+        asked.  Computed once per matrix.
         """
         ptr = cupy.asarray(indptr)
         nnz = int(ptr[-1]) if ptr.size else 0

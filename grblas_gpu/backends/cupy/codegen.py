@@ -445,13 +445,14 @@ def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, sc
     ``row_mask[r] == complement`` are not computed) and ``long(indptr, indices, values, x,
     x_present, row_mask, complement, rows, out, present)`` (one block per listed row).
     ``merge`` entries: ``main(indptr, indices, values, x, x_hot, x_present_hot, x_present,
-    row_mask, tile_row, nrows, out, present, carry_row, carry_value, carry_valid, accumulate)`` (one block of MERGE_BLOCK threads per MERGE_TILE merge items; with
-    ``accumulate`` non-zero, ``out`` and ``present`` hold a vector that each row's result is
-    added into by the monoid, and ``row_mask`` must be null); ``hot``, the same where a
-    column index k < 0 reads ``x_hot[~k]`` and ``x_present_hot[~k]``; ``fixup(carry_row,
-    carry_value, carry_valid, ncarry, out, present)`` (a warp per carry); and ``gather(x,
-    x_present, hot, n, x_hot, x_present_hot)`` (``x_hot[i] = x[hot[i]]``, the same for
-    presence; either source may be null).  ``x_present`` and ``row_mask`` may be null (the hot
+    row_mask, tile_row, nrows, out, present, carry_row, carry_value, carry_valid, accumulate)``
+    (one block of MERGE_BLOCK threads per MERGE_TILE merge items; with ``accumulate``
+    non-zero, ``out`` and ``present`` hold a vector that each row's result is added into by
+    the monoid, and ``row_mask`` must be null); ``hot``, the same where a column index k < 0
+    reads ``x_hot[~k]`` and ``x_present_hot[~k]``; ``fixup(carry_row, carry_value,
+    carry_valid, ncarry, out, present)`` (a warp per carry); and ``gather(x, x_present, hot, n,
+    x_hot, x_present_hot)`` (``x_hot[i] = x[hot[i]]``, the same for presence; either source
+    may be null).  ``x_present`` and ``row_mask`` may be null (the hot
     arrays too, for ``main``).  Row pointers are of ``ptr_type`` (default: ``index_type``),
     column indices of ``index_type``.
     """

@@ -2,9 +2,10 @@
 // two <= 32, chosen by the caller from the mean row length) per row.
 //   out[r] = ADD_k MULT(A[r,k], x[k])  (or MULT(x[k], A[r,k]) when vector first)
 // over the k with x_present[k] (all k when x_present is null), for rows with
-// row_mask[r] != mask_complement (all rows when row_mask is null).  present[r] says whether any term
-// existed (not written when present is null); out[r] is 0 where not.  A group stops
-// early once its row reaches the monoid's terminal value (any value for an ANY monoid).
+// row_mask[r] != mask_complement (all rows when row_mask is null).  present[r] says
+// whether any term existed (not written when present is null); out[r] is 0 where not.
+// A group stops early once its row reaches the monoid's terminal value (any value for
+// an ANY monoid).
 // Rows with more than `long_row` entries (when long_row > 0) are left to
 // {{KERNEL}}_long, a block per row, so that one power-law row does not hold up a lane
 // group.  With `rows` non-null the kernel computes rows[0..nrows) only (one length class
