@@ -68,6 +68,10 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
     check_same_backend(A, u)
     typed = typed_semiring(op, unify(A.dtype, u.dtype))
 
+    def pulled() -> Matrix:
+        # The pull's rows are output positions: A's for mxv, A^T's (cached) for vxm.
+        return A._transposed() if vector_first else A
+
     def direction() -> tuple[bool, Matrix]:
         # (push?, the matrix it walks).  Push walks the rows of the matrix indexed by u: A's for
         # vxm, A^T's for mxv; the (cached) transpose is built only when push is possible at all.
@@ -76,7 +80,7 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
             rows_of_u = A if vector_first else A._transposed()
             if method == "push" or _push_pays(rows_of_u, u, edge_share):
                 return True, rows_of_u
-        return False, A._transposed() if vector_first else A
+        return False, pulled()
 
     def compute(mask: Mask | None) -> Vector:
         push, M = direction()
@@ -91,9 +95,9 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         return not push and _pull_into(typed, M, u, vector_first, C)
 
     def write_into(C: Any) -> bool:
-        if method == "push" or not _replaces(typed, u, C):
+        if method == "push" or not _replaces(typed, u, C):  # (a full u is pulled unless told otherwise)
             return False
-        _pull_replacing(typed, A._transposed() if vector_first else A, u, vector_first, C)
+        _pull_replacing(typed, pulled(), u, vector_first, C)
         return True
 
     return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, compute, (A, u),
@@ -162,8 +166,7 @@ def _joins_into(sr: TypedSemiring, u: Vector, C: Any, accum: Any) -> bool:
     Vector of the result's type, not the multiplied vector, that alone holds its bitmap (it
     is written in place; a full one, its values: its presence stays all true, unwritten).
     Not for row counts of a full vector (``plus_pair``), which need no product at all."""
-    return (C.kind == "Vector" and C is not u and C.dtype == sr.out_type
-            and typed_binary(accum, sr.out_type) is sr.monoid.op
+    return (_takes_product(sr, u, C) and typed_binary(accum, sr.out_type) is sr.monoid.op
             and not (u._full and _counts_entries(sr)) and C._owns_bitmap(values_only=C._full))
 
 
@@ -186,8 +189,13 @@ def _replaces(sr: TypedSemiring, u: Vector, C: Any) -> bool:
     into C: u is full (which makes it a pull, with a result in every nonempty row, and no
     presence to compute), C is a Vector of the result's type, not u itself, and the product is
     not one of row counts (which needs none)."""
-    return (u._full and C.kind == "Vector" and C is not u and C.dtype == sr.out_type
-            and not _counts_entries(sr))
+    return u._full and _takes_product(sr, u, C) and not _counts_entries(sr)
+
+
+def _takes_product(sr: TypedSemiring, u: Vector, C: Any) -> bool:
+    """Whether the pull may write its result into ``C``'s own storage: C is a Vector of the
+    result's type and not the multiplied vector (which the pull reads as it writes)."""
+    return C.kind == "Vector" and C is not u and C.dtype == sr.out_type
 
 
 def _pull_replacing(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any) -> None:
