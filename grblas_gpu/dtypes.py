@@ -163,14 +163,20 @@ def lookup_dtype(dtype: Any) -> DataType:
     )
 
 
+_UNIFIED: dict[tuple[DataType, DataType], DataType] = {}  # unify's answers (a statement's product asks once)
+
+
 def unify(a: DataType, b: DataType) -> DataType:
     """The type in which an operator on ``a`` and ``b`` values computes (NumPy promotion).
 
     uint64 with a signed type promotes to FP64 as in NumPy; BOOL with BOOL stays BOOL.
     """
-    if a == b:
+    if a is b or a == b:
         return a
-    return lookup_dtype(np.promote_types(a.np_type, b.np_type))
+    found = _UNIFIED.get((a, b))
+    if found is None:
+        found = _UNIFIED[(a, b)] = lookup_dtype(np.promote_types(a.np_type, b.np_type))
+    return found
 
 
 def dtype_of_value(value: Any) -> DataType:
