@@ -684,6 +684,58 @@ def test_spmv_column_cache_declined(gpu: Any, monkeypatch: pytest.MonkeyPatch) -
     assert np.array_equal(gpu.to_host(out)[ref_has], ref_out[ref_has])
 
 
+@pytest.mark.parametrize("name,t", [("plus_times", FP32), ("min_plus", FP64), ("max_min", INT32),
+                                    ("plus_second", FP32), ("plus_pair", INT64)])
+@pytest.mark.parametrize("index", [np.int32, np.int64], ids=_index_name)
+@pytest.mark.parametrize("vf", [False, True], ids=["mxv", "vxm"])
+@pytest.mark.parametrize("masks", ["none", "x partial", "row mask", "complement"])
+@pytest.mark.parametrize("cache", [True, False], ids=["hot columns", "no cache"])
+def test_spmv_merge_prepared_launch(gpu: Any, name: str, t: DataType, index: Any, vf: bool, masks: str,
+                                    cache: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The merge-path SpMV on the plan's own arrays, its gather, main and fix-up launches
+    packed once: the NumPy SpMV's results call after call with other values, vectors and
+    masks (the pointers written at each launch), through the hot-column cache or not, and
+    added into a given result with ``into`` between calls."""
+    sr = semirings[name][t]
+    rng = rng_for("prepared merge", name, t, index, vf, masks, cache)
+    indptr, indices, _, ncols = _skewed_csr(rng, index)
+    hot = (("hot_columns", 64), ("hot_min_nnz", 0)) if cache else (("hot_min_nnz", 1 << 40),)
+    for attr, value in (("merge_min_nnz", 0),) + hot:
+        monkeypatch.setattr(gpu, attr, value)
+    nrows = indptr.size - 1
+    a_type, x_type = (sr.mult.y_type, sr.mult.x_type) if vf else (sr.mult.x_type, sr.mult.y_type)
+    ptr, idx = gpu.asarray(indptr), gpu.asarray(indices)
+    plan = gpu.spmv_plan(ptr, idx, ncols)
+    assert plan.tile_row is not None and plan.indptr is ptr and plan.indices is idx
+    for call in range(3):
+        values, x = _spmv_values(rng, sr, a_type, len(indices)), _spmv_values(rng, sr, x_type, ncols)
+        x_present = rng.random(ncols) < 0.6 if masks == "x partial" else None
+        row_mask = rng.random(nrows) < 0.7 if masks in ("row mask", "complement") else None
+        complement = masks == "complement"
+        flags = [None if f is None else gpu.asarray(f) for f in (x_present, row_mask)]
+        dev = (gpu.asarray(values), gpu.asarray(x))
+        out, has = gpu.spmv(sr, ptr, idx, *dev, *flags, vf, plan, complement=complement)
+        ref_mask = None if row_mask is None else (~row_mask if complement else row_mask)
+        ref_out, ref_has = REF.spmv(sr, indptr, indices, values, x, x_present, ref_mask, vf)
+        has = gpu.to_host(has)
+        assert np.array_equal(has, ref_has), f"call {call}"
+        assert np.array_equal(gpu.to_host(out)[has], ref_out[ref_has]), f"call {call}"  # exact
+        if row_mask is None and call == 1:  # added into C's arrays, by the same kernels
+            c_bits, c_vals = rng.random(nrows) < 0.5, _spmv_values(rng, sr, sr.out_type, nrows)
+            bits, vals = gpu.asarray(c_bits), gpu.asarray(c_vals)
+            got_vals, got_bits = gpu.spmv(sr, ptr, idx, *dev, flags[0], None, vf, plan, into=(bits, vals))
+            assert got_vals is vals and got_bits is bits
+            both = c_bits & ref_has
+            want = np.where(c_bits, c_vals, ref_out)
+            want[both] = sr.monoid.op(c_vals[both], ref_out[both])
+            assert np.array_equal(gpu.to_host(bits), c_bits | ref_has)
+            assert np.array_equal(gpu.to_host(vals)[c_bits | ref_has], want[c_bits | ref_has])
+    made = plan.derived.get("columns") is not None
+    assert any(key[0] == ("hot" if made else "main") for key in plan.derived["merge launches"]), "prepared"
+    reads_x = vector_value_read(sr, vf)  # the cache is for values of 4 bytes or less, or for presence
+    assert made == (cache and (x_type.np_type.itemsize <= 4 if reads_x else x_present is not None))
+
+
 @pytest.mark.parametrize("name", ["plus", "min", "max", "times"])
 def test_segment_reduce_long_segments(gpu: Any, name: str) -> None:
     rng = rng_for("long segments", name)
@@ -770,6 +822,21 @@ def test_counts_back_to_back_and_on_streams(gpu: Any) -> None:
                     assert gpu.count_true(cupy.asarray(flags)) == int(np.count_nonzero(flags))
                 picked = arrays[3]
                 assert gpu.sum_selected(cupy.asarray(values), flags=cupy.asarray(picked)) == int(values[picked].sum())
+
+
+def test_count_launches_kept_per_size(gpu: Any) -> None:
+    """A count's launch is kept prepared per array size: new arrays of a size counted before
+    (the changing pointer) and more sizes than are kept (the kept ones dropped, then made
+    again) all count as NumPy does."""
+    import cupy
+
+    rng = rng_for("count-kept", 0)
+    sizes = [int(n) for n in rng.integers(1, 5000, 80)] + [4096, 4096]
+    for n in sizes + sizes[:5]:
+        flags = rng.random(n) < 0.3
+        assert gpu.count_true(cupy.asarray(flags)) == int(np.count_nonzero(flags)), n
+    kept = gpu._counter()[3]
+    assert ("count", sizes[4]) in kept and len(kept) <= 65
 
 
 @pytest.mark.parametrize("t", ALL_TYPES, ids=[t.name for t in ALL_TYPES])

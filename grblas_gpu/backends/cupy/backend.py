@@ -26,7 +26,7 @@ from ...operators.cmath import cast_array
 from .. import Backend
 from . import codegen
 from .codegen import KernelModule
-from .launch import CHANGES, PreparedLaunch
+from .launch import CHANGES, PreparedLaunch, launch_kept
 
 __all__ = ["CupyBackend"]
 
@@ -44,7 +44,11 @@ that find their terms later)."""
 _PLAN_MIN_NNZ = 1 << 20  # smaller matrices run SpMV as one launch without a plan
 _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
 _REDUCE_BLOCKS_PER_SM = 8  # counts and sums: one atomic per block, so few blocks that stride
+_KEPT_COUNTS = 64  # count launches kept prepared per stream (one per array size), dropped beyond
 _PUSH_BLOCKS_PER_SM = 16  # balanced push: enough warps to fill the GPU; more stride
+_MERGE_CHANGING = (2, 3, 6, 7, 10, 11)
+"""The merge kernel's arguments that differ between calls on one matrix: the matrix values, x
+and its presence, the row mask, the result and its presence."""
 _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many rows in one block (<= 15 us)
 # A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
 # (0.2 against 0.5 us an argument on a slow host; a kernel often has several).
@@ -197,7 +201,7 @@ class CupyBackend(Backend):
     def __init__(self) -> None:
         self._modules: dict[str, Any] = {}
         self._functions: dict[tuple[str, str], Any] = {}
-        self._counters: dict[tuple[int, int], tuple[cupy.ndarray, np.ndarray, np.uint64]] = {}
+        self._counters: dict[tuple[int, int], tuple[cupy.ndarray, np.ndarray, np.uint64, dict[Any, Any]]] = {}
         self._totals_lock = threading.Lock()
 
     # -------------------------------------------------------------- compilation
@@ -326,34 +330,40 @@ class CupyBackend(Backend):
         """The number of true values in a bool array (one kernel, one read back)."""
         arr = self._flag_array(flags)
         n = int(arr.size)
-        return self._total("main", max(-(-n // 16), 16), (arr, np.int64(n)))  # 16 flags a thread
+        return self._total("main", max(-(-n // 16), 16), (arr, np.int64(n)), ("count", n))  # 16 flags a thread
 
-    def _total(self, role: str, threads: int, args: tuple[Any, ...]) -> int:
+    def _total(self, role: str, threads: int, args: tuple[Any, ...], key: Any = None) -> int:
         """Run entry ``role`` of the count module over ``threads`` threads and read its total.
 
         One launch and one wait: the kernel's last block writes the total straight into a
         page-locked host word and resets the device state, so no memset comes before and no
-        copy after (each about 5 us of host time per count on a busy loop's critical path)."""
+        copy after (each about 5 us of host time per count on a busy loop's critical path).
+        With a ``key`` (naming ``threads`` and every argument but the first, an array), the
+        launch is kept prepared with the stream's count state: a loop counts the same size
+        each round."""
         if not threads:
             return 0
         with self._totals_lock:  # one count at a time uses the stream's state and host word
-            state, word, address = self._counter()
-            blocks = _bounded_blocks(threads, _REDUCE_BLOCKS_PER_SM)
-            self._function(codegen.count_module(), role)((blocks,), (_BLOCK,), args + (state, address))
+            state, word, address, kept = self._counter()
+            if key is not None and len(kept) > _KEPT_COUNTS:
+                kept.clear()
+            launch_kept(None if key is None else kept, key, self._function(codegen.count_module(), role),
+                        _bounded_blocks(threads, _REDUCE_BLOCKS_PER_SM), _BLOCK, args + (state, address), (0,))
             cupy.cuda.get_current_stream().synchronize()
             return int(word[0])
 
-    def _counter(self) -> tuple[cupy.ndarray, np.ndarray, np.uint64]:
+    def _counter(self) -> tuple[cupy.ndarray, np.ndarray, np.uint64, dict[Any, Any]]:
         """The current device and stream's count state (a running total and a count of finished
-        blocks, both zero between counts) and the page-locked host word a count is written to,
-        with that word's address, made on first use.  Page-locked memory is addressable from
-        kernels at its host address (unified addressing)."""
+        blocks, both zero between counts), the page-locked host word a count is written to,
+        with that word's address, and the count launches kept prepared with them, made on
+        first use.  Page-locked memory is addressable from kernels at its host address (unified
+        addressing)."""
         key = (cupy.cuda.runtime.getDevice(), cupy.cuda.get_current_stream().ptr)
         counter = self._counters.get(key)
         if counter is None:
             pinned = cupy.cuda.alloc_pinned_memory(8)
             word = np.frombuffer(pinned, dtype=np.uint64, count=1)
-            counter = self._counters[key] = (cupy.zeros(2, dtype=np.uint64), word, np.uint64(pinned.ptr))
+            counter = self._counters[key] = (cupy.zeros(2, dtype=np.uint64), word, np.uint64(pinned.ptr), {})
         return counter
 
     # -------------------------------------------------------------- bitmap writes
@@ -698,6 +708,8 @@ class CupyBackend(Backend):
         (presence, values), added into those and returned as (values, presence)."""
         ptr, idx, values, x = operands
         module = codegen.spmv_module(semiring, idx.dtype, vector_first, "merge", ptr.dtype)
+        # Launches are kept prepared (their constant arguments packed once) for the plan's own arrays.
+        kept = plan.derived.setdefault("merge launches", {}) if ptr is plan.indptr and idx is plan.indices else None
         tile_row = plan.tile_row
         ntiles = tile_row.size - 1  # type: ignore[union-attr]
         hot, role = (_NULL, _NULL), "main"
@@ -705,21 +717,25 @@ class CupyBackend(Backend):
         # Values of 8 bytes measured slower through the cache (kron scale 22, FP64: 0-15%).
         narrow = x is _NULL or x.itemsize <= 4
         columns = self._column_cache(plan) if narrow and (x is not _NULL or x_present is not _NULL) else None
+        reads = (x is not _NULL, x_present is not _NULL)
         if columns is not None:  # gather what the pull reads of x into the cache's buffers
             hot = (_NULL if x is _NULL else columns.buffer(x.dtype),
                    _NULL if x_present is _NULL else columns.buffer(None))
             n = columns.hot.size
-            self._function(module, "gather")((_bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM),), (_BLOCK,),
-                                             (x, x_present, columns.hot, np.int64(n)) + hot)
+            launch_kept(kept, ("gather", semiring, vector_first, reads), self._function(module, "gather"),
+                        _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK,
+                        (x, x_present, columns.hot, np.int64(n)) + hot, (0, 1))
             idx, role = columns.indices, "hot"
         out, present = _spmv_result(semiring, nrows) if into is None else (into[1], into[0])
         if ntiles == 0:
             return out, present
         carries = plan.carry_arrays(semiring.out_type.np_type)
-        self._function(module, role)((ntiles,), (codegen.MERGE_BLOCK,),
-                                     (ptr, idx, values, x) + hot + flags + (tile_row, np.int64(nrows), out, present)
-                                     + carries + (_FLAGS32[into is not None],))
-        self._function(module, "fixup")((-(-ntiles * 32 // _BLOCK),), (_BLOCK,), carries + (np.int64(ntiles), out, present))
+        launch_kept(kept, (role, semiring, vector_first, reads, into is not None), self._function(module, role),
+                    ntiles, codegen.MERGE_BLOCK,
+                    (ptr, idx, values, x) + hot + flags + (tile_row, np.int64(nrows), out, present) + carries
+                    + (_FLAGS32[into is not None],), _MERGE_CHANGING)
+        launch_kept(kept, ("fixup", semiring, vector_first), self._function(module, "fixup"),
+                    -(-ntiles * 32 // _BLOCK), _BLOCK, carries + (np.int64(ntiles), out, present), (4, 5))
         return out, present
 
     def _column_cache(self, plan: SpmvPlan) -> "ColumnCache | None":

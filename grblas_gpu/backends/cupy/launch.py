@@ -17,7 +17,7 @@ import cupy
 import numpy as np
 from cupy.cuda import driver
 
-__all__ = ["CHANGES", "PreparedLaunch"]
+__all__ = ["CHANGES", "PreparedLaunch", "launch_kept"]
 
 
 class _Changes:
@@ -63,6 +63,25 @@ class PreparedLaunch:
                 words[i] = 0 if a is None else a.data.ptr
             driver.launchKernel(self._function, self._grid, 1, 1, self._block, 1, 1, 0, stream,
                                 self._params_address, 0)
+
+
+def launch_kept(kept: dict[Any, Any] | None, key: Any, fn: Any, grid: int, block: int, args: tuple[Any, ...],
+                changing: tuple[int, ...]) -> None:
+    """Launch ``fn`` on ``grid`` blocks of ``block`` threads with ``args``.
+
+    With ``kept`` (a dict that lives no longer than the arrays among ``args`` outside
+    ``changing``), the launch goes through a :class:`PreparedLaunch` kept there under ``key``,
+    packed at first use: only the arguments at the places ``changing`` (arrays or None) are
+    written at each call.  ``key`` must name everything else in ``args`` that can differ
+    between calls."""
+    if kept is None:
+        fn((grid,), (block,), args)
+        return
+    prepared = kept.get(key)
+    if prepared is None:
+        marked = tuple(CHANGES if i in changing else a for i, a in enumerate(args))
+        prepared = kept[key] = PreparedLaunch(fn, grid, block, marked)
+    prepared.launch(*[args[i] for i in changing])
 
 
 def _word(arg: Any) -> int:
