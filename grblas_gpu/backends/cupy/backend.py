@@ -129,10 +129,10 @@ class SpmvPlan:
     the rows that get a block each (vector schedule), or None.  ``indices`` and ``ncols``: the
     matrix's column indices and width, from which the first merge-path pull that reads the
     vector makes its :class:`ColumnCache`; ``indptr``: its row pointers.  ``derived`` keeps
-    what is made on first use: that cache, the prepared launches of a small matrix, and the
-    merge schedule's per-tile carry arrays by result type, reused because kernels on one
-    stream run in order (a call's fix-up has read them before the next call's main kernel
-    writes them).
+    what is made on first use: that cache, the prepared launches of a small matrix and of the
+    merge schedule (for the plan's own arrays), and the merge schedule's per-tile carry
+    arrays by result type, reused because kernels on one stream run in order (a call's fix-up
+    has read them before the next call's main kernel writes them).
     """
 
     tile_row: cupy.ndarray | None
