@@ -26,7 +26,7 @@ from ...operators.cmath import cast_array
 from .. import Backend
 from . import codegen
 from .codegen import KernelModule
-from .launch import CHANGES, PreparedLaunch, launch_kept
+from .launch import launch_kept
 
 __all__ = ["CupyBackend"]
 
@@ -46,9 +46,11 @@ _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
 _REDUCE_BLOCKS_PER_SM = 8  # counts and sums: one atomic per block, so few blocks that stride
 _KEPT_COUNTS = 64  # count launches kept prepared per stream (one per array size), dropped beyond
 _PUSH_BLOCKS_PER_SM = 16  # balanced push: enough warps to fill the GPU; more stride
+# The arguments of a kept launch that differ between calls on one matrix: the matrix values, x
+# (or the frontier) and its presence, the row mask, the result and its presence.
+_VECTOR_CHANGING = (2, 3, 4, 5, 9, 10)
 _MERGE_CHANGING = (2, 3, 6, 7, 10, 11)
-"""The merge kernel's arguments that differ between calls on one matrix: the matrix values, x
-and its presence, the row mask, the result and its presence."""
+_PUSH_BITMAP_CHANGING = (2, 3, 4, 6, 8, 9)
 _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many rows in one block (<= 15 us)
 # A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
 # (0.2 against 0.5 us an argument on a slow host; a kernel often has several).
@@ -347,8 +349,10 @@ class CupyBackend(Backend):
             state, word, address, kept = self._counter()
             if key is not None and len(kept) > _KEPT_COUNTS:
                 kept.clear()
-            launch_kept(None if key is None else kept, key, self._function(codegen.count_module(), role),
-                        _bounded_blocks(threads, _REDUCE_BLOCKS_PER_SM), _BLOCK, args + (state, address), (0,))
+            launch_kept(None if key is None else kept, key,
+                        lambda: (self._function(codegen.count_module(), role),
+                                 _bounded_blocks(threads, _REDUCE_BLOCKS_PER_SM), _BLOCK),
+                        args + (state, address), (0,))
             cupy.cuda.get_current_stream().synchronize()
             return int(word[0])
 
@@ -653,49 +657,32 @@ class CupyBackend(Backend):
             if complement and row_mask is not None:  # the merge kernels take the allowed rows only
                 flags = (flags[0], self.mask_allowed(flags[1], None, True))
             return self._spmv_merge(semiring, operands, flags, plan, bool(vector_first), nrows, into)
-        if plan is not None and plan.tile_row is None:  # a small matrix: one launch, prepared once
-            prepared = self._prepared_spmv(semiring, plan, ptr, idx, bool(vector_first), bool(complement))
-            if prepared is not None:
-                if out is None or presence:
-                    out, present = _spmv_result(semiring, nrows, presence)
-                else:
-                    present = None
-                prepared.launch(*operands[2:], *flags, out, present)
-                return out, present
-        out, present = _spmv_result(semiring, nrows, presence)
+        # A small matrix's one launch is kept prepared for its own arrays (CuPy's conversion of
+        # its 13 arguments costs more than the kernel), and may write into the caller's ``out``.
+        own = plan is not None and plan.tile_row is None and ptr is plan.indptr and idx is plan.indices
+        if own and out is not None and not presence:
+            present = None
+        else:
+            out, present = _spmv_result(semiring, nrows, presence)
         head = operands + flags + (_FLAGS32[bool(complement)],)
-        module = codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype)
-        main = self._function(module)
         tail = (out, present, _ZERO64)
         lanes = _pull_lanes(semiring)
+
+        def module() -> KernelModule:
+            return codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype)
+
         if plan is None or plan.classes is None:
             group = min(_group_size(idx.size, nrows), lanes)
-            self._launch_groups(main, nrows, group, head + (_NULL, np.int64(nrows)) + tail)
+            launch_kept(plan.derived if own else None, ("vector launch", semiring, bool(vector_first), bool(complement)),
+                        lambda: (self._function(module()), -(-nrows * group // _BLOCK), _BLOCK),
+                        head + (_NULL, np.int64(nrows)) + tail + (np.int32(group),), _VECTOR_CHANGING)
             return out, present
+        main = self._function(module())
         for group, rows in plan.classes:
             self._launch_groups(main, rows.size, min(group, lanes), head + (rows, np.int64(rows.size)) + tail)
         if plan.long_rows.size:
-            self._function(module, "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows,) + tail[:2])
+            self._function(module(), "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows,) + tail[:2])
         return out, present
-
-    def _prepared_spmv(self, semiring: TypedSemiring, plan: SpmvPlan, ptr: cupy.ndarray, idx: cupy.ndarray,
-                       vector_first: bool, complement: bool) -> PreparedLaunch | None:
-        """The one-launch SpMV of a small matrix, its arguments but the operands and results
-        packed once per plan, semiring and flags (CuPy's conversion of its 13 arguments costs
-        more than the kernel).  None for arrays other than the plan's, which it cannot hold."""
-        if ptr is not plan.indptr or idx is not plan.indices:
-            return None
-        key = ("vector launch", semiring, vector_first, complement)
-        prepared = plan.derived.get(key)
-        if prepared is None:
-            module = codegen.spmv_module(semiring, idx.dtype, vector_first, "vector", ptr.dtype)
-            nrows = ptr.size - 1
-            group = min(_group_size(idx.size, nrows), _pull_lanes(semiring))
-            args = (ptr, idx) + (CHANGES,) * 4 + (_FLAGS32[complement], _NULL, np.int64(nrows), CHANGES, CHANGES,
-                                                  _ZERO64, np.int32(group))
-            prepared = plan.derived[key] = PreparedLaunch(self._function(module), -(-nrows * group // _BLOCK),
-                                                          _BLOCK, args)
-        return prepared
 
     def _spmv_merge(self, semiring: TypedSemiring, operands: tuple[Any, ...], flags: tuple[Any, Any], plan: SpmvPlan,
                     vector_first: bool, nrows: int,
@@ -722,20 +709,21 @@ class CupyBackend(Backend):
             hot = (_NULL if x is _NULL else columns.buffer(x.dtype),
                    _NULL if x_present is _NULL else columns.buffer(None))
             n = columns.hot.size
-            launch_kept(kept, ("gather", semiring, vector_first, reads), self._function(module, "gather"),
-                        _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK,
+            launch_kept(kept, ("gather", semiring, vector_first, reads),
+                        lambda: (self._function(module, "gather"), _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK),
                         (x, x_present, columns.hot, np.int64(n)) + hot, (0, 1))
             idx, role = columns.indices, "hot"
         out, present = _spmv_result(semiring, nrows) if into is None else (into[1], into[0])
         if ntiles == 0:
             return out, present
         carries = plan.carry_arrays(semiring.out_type.np_type)
-        launch_kept(kept, (role, semiring, vector_first, reads, into is not None), self._function(module, role),
-                    ntiles, codegen.MERGE_BLOCK,
+        launch_kept(kept, (role, semiring, vector_first, reads, into is not None),
+                    lambda: (self._function(module, role), ntiles, codegen.MERGE_BLOCK),
                     (ptr, idx, values, x) + hot + flags + (tile_row, np.int64(nrows), out, present) + carries
                     + (_FLAGS32[into is not None],), _MERGE_CHANGING)
-        launch_kept(kept, ("fixup", semiring, vector_first), self._function(module, "fixup"),
-                    -(-ntiles * 32 // _BLOCK), _BLOCK, carries + (np.int64(ntiles), out, present), (4, 5))
+        launch_kept(kept, ("fixup", semiring, vector_first),
+                    lambda: (self._function(module, "fixup"), -(-ntiles * 32 // _BLOCK), _BLOCK),
+                    carries + (np.int64(ntiles), out, present), (4, 5))
         return out, present
 
     def _column_cache(self, plan: SpmvPlan) -> "ColumnCache | None":
@@ -761,7 +749,7 @@ class CupyBackend(Backend):
         long row is not left to one group.  ``mask`` (a bool array over the output, or None)
         keeps only the positions j where ``mask[j] != complement``.  ``launches`` (a dict the
         caller keeps with the matrix's arrays, dropped when they change) keeps the push of a
-        ``dense`` frontier prepared (:class:`PreparedLaunch`), as a loop of levels repeats it.
+        ``dense`` frontier prepared (:func:`launch_kept`), as a loop of levels repeats it.
         Returns (out, present), or None when the monoid has no atomic combine (the caller then
         sorts by key)."""
         if not self.pushes_atomically(semiring):
@@ -802,19 +790,12 @@ class CupyBackend(Backend):
         n = int(bits.shape[0])
         if not n:
             return
-        operands = (values, self._flag_array(bits), self._matvec_operand(semiring, fvals, vector_first, False))
-        mask, complement, out, present = tail
-        key = ("push bitmap", semiring, vector_first, int(complement))
-        prepared = None if launches is None else launches.get(key)
-        if prepared is None:
-            fn = self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype), "bitmap")
-            if launches is None:
-                args = (ptr, idx) + operands + (np.int64(n), mask, complement, out, present)
-                fn((-(-n // _BLOCK),), (_BLOCK,), args)
-                return
-            args = (ptr, idx, CHANGES, CHANGES, CHANGES, np.int64(n), CHANGES, complement, CHANGES, CHANGES)
-            prepared = launches[key] = PreparedLaunch(fn, -(-n // _BLOCK), _BLOCK, args)
-        prepared.launch(*operands, mask, out, present)
+        args = (ptr, idx, values, self._flag_array(bits), self._matvec_operand(semiring, fvals, vector_first, False),
+                np.int64(n)) + tail
+        launch_kept(launches, ("push bitmap", semiring, vector_first, int(tail[1])),
+                    lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype), "bitmap"),
+                             -(-n // _BLOCK), _BLOCK),
+                    args, _PUSH_BITMAP_CHANGING)
 
     def _row_ends(self, module: KernelModule, ptr: cupy.ndarray, rows: cupy.ndarray) -> cupy.ndarray:
         """The inclusive prefix sums of the lengths of ``rows``: for a few rows one block of the
@@ -831,8 +812,8 @@ class CupyBackend(Backend):
     def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> SpmvPlan:
         """How :meth:`spmv` splits a matrix's work.
 
-        No split for fewer than ``merge_min_nnz`` entries: one launch over every row, prepared
-        once (:meth:`_prepared_spmv`).  Merge-path tiles for larger matrices; for those of at
+        No split for fewer than ``merge_min_nnz`` entries: one launch over every row, kept
+        prepared for the matrix's own arrays.  Merge-path tiles for larger matrices; for those of at
         least ``_PLAN_MIN_NNZ`` entries, also rows binned by length for the vector schedule:
         rows of up to 32 entries go to the class of the next power of two, each class run with
         that many lanes per row; longer rows get a block each.  With the column ``indices`` (of

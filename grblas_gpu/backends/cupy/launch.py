@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import cupy
@@ -65,20 +66,21 @@ class PreparedLaunch:
                                 self._params_address, 0)
 
 
-def launch_kept(kept: dict[Any, Any] | None, key: Any, fn: Any, grid: int, block: int, args: tuple[Any, ...],
-                changing: tuple[int, ...]) -> None:
-    """Launch ``fn`` on ``grid`` blocks of ``block`` threads with ``args``.
+def launch_kept(kept: dict[Any, Any] | None, key: Any, make: Callable[[], tuple[Any, int, int]],
+                args: tuple[Any, ...], changing: tuple[int, ...]) -> None:
+    """Launch a kernel with ``args``; ``make()`` gives (kernel, blocks, threads per block).
 
     With ``kept`` (a dict that lives no longer than the arrays among ``args`` outside
     ``changing``), the launch goes through a :class:`PreparedLaunch` kept there under ``key``,
     packed at first use: only the arguments at the places ``changing`` (arrays or None) are
-    written at each call.  ``key`` must name everything else in ``args`` that can differ
-    between calls."""
-    if kept is None:
-        fn((grid,), (block,), args)
-        return
-    prepared = kept.get(key)
+    written at each call, and ``make`` is not asked again.  ``key`` must name everything else
+    in ``args``, and the grid, that can differ between calls."""
+    prepared = None if kept is None else kept.get(key)
     if prepared is None:
+        fn, grid, block = make()
+        if kept is None:
+            fn((grid,), (block,), args)
+            return
         marked = tuple(CHANGES if i in changing else a for i, a in enumerate(args))
         prepared = kept[key] = PreparedLaunch(fn, grid, block, marked)
     prepared.launch(*[args[i] for i in changing])
