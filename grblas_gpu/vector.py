@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, SupportsInt
 
 import numpy as np
 
@@ -105,9 +105,10 @@ class Vector(Collection):
 
     @classmethod
     def _from_bitmap(cls, be: Any, dtype: DataType, size: int, bits: Any, vals: Any,
-                     count: int | None = None) -> "Vector":
+                     count: Any = None) -> "Vector":
         """A Vector from a presence array and dense values (values where absent are ignored);
-        ``count``, when known, is the number of true bits."""
+        ``count``, when known, is the number of true bits (an int, or a count the device is
+        still making that ``int()`` reads: see ``nvals``)."""
         v = cls._without_storage(be, dtype, size)
         v._set_bitmap(bits, be.cast(vals, dtype), count)
         return v
@@ -116,10 +117,10 @@ class Vector(Collection):
     def _set_sparse(self, idx: Any, vals: Any) -> None:
         self._sp: tuple[Any, Any] | None = (idx, vals)
         self._bm: tuple[Any, Any] | None = None
-        self._count: int | None = int(idx.shape[0])
+        self._count: int | SupportsInt | None = int(idx.shape[0])  # SupportsInt: a count the device makes
 
-    def _set_bitmap(self, bits: Any, vals: Any, count: int | None = None) -> None:
-        # ``count`` (true bits), when the caller knows it, spares nvals a device read.
+    def _set_bitmap(self, bits: Any, vals: Any, count: Any = None) -> None:
+        # ``count`` (true bits), when the caller knows it, spares nvals a count on the device.
         self._sp, self._bm, self._count = None, (bits, vals), count
 
     def _sparse(self) -> tuple[Any, Any]:
@@ -186,12 +187,17 @@ class Vector(Collection):
     @property
     def nvals(self) -> int:
         """Number of stored entries."""
-        if self._count is None:
-            if self._sp is not None:
-                self._count = int(self._sp[0].shape[0])
-            else:
-                self._count = self._be.count_true(self._bm[0])  # type: ignore[index]
-        return self._count
+        count = self._count
+        if count.__class__ is int:
+            return count
+        if count is not None:  # a NumPy integer, or a count a kernel writes as it makes the bitmap
+            count = int(count)
+        elif self._sp is not None:
+            count = int(self._sp[0].shape[0])
+        else:
+            count = self._be.count_true(self._bm[0])  # type: ignore[index]
+        self._count = count
+        return count
 
     # ---------------------------------------------------------------- export
     def to_coo(self) -> tuple[np.ndarray, np.ndarray]:

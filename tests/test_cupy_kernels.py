@@ -874,7 +874,7 @@ def test_count_launches_kept_per_size(gpu: Any) -> None:
     for n in sizes + sizes[:5]:
         flags = rng.random(n) < 0.3
         assert gpu.count_true(cupy.asarray(flags)) == int(np.count_nonzero(flags)), n
-    kept = gpu._counter()[3]
+    kept = gpu._counts().kept
     assert ("count", sizes[4]) in kept and len(kept) <= 65
 
 
@@ -1080,7 +1080,7 @@ def test_push_int64_pointers_int32_indices(gpu: Any, monkeypatch: pytest.MonkeyP
     expected = np.full(n, np.inf if name == "min_plus" else 0.0)
     (np.minimum if name == "min_plus" else np.add).at(expected, indices[pick], terms)
     dev = [cupy.asarray(a) for a in (indptr, indices, values, frontier, fvals)]
-    out, present = gpu.spmspv(sr, *dev, n, False, longest_row=int(np.diff(indptr).max()))
+    out, present, _ = gpu.spmspv(sr, *dev, n, False, longest_row=int(np.diff(indptr).max()))
     reached = np.zeros(n, dtype=bool)
     reached[indices[pick]] = True
     assert np.array_equal(cupy.asnumpy(present), reached)
@@ -1129,12 +1129,98 @@ def test_push_frontier_sizes_and_mask(gpu: Any, monkeypatch: pytest.MonkeyPatch,
             kw["launches"] = launches = {}
             gpu.spmspv(sr, *dev, cupy.asarray(~bits), cupy.asarray(dense + 1), n, False, dense=True, **kw)
             assert len(launches) == 1
-        out, present = gpu.spmspv(sr, *dev, cupy.asarray(bits), cupy.asarray(dense), n, False, dense=True, **kw)
+        out, present, count = gpu.spmspv(sr, *dev, cupy.asarray(bits), cupy.asarray(dense), n, False, dense=True,
+                                         **kw)
+        assert int(count) == int(np.count_nonzero(reached))  # counted by the push as it set them
     else:
-        out, present = gpu.spmspv(sr, *dev, cupy.asarray(frontier), cupy.asarray(fvals), n, False,
-                                  longest_row=int(np.diff(indptr).max()), **kw)
+        out, present, count = gpu.spmspv(sr, *dev, cupy.asarray(frontier), cupy.asarray(fvals), n, False,
+                                         longest_row=int(np.diff(indptr).max()), **kw)
+        assert count is None
     assert np.array_equal(cupy.asnumpy(present), reached)
     assert np.array_equal(cupy.asnumpy(out)[reached], expected[reached])
+
+
+@pytest.mark.parametrize("name,t", [("any_pair", BOOL), ("min_plus", FP32), ("plus_times", INT64)])
+@pytest.mark.parametrize("ncols", [20_003, 1001])
+def test_push_counts_stay_pending(gpu: Any, name: str, t: DataType, ncols: int) -> None:
+    """The count a bitmap push makes of its result, on a matrix whose long rows make many
+    terms meet at one output: several counts pending at once (with the stream's other counts
+    run between them) are read in reverse order, each the number of positions NumPy's
+    scatter reaches; an output size not a multiple of 4 has its last flags counted."""
+    import cupy
+
+    sr = semirings[name][t]
+    rng = rng_for("push-count", name, ncols)
+    n = 4000
+    indptr, indices = random_csr(rng, n, ncols, 8.0, (np.int32, np.int32))
+    dev = [cupy.asarray(a) for a in (indptr, indices, rng.integers(1, 9, indices.size).astype(t.np_type))]
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    pending, expected = [], []
+    for share in (0.001, 0.02, 0.3, 1.0, 0.0):
+        bits = rng.random(n) < share
+        mask = rng.random(ncols) < 0.5
+        reached = np.zeros(ncols, dtype=bool)
+        reached[indices[bits[rows]]] = True
+        _, present, count = gpu.spmspv(sr, *dev, cupy.asarray(bits), cupy.ones(n, t.np_type), ncols, False,
+                                       dense=True, mask=cupy.asarray(mask), complement=True)
+        pending.append((count, present))
+        expected.append(int(np.count_nonzero(reached & ~mask)))
+        assert gpu.count_true(cupy.asarray(mask)) == int(np.count_nonzero(mask))  # shares the device state
+    for (count, present), want in reversed(list(zip(pending, expected))):
+        assert int(count) == want == int(np.count_nonzero(cupy.asnumpy(present)))
+        assert int(count) == want  # read once, kept
+
+
+def test_count_slots_lent_and_given_back() -> None:
+    """Count words are lent one per pending count, none when all are lent, and lent again
+    once a count is read or dropped."""
+    pytest.importorskip("cupy")
+    from grblas_gpu.backends.cupy.counts import CountSlots
+
+    import cupy
+
+    slots = CountSlots(2)
+    stream = cupy.cuda.get_current_stream()
+    a, b = slots.lend(stream), slots.lend(stream)
+    assert a is not None and b is not None and a.address != b.address and slots.lent == 2
+    assert slots.lend(stream) is None
+    slots._words[0:2] = [7, 9]
+    assert sorted([int(a), int(b)]) == [7, 9] and slots.lent == 0
+    c = slots.lend(stream)
+    assert slots.lent == 1
+    del c
+    assert slots.lent == 0
+
+
+def test_vector_push_count_through_the_api(gpu: Any) -> None:
+    """A frontier step ``w(~seen.S, replace=True) << u.vxm(A, any_pair)`` from a bitmap u keeps
+    the push's pending count as w's number of entries (no count pass), equal to NumPy's; with
+    every count word lent, the result is counted when asked, the same."""
+    import grblas_gpu as gb
+    from grblas_gpu.backends.cupy.counts import CountSlots, DeviceCount
+
+    rng = rng_for("push-count-api")
+    n = 5003
+    indptr, indices = random_csr(rng, n, n, 5.0, (np.int32, np.int32))
+    A = gb.Matrix.from_csr(indptr, indices, np.ones(indices.size, bool), ncols=n, dtype=gb.BOOL, backend="cupy")
+    u_bits, seen_bits = rng.random(n) < 0.2, rng.random(n) < 0.4
+    u = gb.Vector.from_dense(u_bits, missing_value=False, backend="cupy")
+    seen = gb.Vector.from_dense(seen_bits, missing_value=False, backend="cupy")
+    reached = np.zeros(n, dtype=bool)
+    reached[indices[u_bits[np.repeat(np.arange(n), np.diff(indptr))]]] = True
+    want = int(np.count_nonzero(reached & ~seen_bits))
+    counts = gpu._counts()
+    original = counts.slots
+    for slots in (original, CountSlots(0)):
+        counts.slots = slots
+        try:
+            w = gb.Vector(gb.BOOL, n, backend="cupy")
+            w(~seen.S, replace=True) << u.vxm(A, gb.semiring.any_pair[gb.BOOL], method="push")
+            assert isinstance(w._count, DeviceCount) == (slots is original)
+            assert w.nvals == want
+            assert np.array_equal(w.to_coo()[0], np.flatnonzero(reached & ~seen_bits))
+        finally:
+            counts.slots = original
 
 
 @pytest.mark.parametrize("t", [BOOL, INT8, INT64, FP32, FP64])

@@ -259,7 +259,7 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
             pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, out_size, vector_first,
                                longest_row=M._longest_row(), mask=mask_flags, complement=complement)
         if pushed is not None:
-            result = Vector._from_bitmap(be, sr.out_type, out_size, pushed[1], pushed[0])
+            result = Vector._from_bitmap(be, sr.out_type, out_size, pushed[1], pushed[0], pushed[2])
             return _inside(result, mask) if flags is not None else result
     request, position = sp.expand_ranges(xp, *M._row_ranges(u._idx))
     k = u._idx[request]

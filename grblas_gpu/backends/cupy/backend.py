@@ -26,6 +26,7 @@ from ...operators.cmath import cast_array
 from .. import Backend
 from . import codegen
 from .codegen import KernelModule
+from .counts import DeviceCount, StreamCounts
 from .launch import launch_kept
 
 __all__ = ["CupyBackend"]
@@ -45,12 +46,13 @@ _PLAN_MIN_NNZ = 1 << 20  # smaller matrices run SpMV as one launch without a pla
 _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
 _REDUCE_BLOCKS_PER_SM = 8  # counts and sums: one atomic per block, so few blocks that stride
 _KEPT_COUNTS = 64  # count launches kept prepared per stream (one per array size), dropped beyond
-_PUSH_BLOCKS_PER_SM = 16  # balanced push: enough warps to fill the GPU; more stride
+_PUSH_BLOCKS_PER_SM = 16  # balanced and bitmap pushes: enough warps to fill the GPU; more stride
 # The arguments of a kept launch that differ between calls on one matrix: the matrix values, x
-# (or the frontier) and its presence, the row mask, the result and its presence.
+# (or the frontier) and its presence, the row mask, the result and its presence (and for the
+# push, the stream's count state and the word its count goes to).
 _VECTOR_CHANGING = (2, 3, 4, 5, 9, 10)
 _MERGE_CHANGING = (2, 3, 6, 7, 10, 11)
-_PUSH_BITMAP_CHANGING = (2, 3, 4, 6, 8, 9)
+_PUSH_BITMAP_CHANGING = (2, 3, 4, 6, 8, 9, 10, 11)
 _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many rows in one block (<= 15 us)
 # A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
 # (0.2 against 0.5 us an argument on a slow host; a kernel often has several).
@@ -203,7 +205,7 @@ class CupyBackend(Backend):
     def __init__(self) -> None:
         self._modules: dict[str, Any] = {}
         self._functions: dict[tuple[str, str], Any] = {}
-        self._counters: dict[tuple[int, int], tuple[cupy.ndarray, np.ndarray, np.uint64, dict[Any, Any]]] = {}
+        self._counters: dict[tuple[int, int], StreamCounts] = {}
         self._totals_lock = threading.Lock()
 
     # -------------------------------------------------------------- compilation
@@ -337,38 +339,33 @@ class CupyBackend(Backend):
     def _total(self, role: str, threads: int, args: tuple[Any, ...], key: Any = None) -> int:
         """Run entry ``role`` of the count module over ``threads`` threads and read its total.
 
-        One launch and one wait: the kernel's last block writes the total straight into a
-        page-locked host word and resets the device state, so no memset comes before and no
-        copy after (each about 5 us of host time per count on a busy loop's critical path).
-        With a ``key`` (naming ``threads`` and every argument but the first, an array), the
-        launch is kept prepared with the stream's count state: a loop counts the same size
-        each round."""
+        One launch and one wait: the kernel writes the total straight into a page-locked
+        host word (:mod:`.counts`), so no memset comes before and no copy after (each about
+        5 us of host time per count on a busy loop's critical path).  With a ``key`` (naming
+        ``threads`` and every argument but the first, an array), the launch is kept prepared
+        with the stream's count state: a loop counts the same size each round."""
         if not threads:
             return 0
         with self._totals_lock:  # one count at a time uses the stream's state and host word
-            state, word, address, kept = self._counter()
+            counts = self._counts()
+            kept = counts.kept
             if key is not None and len(kept) > _KEPT_COUNTS:
                 kept.clear()
             launch_kept(None if key is None else kept, key,
                         lambda: (self._function(codegen.count_module(), role),
                                  _bounded_blocks(threads, _REDUCE_BLOCKS_PER_SM), _BLOCK),
-                        args + (state, address), (0,))
+                        args + (counts.state, counts.address), (0,))
             cupy.cuda.get_current_stream().synchronize()
-            return int(word[0])
+            return int(counts.word[0])
 
-    def _counter(self) -> tuple[cupy.ndarray, np.ndarray, np.uint64, dict[Any, Any]]:
-        """The current device and stream's count state (a running total and a count of finished
-        blocks, both zero between counts), the page-locked host word a count is written to,
-        with that word's address, and the count launches kept prepared with them, made on
-        first use.  Page-locked memory is addressable from kernels at its host address (unified
-        addressing)."""
-        key = (cupy.cuda.runtime.getDevice(), cupy.cuda.get_current_stream().ptr)
-        counter = self._counters.get(key)
-        if counter is None:
-            pinned = cupy.cuda.alloc_pinned_memory(8)
-            word = np.frombuffer(pinned, dtype=np.uint64, count=1)
-            counter = self._counters[key] = (cupy.zeros(2, dtype=np.uint64), word, np.uint64(pinned.ptr), {})
-        return counter
+    def _counts(self, stream: cupy.cuda.Stream | None = None) -> StreamCounts:
+        """The count state of the current device and ``stream`` (default: the current
+        stream), made on first use."""
+        key = (cupy.cuda.runtime.getDevice(), (stream or cupy.cuda.get_current_stream()).ptr)
+        counts = self._counters.get(key)
+        if counts is None:
+            counts = self._counters[key] = StreamCounts.make()
+        return counts
 
     # -------------------------------------------------------------- bitmap writes
     @_map_out_of_memory
@@ -740,7 +737,7 @@ class CupyBackend(Backend):
     def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
                fvals: Any, size: int, vector_first: bool, dense: bool = False,
                longest_row: int | None = None, mask: Any = None, complement: bool = False,
-               launches: dict[Any, Any] | None = None) -> tuple[cupy.ndarray, cupy.ndarray] | None:
+               launches: dict[Any, Any] | None = None) -> tuple[cupy.ndarray, cupy.ndarray, Any] | None:
         """Push: ``out[j] = ADD over frontier k of MULT(A[k, j], x[k])`` (operands swapped when
         ``vector_first``), combined atomically into a dense result.  The frontier is a list of
         rows with their values, or with ``dense`` a presence array over all rows with dense
@@ -750,8 +747,10 @@ class CupyBackend(Backend):
         keeps only the positions j where ``mask[j] != complement``.  ``launches`` (a dict the
         caller keeps with the matrix's arrays, dropped when they change) keeps the push of a
         ``dense`` frontier prepared (:func:`launch_kept`), as a loop of levels repeats it.
-        Returns (out, present), or None when the monoid has no atomic combine (the caller then
-        sorts by key)."""
+        Returns (out, present, count), or None when the monoid has no atomic combine (the
+        caller then sorts by key).  ``count`` is the number of positions present: a
+        :class:`DeviceCount` the push of a ``dense`` frontier makes as it sets them (read when
+        ``int()`` is asked, so no count pass follows), 0 for an empty list, else None (unknown)."""
         if not self.pushes_atomically(semiring):
             return None
         ptr, idx = self._csr_arrays(indptr, indices)
@@ -763,12 +762,12 @@ class CupyBackend(Backend):
         tail = (self._flag_array(mask), _FLAGS32[bool(complement)], out, present)
         if dense:
             own = launches if ptr is indptr and idx is indices else None  # prepared for the matrix's own arrays
-            self._push_bitmap(semiring, ptr, idx, head[2], frontier, fvals, bool(vector_first), tail, own)
-            return out, present
+            count = self._push_bitmap(semiring, ptr, idx, head[2], frontier, fvals, bool(vector_first), tail, own)
+            return out, present, count
         module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype)
         nfront = int(frontier.shape[0])
         if nfront == 0:
-            return out, present
+            return out, present, 0
         rows = _contiguous(cupy.asarray(frontier, dtype=np.int64))
         xvals = self._matvec_operand(semiring, fvals, vector_first, False)
         if longest_row is not None and longest_row > self.push_balance_row:
@@ -777,25 +776,33 @@ class CupyBackend(Backend):
             blocks = _bounded_blocks(-(-bound * 32 // codegen.PUSH_TILE), _PUSH_BLOCKS_PER_SM)  # a warp a tile
             self._function(module, "balanced")((max(blocks, 1),), (_BLOCK,),
                                                head + (rows, xvals, np.int64(nfront), ends) + tail)
-            return out, present
+            return out, present, None
         args = head + (rows, xvals, np.int64(nfront)) + tail
         self._launch_groups(self._function(module), nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
-        return out, present
+        return out, present, None
 
     def _push_bitmap(self, semiring: TypedSemiring, ptr: cupy.ndarray, idx: cupy.ndarray, values: Any, bits: Any,
-                     fvals: Any, vector_first: bool, tail: tuple[Any, ...], launches: dict[Any, Any] | None) -> None:
-        """The push of a frontier given as presence ``bits`` and dense values: a thread per row,
-        a warp per 32 rows.  ``tail`` is (mask, complement, out, present).  ``launches`` (or
-        None) keeps the launch prepared, the pointers that change written at each call."""
+                     fvals: Any, vector_first: bool, tail: tuple[Any, ...],
+                     launches: dict[Any, Any] | None) -> DeviceCount | int | None:
+        """The push of a frontier given as presence ``bits`` and dense values: warps of 32
+        rows striding over them, a thread per row.  ``tail`` is (mask, complement, out,
+        present).  ``launches`` (or None) keeps the launch prepared, the pointers that change
+        written at each call.  Returns the pending count of present positions (None where
+        every count word of the stream is lent: unknown)."""
         n = int(bits.shape[0])
         if not n:
-            return
+            return 0
+        stream = cupy.cuda.get_current_stream()
+        counts = self._counts(stream)
+        count = counts.slots.lend(stream)
+        counting = (counts.state, count.address) if count is not None else (_NULL, _NULL)
         args = (ptr, idx, values, self._flag_array(bits), self._matvec_operand(semiring, fvals, vector_first, False),
-                np.int64(n)) + tail
+                np.int64(n)) + tail + counting
         launch_kept(launches, ("push bitmap", semiring, vector_first, int(tail[1])),
                     lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype), "bitmap"),
-                             -(-n // _BLOCK), _BLOCK),
+                             _bounded_blocks(n, _PUSH_BLOCKS_PER_SM), _BLOCK),
                     args, _PUSH_BITMAP_CHANGING)
+        return count
 
     def _row_ends(self, module: KernelModule, ptr: cupy.ndarray, rows: cupy.ndarray) -> cupy.ndarray:
         """The inclusive prefix sums of the lengths of ``rows``: for a few rows one block of the

@@ -351,9 +351,10 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
     their values, a group of lanes per row), ``balanced(indptr, indices, values, frontier,
     fvals, nfront, ends, mask, complement, out, present)`` (the same list, a warp per PUSH_TILE
     of its rows' entries; ``ends`` the inclusive prefix sums of the rows' lengths) and
-    ``bitmap(indptr, indices, values, in_frontier, fvals, n, mask, complement, out, present)``
-    (as a bitmap and dense values, a warp per 32 rows), with ``ends(indptr, frontier, nfront,
-    ends)`` making ``balanced``'s ends in one block.  ``mask`` (or null) keeps the output
+    ``bitmap(indptr, indices, values, in_frontier, fvals, n, mask, complement, out, present,
+    state, counted)`` (as a bitmap and dense values, a warp per 32 rows; with a non-null
+    ``state`` it also counts the positions it makes present, as the count module does), with
+    ``ends(indptr, frontier, nfront, ends)`` making ``balanced``'s ends in one block.  ``mask`` (or null) keeps the output
     positions j with ``mask[j] != complement``.  Only for monoids :func:`atomic_push_supported`.
     Row pointers are of ``ptr_type`` (default: ``index_type``), column indices of
     ``index_type``."""

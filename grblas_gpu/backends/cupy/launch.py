@@ -36,7 +36,7 @@ class PreparedLaunch:
 
     Arguments are device arrays, None (a null pointer), or NumPy scalars of at most 8 bytes;
     those given as :data:`CHANGES` are pointers passed to each :meth:`launch`, in order, as
-    arrays or None.  The arrays given here are kept alive with the launch.
+    arrays, None, or addresses (a Python int: page-locked host memory).  The arrays given here are kept alive with the launch.
     """
 
     def __init__(self, fn: Any, grid: int, block: int, args: tuple[Any, ...]) -> None:
@@ -53,7 +53,7 @@ class PreparedLaunch:
             if a is not CHANGES:
                 self._words[i] = _word(a)
 
-    def launch(self, *pointers: cupy.ndarray | None) -> None:
+    def launch(self, *pointers: cupy.ndarray | int | None) -> None:
         """Launch on the current stream with ``pointers`` in the places marked :data:`CHANGES`."""
         if len(pointers) != len(self._changing):
             raise TypeError(f"launch takes {len(self._changing)} pointers, got {len(pointers)}")
@@ -61,7 +61,7 @@ class PreparedLaunch:
         with self._lock:  # the driver copies the words before the launch call returns
             words = self._words
             for i, a in zip(self._changing, pointers):
-                words[i] = 0 if a is None else a.data.ptr
+                words[i] = 0 if a is None else a if a.__class__ is int else a.data.ptr
             driver.launchKernel(self._function, self._grid, 1, 1, self._block, 1, 1, 0, stream,
                                 self._params_address, 0)
 

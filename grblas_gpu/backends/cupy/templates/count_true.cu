@@ -4,21 +4,6 @@ __device__ __forceinline__ unsigned gb_nonzero_bytes(uint4 w) {
             __popc(__vcmpne4(w.w, 0u))) >> 3;
 }
 
-// Adds a block's part (thread 0's ``mine``) to state[0]; the block that finishes last writes the
-// total to *out, page-locked host memory the host reads once the stream is done, and sets state
-// (total, finished blocks) back to zero for the next launch.  No memset before and no copy after.
-__device__ __forceinline__ void gb_total_finish(unsigned long long mine, unsigned long long* state,
-                                                unsigned long long* out) {
-    if (threadIdx.x != 0) return;
-    if (mine != 0ull) atomicAdd(&state[0], mine);
-    __threadfence();  // this block's part is in before its finish is counted
-    if (atomicAdd(&state[1], 1ull) == (unsigned long long)gridDim.x - 1ull) {
-        *(volatile unsigned long long*)out = atomicExch(&state[0], 0ull);
-        state[1] = 0ull;
-        __threadfence_system();
-    }
-}
-
 // *out = the number of true flags in flags[0:n].  Flags are read 16 at a time from the first
 // 16-byte boundary on; the few before it and after the last whole word are read one by one.
 // One atomic add per block: a grid bounded by the launcher keeps those few (one per warp of a

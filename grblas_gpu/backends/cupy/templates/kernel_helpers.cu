@@ -143,3 +143,42 @@ __device__ __forceinline__ void gb_atomic_combine(typename M::T* addr, typename 
         if (next != cur) *addr = next;
     }
 }
+
+// Adds a block's part (thread 0's ``mine``) to state[0]; the block that finishes last writes the
+// total to *out, page-locked host memory the host reads once the stream is done, and sets state
+// (total, finished blocks) back to zero for the next launch.  No memset before and no copy after.
+__device__ __forceinline__ void gb_total_finish(unsigned long long mine, unsigned long long* state,
+                                                unsigned long long* out) {
+    if (threadIdx.x != 0) return;
+    if (mine != 0ull) atomicAdd(&state[0], mine);
+    __threadfence();  // this block's part is in before its finish is counted
+    if (atomicAdd(&state[1], 1ull) == (unsigned long long)gridDim.x - 1ull) {
+        *(volatile unsigned long long*)out = atomicExch(&state[0], 0ull);
+        state[1] = 0ull;
+        __threadfence_system();
+    }
+}
+
+// Sums one count per thread of the block and adds the block's sum to the total as
+// gb_total_finish does.  Every thread of the block must call it (it synchronises the block).
+__device__ __forceinline__ void gb_count_finish(unsigned long long mine, unsigned long long* state,
+                                                unsigned long long* out) {
+    __shared__ unsigned long long block_sum;
+    if (threadIdx.x == 0) block_sum = 0ull;
+    __syncthreads();
+    for (int d = 16; d > 0; d >>= 1) mine += __shfl_down_sync(0xffffffffu, mine, d);
+    if ((threadIdx.x & 31) == 0 && mine != 0ull) atomicAdd(&block_sum, mine);
+    __syncthreads();
+    gb_total_finish(block_sum, state, out);
+}
+
+// Sets the flag *flag; 1 for the one call that changed it from false, however many set it
+// at once, else 0.  An atomic OR on the aligned 4-byte word holding the flag, tried only
+// while the flag reads false.  The word lies inside the flag array's allocation: device
+// allocations start 256-byte aligned and span whole 4-byte words.
+__device__ __forceinline__ unsigned gb_set_flag(bool* flag) {
+    if (*(volatile bool*)flag) return 0u;
+    const unsigned long long at = (unsigned long long)flag;
+    const unsigned bit = 1u << (8u * (unsigned)(at & 3ull));
+    return (atomicOr((unsigned*)(at & ~3ull), bit) & bit) == 0u ? 1u : 0u;
+}

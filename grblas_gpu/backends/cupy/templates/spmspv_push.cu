@@ -29,31 +29,40 @@ extern "C" __global__ void {{KERNEL}}(
 }
 
 // The same push from a frontier given as a bitmap over all n rows (no list of its entries
-// needed): each warp takes 32 consecutive rows, finds those in the frontier with one ballot,
-// and walks each of their rows with all 32 lanes.
+// needed): each warp takes 32 consecutive rows at a time (a grid stride over the rows), finds
+// those in the frontier with one ballot, and walks each of their rows with all 32 lanes.
+// Where `state` is given (as for the count kernels: zero before and after), the positions
+// that become present are counted as they are set and the block that finishes last writes
+// their number to *counted (page-locked host memory): the result's entries, with no pass
+// over it to count them.
 extern "C" __global__ void {{KERNEL}}_bitmap(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const bool* __restrict__ in_frontier,
         const {{XV}}* __restrict__ fvals, int64_t n, const bool* __restrict__ mask, int complement,
-        {{T}}* __restrict__ out, bool* __restrict__ present) {
+        {{T}}* __restrict__ out, bool* __restrict__ present, unsigned long long* __restrict__ state,
+        unsigned long long* counted) {
     typedef {{MONOID}} M;
-    const int64_t first = (gb_thread_id() >> 5) << 5;
     const int lane = threadIdx.x & 31;
-    if (first >= n) return;  // whole warps leave together
-    unsigned todo = __ballot_sync(0xffffffffu, first + lane < n && in_frontier[first + lane]);
-    while (todo != 0u) {
-        const int64_t k = first + (__ffs(todo) - 1);
-        todo &= todo - 1u;
-        const {{XV}} xk = {{READS_X}} ? fvals[k] : ({{XV}})0;
-        const int64_t end = (int64_t)indptr[k + 1];
-        for (int64_t p = (int64_t)indptr[k] + lane; p < end; p += 32) {
-            const int64_t r = (int64_t)indices[p];
-            if (mask != nullptr && mask[r] == (bool)complement) continue;
-            const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
-            gb_atomic_combine<M>(&out[r], {{PRODUCT}});
-            present[r] = true;
+    const int64_t stride = gb_thread_count() & ~(int64_t)31;
+    unsigned long long added = 0ull;
+    for (int64_t first = gb_thread_id() & ~(int64_t)31; first < n; first += stride) {  // whole warps together
+        unsigned todo = __ballot_sync(0xffffffffu, first + lane < n && in_frontier[first + lane]);
+        while (todo != 0u) {
+            const int64_t k = first + (__ffs(todo) - 1);
+            todo &= todo - 1u;
+            const {{XV}} xk = {{READS_X}} ? fvals[k] : ({{XV}})0;
+            const int64_t end = (int64_t)indptr[k + 1];
+            for (int64_t p = (int64_t)indptr[k] + lane; p < end; p += 32) {
+                const int64_t r = (int64_t)indices[p];
+                if (mask != nullptr && mask[r] == (bool)complement) continue;
+                const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
+                gb_atomic_combine<M>(&out[r], {{PRODUCT}});
+                if (state == nullptr) present[r] = true;
+                else added += gb_set_flag(&present[r]);
+            }
         }
     }
+    if (state != nullptr) gb_count_finish(added, state, counted);
 }
 
 // The same push balanced over the frontier's stored entries rather than its rows, for
