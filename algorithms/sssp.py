@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grblas_gpu import Matrix, Vector, binary, semiring
+from grblas_gpu import BOOL, Matrix, Vector, binary, semiring
 from grblas_gpu.exceptions import InvalidValue
 
 from ._checks import check_numeric, check_source, check_square
@@ -49,16 +49,17 @@ def sssp(A: Matrix, source: int) -> Vector:
     n, infinity = A.nrows, A.dtype.max
     dist = Vector.from_coo([source], [0], size=n, dtype=A.dtype, backend=A.backend)
     frontier = dist.dup()
+    shorter = Vector(BOOL, n, backend=A.backend)
     no_path = Vector.from_scalar(float("inf"), n, A.dtype, backend=A.backend) if A.dtype.is_float else None
     for _ in range(n):
         nvals = frontier.nvals
         if nvals == 0:
             return dist
         if no_path is not None and nvals >= n * DENSE_FRONTIER:
-            frontier = frontier.ewise_add(no_path, binary.first).new()  # +inf where it has no entry
+            frontier << frontier.ewise_add(no_path, binary.first)  # +inf where it has no entry
         # Paths one edge longer than the last frontier; keep those that are shorter.
-        frontier = frontier.vxm(A, semiring.min_plus).new()
-        shorter = frontier.ewise_union(dist, binary.lt, infinity, infinity).new()
+        frontier << frontier.vxm(A, semiring.min_plus)
+        shorter << frontier.ewise_union(dist, binary.lt, infinity, infinity)
         frontier(shorter.V, replace=True) << frontier  # drop those that are no better
         dist(binary.min) << frontier
     if frontier.nvals:

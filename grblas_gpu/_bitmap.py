@@ -39,6 +39,13 @@ def mask_bits(be: Any, mask: Mask, within: Any = None) -> Any:
     return be.mask_allowed(bits, None if mask.structure else vals, mask.complement, within)
 
 
+def _allowed_counted(be: Any, mask: Mask, within: Any) -> tuple[Any, Any]:
+    """The positions a Vector mask allows within ``within`` (a boolean array), and their
+    number where the backend counts them in the same pass (else None)."""
+    bits, vals = mask.parent._bitmap()
+    return be.mask_allowed_counted(bits, None if mask.structure else vals, mask.complement, within)
+
+
 def _positions(be: Any, op: TypedBinaryOp, size: int) -> Positions | None:
     if not op.positional:
         return None
@@ -86,7 +93,7 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
     # A product that applied this mask itself (T._inside) left nothing for replace to drop.
     if mask is not None and not (replace and accum is None and inside is mask):
         if replace:
-            z_bits, z_count = mask_bits(be, mask, within=z_bits), None
+            z_bits, z_count = _allowed_counted(be, mask, z_bits)
         else:
             c_bits, c_vals = C._bitmap()
             z_bits, z_vals = be.select_bitmap(mask_bits(be, mask), z_bits, z_vals, c_bits, be.cast(c_vals, C.dtype))

@@ -882,7 +882,8 @@ def test_count_launches_kept_per_size(gpu: Any) -> None:
 def test_bitmap_write_kernels(gpu: Any, t: DataType) -> None:
     """The one-pass steps of bitmap writes against NumPy expressions: the positions a
     structural or value mask allows (values with zeros, and NaN for floats, so the two
-    differ), complemented or not, within a third set or not; a select of presence and values
+    differ), complemented or not, within a third set or not, and their number counted in the
+    same pass; a select of presence and values
     from an array or a scalar; and an array filled with one value."""
     import cupy
 
@@ -905,6 +906,10 @@ def test_bitmap_write_kernels(gpu: Any, t: DataType) -> None:
                 got = gpu.mask_allowed(cupy.asarray(bits), None if mask_vals is None else cupy.asarray(mask_vals),
                                        complement, None if w is None else cupy.asarray(w))
                 assert np.array_equal(cupy.asnumpy(got), want), (mask_vals is None, complement, w is None)
+                got, count = gpu.mask_allowed_counted(cupy.asarray(bits),
+                                                      None if mask_vals is None else cupy.asarray(mask_vals),
+                                                      complement, None if w is None else cupy.asarray(w))
+                assert np.array_equal(cupy.asnumpy(got), want) and int(count) == int(np.count_nonzero(want))
     m, a_bits, c_bits = (rng.random(n) < 0.5 for _ in range(3))
     a_vals, c_vals = values(), values()
     scalar = cast_scalar(1, t)
@@ -1221,6 +1226,26 @@ def test_vector_push_count_through_the_api(gpu: Any) -> None:
             assert np.array_equal(w.to_coo()[0], np.flatnonzero(reached & ~seen_bits))
         finally:
             counts.slots = original
+
+
+def test_masked_replace_write_counts_its_entries(gpu: Any) -> None:
+    """``w(m.V, replace=True) << u`` on bitmaps (the frontier filter of SSSP) keeps the count
+    the mask pass makes as w's number of entries: equal to NumPy's, for a value mask and a
+    complemented structural one, and 0 for an empty size."""
+    import grblas_gpu as gb
+    from grblas_gpu.backends.cupy.counts import DeviceCount
+
+    rng = rng_for("masked-replace-count")
+    for n in (10_007, 0):
+        u_bits, m_bits, m_vals = rng.random(n) < 0.6, rng.random(n) < 0.5, rng.random(n) < 0.5
+        u = gb.Vector.from_dense(u_bits, missing_value=False, backend="cupy")
+        m = gb.Vector.from_coo(np.flatnonzero(m_bits), m_vals[m_bits], size=n, dtype=gb.BOOL, backend="cupy")
+        for mask, allowed in ((m.V, m_bits & m_vals), (~m.S, ~m_bits)):
+            w = u.dup()
+            w(mask, replace=True) << u
+            assert isinstance(w._count, DeviceCount) or n == 0
+            assert w.nvals == int(np.count_nonzero(u_bits & allowed))
+            assert np.array_equal(w.to_coo()[0], np.flatnonzero(u_bits & allowed))
 
 
 @pytest.mark.parametrize("t", [BOOL, INT8, INT64, FP32, FP64])

@@ -74,6 +74,12 @@ class Backend:
         caller expands the terms and sorts them, which only pays for small frontiers)."""
         return False
 
+    def mask_allowed_counted(self, bits: Any, values: Any, complement: bool,
+                             within: Any = None) -> tuple[Any, Any]:
+        """``mask_allowed(...)`` and the number of positions it allows, where the backend
+        counts them in the same pass (an int, or a count ``int()`` reads later), else None."""
+        return self.mask_allowed(bits, values, complement, within), None
+
     @staticmethod
     def adds_in_one_pass(op: Any) -> bool:
         """True when ``ewise_add`` takes ``op``: not positional, inputs and output of one type

@@ -396,14 +396,35 @@ class CupyBackend(Backend):
         """The positions a mask allows, in one pass: ``bits`` (and ``values`` as bools, for a
         value mask; None for a structural one), inverted where ``complement``, and-ed with
         ``within`` where given."""
+        return self._allowed(bits, values, complement, within, False)[0]
+
+    @_map_out_of_memory
+    def mask_allowed_counted(self, bits: Any, values: Any, complement: bool,
+                             within: Any = None) -> tuple[cupy.ndarray, DeviceCount | None]:
+        """:meth:`mask_allowed` and the number of positions it allows, counted in the same
+        pass: a :class:`DeviceCount` (None where every count word of the stream is lent)."""
+        return self._allowed(bits, values, complement, within, True)
+
+    def _allowed(self, bits: Any, values: Any, complement: bool, within: Any,
+                 counted: bool) -> tuple[cupy.ndarray, DeviceCount | None]:
         flags = self._flag_array(bits)
         t = BOOL if values is None else lookup_dtype(values.dtype)
         n = flags.size
         z = cupy.empty(n, dtype=np.bool_)
+        count, counting = None, (_NULL, _NULL)
+        if counted:
+            stream = cupy.cuda.get_current_stream()
+            counts = self._counts(stream)
+            count = counts.slots.lend(stream)
+            if count is not None:
+                counting = (counts.state, count.address)
         args = (flags, _NULL if values is None else _contiguous(values), np.int32(bool(complement)),
-                self._flag_array(within), z, np.int64(n))
-        self._launch_elementwise(self._function(codegen.bitmap_module(t), "allowed"), n, args)
-        return z
+                self._flag_array(within), z, np.int64(n)) + counting
+        if n:
+            self._launch_elementwise(self._function(codegen.bitmap_module(t), "allowed"), n, args)
+        elif count is not None:
+            count = 0
+        return z, count
 
     @_map_out_of_memory
     def select_bitmap(self, where: Any, a_bits: Any, a_vals: Any, c_bits: Any,

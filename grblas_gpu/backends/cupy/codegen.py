@@ -252,8 +252,9 @@ def count_module() -> KernelModule:
 @functools.lru_cache(maxsize=64)
 def bitmap_module(t: DataType) -> KernelModule:
     """Vector-write steps on bitmaps with values of type ``t``, one pass each.  Entries
-    ``allowed(bits, values, complement, within, z, n)``: the positions a mask allows (``values``
-    null for a structural mask), and-ed with ``within`` unless null; ``select(m, a_bits,
+    ``allowed(bits, values, complement, within, z, n, state, counted)``: the positions a mask
+    allows (``values`` null for a structural mask), and-ed with ``within`` unless null, counted
+    as the count module does unless ``state`` is null; ``select(m, a_bits,
     a_vals, c_bits, c_vals, z_bits, z_vals, n)`` and ``select_scalar(m, a, c_bits, c_vals,
     z_bits, z_vals, n)``: a's presence and values where ``m``, c's elsewhere; ``set_where(m, a,
     bits, values, n)``: a present where ``m``, in place; ``fill(a, z, n)``; ``scatter(idx,

@@ -1,14 +1,20 @@
 // Steps of vector writes on bitmaps (presence flags and values of type {{T}}), one pass each.
 
 // z[k]: the mask allows k (its presence flag and, where values is non-null, its value as a
-// bool; inverted where complement is nonzero), and within[k] where within is non-null.
+// bool; inverted where complement is nonzero), and within[k] where within is non-null.  Where
+// state is non-null, the true z[k] are counted as the count kernels do (total to *counted).
 extern "C" __global__ void {{KERNEL}}_allowed(const bool* __restrict__ bits, const {{T}}* __restrict__ values,
                                              int complement, const bool* __restrict__ within,
-                                             bool* __restrict__ z, int64_t n) {
+                                             bool* __restrict__ z, int64_t n,
+                                             unsigned long long* __restrict__ state, unsigned long long* counted) {
+    unsigned long long kept = 0ull;
     for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) {
         const bool allowed = bits[k] && (values == 0 || {{VALUE_AS_BOOL}});
-        z[k] = allowed != (complement != 0) && (within == 0 || within[k]);
+        const bool keep = allowed != (complement != 0) && (within == 0 || within[k]);
+        z[k] = keep;
+        kept += keep;
     }
+    if (state != 0) gb_count_finish(kept, state, counted);
 }
 
 // Where m[k]: presence a_bits[k] (true where a_bits is null) and value a_vals[k]; elsewhere
