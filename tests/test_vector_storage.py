@@ -34,9 +34,9 @@ def _as_bitmap(v: gb.Vector) -> gb.Vector:
 
 
 def _same(a: gb.Vector, b: gb.Vector) -> None:
-    for w in (a, b):  # a count carried through an operation must match the entries
+    for w in (a, b):  # a count carried through an operation (or pending on the device) must match
         if w._count is not None and w._is_bitmap:
-            assert w._count == int(np.count_nonzero(w._be.to_host(w._bitmap()[0]))), "stale count"
+            assert int(w._count) == int(np.count_nonzero(w._be.to_host(w._bitmap()[0]))), "stale count"
     ia, va = a.to_coo()
     ib, vb = b.to_coo()
     assert a.dtype == b.dtype and a.size == b.size
