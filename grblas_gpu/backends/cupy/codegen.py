@@ -24,9 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from ...dtypes import BOOL, UINT64, DataType
+from ...dtypes import BOOL, DataType
 from ...exceptions import DomainMismatch
-from ...operators import monoid as monoids
 from ...operators.base import TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ...operators.cmath import CUDA_HELPERS, c_literal
 
@@ -244,9 +243,8 @@ def count_module() -> KernelModule:
     ``sum(values, flags, rows, n, state, out)`` sums non-negative int64 values over the flagged
     positions or over a list of positions.  ``state`` is two uint64 (zero before and after a
     launch); the last block writes the result to ``out`` (page-locked host memory)."""
-    kernels = fill(template("count_true.cu"), {"MONOID": "monoid"}, keep=("KERNEL",))
-    return _module("count", "count true", "gb_count_true", render_monoid(monoids.plus[UINT64]), kernels,
-                   {"main": "", "sum": "_sum"})
+    kernels = fill(template("count_true.cu"), {}, keep=("KERNEL",))
+    return _module("count", "count true", "gb_count_true", "", kernels, {"main": "", "sum": "_sum"})
 
 
 @functools.lru_cache(maxsize=64)
@@ -254,11 +252,11 @@ def bitmap_module(t: DataType) -> KernelModule:
     """Vector-write steps on bitmaps with values of type ``t``, one pass each.  Entries
     ``allowed(bits, values, complement, within, z, n, state, counted)``: the positions a mask
     allows (``values`` null for a structural mask), and-ed with ``within`` unless null, counted
-    as the count module does unless ``state`` is null; ``select(m, a_bits,
-    a_vals, c_bits, c_vals, z_bits, z_vals, n)`` and ``select_scalar(m, a, c_bits, c_vals,
-    z_bits, z_vals, n)``: a's presence and values where ``m``, c's elsewhere; ``set_where(m, a,
-    bits, values, n)``: a present where ``m``, in place; ``fill(a, z, n)``; ``scatter(idx,
-    vals, bits, values, n)``: n entries spread into a bitmap."""
+    as the count module does unless ``state`` is null; ``select(m, a_bits, a_vals, c_bits,
+    c_vals, z_bits, z_vals, n)`` and ``select_scalar(m, a, c_bits, c_vals, z_bits, z_vals, n)``:
+    a's presence and values where ``m``, c's elsewhere; ``set_where(m, a, bits, values, n)``: a
+    present where ``m``, in place; ``fill(a, z, n)``; ``scatter(idx, vals, bits, values, n)``:
+    n entries spread into a bitmap."""
     kernels = fill(template("bitmap.cu"), {"T": t.c_type, "VALUE_AS_BOOL": cast_expr(t, BOOL, "values[k]")},
                    keep=("KERNEL",))
     return _module("bitmap", f"bitmap {t}", f"gb_bitmap_{t.name}", "", kernels,
@@ -355,10 +353,10 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
     ``bitmap(indptr, indices, values, in_frontier, fvals, n, mask, complement, out, present,
     state, counted)`` (as a bitmap and dense values, a warp per 32 rows; with a non-null
     ``state`` it also counts the positions it makes present, as the count module does), with
-    ``ends(indptr, frontier, nfront, ends)`` making ``balanced``'s ends in one block.  ``mask`` (or null) keeps the output
-    positions j with ``mask[j] != complement``.  Only for monoids :func:`atomic_push_supported`.
-    Row pointers are of ``ptr_type`` (default: ``index_type``), column indices of
-    ``index_type``."""
+    ``ends(indptr, frontier, nfront, ends)`` making ``balanced``'s ends in one block.  ``mask``
+    (or null) keeps the output positions j with ``mask[j] != complement``.  Only for monoids
+    :func:`atomic_push_supported`.  Row pointers are of ``ptr_type`` (default:
+    ``index_type``), column indices of ``index_type``."""
     if not atomic_push_supported(semiring.monoid):
         raise DomainMismatch(f"{semiring.monoid!r} has no atomic combine; push sorts by key instead")
     kernels, ops, tag, vf = _matvec_parts(semiring, index_type, ptr_type, vector_first, "spmspv_push.cu",

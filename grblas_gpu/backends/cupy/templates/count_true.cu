@@ -20,9 +20,7 @@ extern "C" __global__ void {{KERNEL}}(const bool* __restrict__ flags, int64_t n,
     for (int64_t k = tid; k < words; k += stride) mine += gb_nonzero_bytes(packed[k]);
     if (tid < head) mine += bytes[tid] != 0;
     if (tid < n - tail) mine += bytes[tail + tid] != 0;
-    bool valid = true;
-    mine = gb_block_reduce<{{MONOID}}>(mine, valid);
-    gb_total_finish(mine, state, out);
+    gb_count_finish(mine, state, out);
 }
 
 // *out = the sum of values[k] over the k with flags[k] (flags non-null, k < n), or over the
@@ -35,7 +33,5 @@ extern "C" __global__ void {{KERNEL}}_sum(const int64_t* __restrict__ values, co
         if (rows != 0) mine += (unsigned long long)values[rows[i]];
         else if (flags[i]) mine += (unsigned long long)values[i];
     }
-    bool valid = true;
-    mine = gb_block_reduce<{{MONOID}}>(mine, valid);
-    gb_total_finish(mine, state, out);
+    gb_count_finish(mine, state, out);
 }
