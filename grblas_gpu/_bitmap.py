@@ -33,17 +33,22 @@ def wants_bitmap(*vectors: Any) -> bool:
 def mask_bits(be: Any, mask: Mask, within: Any = None) -> Any:
     """The positions a Vector mask allows, as a boolean array (and-ed with ``within``, a
     boolean array, where given)."""
-    bits, vals = mask.parent._bitmap()
     if mask.structure and not mask.complement and within is None:
-        return bits
-    return be.mask_allowed(bits, None if mask.structure else vals, mask.complement, within)
+        return mask.parent._bitmap()[0]
+    return be.mask_allowed(*_mask_operands(mask), within)
 
 
 def _allowed_counted(be: Any, mask: Mask, within: Any) -> tuple[Any, Any]:
     """The positions a Vector mask allows within ``within`` (a boolean array), and their
     number where the backend counts them in the same pass (else None)."""
+    return be.mask_allowed_counted(*_mask_operands(mask), within)
+
+
+def _mask_operands(mask: Mask) -> tuple[Any, Any, bool]:
+    """A Vector mask as the backend's mask pass takes it: (presence, values or None for a
+    structural mask, complement)."""
     bits, vals = mask.parent._bitmap()
-    return be.mask_allowed_counted(bits, None if mask.structure else vals, mask.complement, within)
+    return bits, None if mask.structure else vals, mask.complement
 
 
 def _positions(be: Any, op: TypedBinaryOp, size: int) -> Positions | None:

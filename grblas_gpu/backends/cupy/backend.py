@@ -367,6 +367,15 @@ class CupyBackend(Backend):
             counts = self._counters[key] = StreamCounts.make()
         return counts
 
+    def _pending_count(self) -> tuple[DeviceCount | None, tuple[Any, Any]]:
+        """A count that a kernel queued next on the current stream writes, and the two kernel
+        arguments that ask it to (the stream's count state and the count's word); (None, two
+        null pointers) where every count word of the stream is lent."""
+        stream = cupy.cuda.get_current_stream()
+        counts = self._counts(stream)
+        count = counts.slots.lend(stream)
+        return count, ((counts.state, count.address) if count is not None else (_NULL, _NULL))
+
     # -------------------------------------------------------------- bitmap writes
     @_map_out_of_memory
     def full(self, size: int, value: Any, t: DataType) -> cupy.ndarray:
@@ -411,19 +420,12 @@ class CupyBackend(Backend):
         t = BOOL if values is None else lookup_dtype(values.dtype)
         n = flags.size
         z = cupy.empty(n, dtype=np.bool_)
-        count, counting = None, (_NULL, _NULL)
-        if counted:
-            stream = cupy.cuda.get_current_stream()
-            counts = self._counts(stream)
-            count = counts.slots.lend(stream)
-            if count is not None:
-                counting = (counts.state, count.address)
+        if not n:
+            return z, 0 if counted else None
+        count, counting = self._pending_count() if counted else (None, (_NULL, _NULL))
         args = (flags, _NULL if values is None else _contiguous(values), np.int32(bool(complement)),
                 self._flag_array(within), z, np.int64(n)) + counting
-        if n:
-            self._launch_elementwise(self._function(codegen.bitmap_module(t), "allowed"), n, args)
-        elif count is not None:
-            count = 0
+        self._launch_elementwise(self._function(codegen.bitmap_module(t), "allowed"), n, args)
         return z, count
 
     @_map_out_of_memory
@@ -813,10 +815,7 @@ class CupyBackend(Backend):
         n = int(bits.shape[0])
         if not n:
             return 0
-        stream = cupy.cuda.get_current_stream()
-        counts = self._counts(stream)
-        count = counts.slots.lend(stream)
-        counting = (counts.state, count.address) if count is not None else (_NULL, _NULL)
+        count, counting = self._pending_count()
         args = (ptr, idx, values, self._flag_array(bits), self._matvec_operand(semiring, fvals, vector_first, False),
                 np.int64(n)) + tail + counting
         launch_kept(launches, ("push bitmap", semiring, vector_first, int(tail[1])),

@@ -36,7 +36,8 @@ class PreparedLaunch:
 
     Arguments are device arrays, None (a null pointer), or NumPy scalars of at most 8 bytes;
     those given as :data:`CHANGES` are pointers passed to each :meth:`launch`, in order, as
-    arrays, None, or addresses (a Python int: page-locked host memory).  The arrays given here are kept alive with the launch.
+    arrays, None, or addresses (a Python int: page-locked host memory).  The arrays given here
+    are kept alive with the launch.
     """
 
     def __init__(self, fn: Any, grid: int, block: int, args: tuple[Any, ...]) -> None:
@@ -72,9 +73,9 @@ def launch_kept(kept: dict[Any, Any] | None, key: Any, make: Callable[[], tuple[
 
     With ``kept`` (a dict that lives no longer than the arrays among ``args`` outside
     ``changing``), the launch goes through a :class:`PreparedLaunch` kept there under ``key``,
-    packed at first use: only the arguments at the places ``changing`` (arrays or None) are
-    written at each call, and ``make`` is not asked again.  ``key`` must name everything else
-    in ``args``, and the grid, that can differ between calls."""
+    packed at first use: only the arguments at the places ``changing`` (arrays, None or
+    addresses) are written at each call, and ``make`` is not asked again.  ``key`` must name
+    everything else in ``args``, and the grid, that can differ between calls."""
     prepared = None if kept is None else kept.get(key)
     if prepared is None:
         fn, grid, block = make()
