@@ -163,6 +163,22 @@ def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
     return Vector._from_bitmap(be, out, a.size, a_bits | b_bits, vals, _full_count(a, a, b))
 
 
+def ewise_union_into(C: Any, a: Any, b: Any, op: TypedBinaryOp, defaults: tuple[Any, Any]) -> bool:
+    """``C << a.ewise_union(b, op, *defaults)`` computed into C's own bitmap (one kernel and no
+    new arrays), where C is a Vector of ``op``'s output type that holds a bitmap nothing else
+    refers to, is neither operand, and an operand is a bitmap; False, with nothing done,
+    otherwise."""
+    if (getattr(C, "kind", None) != "Vector" or C is a or C is b or op.positional
+            or C.dtype != op.out_type or not wants_bitmap(a, b) or not C._owns_bitmap()):
+        return False
+    z_bits, z_vals = C._bm
+    a_bits, a_vals = a._bitmap()
+    b_bits, b_vals = b._bitmap()
+    C._be.ewise_union(op, a_bits, a_vals, b_bits, b_vals, *defaults, out=(z_vals, z_bits))
+    C._set_bitmap(z_bits, z_vals, _full_count(C, a, b))
+    return True
+
+
 def map_values(v: Any, f: Any, out: DataType) -> Any:
     """A Vector with ``v``'s structure and values ``f(be, dense values, positions)``."""
     from .vector import Vector

@@ -174,7 +174,10 @@ class Collection:
                 e = sp.intersection(be, ea, eb, typed, pos_of)
             return a._from_entries(e, ks, out)
 
-        return Expression(name, left.kind, shape, out, left._be, compute, (left, right))
+        def write_into(C: Any) -> bool:
+            return defaults is not None and _bitmap.ewise_union_into(C, left, right, typed, defaults)
+
+        return Expression(name, left.kind, shape, out, left._be, compute, (left, right), write_into=write_into)
 
     # ---------------------------------------------------------------- apply / select
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> Expression:

@@ -194,6 +194,44 @@ def test_accumulate_in_place_leaves_sharers_alone(backend: str) -> None:
     assert idx.tolist() == np.flatnonzero(v_has).tolist() and np.array_equal(vals, v_vals[v_has]), "shared changed"
 
 
+def test_union_written_into_a_lone_bitmap(backend: str) -> None:
+    """``c << a.ewise_union(b, lt, ...)`` computes into c's own bitmap when nothing else refers
+    to it, and into new arrays when a Vector shares c's or c is an operand; results (values,
+    structure and count) against NumPy."""
+    rng = np.random.default_rng(12)
+    a_has, b_has = rng.random(N) < 0.5, rng.random(N) < 0.6
+    a_vals, b_vals = rng.integers(0, 9, N).astype(np.float64), rng.integers(0, 9, N).astype(np.float64)
+    a = _as_bitmap(gb.Vector.from_coo(np.flatnonzero(a_has), a_vals[a_has], size=N, backend=backend))
+    b = _as_bitmap(gb.Vector.from_coo(np.flatnonzero(b_has), b_vals[b_has], size=N, backend=backend))
+    has = a_has | b_has
+    lt = np.where(a_has, a_vals, 4.0) < np.where(b_has, b_vals, 5.0)
+
+    def check(c: gb.Vector) -> None:
+        idx, vals = c.to_coo()
+        assert idx.tolist() == np.flatnonzero(has).tolist() and vals.tolist() == lt[has].tolist()
+        assert c.nvals == int(has.sum())
+
+    c = _as_bitmap(gb.Vector.from_coo([3], [True], size=N, dtype="BOOL", backend=backend))
+    vals_before = weakref.ref(c._bitmap()[1])
+    c << a.ewise_union(b, binary.lt, 4.0, 5.0)
+    assert c._bitmap()[1] is vals_before(), "a lone bitmap is written in place"
+    check(c)
+
+    shared = gb.Vector(gb.BOOL, N, backend=backend)
+    shared << c  # shares c's arrays: they must not be written now
+    before = shared.to_coo()
+    c << b.ewise_union(a, binary.lt, 5.0, 4.0)  # another result, into new arrays
+    assert [x.tolist() for x in shared.to_coo()] == [x.tolist() for x in before], "shared changed"
+    idx, vals = c.to_coo()
+    flipped = np.where(b_has, b_vals, 5.0) < np.where(a_has, a_vals, 4.0)
+    assert idx.tolist() == np.flatnonzero(has).tolist() and vals.tolist() == flipped[has].tolist()
+
+    a_copy = a.dup()
+    a << a.ewise_union(b, binary.min, 4.0, 5.0)  # a is an operand: never written while read
+    want = np.minimum(np.where(a_has, a_vals, 4.0), np.where(b_has, b_vals, 5.0))
+    assert a.to_coo()[1].tolist() == want[has].tolist() and a_copy.to_coo()[1].tolist() == a_vals[a_has].tolist()
+
+
 def test_in_place_writes_leave_matrix_caches_alone(backend: str) -> None:
     """Out-degrees (``A 1`` over plus_pair) share the matrix's cached row lengths and
     nonempty-row flags; writing into the result afterwards must not change them (the next

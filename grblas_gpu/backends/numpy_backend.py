@@ -105,12 +105,19 @@ class NumpyBackend(Backend):
         vals[where] = value
 
     def ewise_union(self, op: TypedBinaryOp, x_bits: np.ndarray, x: np.ndarray, y_bits: np.ndarray, y: np.ndarray,
-                    x_default: Any, y_default: Any) -> tuple[np.ndarray, np.ndarray]:
+                    x_default: Any, y_default: Any,
+                    out: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """eWiseUnion of two bitmaps: ``op`` where both hold an entry, ``op`` with the other
-        side's default where one does.  Returns (values, presence)."""
+        side's default where one does.  Returns (values, presence), copied into ``out``
+        (values, presence) where given."""
         xs = np.where(x_bits, self.cast(x, op.x_type), cast_scalar(x_default, op.x_type))
         ys = np.where(y_bits, self.cast(y, op.y_type), cast_scalar(y_default, op.y_type))
-        return op(xs, ys, None), x_bits | y_bits
+        vals, bits = op(xs, ys, None), x_bits | y_bits
+        if out is None:
+            return vals, bits
+        np.copyto(out[0], vals)
+        np.copyto(out[1], bits)
+        return out
 
     def ewise_add(self, op: TypedBinaryOp, x_bits: np.ndarray, x: np.ndarray, y_bits: np.ndarray,
                   y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -251,13 +251,15 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
     if max(M.nrows, out_size) < 2**31:
         flags = _structural_flags(mask)
         mask_flags, complement = flags if flags is not None else (None, False)
+        launches = M._memo("launches", dict)
         if u._sp is None:  # a bitmap frontier is pushed as it is, without listing its entries
             bits, vals = u._bitmap()
             pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, bits, vals, out_size, vector_first, dense=True,
-                               mask=mask_flags, complement=complement, launches=M._memo("launches", dict))
+                               mask=mask_flags, complement=complement, launches=launches)
         else:
             pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, out_size, vector_first,
-                               longest_row=M._longest_row(), mask=mask_flags, complement=complement)
+                               longest_row=M._longest_row(), mask=mask_flags, complement=complement,
+                               launches=launches)
         if pushed is not None:
             result = Vector._from_bitmap(be, sr.out_type, out_size, pushed[1], pushed[0], pushed[2])
             return _inside(result, mask) if flags is not None else result

@@ -53,6 +53,7 @@ _PUSH_BLOCKS_PER_SM = 16  # balanced and bitmap pushes: enough warps to fill the
 _VECTOR_CHANGING = (2, 3, 4, 5, 9, 10)
 _MERGE_CHANGING = (2, 3, 6, 7, 10, 11)
 _PUSH_BITMAP_CHANGING = (2, 3, 4, 6, 8, 9, 10, 11)
+_RESET_CHANGING = (1, 2)  # a push result's reset: its values and presence
 _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many rows in one block (<= 15 us)
 # A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
 # (0.2 against 0.5 us an argument on a slow host; a kernel often has several).
@@ -477,14 +478,15 @@ class CupyBackend(Backend):
 
     @_map_out_of_memory
     def ewise_union(self, op: TypedBinaryOp, x_bits: Any, x: Any, y_bits: Any, y: Any, x_default: Any,
-                    y_default: Any) -> tuple[cupy.ndarray, cupy.ndarray]:
+                    y_default: Any, out: tuple[Any, Any] | None = None) -> tuple[cupy.ndarray, cupy.ndarray]:
         """eWiseUnion of two bitmaps (presence, dense values) in one kernel: ``op`` where both
         hold an entry, ``op`` with the other side's default where one does.  Returns (values,
-        presence); ``op`` must not be positional."""
+        presence), written into ``out`` (values, presence: arrays of ``op``'s output type and
+        bool, neither an operand) where given; ``op`` must not be positional."""
         if op.positional:
             raise InvalidValue(f"{op!r} is positional: ewise_union takes no positions")
         defaults = (cast_scalar(x_default, op.x_type), cast_scalar(y_default, op.y_type))
-        return self._two_bitmaps(op, "union", x_bits, x, y_bits, y, defaults)
+        return self._two_bitmaps(op, "union", x_bits, x, y_bits, y, defaults, out)
 
     @_map_out_of_memory
     def ewise_add(self, op: TypedBinaryOp, x_bits: Any, x: Any, y_bits: Any, y: Any) -> tuple[cupy.ndarray, cupy.ndarray]:
@@ -505,13 +507,15 @@ class CupyBackend(Backend):
                                  (x_bits, x, self._flag_array(y_bits), ya, np.int64(n)))
 
     def _two_bitmaps(self, op: TypedBinaryOp, role: str, x_bits: Any, x: Any, y_bits: Any, y: Any,
-                     extra: tuple[Any, ...]) -> tuple[cupy.ndarray, cupy.ndarray]:
+                     extra: tuple[Any, ...], out: tuple[Any, Any] | None = None) -> tuple[cupy.ndarray, cupy.ndarray]:
         """Entry ``role`` of ``op``'s binary module over two bitmaps (``extra``: its arguments
-        after the operands): returns (values, presence)."""
+        after the operands): returns (values, presence), new arrays or ``out``."""
         xa, ya = self._operand(x, op.x_type), self._operand(y, op.y_type)
         n = xa.size
-        z = cupy.empty(n, dtype=op.out_type.np_type)
-        z_bits = cupy.empty(n, dtype=np.bool_)
+        if out is None:
+            z, z_bits = cupy.empty(n, dtype=op.out_type.np_type), cupy.empty(n, dtype=np.bool_)
+        else:
+            z, z_bits = out
         args = (self._flag_array(x_bits), xa, self._flag_array(y_bits), ya) + extra + (z, z_bits, np.int64(n))
         self._launch_elementwise(self._function(codegen.binary_module(op), role), n, args)
         return z, z_bits
@@ -769,7 +773,8 @@ class CupyBackend(Backend):
         long row is not left to one group.  ``mask`` (a bool array over the output, or None)
         keeps only the positions j where ``mask[j] != complement``.  ``launches`` (a dict the
         caller keeps with the matrix's arrays, dropped when they change) keeps the push of a
-        ``dense`` frontier prepared (:func:`launch_kept`), as a loop of levels repeats it.
+        ``dense`` frontier and the reset of the result prepared (:func:`launch_kept`), as a loop
+        of levels repeats them.
         Returns (out, present, count), or None when the monoid has no atomic combine (the
         caller then sorts by key).  ``count`` is the number of positions present: a
         :class:`DeviceCount` the push of a ``dense`` frontier makes as it sets them (read when
@@ -777,10 +782,7 @@ class CupyBackend(Backend):
         if not self.pushes_atomically(semiring):
             return None
         ptr, idx = self._csr_arrays(indptr, indices)
-        monoid = semiring.monoid
-        # An ANY monoid stores its terms, so its result needs no identity beforehand.
-        out = cupy.empty(size, monoid.type.np_type) if monoid.is_any else self.full(size, monoid.identity, monoid.type)
-        present = cupy.zeros(size, dtype=BOOL.np_type)
+        out, present = self._push_result(semiring.monoid, size, launches)
         head = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True))
         tail = (self._flag_array(mask), _FLAGS32[bool(complement)], out, present)
         if dense:
@@ -803,6 +805,24 @@ class CupyBackend(Backend):
         args = head + (rows, xvals, np.int64(nfront)) + tail
         self._launch_groups(self._function(module), nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
         return out, present, None
+
+    def _push_result(self, monoid: TypedMonoid, size: int,
+                     launches: dict[Any, Any] | None) -> tuple[cupy.ndarray, cupy.ndarray]:
+        """(values, presence) of a push's result before its terms are combined in: no position
+        present, values the monoid's identity (unset for ANY, which stores its terms): one
+        pass, kept prepared in ``launches`` where given."""
+        out, present = cupy.empty(size, monoid.type.np_type), cupy.empty(size, np.bool_)
+        if not size:
+            return out, present
+        if monoid.is_any:
+            present.data.memset_async(0, size)
+            return out, present
+        t = monoid.type
+        launch_kept(launches, ("push reset", monoid, size),
+                    lambda: (self._function(codegen.bitmap_module(t), "reset"),
+                             _bounded_blocks(size, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK),
+                    (_identity(monoid), out, present, np.int64(size)), _RESET_CHANGING)
+        return out, present
 
     def _push_bitmap(self, semiring: TypedSemiring, ptr: cupy.ndarray, idx: cupy.ndarray, values: Any, bits: Any,
                      fvals: Any, vector_first: bool, tail: tuple[Any, ...],
@@ -854,6 +874,12 @@ class CupyBackend(Backend):
             return SpmvPlan(None, None, None, idx, int(ncols), ptr)
         classes = _row_classes(ptr) if nnz >= _PLAN_MIN_NNZ else (None, None)
         return SpmvPlan(_merge_tiles(ptr, nnz), *classes, idx, int(ncols), ptr)
+
+
+@functools.lru_cache(maxsize=1024)
+def _identity(monoid: TypedMonoid) -> Any:
+    """The monoid's identity as a scalar of its type (asked once per monoid)."""
+    return cast_scalar(monoid.identity, monoid.type)
 
 
 def _spmv_result(semiring: TypedSemiring, nrows: int, presence: bool = True) -> tuple[cupy.ndarray, cupy.ndarray | None]:

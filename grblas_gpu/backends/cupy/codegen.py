@@ -255,13 +255,14 @@ def bitmap_module(t: DataType) -> KernelModule:
     as the count module does unless ``state`` is null; ``select(m, a_bits, a_vals, c_bits,
     c_vals, z_bits, z_vals, n)`` and ``select_scalar(m, a, c_bits, c_vals, z_bits, z_vals, n)``:
     a's presence and values where ``m``, c's elsewhere; ``set_where(m, a, bits, values, n)``: a
-    present where ``m``, in place; ``fill(a, z, n)``; ``scatter(idx, vals, bits, values, n)``:
+    present where ``m``, in place; ``fill(a, z, n)``; ``reset(a, z, bits, n)``: z filled with
+    a and bits cleared, in one pass; ``scatter(idx, vals, bits, values, n)``:
     n entries spread into a bitmap."""
     kernels = fill(template("bitmap.cu"), {"T": t.c_type, "VALUE_AS_BOOL": cast_expr(t, BOOL, "values[k]")},
                    keep=("KERNEL",))
     return _module("bitmap", f"bitmap {t}", f"gb_bitmap_{t.name}", "", kernels,
                    {"allowed": "_allowed", "select": "_select", "select_scalar": "_select_scalar",
-                    "set_where": "_set_where", "fill": "_fill", "scatter": "_scatter"})
+                    "set_where": "_set_where", "fill": "_fill", "reset": "_reset", "scatter": "_scatter"})
 
 
 @functools.lru_cache(maxsize=1024)

@@ -59,6 +59,15 @@ extern "C" __global__ void {{KERNEL}}_fill({{T}} a, {{T}}* __restrict__ z, int64
     for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) z[k] = a;
 }
 
+// z[k] = a and bits[k] = false for every k: an empty bitmap whose values hold a (a push's
+// result before its terms are combined in: the monoid's identity), in one pass.
+extern "C" __global__ void {{KERNEL}}_reset({{T}} a, {{T}}* __restrict__ z, bool* __restrict__ bits, int64_t n) {
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) {
+        z[k] = a;
+        bits[k] = false;
+    }
+}
+
 // bits[idx[i]] = true and values[idx[i]] = vals[i] for each of the n entries: a sparse vector
 // spread into bitmap form (bits all false beforehand; values elsewhere are left as they are).
 extern "C" __global__ void {{KERNEL}}_scatter(const int64_t* __restrict__ idx, const {{T}}* __restrict__ vals,
