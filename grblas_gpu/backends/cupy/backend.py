@@ -46,6 +46,7 @@ _PLAN_MIN_NNZ = 1 << 20  # smaller matrices run SpMV as one launch without a pla
 _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
 _REDUCE_BLOCKS_PER_SM = 8  # counts and sums: one atomic per block, so few blocks that stride
 _KEPT_COUNTS = 64  # count launches kept prepared per stream (one per array size), dropped beyond
+_KEPT_ELEMENTWISE = 1024  # element-wise launches kept prepared (per entry, size, scalars), dropped beyond
 _PUSH_BLOCKS_PER_SM = 16  # balanced and bitmap pushes: enough warps to fill the GPU; more stride
 # The arguments of a kept launch that differ between calls on one matrix: the matrix values, x
 # (or the frontier) and its presence, the row mask, the result and its presence (and for the
@@ -54,6 +55,10 @@ _VECTOR_CHANGING = (2, 3, 4, 5, 9, 10)
 _MERGE_CHANGING = (2, 3, 6, 7, 10, 11)
 _PUSH_BITMAP_CHANGING = (2, 3, 4, 6, 8, 9, 10, 11)
 _RESET_CHANGING = (1, 2)  # a push result's reset: its values and presence
+# The pointers of kept element-wise launches (their other arguments are scalars).
+_ALLOWED_CHANGING = (0, 1, 3, 4, 6, 7)
+_ADD_INTO_CHANGING = (0, 1, 2, 3)
+_TWO_BITMAPS_CHANGING = {0: (0, 1, 2, 3, 4, 5), 2: (0, 1, 2, 3, 6, 7)}  # by the number of scalars between
 _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many rows in one block (<= 15 us)
 # A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
 # (0.2 against 0.5 us an argument on a slow host; a kernel often has several).
@@ -208,6 +213,7 @@ class CupyBackend(Backend):
         self._functions: dict[tuple[str, str], Any] = {}
         self._counters: dict[tuple[int, int], StreamCounts] = {}
         self._totals_lock = threading.Lock()
+        self._elementwise: dict[Any, Any] = {}  # see _launch_kept_elementwise
 
     # -------------------------------------------------------------- compilation
     def _function(self, module: KernelModule, role: str = "main") -> Any:
@@ -225,6 +231,21 @@ class CupyBackend(Backend):
     def _launch_elementwise(fn: Any, n: int, args: tuple[Any, ...]) -> None:
         if n > 0:
             fn((_bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM),), (_BLOCK,), args)
+
+    def _launch_kept_elementwise(self, module: KernelModule, role: str, n: int, args: tuple[Any, ...],
+                                 changing: tuple[int, ...], scalars: tuple[Any, ...] = ()) -> None:
+        """:meth:`_launch_elementwise` of entry ``role`` of ``module`` through a launch kept
+        per device, entry, size and ``scalars`` (the arguments outside ``changing`` other than
+        the size: scalars, none of them an array): a statement a loop repeats writes only its
+        pointers and calls the driver (CuPy converts every argument at every launch)."""
+        if n <= 0:
+            return
+        kept = self._elementwise
+        if len(kept) > _KEPT_ELEMENTWISE:
+            kept.clear()
+        launch_kept(kept, (cupy.cuda.runtime.getDevice(), module.digest, role, n) + scalars,
+                    lambda: (self._function(module, role), _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK),
+                    args, changing)
 
     @staticmethod
     def _launch_groups(fn: Any, count: int, group: int, args: tuple[Any, ...]) -> None:
@@ -424,9 +445,10 @@ class CupyBackend(Backend):
         if not n:
             return z, 0 if counted else None
         count, counting = self._pending_count() if counted else (None, (_NULL, _NULL))
-        args = (flags, _NULL if values is None else _contiguous(values), np.int32(bool(complement)),
+        complement = bool(complement)
+        args = (flags, _NULL if values is None else _contiguous(values), _FLAGS32[complement],
                 self._flag_array(within), z, np.int64(n)) + counting
-        self._launch_elementwise(self._function(codegen.bitmap_module(t), "allowed"), n, args)
+        self._launch_kept_elementwise(codegen.bitmap_module(t), "allowed", n, args, _ALLOWED_CHANGING, (complement,))
         return z, count
 
     @_map_out_of_memory
@@ -458,6 +480,7 @@ class CupyBackend(Backend):
         """In place: ``bits`` true and ``vals`` ``value`` (of their type) wherever ``where``."""
         t = lookup_dtype(vals.dtype)
         n = int(bits.size)
+        # Not kept: the value often changes from call to call (BFS's level number).
         self._launch_elementwise(self._function(codegen.bitmap_module(t), "set_where"), n,
                                  (self._flag_array(where), cast_scalar(value, t), bits, vals, np.int64(n)))
 
@@ -503,8 +526,8 @@ class CupyBackend(Backend):
         self.check_adds_in_one_pass(op)
         ya = self._operand(y, op.y_type)
         n = int(x.size)
-        self._launch_elementwise(self._function(codegen.binary_module(op), "add_into"), n,
-                                 (x_bits, x, self._flag_array(y_bits), ya, np.int64(n)))
+        self._launch_kept_elementwise(codegen.binary_module(op), "add_into", n,
+                                      (x_bits, x, self._flag_array(y_bits), ya, np.int64(n)), _ADD_INTO_CHANGING)
 
     def _two_bitmaps(self, op: TypedBinaryOp, role: str, x_bits: Any, x: Any, y_bits: Any, y: Any,
                      extra: tuple[Any, ...], out: tuple[Any, Any] | None = None) -> tuple[cupy.ndarray, cupy.ndarray]:
@@ -517,7 +540,9 @@ class CupyBackend(Backend):
         else:
             z, z_bits = out
         args = (self._flag_array(x_bits), xa, self._flag_array(y_bits), ya) + extra + (z, z_bits, np.int64(n))
-        self._launch_elementwise(self._function(codegen.binary_module(op), role), n, args)
+        changing = _TWO_BITMAPS_CHANGING[len(extra)]
+        self._launch_kept_elementwise(codegen.binary_module(op), role, n, args, changing,
+                                      tuple(_scalar_key(e) for e in extra))
         return z, z_bits
 
     def _position(self, p: Any, shape: tuple[int, ...]) -> tuple[Any, np.int64]:
@@ -874,6 +899,12 @@ class CupyBackend(Backend):
             return SpmvPlan(None, None, None, idx, int(ncols), ptr)
         classes = _row_classes(ptr) if nnz >= _PLAN_MIN_NNZ else (None, None)
         return SpmvPlan(_merge_tiles(ptr, nnz), *classes, idx, int(ncols), ptr)
+
+
+def _scalar_key(value: Any) -> tuple[Any, bytes]:
+    """A NumPy scalar as a key that tells apart what its launch would (its type and bytes:
+    NaN equals itself, -0.0 differs from 0.0)."""
+    return value.dtype.char, value.tobytes()
 
 
 @functools.lru_cache(maxsize=1024)
