@@ -58,7 +58,6 @@ _RESET_CHANGING = (1, 2)  # a push result's reset: its values and presence
 # The pointers of kept element-wise launches (their other arguments are scalars).
 _ALLOWED_CHANGING = (0, 1, 3, 4, 6, 7)
 _ADD_INTO_CHANGING = (0, 1, 2, 3)
-_TWO_BITMAPS_CHANGING = {0: (0, 1, 2, 3, 4, 5), 2: (0, 1, 2, 3, 6, 7)}  # by the number of scalars between
 _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many rows in one block (<= 15 us)
 # A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
 # (0.2 against 0.5 us an argument on a slow host; a kernel often has several).
@@ -540,8 +539,8 @@ class CupyBackend(Backend):
         else:
             z, z_bits = out
         args = (self._flag_array(x_bits), xa, self._flag_array(y_bits), ya) + extra + (z, z_bits, np.int64(n))
-        changing = _TWO_BITMAPS_CHANGING[len(extra)]
-        self._launch_kept_elementwise(codegen.binary_module(op), role, n, args, changing,
+        outputs = 4 + len(extra)  # z and z_bits follow the operands and the scalars
+        self._launch_kept_elementwise(codegen.binary_module(op), role, n, args, (0, 1, 2, 3, outputs, outputs + 1),
                                       tuple(_scalar_key(e) for e in extra))
         return z, z_bits
 
