@@ -911,7 +911,7 @@ def test_bitmap_write_kernels(gpu: Any, t: DataType) -> None:
                                                       complement, None if w is None else cupy.asarray(w))
                 assert np.array_equal(cupy.asnumpy(got), want) and int(count) == int(np.count_nonzero(want))
     # The calls above went through a launch kept per complement flag, its pointers (or nulls)
-    # written at each call; the last one's is kept (the store is cleared only before a launch).
+    # written at each call; the last one's is kept (a full store is emptied only before packing).
     assert (True,) in [key[4:] for key in gpu._elementwise if key[2:4] == ("allowed", n)]
     m, a_bits, c_bits = (rng.random(n) < 0.5 for _ in range(3))
     a_vals, c_vals = values(), values()

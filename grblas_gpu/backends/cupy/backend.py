@@ -237,14 +237,10 @@ class CupyBackend(Backend):
         per device, entry, size and ``scalars`` (the arguments outside ``changing`` other than
         the size: scalars, none of them an array): a statement a loop repeats writes only its
         pointers and calls the driver (CuPy converts every argument at every launch)."""
-        if n <= 0:
-            return
-        kept = self._elementwise
-        if len(kept) > _KEPT_ELEMENTWISE:
-            kept.clear()
-        launch_kept(kept, (cupy.cuda.runtime.getDevice(), module.digest, role, n) + scalars,
-                    lambda: (self._function(module, role), _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK),
-                    args, changing)
+        if n > 0:
+            launch_kept(self._elementwise, (cupy.cuda.runtime.getDevice(), module.digest, role, n) + scalars,
+                        lambda: (self._function(module, role), _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK),
+                        args, changing, _KEPT_ELEMENTWISE)
 
     @staticmethod
     def _launch_groups(fn: Any, count: int, group: int, args: tuple[Any, ...]) -> None:
@@ -369,13 +365,10 @@ class CupyBackend(Backend):
             return 0
         with self._totals_lock:  # one count at a time uses the stream's state and host word
             counts = self._counts()
-            kept = counts.kept
-            if key is not None and len(kept) > _KEPT_COUNTS:
-                kept.clear()
-            launch_kept(None if key is None else kept, key,
+            launch_kept(None if key is None else counts.kept, key,
                         lambda: (self._function(codegen.count_module(), role),
                                  _bounded_blocks(threads, _REDUCE_BLOCKS_PER_SM), _BLOCK),
-                        args + (counts.state, counts.address), (0,))
+                        args + (counts.state, counts.address), (0,), _KEPT_COUNTS)
             cupy.cuda.get_current_stream().synchronize()
             return int(counts.word[0])
 

@@ -68,20 +68,24 @@ class PreparedLaunch:
 
 
 def launch_kept(kept: dict[Any, Any] | None, key: Any, make: Callable[[], tuple[Any, int, int]],
-                args: tuple[Any, ...], changing: tuple[int, ...]) -> None:
+                args: tuple[Any, ...], changing: tuple[int, ...], most: int | None = None) -> None:
     """Launch a kernel with ``args``; ``make()`` gives (kernel, blocks, threads per block).
 
     With ``kept`` (a dict that lives no longer than the arrays among ``args`` outside
     ``changing``), the launch goes through a :class:`PreparedLaunch` kept there under ``key``,
     packed at first use: only the arguments at the places ``changing`` (arrays, None or
     addresses) are written at each call, and ``make`` is not asked again.  ``key`` must name
-    everything else in ``args``, and the grid, that can differ between calls."""
+    everything else in ``args``, and the grid, that can differ between calls.  With ``most``,
+    a store already holding that many launches is emptied before another is packed into it
+    (for stores whose keys hold sizes or scalars, which a program may vary without end)."""
     prepared = None if kept is None else kept.get(key)
     if prepared is None:
         fn, grid, block = make()
         if kept is None:
             fn((grid,), (block,), args)
             return
+        if most is not None and len(kept) >= most:
+            kept.clear()
         marked = tuple(CHANGES if i in changing else a for i, a in enumerate(args))
         prepared = kept[key] = PreparedLaunch(fn, grid, block, marked)
     prepared.launch(*[args[i] for i in changing])
