@@ -1148,6 +1148,44 @@ def test_push_frontier_sizes_and_mask(gpu: Any, monkeypatch: pytest.MonkeyPatch,
     assert np.array_equal(cupy.asnumpy(out)[reached], expected[reached])
 
 
+@pytest.mark.parametrize("name", ["plus_times", "min_secondi"])
+@pytest.mark.parametrize("vector_first", [False, True])
+def test_bitmap_push_of_a_clustered_frontier(gpu: Any, name: str, vector_first: bool) -> None:
+    """A bitmap push whose frontier holds whole runs of consecutive short rows (walked a lane
+    each), long rows among them (walked by their warp), and sparse stretches (every row by the
+    warp), against NumPy: the values (with the row index ``min_secondi`` takes), the presence,
+    and the count the push makes."""
+    import cupy
+
+    sr = semirings[name][INT64]
+    rng = rng_for("push-clustered", name, vector_first)
+    n = 8192
+    lengths = rng.integers(1, 5, n)
+    lengths[rng.random(n) < 0.02] = 300  # a few long rows inside the runs
+    lengths[rng.random(n) < 0.05] = 0
+    indptr = np.r_[0, np.cumsum(lengths)].astype(np.int64)
+    indices = np.concatenate([np.sort(rng.choice(n, size=k, replace=False)) for k in lengths]).astype(np.int32)
+    values = rng.integers(1, 9, indices.size).astype(np.int64)
+    bits = np.zeros(n, dtype=bool)
+    bits[:3000] = True  # runs of 32 frontier rows
+    bits[3000:] = rng.random(n - 3000) < 0.03  # about one row a warp
+    dense = np.where(bits, rng.integers(1, 5, n), 0).astype(np.int64)
+    rows = np.repeat(np.arange(n), lengths)
+    pick = bits[rows]
+    if name == "plus_times":
+        terms, expected, combine = values[pick] * dense[rows[pick]], np.zeros(n, np.int64), np.add
+    else:  # the term's position k (secondi: the row of the matrix entry)
+        terms, expected, combine = rows[pick], np.full(n, np.iinfo(np.int64).max), np.minimum
+    combine.at(expected, indices[pick], terms)
+    reached = np.zeros(n, dtype=bool)
+    reached[indices[pick]] = True
+    dev = [cupy.asarray(a) for a in (indptr, indices, values, bits, dense)]
+    out, present, count = gpu.spmspv(sr, *dev, n, vector_first, dense=True)
+    assert int(count) == int(np.count_nonzero(reached))
+    assert np.array_equal(cupy.asnumpy(present), reached)
+    assert np.array_equal(cupy.asnumpy(out)[reached], expected[reached])
+
+
 @pytest.mark.parametrize("name,t", [("any_pair", BOOL), ("min_plus", FP32), ("plus_times", INT64)])
 @pytest.mark.parametrize("ncols", [20_003, 1001])
 def test_push_counts_stay_pending(gpu: Any, name: str, t: DataType, ncols: int) -> None:

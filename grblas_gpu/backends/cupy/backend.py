@@ -845,7 +845,8 @@ class CupyBackend(Backend):
                      fvals: Any, vector_first: bool, tail: tuple[Any, ...],
                      launches: dict[Any, Any] | None) -> DeviceCount | int | None:
         """The push of a frontier given as presence ``bits`` and dense values: warps of 32
-        rows striding over them, a thread per row.  ``tail`` is (mask, complement, out,
+        rows striding over them, each frontier row walked by the warp, or short ones by a lane
+        each where that takes fewer steps.  ``tail`` is (mask, complement, out,
         present).  ``launches`` (or None) keeps the launch prepared, the pointers that change
         written at each call.  Returns the pending count of present positions (None where
         every count word of the stream is lent: unknown)."""

@@ -352,7 +352,7 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
     fvals, nfront, ends, mask, complement, out, present)`` (the same list, a warp per PUSH_TILE
     of its rows' entries; ``ends`` the inclusive prefix sums of the rows' lengths) and
     ``bitmap(indptr, indices, values, in_frontier, fvals, n, mask, complement, out, present,
-    state, counted)`` (as a bitmap and dense values, a warp per 32 rows; with a non-null
+    state, counted)`` (as a bitmap and dense values, a warp per 32 rows, short rows a lane each; with a non-null
     ``state`` it also counts the positions it makes present, as the count module does), with
     ``ends(indptr, frontier, nfront, ends)`` making ``balanced``'s ends in one block.  ``mask``
     (or null) keeps the output positions j with ``mask[j] != complement``.  Only for monoids
@@ -361,7 +361,7 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
     if not atomic_push_supported(semiring.monoid):
         raise DomainMismatch(f"{semiring.monoid!r} has no atomic combine; push sorts by key instead")
     kernels, ops, tag, vf = _matvec_parts(semiring, index_type, ptr_type, vector_first, "spmspv_push.cu",
-                                          {"PUSH_ITEMS": str(PUSH_ITEMS)})
+                                          {"PUSH_ITEMS": str(PUSH_ITEMS), "LANE_ROW": str(PUSH_LANE_ROW)})
     return _module("spmspv", f"spmspv {semiring.name} {semiring.key} {tag} vector_first={vf}",
                    f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels,
                    {"main": "", "bitmap": "_bitmap", "balanced": "_balanced", "ends": "_ends"})
@@ -415,6 +415,10 @@ per thread (see :func:`merge_schedule_applies`)."""
 PUSH_ITEMS = 8
 PUSH_TILE = 32 * PUSH_ITEMS
 """Balanced push: entries per lane, and stored entries per warp tile."""
+
+PUSH_LANE_ROW = 32
+"""Bitmap push: frontier rows of at most this many entries (one step of a warp) may be walked a
+lane each, side by side, where that takes fewer steps (see the template)."""
 
 MERGE_BLOCK = 256
 MERGE_ITEMS = 8

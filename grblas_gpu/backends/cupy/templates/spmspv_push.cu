@@ -29,12 +29,16 @@ extern "C" __global__ void {{KERNEL}}(
 }
 
 // The same push from a frontier given as a bitmap over all n rows (no list of its entries
-// needed): each warp takes 32 consecutive rows at a time (a grid stride over the rows), finds
-// those in the frontier with one ballot, and walks each of their rows with all 32 lanes.
+// needed): each warp takes 32 consecutive rows at a time (a grid stride over the rows) and
+// walks each of their frontier rows with all 32 lanes, one row after another, except that
+// where more of them are short (at most GB_LANE_ROW entries) than the longest of those is
+// long, each short row is walked by its own lane, side by side (a clustered frontier of short
+// rows, as on a road graph, would otherwise take a step per row).
 // Where `state` is given (as for the count kernels: zero before and after), the positions
 // that become present are counted as they are set and the block that finishes last writes
 // their number to *counted (page-locked host memory): the result's entries, with no pass
 // over it to count them.
+#define GB_LANE_ROW {{LANE_ROW}}
 extern "C" __global__ void {{KERNEL}}_bitmap(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const bool* __restrict__ in_frontier,
@@ -42,24 +46,50 @@ extern "C" __global__ void {{KERNEL}}_bitmap(
         {{T}}* __restrict__ out, bool* __restrict__ present, unsigned long long* __restrict__ state,
         unsigned long long* counted) {
     typedef {{MONOID}} M;
+    // Entry p of frontier row k (value xk) combined into out[r]; 1 if it made r present.
+    auto push_entry = [&](int64_t k, {{XV}} xk, int64_t p) -> unsigned {
+        const int64_t r = (int64_t)indices[p];
+        if (mask != nullptr && mask[r] == (bool)complement) return 0u;
+        const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
+        gb_atomic_combine<M>(&out[r], {{PRODUCT}});
+        if (state != nullptr) return gb_set_flag(&present[r]);
+        present[r] = true;
+        return 0u;
+    };
     const int lane = threadIdx.x & 31;
     const int64_t stride = gb_thread_count() & ~(int64_t)31;
     unsigned long long added = 0ull;
     for (int64_t first = gb_thread_id() & ~(int64_t)31; first < n; first += stride) {  // whole warps together
-        unsigned todo = __ballot_sync(0xffffffffu, first + lane < n && in_frontier[first + lane]);
-        while (todo != 0u) {
-            const int64_t k = first + (__ffs(todo) - 1);
-            todo &= todo - 1u;
+        const int64_t k = first + lane;
+        int64_t begin = 0, end = 0;
+        if (k < n && in_frontier[k]) {
+            begin = (int64_t)indptr[k];
+            end = (int64_t)indptr[k + 1];
+        }
+        // Short rows side by side take as many steps as the longest of them; one after
+        // another, one step each: whichever is fewer (the same choice across the warp).
+        const int64_t length = end - begin;
+        const bool short_row = length > 0 && length <= GB_LANE_ROW;
+        const unsigned shorts = __ballot_sync(0xffffffffu, short_row);
+        bool by_lane = false;
+        if (shorts != 0u) {
+            int longest = short_row ? (int)length : 0;
+            for (int d = 16; d > 0; d >>= 1) longest = max(longest, __shfl_xor_sync(0xffffffffu, longest, d));
+            by_lane = short_row && __popc(shorts) > longest;
+        }
+        if (by_lane) {
             const {{XV}} xk = {{READS_X}} ? fvals[k] : ({{XV}})0;
-            const int64_t end = (int64_t)indptr[k + 1];
-            for (int64_t p = (int64_t)indptr[k] + lane; p < end; p += 32) {
-                const int64_t r = (int64_t)indices[p];
-                if (mask != nullptr && mask[r] == (bool)complement) continue;
-                const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
-                gb_atomic_combine<M>(&out[r], {{PRODUCT}});
-                if (state == nullptr) present[r] = true;
-                else added += gb_set_flag(&present[r]);
-            }
+            for (int64_t p = begin; p < end; ++p) added += push_entry(k, xk, p);
+        }
+        unsigned todo = __ballot_sync(0xffffffffu, length > 0 && !by_lane);
+        while (todo != 0u) {
+            const int owner = __ffs(todo) - 1;
+            todo &= todo - 1u;
+            const int64_t row = first + owner;
+            const int64_t row_end = __shfl_sync(0xffffffffu, end, owner);
+            const {{XV}} xk = {{READS_X}} ? fvals[row] : ({{XV}})0;
+            for (int64_t p = __shfl_sync(0xffffffffu, begin, owner) + lane; p < row_end; p += 32)
+                added += push_entry(row, xk, p);
         }
     }
     if (state != nullptr) gb_count_finish(added, state, counted);
