@@ -684,6 +684,10 @@ class CupyBackend(Backend):
         result in place of a new array, which the one-launch schedule of a small matrix does
         when ``presence`` is False; the returned array is the result either way.
         """
+        if (out is not None and not presence and into is None and plan is not None
+                and self._repeat_one_launch(semiring, plan, (indptr, indices, values, x, x_present, row_mask),
+                                            vector_first, complement, out)):
+            return out, None
         ptr, idx = self._csr_arrays(indptr, indices)
         nrows = max(len(ptr) - 1, 0)
         merge = plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring)
@@ -714,7 +718,7 @@ class CupyBackend(Backend):
 
         if plan is None or plan.classes is None:
             group = min(_group_size(idx.size, nrows), lanes)
-            launch_kept(plan.derived if own else None, ("vector launch", semiring, bool(vector_first), bool(complement)),
+            launch_kept(plan.derived if own else None, _one_launch_key(semiring, vector_first, complement),
                         lambda: (self._function(module()), -(-nrows * group // _BLOCK), _BLOCK),
                         head + (_NULL, np.int64(nrows)) + tail + (np.int32(group),), _VECTOR_CHANGING)
             return out, present
@@ -724,6 +728,21 @@ class CupyBackend(Backend):
         if plan.long_rows.size:
             self._function(module(), "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows,) + tail[:2])
         return out, present
+
+    def _repeat_one_launch(self, semiring: TypedSemiring, plan: SpmvPlan, arrays: tuple[Any, ...], vector_first: bool,
+                           complement: bool, out: cupy.ndarray) -> bool:
+        """A small matrix's one-launch pull written into ``out`` (no presence), through the
+        launch an earlier call kept, without that call's setup (on a slow host it cost more
+        than the launch): ``arrays`` are spmv's (indptr, indices, values, x, x_present,
+        row_mask).  False, with nothing done, where no launch is kept for them."""
+        indptr, indices, values, x, x_present, row_mask = arrays
+        prepared = plan.derived.get(_one_launch_key(semiring, vector_first, complement))
+        if prepared is None or indptr is not plan.indptr or indices is not plan.indices:
+            return False
+        prepared.launch(self._matvec_operand(semiring, values, vector_first, True),
+                        self._matvec_operand(semiring, x, vector_first, False),
+                        self._flag_array(x_present), self._flag_array(row_mask), out, _NULL)
+        return True
 
     def _spmv_merge(self, semiring: TypedSemiring, operands: tuple[Any, ...], flags: tuple[Any, Any], plan: SpmvPlan,
                     vector_first: bool, nrows: int,
@@ -892,6 +911,11 @@ class CupyBackend(Backend):
             return SpmvPlan(None, None, None, idx, int(ncols), ptr)
         classes = _row_classes(ptr) if nnz >= _PLAN_MIN_NNZ else (None, None)
         return SpmvPlan(_merge_tiles(ptr, nnz), *classes, idx, int(ncols), ptr)
+
+
+def _one_launch_key(semiring: TypedSemiring, vector_first: bool, complement: bool) -> tuple[Any, ...]:
+    """The key a small matrix's one-launch pull is kept under in its plan's ``derived``."""
+    return ("vector launch", semiring, bool(vector_first), bool(complement))
 
 
 def _scalar_key(value: Any) -> tuple[Any, bytes]:
