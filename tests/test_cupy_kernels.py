@@ -936,14 +936,15 @@ def test_bitmap_write_kernels(gpu: Any, t: DataType) -> None:
 def test_set_where(gpu: Any, t: DataType, n: int, density: float) -> None:
     """The in-place masked assign against NumPy's ``bits[m] = True; vals[m] = a``, with the
     mask as a view starting on and off a 16-byte boundary, true flags around it (a read past
-    either end would set more), and the arrays' other positions kept."""
+    either end would set more), and the arrays' other positions kept.  Each call assigns
+    another value (the launch kept at the first call writes the new one)."""
     import cupy
 
     rng = rng_for("set_where", t.name, n, density)
     m = rng.random(n) < density
     bits, vals = rng.random(n) < 0.5, rng.integers(0, 3, n).astype(t.np_type)
-    a = cast_scalar(1, t) if t.is_bool else cast_scalar(7, t)
-    for offset in (0, 1, 9):
+    for offset, value in zip((0, 1, 9), (1, 0, 1) if t.is_bool else (7, -2, 2.5 if t.is_float else 5)):
+        a = cast_scalar(value, t)
         padded = cupy.ones(n + 32, dtype=bool)  # true around the view: a stray read would set more
         padded[offset:offset + n] = cupy.asarray(m)
         got_bits, got_vals = cupy.asarray(bits), cupy.asarray(vals)

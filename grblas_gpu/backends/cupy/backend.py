@@ -27,7 +27,7 @@ from .. import Backend
 from . import codegen
 from .codegen import KernelModule
 from .counts import DeviceCount, StreamCounts
-from .launch import launch_kept
+from .launch import launch_kept, scalar_word
 
 __all__ = ["CupyBackend"]
 
@@ -58,6 +58,7 @@ _RESET_CHANGING = (1, 2)  # a push result's reset: its values and presence
 # The pointers of kept element-wise launches (their other arguments are scalars).
 _ALLOWED_CHANGING = (0, 1, 3, 4, 6, 7)
 _ADD_INTO_CHANGING = (0, 1, 2, 3)
+_SET_WHERE_CHANGING = (0, 1, 2, 3)  # the mask, the value (its word), the presence and values written
 _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many rows in one block (<= 15 us)
 # A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
 # (0.2 against 0.5 us an argument on a slow host; a kernel often has several).
@@ -472,9 +473,11 @@ class CupyBackend(Backend):
         """In place: ``bits`` true and ``vals`` ``value`` (of their type) wherever ``where``."""
         t = lookup_dtype(vals.dtype)
         n = int(bits.size)
-        # Not kept: the value often changes from call to call (BFS's level number).
-        self._launch_elementwise(self._function(codegen.bitmap_module(t), "set_where"), n,
-                                 (self._flag_array(where), cast_scalar(value, t), bits, vals, np.int64(n)))
+        # The value is written at each launch, as the pointers are: it often changes from call to
+        # call (BFS's level number), and keyed it would pack a launch per value.
+        self._launch_kept_elementwise(codegen.bitmap_module(t), "set_where", n,
+                                      (self._flag_array(where), scalar_word(cast_scalar(value, t)), bits, vals,
+                                       np.int64(n)), _SET_WHERE_CHANGING)
 
     def pushes_atomically(self, semiring: TypedSemiring) -> bool:
         """True when ``spmspv`` combines a push into a dense result for ``semiring``."""

@@ -18,7 +18,7 @@ import cupy
 import numpy as np
 from cupy.cuda import driver
 
-__all__ = ["CHANGES", "PreparedLaunch", "launch_kept"]
+__all__ = ["CHANGES", "PreparedLaunch", "launch_kept", "scalar_word"]
 
 
 class _Changes:
@@ -35,9 +35,9 @@ class PreparedLaunch:
     """``fn`` launched on ``grid`` blocks of ``block`` threads with the arguments ``args``.
 
     Arguments are device arrays, None (a null pointer), or NumPy scalars of at most 8 bytes;
-    those given as :data:`CHANGES` are pointers passed to each :meth:`launch`, in order, as
-    arrays, None, or addresses (a Python int: page-locked host memory).  The arrays given here
-    are kept alive with the launch.
+    those given as :data:`CHANGES` are passed to each :meth:`launch`, in order, as arrays, None,
+    or Python ints: an address (page-locked host memory) or a scalar's :func:`scalar_word`.
+    The arrays given here are kept alive with the launch.
     """
 
     def __init__(self, fn: Any, grid: int, block: int, args: tuple[Any, ...]) -> None:
@@ -91,6 +91,13 @@ def launch_kept(kept: dict[Any, Any] | None, key: Any, make: Callable[[], tuple[
     prepared.launch(*[args[i] for i in changing])
 
 
+def scalar_word(value: np.generic) -> int:
+    """The 8-byte argument slot of a NumPy scalar of at most 8 bytes (in its low bytes), as an
+    int: how a prepared launch takes a scalar that changes from call to call (not an unprepared
+    one, which would pass the int as an 8-byte integer)."""
+    return int.from_bytes(value.tobytes(), "little")
+
+
 def _word(arg: Any) -> int:
     """The 8-byte slot holding ``arg`` as the kernel reads it (a scalar in its low bytes)."""
     if arg is None:
@@ -98,7 +105,5 @@ def _word(arg: Any) -> int:
     if isinstance(arg, cupy.ndarray):
         return int(arg.data.ptr)
     if isinstance(arg, np.generic) and arg.dtype.itemsize <= 8:
-        raw = np.zeros(1, np.uint64)
-        raw.view(np.uint8)[:arg.dtype.itemsize] = np.frombuffer(arg.tobytes(), np.uint8)
-        return int(raw[0])
+        return scalar_word(arg)
     raise TypeError(f"a prepared launch takes device arrays, None or NumPy scalars, got {type(arg).__name__}")
