@@ -1168,7 +1168,7 @@ def test_bitmap_push_of_a_clustered_frontier(gpu: Any, name: str, vector_first: 
     indices = np.concatenate([np.sort(rng.choice(n, size=k, replace=False)) for k in lengths]).astype(np.int32)
     values = rng.integers(1, 9, indices.size).astype(np.int64)
     bits = np.zeros(n, dtype=bool)
-    bits[:3000] = True  # runs of 32 frontier rows
+    bits[:3000] = True  # whole warps of consecutive frontier rows
     bits[3000:] = rng.random(n - 3000) < 0.03  # about one row a warp
     dense = np.where(bits, rng.integers(1, 5, n), 0).astype(np.int64)
     rows = np.repeat(np.arange(n), lengths)
