@@ -687,10 +687,11 @@ class CupyBackend(Backend):
         result in place of a new array, which the one-launch schedule of a small matrix does
         when ``presence`` is False; the returned array is the result either way.
         """
-        if (out is not None and not presence and into is None and plan is not None
-                and self._repeat_one_launch(semiring, plan, (indptr, indices, values, x, x_present, row_mask),
-                                            vector_first, complement, out)):
-            return out, None
+        if into is None and plan is not None:
+            repeated = self._repeat_one_launch(semiring, plan, (indptr, indices, values, x, x_present, row_mask),
+                                               vector_first, complement, out, presence)
+            if repeated is not None:
+                return repeated
         ptr, idx = self._csr_arrays(indptr, indices)
         nrows = max(len(ptr) - 1, 0)
         merge = plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring)
@@ -708,10 +709,7 @@ class CupyBackend(Backend):
         # A small matrix's one launch is kept prepared for its own arrays (CuPy's conversion of
         # its 13 arguments costs more than the kernel), and may write into the caller's ``out``.
         own = plan is not None and plan.tile_row is None and ptr is plan.indptr and idx is plan.indices
-        if own and out is not None and not presence:
-            present = None
-        else:
-            out, present = _spmv_result(semiring, nrows, presence)
+        out, present = _one_launch_outputs(semiring, nrows, out if own else None, presence)
         head = operands + flags + (_FLAGS32[bool(complement)],)
         tail = (out, present, _ZERO64)
         lanes = _pull_lanes(semiring)
@@ -733,19 +731,22 @@ class CupyBackend(Backend):
         return out, present
 
     def _repeat_one_launch(self, semiring: TypedSemiring, plan: SpmvPlan, arrays: tuple[Any, ...], vector_first: bool,
-                           complement: bool, out: cupy.ndarray) -> bool:
-        """A small matrix's one-launch pull written into ``out`` (no presence), through the
-        launch an earlier call kept, without that call's setup (on a slow host it cost more
-        than the launch): ``arrays`` are spmv's (indptr, indices, values, x, x_present,
-        row_mask).  False, with nothing done, where no launch is kept for them."""
+                           complement: bool, out: cupy.ndarray | None,
+                           presence: bool) -> tuple[cupy.ndarray, cupy.ndarray | None] | None:
+        """A small matrix's one-launch pull through the launch an earlier call kept, without
+        that call's setup (on a slow host it cost more than the launch): ``arrays`` are spmv's
+        (indptr, indices, values, x, x_present, row_mask); ``out`` and ``presence`` as spmv
+        takes them.  Returns (values, presence), or None, with nothing done, where no launch
+        is kept for them."""
         indptr, indices, values, x, x_present, row_mask = arrays
         prepared = plan.derived.get(_one_launch_key(semiring, vector_first, complement))
         if prepared is None or indptr is not plan.indptr or indices is not plan.indices:
-            return False
+            return None
+        out, present = _one_launch_outputs(semiring, indptr.size - 1, out, presence)
         prepared.launch(self._matvec_operand(semiring, values, vector_first, True),
                         self._matvec_operand(semiring, x, vector_first, False),
-                        self._flag_array(x_present), self._flag_array(row_mask), out, _NULL)
-        return True
+                        self._flag_array(x_present), self._flag_array(row_mask), out, present)
+        return out, present
 
     def _spmv_merge(self, semiring: TypedSemiring, operands: tuple[Any, ...], flags: tuple[Any, Any], plan: SpmvPlan,
                     vector_first: bool, nrows: int,
@@ -919,6 +920,15 @@ class CupyBackend(Backend):
 def _one_launch_key(semiring: TypedSemiring, vector_first: bool, complement: bool) -> tuple[Any, ...]:
     """The key a small matrix's one-launch pull is kept under in its plan's ``derived``."""
     return ("vector launch", semiring, bool(vector_first), bool(complement))
+
+
+def _one_launch_outputs(semiring: TypedSemiring, nrows: int, out: cupy.ndarray | None,
+                        presence: bool) -> tuple[cupy.ndarray, cupy.ndarray | None]:
+    """(values, presence) a small matrix's one-launch pull writes: the caller's ``out``, with
+    none, where given and no presence is asked for; else new arrays."""
+    if out is not None and not presence:
+        return out, None
+    return _spmv_result(semiring, nrows, presence)
 
 
 def _scalar_key(value: Any) -> tuple[Any, bytes]:

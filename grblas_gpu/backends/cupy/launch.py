@@ -74,7 +74,7 @@ def launch_kept(kept: dict[Any, Any] | None, key: Any, make: Callable[[], tuple[
     With ``kept`` (a dict that lives no longer than the arrays among ``args`` outside
     ``changing``), the launch goes through a :class:`PreparedLaunch` kept there under ``key``,
     packed at first use: only the arguments at the places ``changing`` (arrays, None or
-    addresses) are written at each call, and ``make`` is not asked again.  ``key`` must name
+    ints: addresses, or :func:`scalar_word` of a scalar) are written at each call, and ``make`` is not asked again.  ``key`` must name
     everything else in ``args``, and the grid, that can differ between calls.  With ``most``,
     a store already holding that many launches is emptied before another is packed into it
     (for stores whose keys hold sizes or scalars, which a program may vary without end)."""
