@@ -199,3 +199,34 @@ def keep_where(v: Any, keep: Any) -> Any:
 
     bits, vals = v._bitmap()
     return Vector._from_bitmap(v._be, v.dtype, v.size, bits & keep, vals)
+
+
+def add_reporting(C: Any, T: Any, accum: TypedBinaryOp, D: Any) -> bool:
+    """``C(accum, changed=D) << T`` with no mask in one kernel, where ``accum`` adds in one
+    pass and C, T and D share its type and an operand is a bitmap: C is written in place
+    where it holds a bitmap alone (else new arrays), and so is D.  False, with nothing done,
+    otherwise."""
+    be = C._be
+    if (T is D or not wants_bitmap(C, T) or not be.adds_in_one_pass(accum)
+            or not accum.x_type == C.dtype == T.dtype == D.dtype):
+        return False
+    z = C._bm if T is not C and C._owns_bitmap() else None
+    d = D._bm if D._owns_bitmap() else None
+    c_bits, c_vals = C._bitmap()
+    t_bits, t_vals = T._bitmap()
+    z_bits, z_vals, d_bits, d_vals, count = be.ewise_add_changes(accum, c_bits, c_vals, t_bits, t_vals, z, d)
+    C._set_bitmap(z_bits, z_vals, _full_count(C, C, T))
+    D._set_bitmap(d_bits, d_vals, count)
+    return True
+
+
+def changes(C: Any, before: Any) -> tuple[Any, Any]:
+    """(presence, values) of the entries of ``C`` that ``before`` (a Vector of C's type and
+    size) lacks or holds with another value (a NaN matching a NaN)."""
+    xp = C._be.xp
+    now_bits, now_vals = C._bitmap()
+    old_bits, old_vals = before._bitmap()
+    same = now_vals == old_vals
+    if now_vals.dtype.kind == "f":
+        same |= xp.isnan(now_vals) & xp.isnan(old_vals)
+    return now_bits & ~(old_bits & same), now_vals

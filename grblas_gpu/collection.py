@@ -67,13 +67,23 @@ class Collection:
         """Value mask: stored entries whose value is true allow a write."""
         return Mask(self, structure=False)
 
-    def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False) -> Updater:
+    def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False,
+                 changed: Any = None) -> Updater:
         """The output with a mask, accumulator and replace flag, for ``<<``.
 
         Positional arguments are recognised by type, as in python-graphblas:
         ``C(M.S)``, ``C(binary.plus)``, ``C(~M.S, binary.min, replace=True)``.
+
+        ``changed`` (an extension, not in the GraphBLAS C API; Vector outputs only): a Vector
+        of the output's size that the write sets to the entries it made new or different
+        (equal values, or NaN and NaN, are no change), with their new values cast to its type;
+        its old entries are dropped, and so are entries the write removed (they have no
+        value).  ``dist(binary.min, changed=frontier) << frontier.vxm(A, semiring.min_plus)``
+        is a Bellman-Ford round: it keeps the shorter paths and makes the vertices they reach
+        the next frontier.  Without a mask, with an accumulator that adds in one pass and one
+        type throughout, it is one kernel over bitmaps.
         """
-        return Updater(self, *parse_output_args(args, mask, accum, replace))
+        return Updater(self, *parse_output_args(args, mask, accum, replace), changed=changed)
 
     def __lshift__(self, value: Any) -> None:
         Updater(self).update(value)

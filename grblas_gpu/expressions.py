@@ -35,7 +35,8 @@ class Expression:
     def __init__(self, name: str, kind: str, shape: tuple[int, ...], dtype: DataType, backend: Any,
                  compute: Callable[[Mask | None], Any], args: tuple[Any, ...] = (),
                  add_into: Callable[[Any, Any], bool] | None = None,
-                 write_into: Callable[[Any], bool] | None = None) -> None:
+                 write_into: Callable[[Any], bool] | None = None,
+                 report_into: Callable[[Any, Mask | None, Any, bool, Any], bool] | None = None) -> None:
         self.name = name
         self.kind = kind  # "Matrix", "Vector" or "Scalar"
         self.shape = shape
@@ -44,6 +45,7 @@ class Expression:
         self._compute = compute
         self._add_into = add_into
         self._write_into = write_into
+        self._report_into = report_into
         self.args = args
 
     @property
@@ -65,6 +67,12 @@ class Expression:
         ``target``'s own storage, where the operation can; False, with nothing done, where it
         cannot (the caller then computes a new result and writes it)."""
         return self._write_into is not None and self._write_into(target)
+
+    def report_into(self, target: Any, mask: Mask | None, accum: Any, replace: bool, changed: Any) -> bool:
+        """``target(mask, accum, replace, changed=changed) << self`` in one pass, where the
+        operation can write its result into ``target`` and report what it changed as it
+        computes it; False, with nothing done, where it cannot."""
+        return self._report_into is not None and self._report_into(target, mask, accum, replace, changed)
 
     def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Any:
         """Evaluate into a new object of ``dtype`` (default: the expression's type)."""
@@ -138,22 +146,29 @@ def parse_output_args(args: tuple[Any, ...], mask: Any, accum: Any, replace: boo
 class Updater:
     """An output with its mask, accumulator and replace flag: the left side of ``<<``."""
 
-    def __init__(self, target: Any, mask: Any = None, accum: Any = None, replace: bool = False) -> None:
+    def __init__(self, target: Any, mask: Any = None, accum: Any = None, replace: bool = False,
+                 changed: Any = None) -> None:
         self.target = target
         self.mask = as_mask(mask)
         self.accum = (accum if isinstance(accum, TypedBinaryOp) else get_binary(accum)) if accum is not None else None
         self.replace = bool(replace)
+        self.changed = changed
         if self.mask is not None:
             # A Vector mask on a Matrix output is only for a row or column assign (checked there).
             line_mask = target.kind == "Matrix" and self.mask.parent.kind == "Vector"
             if not line_mask:
                 _check_mask(target, self.mask)
+        if changed is not None:
+            _check_changed(target, changed)
 
     def __lshift__(self, value: Any) -> None:
         self.update(value)
 
     def update(self, value: Any) -> None:
         """Compute ``value`` and write it into the target by the mask/accumulate rule."""
+        if self.changed is not None:
+            self._update_reporting(value)
+            return
         target = self.target
         if is_scalar_like(value):
             if target.kind == "Scalar":
@@ -161,6 +176,16 @@ class Updater:
             else:
                 ops_indexing.assign(self, None, None, value)
             return
+        expr = self._expression(value)
+        if self.mask is None and (expr.add_into(target, self.accum) if self.accum is not None
+                                  else expr.write_into(target)):
+            return
+        result = expr.compute(self.mask)
+        write_result(target, result, self.mask, self.accum, self.replace)
+
+    def _expression(self, value: Any) -> Expression:
+        """``value`` as an Expression that can be written into the target (checked)."""
+        target = self.target
         expr = as_expression(value)
         if self.mask is not None:
             _check_mask(target, self.mask)
@@ -170,11 +195,30 @@ class Updater:
                 f"of shape {target.shape}"
             )
         check_same_backend(target, expr)
-        if self.mask is None and (expr.add_into(target, self.accum) if self.accum is not None
-                                  else expr.write_into(target)):
+        return expr
+
+    def _update_reporting(self, value: Any) -> None:
+        """:meth:`update`, then ``changed`` holds the entries it made new or different."""
+        C, D = self.target, self.changed
+        _check_changed(C, D)  # again: either may have been resized since ``C(...)``
+        if is_scalar_like(value):
+            plain = Updater(C, self.mask, self.accum, self.replace)
+            report_changes(C, D, lambda: plain.update(value))
             return
-        result = expr.compute(self.mask)
-        write_result(target, result, self.mask, self.accum, self.replace)
+        expr = self._expression(value)
+        if expr.report_into(C, self.mask, self.accum, self.replace, D):
+            return
+        T = expr.compute(self.mask)
+        accum = self.accum if self.mask is None else _gap_filler(C, self.mask, self.accum, self.replace)
+        if accum is not None and self.mask is not None and T._inside is self.mask:
+            # The product kept to C's gaps itself: each of its entries is new.
+            T._inside = None
+            write_result(C, T, None, accum, False)
+            write_result(D, T, None, None, False)
+            return
+        if accum is not None and _bitmap.add_reporting(C, T, typed_binary(accum, unify(C.dtype, T.dtype)), D):
+            return
+        report_changes(C, D, lambda: write_result(C, T, self.mask, self.accum, self.replace))
 
     def __getitem__(self, key: Any) -> "AssignTarget":
         return AssignTarget(self, key)
@@ -195,7 +239,42 @@ class AssignTarget:
 
     def update(self, value: Any) -> None:
         """Assign ``value`` (a scalar or a collection) into the indexed region."""
-        ops_indexing.assign(self.updater, *split_key(self.updater.target, self.key), value)
+        up = self.updater
+        if up.changed is None:
+            ops_indexing.assign(up, *split_key(up.target, self.key), value)
+            return
+        _check_changed(up.target, up.changed)
+        plain = Updater(up.target, up.mask, up.accum, up.replace)
+        report_changes(up.target, up.changed, lambda: ops_indexing.assign(plain, *split_key(up.target, self.key), value))
+
+
+def report_changes(C: Any, D: Any, write: Callable[[], None]) -> None:
+    """Run ``write`` (a write into the Vector ``C``), then set ``D`` to the entries it made new
+    or different: C's new value there, cast to D's type.  If ``write`` raises, D is untouched."""
+    before = C._sharing_copy()  # C's arrays are then shared, so the write cannot change them in place
+    write()
+    bits, vals = _bitmap.changes(C, before)
+    D._set_bitmap(bits, C._be.cast(vals, D.dtype))
+
+
+def _gap_filler(C: Any, mask: Mask, accum: Any, replace: bool) -> BinaryOp | None:
+    """``first`` for ``C(~C.S) << T`` (no accumulator, no replace): C's own entries kept, T's
+    written where C has none, the same as ``C(first) << T`` without a mask; else None."""
+    fills = (mask.parent is C and mask.structure and mask.complement and accum is None and not replace)
+    return get_binary("first") if fills else None
+
+
+def _check_changed(target: Any, changed: Any) -> None:
+    """``changed=``: a Vector of the target's size on its backend, other than the target."""
+    if target.kind != "Vector":
+        raise InvalidValue(f"changed= reports the changes of a Vector output, not of a {target.kind}")
+    if getattr(changed, "kind", None) != "Vector":
+        raise InvalidValue(f"changed= takes a Vector, got {type(changed).__name__}")
+    if changed is target:
+        raise InvalidValue("changed= must be another Vector than the output it reports on")
+    if changed.size != target.size:
+        raise DimensionMismatch(f"changed= Vector of size {changed.size} does not match output of size {target.size}")
+    check_same_backend(target, changed)
 
 
 def split_key(target: Any, key: Any) -> tuple[Any, Any]:

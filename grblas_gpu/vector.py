@@ -267,6 +267,13 @@ class Vector(Collection):
         v.name = name
         return v
 
+    def _sharing_copy(self) -> "Vector":
+        """A Vector holding this one's arrays, not copies: while it lives neither is written in
+        place (a shared array never is: see :meth:`_owns_bitmap`), so it keeps today's entries."""
+        v = Vector._without_storage(self._be, self._dtype, self._size)
+        v._sp, v._bm, v._count = self._sp, self._bm, self._count
+        return v
+
     def clear(self) -> None:
         """Remove every entry."""
         xp = self._be.xp

@@ -69,6 +69,11 @@ class Backend:
     def __repr__(self) -> str:
         return f"<backend {self.name}>"
 
+    def relaxes(self, semiring: Any, claim: bool = False) -> bool:
+        """True when ``push_relax`` takes ``semiring``: a push written into its output in place,
+        reporting what it changed (CUDA: min and max monoids, or ANY to ``claim`` positions)."""
+        return False
+
     def pushes_atomically(self, semiring: Any) -> bool:
         """True when ``spmspv`` combines a push into a dense result for ``semiring`` (else the
         caller expands the terms and sorts them, which only pays for small frontiers)."""

@@ -139,6 +139,31 @@ class NumpyBackend(Backend):
         if lone.any():
             x_bits[lone] = True
 
+    def ewise_add_changes(self, op: TypedBinaryOp, x_bits: np.ndarray, x: np.ndarray, y_bits: np.ndarray,
+                          y: np.ndarray, z: tuple[np.ndarray, np.ndarray] | None = None,
+                          d: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[Any, ...]:
+        """:meth:`ewise_add` of y into x, reporting what it changes.  The result goes to ``z``
+        (presence, values: x's own arrays, written in place, or None for new arrays), and the
+        entries it makes new or different from x's (a NaN matching a NaN) to ``d`` (presence,
+        values of op's type; None for new arrays).  Returns (z_bits, z, d_bits, d, the
+        number of entries in d)."""
+        self.check_adds_in_one_pass(op)
+        both = y_bits & x_bits
+        now = y.astype(x.dtype, copy=True)
+        now[both] = op(x[both], y[both], None)
+        old = x[y_bits]
+        fresh = now[y_bits]
+        same = (fresh == old) | (np.isnan(fresh) & np.isnan(old)) if x.dtype.kind == "f" else fresh == old
+        changed = y_bits.copy()
+        changed[y_bits] = ~(x_bits[y_bits] & same)
+        z_bits, z_vals = z if z is not None else (x_bits.copy(), x.copy())
+        z_vals[y_bits] = fresh
+        z_bits |= y_bits
+        d_bits, d_vals = d if d is not None else (np.empty_like(changed), np.empty_like(x))
+        d_bits[:] = changed
+        d_vals[changed] = now[changed]
+        return z_bits, z_vals, d_bits, d_vals, int(np.count_nonzero(changed))
+
     def indexunary(self, op: TypedIndexUnaryOp, x: np.ndarray, i: Any, j: Any, thunk: Any) -> np.ndarray:
         """``op(x, i, j, thunk)`` per element; ``i``/``j`` are int64 arrays or ints."""
         with np.errstate(all="ignore"):

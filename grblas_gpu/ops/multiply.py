@@ -72,15 +72,24 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         # The pull's rows are output positions: A's for mxv, A^T's (cached) for vxm.
         return A._transposed() if vector_first else A
 
+    decided: list[Any] = []  # [u's storage (ids: a reference would count as a sharer), decision]
+
     def direction() -> tuple[bool, Matrix]:
         # (push?, the matrix it walks).  Push walks the rows of the matrix indexed by u: A's for
         # vxm, A^T's for mxv; the (cached) transpose is built only when push is possible at all.
+        # Asked twice for one u (a write that could not use the push, then the product), it
+        # decides once: deciding may read the device.  (A stale answer would only cost speed.)
+        storage = (id(u._sp), id(u._bm))
+        if decided and decided[0] == storage:
+            return decided[1]
         vertex_share, edge_share = _push_limits(typed, A._be)
+        choice = False, pulled()
         if method == "push" or (method == "auto" and u.nvals < vertex_share * u.size):
             rows_of_u = A if vector_first else A._transposed()
             if method == "push" or _push_pays(rows_of_u, u, edge_share):
-                return True, rows_of_u
-        return False, pulled()
+                choice = True, rows_of_u
+        decided[:] = [storage, choice]
+        return choice
 
     def compute(mask: Mask | None) -> Vector:
         push, M = direction()
@@ -100,8 +109,16 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         _pull_replacing(typed, pulled(), u, vector_first, C)
         return True
 
+    def report_into(C: Any, mask: Mask | None, accum: Any, replace: bool, D: Any) -> bool:
+        claim = mask is not None
+        takes = _claims(typed, u, C, mask, accum, replace, D) if claim else _relaxes(typed, u, C, accum, D)
+        if not takes:  # (tested first: choosing the direction may read the device)
+            return False
+        push, M = direction()
+        return push and _push_relax(typed, M, u, vector_first, C, D, claim)
+
     return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, compute, (A, u),
-                      add_into, write_into)
+                      add_into, write_into, report_into)
 
 
 def _push_limits(sr: TypedSemiring, be: Any) -> tuple[float, float]:
@@ -168,6 +185,46 @@ def _joins_into(sr: TypedSemiring, u: Vector, C: Any, accum: Any) -> bool:
     Not for row counts of a full vector (``plus_pair``), which need no product at all."""
     return (_takes_product(sr, u, C) and typed_binary(accum, sr.out_type) is sr.monoid.op
             and not (u._full and _counts_entries(sr)) and C._owns_bitmap(values_only=C._full))
+
+
+def _relaxes(sr: TypedSemiring, u: Vector, C: Any, accum: Any, D: Any) -> bool:
+    """Whether ``C(accum, changed=D) << product`` (no mask) can be one push that combines its
+    terms into C: ``accum`` is the semiring's addition, a monoid the backend relaxes with
+    (min, max); C is a full Vector of the result's type, not the multiplied vector, that alone
+    holds its values (written in place); D is of that type too; u holds a bitmap."""
+    return (_takes_product(sr, u, C) and C._full and u._bm is not None and D.dtype == sr.out_type
+            and C._be.relaxes(sr) and typed_binary(accum, sr.out_type) is sr.monoid.op
+            and C._owns_bitmap(values_only=True))
+
+
+def _claims(sr: TypedSemiring, u: Vector, C: Any, mask: Mask, accum: Any, replace: bool, D: Any) -> bool:
+    """Whether ``C(~C.S, changed=D) << product`` (no accumulator, no replace) can be one push
+    that writes its terms where C has no entry yet, the first term to reach a position
+    staying there: the semiring adds with ANY; C is a Vector of the result's type, not the
+    multiplied vector, that alone holds its bitmap (written in place); D is of that type
+    too; u holds a bitmap."""
+    return (mask.parent is C and mask.structure and mask.complement and accum is None and not replace
+            and _takes_product(sr, u, C) and u._bm is not None and D.dtype == sr.out_type
+            and C._be.relaxes(sr, claim=True) and C._owns_bitmap())
+
+
+def _push_relax(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any, D: Any, claim: bool) -> bool:
+    """The push with its terms written into ``C`` in place, combined (where :func:`_relaxes`
+    holds) or where C has no entry (``claim``, where :func:`_claims` holds), and the entries
+    it changed as ``D``'s new content.  Where u is D and alone holds its arrays, the kernel
+    leaves them clean for a later push's report.  False, with nothing done, for matrices
+    beyond 32-bit positions."""
+    if max(M.nrows, M.ncols) >= 2**31:
+        return False
+    consume = u is D and D._owns_bitmap()  # (asked before this function holds D's arrays)
+    bits, vals = u._bitmap()
+    c_bits, c_vals = C._bm
+    d_bits, d_vals, count = M._be.push_relax(sr, M._indptr, M._indices, M._vals, bits, vals, c_vals, vector_first,
+                                             consume, M._memo("launches", dict), c_bits if claim else None)
+    # The same arrays, written in place (this drops any other form C held).
+    C._set_bitmap(c_bits, c_vals, None if claim else C.size)
+    D._set_bitmap(d_bits, d_vals, count)
+    return True
 
 
 def _pull_into(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any) -> bool:

@@ -55,9 +55,11 @@ _VECTOR_CHANGING = (2, 3, 4, 5, 9, 10)
 _MERGE_CHANGING = (2, 3, 6, 7, 10, 11)
 _PUSH_BITMAP_CHANGING = (2, 3, 4, 6, 8, 9, 10, 11)
 _RESET_CHANGING = (1, 2)  # a push result's reset: its values and presence
+_RELAX_CHANGING = (2, 3, 4, 6, 7, 8, 9, 12, 13)  # values, frontier, c, the report and the count
 # The pointers of kept element-wise launches (their other arguments are scalars).
 _ALLOWED_CHANGING = (0, 1, 3, 4, 6, 7)
 _ADD_INTO_CHANGING = (0, 1, 2, 3)
+_ADD_CHANGES_CHANGING = (0, 1, 2, 3, 4, 5, 6, 7, 9, 10)  # every array, the count state and word
 _SET_WHERE_CHANGING = (0, 1, 2, 3)  # the mask, the value (its word), the presence and values written
 _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many rows in one block (<= 15 us)
 # A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
@@ -214,6 +216,9 @@ class CupyBackend(Backend):
         self._counters: dict[tuple[int, int], StreamCounts] = {}
         self._totals_lock = threading.Lock()
         self._elementwise: dict[Any, Any] = {}  # see _launch_kept_elementwise
+        # Per device, stream, monoid and size: the arrays of a frontier a relax push consumed,
+        # left clean (no entry, values the identity) for the next one's report (push_relax).
+        self._clean_reports: dict[Any, tuple[cupy.ndarray, cupy.ndarray]] = {}
 
     # -------------------------------------------------------------- compilation
     def _function(self, module: KernelModule, role: str = "main") -> Any:
@@ -523,6 +528,29 @@ class CupyBackend(Backend):
         n = int(x.size)
         self._launch_kept_elementwise(codegen.binary_module(op), "add_into", n,
                                       (x_bits, x, self._flag_array(y_bits), ya, np.int64(n)), _ADD_INTO_CHANGING)
+
+    @_map_out_of_memory
+    def ewise_add_changes(self, op: TypedBinaryOp, x_bits: Any, x: Any, y_bits: Any, y: Any,
+                          z: tuple[Any, Any] | None = None,
+                          d: tuple[Any, Any] | None = None) -> tuple[Any, ...]:
+        """:meth:`ewise_add` of y into x, reporting what it changes, in one kernel.  The result
+        goes to ``z`` (presence, values: x's own arrays, written in place, or None for new
+        arrays), and the entries it makes new or different from x's (a NaN matching a NaN)
+        to ``d`` (presence, values of op's type, neither an operand; None for new arrays).
+        Returns (z_bits, z, d_bits, d, their count: a :class:`DeviceCount`, or None where
+        every count word of the stream is lent)."""
+        self.check_adds_in_one_pass(op)
+        xa, ya = self._operand(x, op.x_type), self._operand(y, op.y_type)
+        x_flags = self._flag_array(x_bits)
+        n = xa.size
+        z_bits, z_vals = z if z is not None else (cupy.empty(n, dtype=np.bool_), cupy.empty(n, dtype=xa.dtype))
+        d_bits, d_vals = d if d is not None else (cupy.empty(n, dtype=np.bool_), cupy.empty(n, dtype=xa.dtype))
+        if not n:
+            return z_bits, z_vals, d_bits, d_vals, 0
+        count, counting = self._pending_count()
+        args = (x_flags, xa, self._flag_array(y_bits), ya, z_bits, z_vals, d_bits, d_vals, np.int64(n)) + counting
+        self._launch_kept_elementwise(codegen.binary_module(op), "add_changes", n, args, _ADD_CHANGES_CHANGING)
+        return z_bits, z_vals, d_bits, d_vals, count
 
     def _two_bitmaps(self, op: TypedBinaryOp, role: str, x_bits: Any, x: Any, y_bits: Any, y: Any,
                      extra: tuple[Any, ...], out: tuple[Any, Any] | None = None) -> tuple[cupy.ndarray, cupy.ndarray]:
@@ -884,6 +912,49 @@ class CupyBackend(Backend):
                              _bounded_blocks(n, _PUSH_BLOCKS_PER_SM), _BLOCK),
                     args, _PUSH_BITMAP_CHANGING)
         return count
+
+    def relaxes(self, semiring: TypedSemiring, claim: bool = False) -> bool:
+        """True when :meth:`push_relax` takes ``semiring``: to combine, a min or max monoid of a
+        4- or 8-byte type (selective, so the best term that changes a value is the last); to
+        ``claim`` positions, an ANY monoid (the first term to reach a position stays)."""
+        monoid = semiring.monoid
+        if claim:
+            return monoid.is_any
+        return monoid.name in ("min", "max") and monoid.type.itemsize in (4, 8)
+
+    @_map_out_of_memory
+    def push_relax(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, bits: Any, fvals: Any,
+                   c: cupy.ndarray, vector_first: bool, consume: bool, launches: dict[Any, Any] | None,
+                   c_bits: cupy.ndarray | None = None) -> tuple[cupy.ndarray, cupy.ndarray, Any]:
+        """The push of a frontier (presence ``bits``, dense values ``fvals``) written straight
+        into the output's values ``c`` (of the monoid's type, in place), in one kernel: its
+        terms combined into c (a full output), or with ``c_bits`` (the output's presence) only
+        where c has no entry yet, each such position claimed by the first term to reach it.
+        Returns (presence, values, count) of the entries it changed (values: c's new ones;
+        count a :class:`DeviceCount`, or None where every count word is lent).  With
+        ``consume`` (the frontier's arrays are the caller's to spend) the kernel leaves them
+        clean, kept for a later call's report, so a loop of such pushes makes no array and
+        runs nothing before them.  ``launches``: as for :meth:`spmspv`."""
+        monoid = semiring.monoid
+        ptr, idx = self._csr_arrays(indptr, indices)
+        flags, x = self._flag_array(bits), self._matvec_operand(semiring, fvals, vector_first, False)
+        size, n = int(c.size), int(flags.size)
+        # Only the frontier's own arrays, not copies, and only where they can serve as a report.
+        consume = consume and flags is bits and x is fvals and n == size and fvals.dtype == monoid.type.np_type
+        key = (cupy.cuda.runtime.getDevice(), cupy.cuda.get_current_stream().ptr, monoid.key, size)
+        spare = self._clean_reports.pop(key, None)
+        d_vals, d_bits = spare if spare is not None else self._push_result(monoid, size, launches)
+        count, counting = self._pending_count()
+        own = launches if ptr is indptr and idx is indices else None  # prepared for the matrix's own arrays
+        args = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True), flags, x, np.int64(n),
+                c_bits, c, d_bits, d_vals, _FLAGS32[consume], _identity(monoid)) + counting
+        launch_kept(own, ("push relax", semiring, vector_first, consume, c_bits is not None),
+                    lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype), "relax"),
+                             _bounded_blocks(max(n, 1), _PUSH_BLOCKS_PER_SM), _BLOCK),
+                    args, _RELAX_CHANGING)
+        if consume:
+            self._clean_reports[key] = (fvals, bits)
+        return d_bits, d_vals, count
 
     def _row_ends(self, module: KernelModule, ptr: cupy.ndarray, rows: cupy.ndarray) -> cupy.ndarray:
         """The inclusive prefix sums of the lengths of ``rows``: for a few rows one block of the

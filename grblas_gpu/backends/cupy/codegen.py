@@ -292,14 +292,16 @@ def binary_module(op: TypedBinaryOp) -> KernelModule:
     x_default, y_default, z, z_bits, n)`` is eWiseUnion over two bitmaps (non-positional
     operators only), ``add(x_bits, x, y_bits, y, z, z_bits, n)`` eWiseAdd over two bitmaps
     (non-positional operators whose inputs and output share one type), and ``add_into(x_bits,
-    x, y_bits, y, n)`` the same written into x.
+    x, y_bits, y, n)`` the same written into x; ``add_changes(x_bits, x, y_bits, y, z_bits, z,
+    d_bits, d, n, state, counted)`` that add written into z (x itself or new arrays), the
+    entries it makes new or different in d, and their count.
     """
     kernels = fill(template("binary.cu"), {
         "X": op.x_type.c_type, "Y": op.y_type.c_type, "Z": op.out_type.c_type, "OP": "op",
     }, keep=("KERNEL",))
     return _module("binary", f"binary {op.key}", f"gb_binary_{op.key}", render_binary_op(op), kernels,
                    {"vv": "_vv", "vs": "_vs", "sv": "_sv", "vd": "_vd", "dv": "_dv", "union": "_union",
-                    "add": "_add", "add_into": "_add_into"})
+                    "add": "_add", "add_into": "_add_into", "add_changes": "_add_changes"})
 
 
 @functools.lru_cache(maxsize=4096)
@@ -354,7 +356,11 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
     ``bitmap(indptr, indices, values, in_frontier, fvals, n, mask, complement, out, present,
     state, counted)`` (as a bitmap and dense values, a warp per 32 rows, short rows a lane each; with a non-null
     ``state`` it also counts the positions it makes present, as the count module does), with
-    ``ends(indptr, frontier, nfront, ends)`` making ``balanced``'s ends in one block.  ``mask``
+    ``ends(indptr, frontier, nfront, ends)`` making ``balanced``'s ends in one block, and
+    ``relax(indptr, indices, values, in_frontier, fvals, n, c_bits, c, d_bits, d, consume,
+    identity, state, counted)``: the bitmap push written into the output ``c`` in place
+    (combined into a full one, or where ``c_bits`` shows no entry), the entries it changes
+    reported in ``d_bits``, ``d`` and the count (see the template).  ``mask``
     (or null) keeps the output positions j with ``mask[j] != complement``.  Only for monoids
     :func:`atomic_push_supported`.  Row pointers are of ``ptr_type`` (default:
     ``index_type``), column indices of ``index_type``."""
@@ -364,7 +370,8 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
                                           {"PUSH_ITEMS": str(PUSH_ITEMS), "LANE_ROW": str(PUSH_LANE_ROW)})
     return _module("spmspv", f"spmspv {semiring.name} {semiring.key} {tag} vector_first={vf}",
                    f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels,
-                   {"main": "", "bitmap": "_bitmap", "balanced": "_balanced", "ends": "_ends"})
+                   {"main": "", "bitmap": "_bitmap", "balanced": "_balanced", "ends": "_ends",
+                    "relax": "_relax"})
 
 
 def _matvec_parts(semiring: TypedSemiring, index_type: Any, ptr_type: Any, vector_first: bool,

@@ -97,4 +97,34 @@ extern "C" __global__ void {{KERNEL}}_add_into(
     }
 }
 
+// The same, reporting what changed: z is x's bitmap with y added in (z may be x itself, in
+// place: then only y's positions are written).  d_bits[k] is set where the result's entry is
+// new or differs from x[k] (a NaN matches a NaN), and d[k] then holds it; where state is
+// non-null, the set d_bits are counted as the count kernels do (total to *counted).  x and z
+// may be one array, so neither carries __restrict__.
+extern "C" __global__ void {{KERNEL}}_add_changes(
+        const bool* x_bits, const {{X}}* x, const bool* __restrict__ y_bits, const {{Y}}* __restrict__ y,
+        bool* z_bits, {{X}}* z, bool* __restrict__ d_bits, {{X}}* __restrict__ d, int64_t n,
+        unsigned long long* __restrict__ state, unsigned long long* counted) {
+    const bool in_place = z == x;
+    unsigned long long changes = 0ull;
+    for (int64_t k = gb_thread_id(); k < n; k += gb_thread_count()) {
+        const bool in_x = x_bits[k];
+        bool changed = false;
+        if (y_bits[k]) {
+            const {{X}} now = in_x ? ({{X}}){{OP}}::call(x[k], y[k], 0, 0, 0, 0) : ({{X}})y[k];
+            changed = !in_x || !gb_same(now, x[k]);
+            if (changed || !in_place) z[k] = now;
+            if (changed) d[k] = now;
+            z_bits[k] = true;
+        } else if (!in_place) {
+            z_bits[k] = in_x;
+            if (in_x) z[k] = x[k];
+        }
+        d_bits[k] = changed;
+        changes += changed;
+    }
+    if (state != 0) gb_count_finish(changes, state, counted);
+}
+
 #undef GB_POSITION_PARAMS

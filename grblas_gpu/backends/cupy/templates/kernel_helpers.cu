@@ -144,6 +144,38 @@ __device__ __forceinline__ void gb_atomic_combine(typename M::T* addr, typename 
     }
 }
 
+// Whether two values are the same: equal, or both NaN (a NaN that stays a NaN is no change).
+template <class T>
+__device__ __forceinline__ bool gb_same(T a, T b) {
+    return a == b || (a != a && b != b);
+}
+
+// *addr = M(*addr, v) atomically, as gb_atomic_combine does; true where this call changed the
+// value (gb_same: an equal value or a NaN for a NaN is no change).
+template <typename M>
+__device__ __forceinline__ bool gb_atomic_combine_changed(typename M::T* addr, typename M::T v) {
+    typedef typename M::T T;
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+        typedef typename gb_bits_of<sizeof(T)>::U U;
+        U* bits = reinterpret_cast<U*>(addr);
+        U old = *bits, assumed;
+        do {
+            assumed = old;
+            const T cur = gb_from_bits<T, U>(assumed);
+            const T next = M::is_any ? v : M::call(cur, v);
+            if (gb_same(next, cur)) return false;
+            old = atomicCAS(bits, assumed, gb_to_bits<T, U>(next));
+        } while (old != assumed);
+        return true;
+    } else {
+        const T cur = *addr;
+        const T next = M::is_any ? v : M::call(cur, v);
+        if (gb_same(next, cur)) return false;
+        *addr = next;
+        return true;
+    }
+}
+
 // Adds a block's part (thread 0's ``mine``) to state[0]; the block that finishes last writes the
 // total to *out, page-locked host memory the host reads once the stream is done, and sets state
 // (total, finished blocks) back to zero for the next launch.  No memset before and no copy after.

@@ -95,6 +95,82 @@ extern "C" __global__ void {{KERNEL}}_bitmap(
     if (state != nullptr) gb_count_finish(added, state, counted);
 }
 
+// The bitmap push with its terms written straight into the output c, held in place, reporting
+// what changed: d_bits[r] is set (and counted as the bitmap push counts) where c[r] changes.
+// Without c_bits, c is a full vector and each term is combined into it (c = c (+) the terms);
+// a term that changes c[r] is combined into d[r] too.  For a selective monoid (min, max) the
+// last term that changes c[r] is the best, so d[r] ends as c's new value; d must hold the
+// identity beforehand.  With c_bits (c's presence), a term goes only where c has no entry
+// yet: the first to reach r claims it (an ANY monoid) and is c's and d's value there.
+// d_bits must be false beforehand.  With `consume`, each warp then leaves its rows of the
+// frontier so (presence false, values `identity`), ready to be the d of a later push.
+extern "C" __global__ void {{KERNEL}}_relax(
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{A}}* __restrict__ values, bool* __restrict__ in_frontier, {{XV}}* __restrict__ fvals,
+        int64_t n, bool* __restrict__ c_bits, {{T}}* __restrict__ c, bool* __restrict__ d_bits,
+        {{T}}* __restrict__ d, int consume, {{T}} identity, unsigned long long* __restrict__ state,
+        unsigned long long* counted) {
+    typedef {{MONOID}} M;
+    auto relax_entry = [&](int64_t k, {{XV}} xk, int64_t p) -> unsigned {
+        const int64_t r = (int64_t)indices[p];
+        const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
+        const {{T}} term = {{PRODUCT}};
+        if (c_bits != nullptr) {
+            if (!gb_set_flag(&c_bits[r])) return 0u;  // r had an entry, or another term claimed it
+            c[r] = term;
+            d[r] = term;
+            d_bits[r] = true;
+            return 1u;
+        }
+        if (!gb_atomic_combine_changed<M>(&c[r], term)) return 0u;
+        gb_atomic_combine<M>(&d[r], term);
+        return gb_set_flag(&d_bits[r]);
+    };
+    const int lane = threadIdx.x & 31;
+    const int64_t stride = gb_thread_count() & ~(int64_t)31;
+    unsigned long long added = 0ull;
+    for (int64_t first = gb_thread_id() & ~(int64_t)31; first < n; first += stride) {  // whole warps together
+        const int64_t k = first + lane;
+        const bool in = k < n && in_frontier[k];
+        int64_t begin = 0, end = 0;
+        if (in) {
+            begin = (int64_t)indptr[k];
+            end = (int64_t)indptr[k + 1];
+        }
+        const int64_t length = end - begin;
+        const bool short_row = length > 0 && length <= GB_LANE_ROW;
+        const unsigned shorts = __ballot_sync(0xffffffffu, short_row);
+        bool by_lane = false;
+        if (shorts != 0u) {
+            int longest = short_row ? (int)length : 0;
+            for (int dd = 16; dd > 0; dd >>= 1) longest = max(longest, __shfl_xor_sync(0xffffffffu, longest, dd));
+            by_lane = short_row && __popc(shorts) > longest;
+        }
+        if (by_lane) {
+            const {{XV}} xk = {{READS_X}} ? fvals[k] : ({{XV}})0;
+            for (int64_t p = begin; p < end; ++p) added += relax_entry(k, xk, p);
+        }
+        unsigned todo = __ballot_sync(0xffffffffu, length > 0 && !by_lane);
+        while (todo != 0u) {
+            const int owner = __ffs(todo) - 1;
+            todo &= todo - 1u;
+            const int64_t row = first + owner;
+            const int64_t row_end = __shfl_sync(0xffffffffu, end, owner);
+            const {{XV}} xk = {{READS_X}} ? fvals[row] : ({{XV}})0;
+            for (int64_t p = __shfl_sync(0xffffffffu, begin, owner) + lane; p < row_end; p += 32)
+                added += relax_entry(row, xk, p);
+        }
+        if (consume) {
+            __syncwarp();  // every lane has read the warp's frontier values
+            if (k < n) {
+                if (in) in_frontier[k] = false;
+                fvals[k] = ({{XV}})identity;
+            }
+        }
+    }
+    if (state != nullptr) gb_count_finish(added, state, counted);
+}
+
 // The same push balanced over the frontier's stored entries rather than its rows, for
 // matrices with long rows (one hub row would keep a single group busy): the entries of the
 // listed rows, concatenated, are cut into tiles of 32 * GB_PUSH_ITEMS, a warp per tile (grid
