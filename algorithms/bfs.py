@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
-from grblas_gpu import BOOL, INT64, Matrix, Vector, semiring
+import functools
+
+from grblas_gpu import INT64, Matrix, Vector, binary, monoid, semiring
+from grblas_gpu.operators import TypedSemiring
 
 from ._checks import check_numeric, check_source, check_square
 
 __all__ = ["bfs_levels", "bfs_parents"]
 
 
+@functools.cache
+def next_level() -> TypedSemiring:
+    """The semiring ``any`` over ``x + 1`` on INT64 (made on first use): a product term is the
+    frontier vertex's level plus one, and any one term will do.  It never reads the
+    matrix's values."""
+    plus_one = binary.register_anonymous(lambda x, y: x + 1, "first_plus_one")
+    return semiring.register_anonymous(monoid.any, plus_one, "any_first_plus_one")[INT64]
+
+
 def bfs_levels(A: Matrix, source: int) -> Vector:
     """Hop count from ``source`` to every reachable vertex (INT64; the source has 0).
 
-    Math: the frontier ``q`` (vertices first reached at level ``d``) gives the next
-    one as ``q' A`` restricted to the vertices with no level yet:
-    ``q <- (q' A) masked by NOT levels, replacing q``.  Only the structure of the
-    product matters, so the semiring is ``any_pair`` (any one term, each term 1),
-    over BOOL: the product is then of the frontier's type, with no cast to write it.
-    The algebra chooses push (sparse frontier) or pull (dense frontier, early exit
-    per vertex under the complemented mask) from the frontier's density.
+    Math: the frontier ``q`` (the vertices first reached at the last level, holding their
+    level) gives the next one as ``q' A`` over the semiring (any, x + 1), written where
+    ``levels`` has no entry yet: ``levels(~levels.S, changed=q) << q' A``.  Each newly
+    reached vertex gets a frontier vertex's level plus one, and ``changed=`` (an extension
+    of the GraphBLAS API) makes them the next frontier, so a level is one statement.
+    The algebra chooses push (sparse frontier) or pull (dense frontier, early exit per
+    vertex under the complemented mask) from the frontier's density.
 
     Vertices that cannot be reached have no entry.  ``A[i, j]`` is the edge i -> j;
     its values are ignored.
@@ -30,14 +42,10 @@ def bfs_levels(A: Matrix, source: int) -> Vector:
     check_square(A, "bfs_levels")
     source = check_source(A, source, "bfs_levels")
     check_numeric(A, "bfs_levels")
-    n = A.nrows
-    levels = Vector(INT64, n, backend=A.backend)
-    frontier = Vector.from_coo([source], [True], size=n, dtype=BOOL, backend=A.backend)
-    depth = 0
+    levels = Vector.from_coo([source], [0], size=A.nrows, dtype=INT64, backend=A.backend)
+    frontier = levels.dup()
     while frontier.nvals:
-        levels(frontier.S) << depth
-        depth += 1
-        frontier(~levels.S, replace=True) << frontier.vxm(A, semiring.any_pair[BOOL])
+        levels(~levels.S, changed=frontier) << frontier.vxm(A, next_level())
     return levels
 
 
@@ -48,8 +56,9 @@ def bfs_parents(A: Matrix, source: int) -> Vector:
     gives, for each newly reached vertex ``j``, the row index ``k`` of one term
     ``q[k] * A[k, j]``: a frontier vertex with an edge to ``j``, i.e. a valid
     parent (``secondi`` returns the row index of the matrix entry).  The mask
-    ``NOT parents`` keeps only vertices not reached before.  Which parent is
-    returned when several qualify is up to the algebra (``any`` monoid).
+    ``NOT parents`` keeps only vertices not reached before, and ``changed=`` makes
+    them the next frontier.  Which parent is returned when several qualify is up to
+    the algebra (``any`` monoid).
 
     Vertices that cannot be reached have no entry.
 
@@ -62,6 +71,5 @@ def bfs_parents(A: Matrix, source: int) -> Vector:
     parents = Vector.from_coo([source], [source], size=A.nrows, dtype=INT64, backend=A.backend)
     frontier = parents.dup()
     while frontier.nvals:
-        frontier(~parents.S, replace=True) << frontier.vxm(A, semiring.any_secondi)
-        parents(frontier.S) << frontier
+        parents(~parents.S, changed=frontier) << frontier.vxm(A, semiring.any_secondi[INT64])
     return parents

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grblas_gpu import BOOL, Matrix, Vector, binary, semiring
+from grblas_gpu import Matrix, Vector, binary, select, semiring
 from grblas_gpu.exceptions import InvalidValue
 
 from ._checks import check_numeric, check_source, check_square
@@ -23,12 +23,19 @@ def sssp(A: Matrix, source: int) -> Vector:
     previous round) is multiplied, so each round costs the out-edges of the
     frontier only (the "sparse frontier" Bellman-Ford of GraphBLAST / LAGraph).
 
-    A large frontier of floating-point distances is first made a full vector, +inf where it
-    has no entry.  The product is then the same where it matters: a +inf term never makes a
-    minimum smaller (``inf + w`` is +inf, or NaN for ``w = -inf``, which ``min`` skips), and
-    the entries it adds (no path through the frontier) are never shorter.  A full vector is
-    multiplied without testing each term for an entry, which is faster on a GPU (kron
-    scale 22: 1.5-2.0 ms a round with half of the entries, 1.1 ms full).
+    A round is one statement: ``dist(min, changed=frontier) << frontier' A`` keeps the
+    shorter paths and sets the frontier to the vertices whose distance fell (``changed=``
+    is an extension of the GraphBLAS API; the standard form takes a comparison, a masked
+    filter and the accumulation).
+
+    Floating-point distances start as +inf where no path is known (dropped from the
+    result), so ``dist`` is a full vector.  A large frontier of them is first made full
+    too, with the other vertices' distances as they are: those change nothing, as each
+    was multiplied in the round after it was set (every term it gives is at least the
+    distance it reached then), and a +inf one gives +inf terms (or NaN for ``w = -inf``,
+    which ``min`` skips).  A full vector is multiplied without testing each term for an
+    entry, which is faster on a GPU (kron scale 22: 1.5-2.0 ms a round with half of the
+    entries, 1.1 ms full).
 
     Semiring: ``min_plus``.  Negative edge weights are allowed.  Without a
     negative cycle every shortest path is simple (at most n-1 edges), so after n
@@ -47,21 +54,20 @@ def sssp(A: Matrix, source: int) -> Vector:
     source = check_source(A, source, "sssp")
     check_numeric(A, "sssp", allow_bool=False)
     n, infinity = A.nrows, A.dtype.max
-    dist = Vector.from_coo([source], [0], size=n, dtype=A.dtype, backend=A.backend)
-    frontier = dist.dup()
-    shorter = Vector(BOOL, n, backend=A.backend)
-    no_path = Vector.from_scalar(float("inf"), n, A.dtype, backend=A.backend) if A.dtype.is_float else None
+    frontier = Vector.from_coo([source], [0], size=n, dtype=A.dtype, backend=A.backend)
+    full = A.dtype.is_float  # +inf where no path is known yet: a +inf term changes nothing
+    dist = Vector.from_scalar(infinity, n, A.dtype, backend=A.backend) if full else frontier.dup()
+    if full:
+        dist(binary.min) << frontier
     for _ in range(n):
         nvals = frontier.nvals
         if nvals == 0:
-            return dist
-        if no_path is not None and nvals >= n * DENSE_FRONTIER:
-            frontier << frontier.ewise_add(no_path, binary.first)  # +inf where it has no entry
-        # Paths one edge longer than the last frontier; keep those that are shorter.
-        frontier << frontier.vxm(A, semiring.min_plus)
-        shorter << frontier.ewise_union(dist, binary.lt, infinity, infinity)
-        frontier(shorter.V, replace=True) << frontier  # drop those that are no better
-        dist(binary.min) << frontier
+            break
+        if full and nvals >= n * DENSE_FRONTIER:
+            frontier << frontier.ewise_add(dist, binary.first)  # the others' distances as they are
+        # Paths one edge longer than the last frontier's: dist keeps the shorter, and the
+        # vertices whose distance fell are the next frontier.
+        dist(binary.min, changed=frontier) << frontier.vxm(A, semiring.min_plus)
     if frontier.nvals:
         raise InvalidValue("sssp: a negative cycle is reachable from the source")
-    return dist
+    return dist.select(select.valuelt, infinity).new() if full else dist

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grblas_gpu import FP64, Matrix, Vector, binary, semiring
+from grblas_gpu import FP64, Matrix, Vector, binary, select, semiring
 
 from ._checks import check_numeric, check_source, check_square
 
@@ -17,8 +17,9 @@ def widest_path(A: Matrix, source: int) -> Vector:
     ``w = e_source (max) w' A`` over the semiring (max, min), where
     ``(w' A)[j] = max_k min(w[k], A[k, j])``, with ``w[source] = +inf`` (the
     empty path is unlimited).  As in Bellman-Ford, only the frontier (vertices
-    whose width grew last round) is multiplied.  Widths only grow and every
-    optimum is reached by a simple path, so at most n-1 rounds change anything.
+    whose width grew last round) is multiplied; a round is one statement, as in
+    :func:`~grblas_gpu.algorithms.sssp`.  Widths only grow and every optimum is
+    reached by a simple path, so at most n-1 rounds change anything.
 
     Semiring: ``max_min``.  Returns an FP64 Vector: the source holds ``+inf``,
     vertices that cannot be reached have no entry.  BOOL matrices are refused.
@@ -30,14 +31,14 @@ def widest_path(A: Matrix, source: int) -> Vector:
     check_square(A, "widest_path")
     source = check_source(A, source, "widest_path")
     check_numeric(A, "widest_path", allow_bool=False)
-    n = A.nrows
-    width = Vector.from_coo([source], [float("inf")], size=n, dtype=FP64, backend=A.backend)
-    frontier = width.dup()
+    n, inf = A.nrows, float("inf")
+    width = Vector.from_scalar(-inf, n, FP64, backend=A.backend)  # -inf: no path yet, so it changes nothing
+    width[source] = inf
+    frontier = Vector.from_coo([source], [inf], size=n, dtype=FP64, backend=A.backend)
     for _ in range(n):
         if frontier.nvals == 0:
             break
-        frontier = frontier.vxm(A, semiring.max_min).new(FP64)
-        wider = frontier.ewise_union(width, binary.gt, float("-inf"), float("-inf")).new()
-        frontier(wider.V, replace=True) << frontier  # drop those that are no better
-        width(binary.max) << frontier
-    return width
+        # Paths one edge longer than the last frontier's: width keeps the wider, and the
+        # vertices whose width grew are the next frontier.
+        width(binary.max, changed=frontier) << frontier.vxm(A, semiring.max_min[FP64])
+    return width.select(select.valuegt, -inf).new()
