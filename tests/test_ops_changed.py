@@ -260,7 +260,7 @@ def test_rounds_into_a_full_output(backend: str, kind: str, shared: bool, relaxe
         new_c, changed = _relax_reference(kind, want_c, f_bits, f_vals, rows, cols, w)
         c(accum, changed=f) << f.vxm(A, sr, method="push")  # (auto pulls a wide frontier)
         assert np.array_equal(c.to_dense(), new_c)
-        idx, vals = f.to_coo()
+        idx, vals = f.dup().to_coo()  # (a copy: f keeps its one form)
         assert idx.tolist() == np.flatnonzero(changed).tolist() and np.array_equal(vals, new_c[idx])
         assert f.nvals == len(idx)
         assert_matches(sharer, held)
@@ -309,7 +309,7 @@ def test_gaps_filled_round_by_round(backend: str, method: str, product: str, rel
     while f.nvals:
         c(~c.S, changed=f) << f.vxm(A, sr, method=method)
         level += 1
-        idx, vals = f.to_coo()
+        idx, vals = f.dup().to_coo()  # (a copy: f keeps its one form)
         assert idx.tolist() == np.flatnonzero(depth == level).tolist()
         if product == "levels":
             assert (vals == level).all()

@@ -191,8 +191,9 @@ def _relaxes(sr: TypedSemiring, u: Vector, C: Any, accum: Any, D: Any) -> bool:
     """Whether ``C(accum, changed=D) << product`` (no mask) can be one push that combines its
     terms into C: ``accum`` is the semiring's addition, a monoid the backend relaxes with
     (min, max); C is a full Vector of the result's type, not the multiplied vector, that alone
-    holds its values (written in place); D is of that type too; u holds a bitmap."""
-    return (_takes_product(sr, u, C) and C._full and u._bm is not None and D.dtype == sr.out_type
+    holds its values (written in place); D is of that type too; u is a bitmap (a listed
+    frontier is pushed by the list, which shares long rows among warps)."""
+    return (_takes_product(sr, u, C) and C._full and u._sp is None and D.dtype == sr.out_type
             and C._be.relaxes(sr) and typed_binary(accum, sr.out_type) is sr.monoid.op
             and C._owns_bitmap(values_only=True))
 
@@ -202,9 +203,9 @@ def _claims(sr: TypedSemiring, u: Vector, C: Any, mask: Mask, accum: Any, replac
     that writes its terms where C has no entry yet, the first term to reach a position
     staying there: the semiring adds with ANY; C is a Vector of the result's type, not the
     multiplied vector, that alone holds its bitmap (written in place); D is of that type
-    too; u holds a bitmap."""
+    too; u is a bitmap (as for :func:`_relaxes`)."""
     return (mask.parent is C and mask.structure and mask.complement and accum is None and not replace
-            and _takes_product(sr, u, C) and u._bm is not None and D.dtype == sr.out_type
+            and _takes_product(sr, u, C) and u._sp is None and D.dtype == sr.out_type
             and C._be.relaxes(sr, claim=True) and C._owns_bitmap())
 
 
