@@ -32,9 +32,9 @@ def widest_path(A: Matrix, source: int) -> Vector:
     source = check_source(A, source, "widest_path")
     check_numeric(A, "widest_path", allow_bool=False)
     n, inf = A.nrows, float("inf")
-    width = Vector.from_scalar(-inf, n, FP64, backend=A.backend)  # -inf: no path yet, so it changes nothing
-    width[source] = inf
     frontier = Vector.from_coo([source], [inf], size=n, dtype=FP64, backend=A.backend)
+    width = Vector.from_scalar(-inf, n, FP64, backend=A.backend)  # -inf: no path yet, so it changes nothing
+    width(binary.max) << frontier
     for _ in range(n):
         if frontier.nvals == 0:
             break
