@@ -323,3 +323,20 @@ def test_gaps_filled_round_by_round(backend: str, method: str, product: str, rel
         assert np.array_equal(got_vals, depth[depth >= 0])
     if backend == "cupy" and method == "push":
         assert relaxed and all(relaxed), "the rounds went through the claiming push"
+
+
+@pytest.mark.skipif("cupy" not in BACKENDS, reason="the relax push is the CuPy backend's")
+def test_kept_report_arrays_are_bounded() -> None:
+    """The arrays a relax push leaves clean for the next report are kept for a few sizes only
+    (graphs of many sizes would otherwise each leave a pair behind)."""
+    be = get_backend("cupy")
+    for n in range(40, 400, 40):
+        A = gb.Matrix.from_coo(np.arange(n - 1), np.arange(1, n), 1.0, nrows=n, ncols=n, dtype="FP32",
+                               backend="cupy")
+        c = gb.Vector.from_scalar(np.inf, n, "FP32", backend="cupy")
+        f = gb.Vector.from_coo([0], [0.0], size=n, dtype="FP32", backend="cupy")
+        c(binary.min) << f
+        while f.nvals:
+            c(binary.min, changed=f) << f.vxm(A, semiring.min_plus, method="push")
+        assert np.array_equal(c.to_dense(), np.arange(n, dtype=np.float32))
+    assert 0 < len(be._clean_reports) <= 4

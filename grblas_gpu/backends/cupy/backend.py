@@ -47,6 +47,7 @@ _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
 _REDUCE_BLOCKS_PER_SM = 8  # counts and sums: one atomic per block, so few blocks that stride
 _KEPT_COUNTS = 64  # count launches kept prepared per stream (one per array size), dropped beyond
 _KEPT_ELEMENTWISE = 1024  # element-wise launches kept prepared (per entry, size, scalars), dropped beyond
+_KEPT_REPORTS = 4  # clean report arrays kept for relax pushes (per device, stream, monoid, size), dropped beyond
 _PUSH_BLOCKS_PER_SM = 16  # balanced and bitmap pushes: enough warps to fill the GPU; more stride
 # The arguments of a kept launch that differ between calls on one matrix: the matrix values, x
 # (or the frontier) and its presence, the row mask, the result and its presence (and for the
@@ -954,6 +955,8 @@ class CupyBackend(Backend):
                     args, _RELAX_CHANGING)
         if consume:
             self._clean_reports[key] = (fvals, bits)
+            while len(self._clean_reports) > _KEPT_REPORTS:  # the least recently kept go
+                del self._clean_reports[next(iter(self._clean_reports))]
         return d_bits, d_vals, count
 
     def _row_ends(self, module: KernelModule, ptr: cupy.ndarray, rows: cupy.ndarray) -> cupy.ndarray:
