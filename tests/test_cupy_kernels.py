@@ -733,8 +733,9 @@ def test_spmv_merge_prepared_launch(gpu: Any, name: str, t: DataType, index: Any
                                     cache: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """The merge-path SpMV on the plan's own arrays, its gather, main and fix-up launches
     packed once: the NumPy SpMV's results call after call with other values, vectors and
-    masks (the pointers written at each launch), through the hot-column cache or not, and
-    added into a given result with ``into`` between calls."""
+    masks (the pointers written at each launch), through the hot-column cache or not,
+    written into the caller's values with ``out`` (x full), and added into a given result
+    with ``into`` between calls."""
     sr = semirings[name][t]
     rng = rng_for("prepared merge", name, t, index, vf, masks, cache)
     indptr, indices, _, ncols = _skewed_csr(rng, index)
@@ -759,6 +760,11 @@ def test_spmv_merge_prepared_launch(gpu: Any, name: str, t: DataType, index: Any
         has = gpu.to_host(has)
         assert np.array_equal(has, ref_has), f"call {call}"
         assert np.array_equal(gpu.to_host(out)[has], ref_out[ref_has]), f"call {call}"  # exact
+        if masks == "none":  # x full, every row: written into the caller's values, no presence made
+            own = gpu.asarray(np.zeros(nrows, sr.out_type.np_type))
+            got, none = gpu.spmv(sr, ptr, idx, *dev, None, None, vf, plan, presence=False, out=own)
+            assert got is own and none is None, f"call {call}"
+            assert np.array_equal(gpu.to_host(own)[ref_has], ref_out[ref_has]), f"call {call}"
         if row_mask is None and call == 1:  # added into C's arrays, by the same kernels
             c_bits, c_vals = rng.random(nrows) < 0.5, _spmv_values(rng, sr, sr.out_type, nrows)
             bits, vals = gpu.asarray(c_bits), gpu.asarray(c_vals)
