@@ -28,17 +28,66 @@ extern "C" __global__ void {{KERNEL}}(
     }
 }
 
-// The same push from a frontier given as a bitmap over all n rows (no list of its entries
-// needed): each warp takes 32 consecutive rows at a time (a grid stride over the rows) and
-// walks each of their frontier rows with all 32 lanes, one row after another, except that
-// where more of them are short (at most GB_LANE_ROW entries) than the longest of those is
-// long, each short row is walked by its own lane, side by side (a clustered frontier of short
-// rows, as on a road graph, would otherwise take a step per row).
+// The walk of a frontier given as a bitmap over all n rows (no list of its entries needed),
+// shared by the bitmap pushes: each warp takes 32 consecutive rows at a time (a grid stride
+// over the rows) and walks each of their frontier rows with all 32 lanes, one row after
+// another, except that where more of them are short (at most GB_LANE_ROW entries) than the
+// longest of those is long, each short row is walked by its own lane, side by side (a
+// clustered frontier of short rows, as on a road graph, would otherwise take a step per row).
+// `entry(k, xk, p)` takes entry p of frontier row k (value xk) and returns what it adds to the
+// lane's count; after each warp step every lane calls `done(k, in)` for its row k (k may be
+// n or more; `in`: k is in the frontier).  Returns the lane's count.
+#define GB_LANE_ROW {{LANE_ROW}}
+template <typename Entry, typename Done>
+__device__ __forceinline__ unsigned long long {{KERNEL}}_walk(
+        const {{PTR_T}}* __restrict__ indptr, const bool* in_frontier, const {{XV}}* fvals, int64_t n,
+        Entry entry, Done done) {
+    const int lane = threadIdx.x & 31;
+    const int64_t stride = gb_thread_count() & ~(int64_t)31;
+    unsigned long long added = 0ull;
+    for (int64_t first = gb_thread_id() & ~(int64_t)31; first < n; first += stride) {  // whole warps together
+        const int64_t k = first + lane;
+        const bool in = k < n && in_frontier[k];
+        int64_t begin = 0, end = 0;
+        if (in) {
+            begin = (int64_t)indptr[k];
+            end = (int64_t)indptr[k + 1];
+        }
+        // Short rows side by side take as many steps as the longest of them; one after
+        // another, one step each: whichever is fewer (the same choice across the warp).
+        const int64_t length = end - begin;
+        const bool short_row = length > 0 && length <= GB_LANE_ROW;
+        const unsigned shorts = __ballot_sync(0xffffffffu, short_row);
+        bool by_lane = false;
+        if (shorts != 0u) {
+            int longest = short_row ? (int)length : 0;
+            for (int d = 16; d > 0; d >>= 1) longest = max(longest, __shfl_xor_sync(0xffffffffu, longest, d));
+            by_lane = short_row && __popc(shorts) > longest;
+        }
+        if (by_lane) {
+            const {{XV}} xk = {{READS_X}} ? fvals[k] : ({{XV}})0;
+            for (int64_t p = begin; p < end; ++p) added += entry(k, xk, p);
+        }
+        unsigned todo = __ballot_sync(0xffffffffu, length > 0 && !by_lane);
+        while (todo != 0u) {
+            const int owner = __ffs(todo) - 1;
+            todo &= todo - 1u;
+            const int64_t row = first + owner;
+            const int64_t row_end = __shfl_sync(0xffffffffu, end, owner);
+            const {{XV}} xk = {{READS_X}} ? fvals[row] : ({{XV}})0;
+            for (int64_t p = __shfl_sync(0xffffffffu, begin, owner) + lane; p < row_end; p += 32)
+                added += entry(row, xk, p);
+        }
+        done(k, in);
+    }
+    return added;
+}
+
+// The same push from a frontier given as a bitmap (the walk above).
 // Where `state` is given (as for the count kernels: zero before and after), the positions
 // that become present are counted as they are set and the block that finishes last writes
 // their number to *counted (page-locked host memory): the result's entries, with no pass
 // over it to count them.
-#define GB_LANE_ROW {{LANE_ROW}}
 extern "C" __global__ void {{KERNEL}}_bitmap(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const bool* __restrict__ in_frontier,
@@ -56,42 +105,8 @@ extern "C" __global__ void {{KERNEL}}_bitmap(
         present[r] = true;
         return 0u;
     };
-    const int lane = threadIdx.x & 31;
-    const int64_t stride = gb_thread_count() & ~(int64_t)31;
-    unsigned long long added = 0ull;
-    for (int64_t first = gb_thread_id() & ~(int64_t)31; first < n; first += stride) {  // whole warps together
-        const int64_t k = first + lane;
-        int64_t begin = 0, end = 0;
-        if (k < n && in_frontier[k]) {
-            begin = (int64_t)indptr[k];
-            end = (int64_t)indptr[k + 1];
-        }
-        // Short rows side by side take as many steps as the longest of them; one after
-        // another, one step each: whichever is fewer (the same choice across the warp).
-        const int64_t length = end - begin;
-        const bool short_row = length > 0 && length <= GB_LANE_ROW;
-        const unsigned shorts = __ballot_sync(0xffffffffu, short_row);
-        bool by_lane = false;
-        if (shorts != 0u) {
-            int longest = short_row ? (int)length : 0;
-            for (int d = 16; d > 0; d >>= 1) longest = max(longest, __shfl_xor_sync(0xffffffffu, longest, d));
-            by_lane = short_row && __popc(shorts) > longest;
-        }
-        if (by_lane) {
-            const {{XV}} xk = {{READS_X}} ? fvals[k] : ({{XV}})0;
-            for (int64_t p = begin; p < end; ++p) added += push_entry(k, xk, p);
-        }
-        unsigned todo = __ballot_sync(0xffffffffu, length > 0 && !by_lane);
-        while (todo != 0u) {
-            const int owner = __ffs(todo) - 1;
-            todo &= todo - 1u;
-            const int64_t row = first + owner;
-            const int64_t row_end = __shfl_sync(0xffffffffu, end, owner);
-            const {{XV}} xk = {{READS_X}} ? fvals[row] : ({{XV}})0;
-            for (int64_t p = __shfl_sync(0xffffffffu, begin, owner) + lane; p < row_end; p += 32)
-                added += push_entry(row, xk, p);
-        }
-    }
+    const unsigned long long added = {{KERNEL}}_walk(indptr, in_frontier, fvals, n, push_entry,
+                                                     [](int64_t, bool) {});
     if (state != nullptr) gb_count_finish(added, state, counted);
 }
 
@@ -126,48 +141,15 @@ extern "C" __global__ void {{KERNEL}}_relax(
         gb_atomic_combine<M>(&d[r], term);
         return gb_set_flag(&d_bits[r]);
     };
-    const int lane = threadIdx.x & 31;
-    const int64_t stride = gb_thread_count() & ~(int64_t)31;
-    unsigned long long added = 0ull;
-    for (int64_t first = gb_thread_id() & ~(int64_t)31; first < n; first += stride) {  // whole warps together
-        const int64_t k = first + lane;
-        const bool in = k < n && in_frontier[k];
-        int64_t begin = 0, end = 0;
-        if (in) {
-            begin = (int64_t)indptr[k];
-            end = (int64_t)indptr[k + 1];
+    auto clean = [&](int64_t k, bool in) {
+        if (!consume) return;
+        __syncwarp();  // every lane has read the warp's frontier values
+        if (k < n) {
+            if (in) in_frontier[k] = false;
+            fvals[k] = ({{XV}})identity;
         }
-        const int64_t length = end - begin;
-        const bool short_row = length > 0 && length <= GB_LANE_ROW;
-        const unsigned shorts = __ballot_sync(0xffffffffu, short_row);
-        bool by_lane = false;
-        if (shorts != 0u) {
-            int longest = short_row ? (int)length : 0;
-            for (int dd = 16; dd > 0; dd >>= 1) longest = max(longest, __shfl_xor_sync(0xffffffffu, longest, dd));
-            by_lane = short_row && __popc(shorts) > longest;
-        }
-        if (by_lane) {
-            const {{XV}} xk = {{READS_X}} ? fvals[k] : ({{XV}})0;
-            for (int64_t p = begin; p < end; ++p) added += relax_entry(k, xk, p);
-        }
-        unsigned todo = __ballot_sync(0xffffffffu, length > 0 && !by_lane);
-        while (todo != 0u) {
-            const int owner = __ffs(todo) - 1;
-            todo &= todo - 1u;
-            const int64_t row = first + owner;
-            const int64_t row_end = __shfl_sync(0xffffffffu, end, owner);
-            const {{XV}} xk = {{READS_X}} ? fvals[row] : ({{XV}})0;
-            for (int64_t p = __shfl_sync(0xffffffffu, begin, owner) + lane; p < row_end; p += 32)
-                added += relax_entry(row, xk, p);
-        }
-        if (consume) {
-            __syncwarp();  // every lane has read the warp's frontier values
-            if (k < n) {
-                if (in) in_frontier[k] = false;
-                fvals[k] = ({{XV}})identity;
-            }
-        }
-    }
+    };
+    const unsigned long long added = {{KERNEL}}_walk(indptr, in_frontier, fvals, n, relax_entry, clean);
     if (state != nullptr) gb_count_finish(added, state, counted);
 }
 
