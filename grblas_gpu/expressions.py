@@ -209,8 +209,10 @@ class Updater:
         if expr.report_into(C, self.mask, self.accum, self.replace, D):
             return
         T = expr.compute(self.mask)
-        accum = self.accum if self.mask is None else _gap_filler(C, self.mask, self.accum, self.replace)
-        if accum is not None and self.mask is not None and T._inside is self.mask:
+        fills = fills_gaps(C, self.mask, self.accum, self.replace)
+        # Without a mask, the write is C(accum) << T; filling C's gaps, it is C(first) << T.
+        accum = get_binary("first") if fills else (self.accum if self.mask is None else None)
+        if fills and T._inside is self.mask:
             # The product kept to C's gaps itself: each of its entries is new.
             T._inside = None
             write_result(C, T, None, accum, False)
@@ -257,11 +259,12 @@ def report_changes(C: Any, D: Any, write: Callable[[], None]) -> None:
     D._set_bitmap(bits, C._be.cast(vals, D.dtype))
 
 
-def _gap_filler(C: Any, mask: Mask, accum: Any, replace: bool) -> BinaryOp | None:
-    """``first`` for ``C(~C.S) << T`` (no accumulator, no replace): C's own entries kept, T's
-    written where C has none, the same as ``C(first) << T`` without a mask; else None."""
-    fills = (mask.parent is C and mask.structure and mask.complement and accum is None and not replace)
-    return get_binary("first") if fills else None
+def fills_gaps(C: Any, mask: Mask | None, accum: Any, replace: bool) -> bool:
+    """Whether ``C(mask, accum, replace) << T`` writes T only where C has no entry and keeps
+    C's own: the mask ``~C.S``, no accumulator, no replace (the same as ``C(first) << T``
+    without a mask)."""
+    return (mask is not None and mask.parent is C and mask.structure and mask.complement
+            and accum is None and not replace)
 
 
 def _check_changed(target: Any, changed: Any) -> None:

@@ -17,7 +17,7 @@ import numpy as np
 from .. import _sparse as sp
 from ..dtypes import unify
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
-from ..expressions import Expression, check_same_backend
+from ..expressions import Expression, check_same_backend, fills_gaps
 from ..mask import Mask
 from ..matrix import Matrix, as_matrix
 from ..operators import TypedSemiring, typed_binary, typed_semiring
@@ -187,25 +187,28 @@ def _joins_into(sr: TypedSemiring, u: Vector, C: Any, accum: Any) -> bool:
             and not (u._full and _counts_entries(sr)) and C._owns_bitmap(values_only=C._full))
 
 
+def _pushes_into(sr: TypedSemiring, u: Vector, C: Any, D: Any) -> bool:
+    """What both one-kernel reporting pushes need: C is a Vector of the result's type, not the
+    multiplied vector; D is of that type too; u is a bitmap (a listed frontier is pushed by
+    its list, which shares long rows among warps)."""
+    return _takes_product(sr, u, C) and u._sp is None and D.dtype == sr.out_type
+
+
 def _relaxes(sr: TypedSemiring, u: Vector, C: Any, accum: Any, D: Any) -> bool:
     """Whether ``C(accum, changed=D) << product`` (no mask) can be one push that combines its
     terms into C: ``accum`` is the semiring's addition, a monoid the backend relaxes with
-    (min, max); C is a full Vector of the result's type, not the multiplied vector, that alone
-    holds its values (written in place); D is of that type too; u is a bitmap (a listed
-    frontier is pushed by the list, which shares long rows among warps)."""
-    return (_takes_product(sr, u, C) and C._full and u._sp is None and D.dtype == sr.out_type
-            and C._be.relaxes(sr) and typed_binary(accum, sr.out_type) is sr.monoid.op
-            and C._owns_bitmap(values_only=True))
+    (min, max); C is full and alone holds its values (written in place); and
+    :func:`_pushes_into` holds."""
+    return (_pushes_into(sr, u, C, D) and C._full and C._be.relaxes(sr)
+            and typed_binary(accum, sr.out_type) is sr.monoid.op and C._owns_bitmap(values_only=True))
 
 
 def _claims(sr: TypedSemiring, u: Vector, C: Any, mask: Mask, accum: Any, replace: bool, D: Any) -> bool:
     """Whether ``C(~C.S, changed=D) << product`` (no accumulator, no replace) can be one push
     that writes its terms where C has no entry yet, the first term to reach a position
-    staying there: the semiring adds with ANY; C is a Vector of the result's type, not the
-    multiplied vector, that alone holds its bitmap (written in place); D is of that type
-    too; u is a bitmap (as for :func:`_relaxes`)."""
-    return (mask.parent is C and mask.structure and mask.complement and accum is None and not replace
-            and _takes_product(sr, u, C) and u._sp is None and D.dtype == sr.out_type
+    staying there: the semiring adds with ANY; C alone holds its bitmap (written in place);
+    and :func:`_pushes_into` holds."""
+    return (fills_gaps(C, mask, accum, replace) and _pushes_into(sr, u, C, D)
             and C._be.relaxes(sr, claim=True) and C._owns_bitmap())
 
 
