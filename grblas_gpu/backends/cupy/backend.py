@@ -27,7 +27,7 @@ from .. import Backend
 from . import codegen
 from .codegen import KernelModule
 from .counts import DeviceCount, StreamCounts
-from .launch import launch_kept, scalar_word
+from .launch import CHANGES, PreparedLaunch, launch_kept, scalar_word
 
 __all__ = ["CupyBackend"]
 
@@ -53,7 +53,6 @@ _PUSH_BLOCKS_PER_SM = 16  # balanced and bitmap pushes: enough warps to fill the
 # (or the frontier) and its presence, the row mask, the result and its presence (and for the
 # push, the stream's count state and the word its count goes to).
 _VECTOR_CHANGING = (2, 3, 4, 5, 9, 10)
-_MERGE_CHANGING = (2, 3, 6, 7, 10, 11)
 _PUSH_BITMAP_CHANGING = (2, 3, 4, 6, 8, 9, 10, 11)
 _RESET_CHANGING = (1, 2)  # a push result's reset: its values and presence
 _RELAX_CHANGING = (2, 3, 4, 6, 7, 8, 9, 12, 13)  # values, frontier, c, the report and the count
@@ -200,6 +199,34 @@ class ColumnCache:
         if key not in self.gathered:
             self.gathered[key] = cupy.empty(self.hot.size, dtype=np.bool_ if key is None else key)
         return self.gathered[key]
+
+
+class _MergeCall:
+    """A merge-path pull's launches, packed once per (plan, semiring, operand form): the gather
+    into the column cache (or None), the main kernel and the fix-up (None without tiles), and
+    the scratch presence for a caller that knows its result's (or None)."""
+
+    def __init__(self, semiring: TypedSemiring, nrows: int, gather: PreparedLaunch | None,
+                 main: PreparedLaunch | None, fixup: PreparedLaunch | None, scratch: cupy.ndarray | None) -> None:
+        self.semiring, self.nrows = semiring, nrows
+        self.gather, self.main, self.fixup, self.scratch = gather, main, fixup, scratch
+
+    def run(self, values: Any, x: Any, x_present: Any, row_mask: Any,
+            into: tuple[cupy.ndarray, cupy.ndarray] | None,
+            out: cupy.ndarray | None) -> tuple[cupy.ndarray, cupy.ndarray | None]:
+        """Launch on the current stream: see :meth:`CupyBackend._spmv_merge`."""
+        if self.gather is not None:
+            self.gather.launch(x, x_present)
+        if into is not None:
+            out, present = into[1], into[0]
+        elif out is None:  # a new result, allocated while the gather runs
+            out, present = _spmv_result(self.semiring, self.nrows)
+        else:
+            present = self.scratch
+        if self.main is not None:
+            self.main.launch(values, x, x_present, row_mask, out, present)
+            self.fixup.launch(out, present)  # type: ignore[union-attr]
+        return out, None if self.scratch is not None else present
 
 
 class CupyBackend(Backend):
@@ -725,7 +752,7 @@ class CupyBackend(Backend):
         the merge schedule do when ``presence`` is False; the returned array is the result
         either way.
         """
-        if into is None and plan is not None:
+        if into is None and plan is not None and plan.tile_row is None:
             repeated = self._repeat_one_launch(semiring, plan, (indptr, indices, values, x, x_present, row_mask),
                                                vector_first, complement, out, presence)
             if repeated is not None:
@@ -801,46 +828,48 @@ class CupyBackend(Backend):
         gather at once (an allocation between them left the GPU idle 30 us of a 630 us
         product at scale 22)."""
         ptr, idx, values, x = operands
+        x_present, row_mask = flags
+        # A repeated call on the plan's own arrays takes the launches an earlier call kept,
+        # with no other work between them (host work between two launches leaves the GPU idle).
+        own = ptr is plan.indptr and idx is plan.indices
+        key = ("merge call", semiring, vector_first, x is not _NULL, x_present is not _NULL, into is not None,
+               out is not None)
+        call = plan.derived.get(key) if own else None
+        if call is None:
+            call = self._merge_call(semiring, ptr, idx, x, x_present, plan, vector_first, nrows, into is not None,
+                                    out is not None)
+            if own:
+                plan.derived[key] = call
+        return call.run(values, x, x_present, row_mask, into, out)
+
+    def _merge_call(self, semiring: TypedSemiring, ptr: cupy.ndarray, idx: cupy.ndarray, x: Any, x_present: Any,
+                    plan: SpmvPlan, vector_first: bool, nrows: int, into: bool, known: bool) -> "_MergeCall":
+        """The launches of a merge-path pull, packed with everything that stays the same from
+        call to call on these arrays: see :meth:`_spmv_merge`."""
         module = codegen.spmv_module(semiring, idx.dtype, vector_first, "merge", ptr.dtype)
-        # Launches are kept prepared (their constant arguments packed once) for the plan's own arrays.
-        kept = plan.derived.setdefault("merge launches", {}) if ptr is plan.indptr and idx is plan.indices else None
         tile_row = plan.tile_row
         ntiles = tile_row.size - 1  # type: ignore[union-attr]
-        hot, role = (_NULL, _NULL), "main"
-        x_present = flags[0]
+        hot, role, gather = (_NULL, _NULL), "main", None
         # Values of 8 bytes measured slower through the cache (kron scale 22, FP64: 0-15%).
         narrow = x is _NULL or x.itemsize <= 4
         columns = self._column_cache(plan) if narrow and (x is not _NULL or x_present is not _NULL) else None
-        reads = (x is not _NULL, x_present is not _NULL)
-        if columns is not None:  # the pull reads x (values, presence) through the cache's buffers
+        if columns is not None and ntiles:  # the pull reads x (values, presence) through the cache's buffers
             hot = (_NULL if x is _NULL else columns.buffer(x.dtype),
                    _NULL if x_present is _NULL else columns.buffer(None))
             idx, role = columns.indices, "hot"
-        known = out is not None  # the caller knows the presence: the kernels write a scratch one
-        if known:
-            present = plan.scratch_presence(nrows)
-        elif into is not None:
-            out, present = into[1], into[0]
-        carries = plan.carry_arrays(semiring.out_type.np_type)
-        # Everything the main launch needs but the result is ready before the gather (4 us on
-        # the GPU at scale 22): host work between the two leaves the GPU idle.
-        if columns is not None and ntiles:  # gather what the pull reads of x into the cache's buffers
             n = columns.hot.size
-            launch_kept(kept, ("gather", semiring, vector_first, reads),
-                        lambda: (self._function(module, "gather"), _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK),
-                        (x, x_present, columns.hot, np.int64(n)) + hot, (0, 1))
-        if out is None:  # a new result, allocated while the gather runs
-            out, present = _spmv_result(semiring, nrows)
-        if ntiles == 0:
-            return out, None if known else present
-        launch_kept(kept, (role, semiring, vector_first, reads, into is not None),
-                    lambda: (self._function(module, role), ntiles, codegen.MERGE_BLOCK),
-                    (ptr, idx, values, x) + hot + flags + (tile_row, np.int64(nrows), out, present) + carries
-                    + (_FLAGS32[into is not None],), _MERGE_CHANGING)
-        launch_kept(kept, ("fixup", semiring, vector_first),
-                    lambda: (self._function(module, "fixup"), -(-ntiles * 32 // _BLOCK), _BLOCK),
-                    carries + (np.int64(ntiles), out, present), (4, 5))
-        return out, None if known else present
+            gather = PreparedLaunch(self._function(module, "gather"), _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM),
+                                    _BLOCK, (CHANGES, CHANGES, columns.hot, np.int64(n)) + hot)
+        carries = plan.carry_arrays(semiring.out_type.np_type)
+        scratch = plan.scratch_presence(nrows) if known else None
+        main = fixup = None
+        if ntiles:
+            main = PreparedLaunch(self._function(module, role), ntiles, codegen.MERGE_BLOCK,
+                                  (ptr, idx, CHANGES, CHANGES) + hot + (CHANGES, CHANGES, tile_row, np.int64(nrows),
+                                                                        CHANGES, CHANGES) + carries + (_FLAGS32[into],))
+            fixup = PreparedLaunch(self._function(module, "fixup"), -(-ntiles // _BLOCK), _BLOCK,
+                                   carries + (np.int64(ntiles), CHANGES, CHANGES))
+        return _MergeCall(semiring, nrows, gather, main, fixup, scratch)
 
     def _column_cache(self, plan: SpmvPlan) -> "ColumnCache | None":
         """The plan's :class:`ColumnCache`, made on first request; None where the matrix is
