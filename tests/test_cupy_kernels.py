@@ -525,6 +525,33 @@ def test_spmv_long_rows(gpu: Any, name: str, planned: bool) -> None:
 
 
 @pytest.mark.parametrize("planned", [False, True], ids=["one-launch", "binned"])
+def test_spmv_claim(gpu: Any, planned: bool) -> None:
+    """``claim``: in one launch over the rows in order, each row without an entry in C gets its
+    result written into C as well (C(~C.S) << A x), the result holding those rows; against
+    NumPy.  Rows binned by length decline, writing nothing."""
+    rng = rng_for("claim", planned)
+    indptr, indices, values, n = _power_law_csr(rng)
+    x = rng.integers(1, 9, n).astype(np.float64)
+    x_present = rng.random(n) < 0.5
+    c_bits, c_vals = rng.random(n) < 0.3, rng.integers(50, 60, n).astype(np.float64)
+    sr = semirings["min_plus"][FP64]
+    plan = gpu.spmv_plan(gpu.asarray(indptr)) if planned else None
+    bits, vals = gpu.asarray(c_bits), gpu.asarray(c_vals)
+    dev = [gpu.asarray(a) for a in (indptr, indices, values, x, x_present)]
+    got = gpu.spmv(sr, *dev, bits, False, plan, complement=True, claim=vals)
+    if planned:
+        assert plan is not None and plan.classes is not None and got is None
+        assert np.array_equal(gpu.to_host(bits), c_bits) and np.array_equal(gpu.to_host(vals), c_vals)
+        return
+    ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, x_present, c_bits, False, complement=True)
+    out, has = gpu.to_host(got[0]), gpu.to_host(got[1])
+    assert np.array_equal(has, ref_has) and not (ref_has & c_bits).any()
+    assert np.array_equal(out[has], ref_out[ref_has])
+    assert np.array_equal(gpu.to_host(bits), c_bits | ref_has)
+    assert np.array_equal(gpu.to_host(vals), np.where(ref_has, ref_out, c_vals))
+
+
+@pytest.mark.parametrize("planned", [False, True], ids=["one-launch", "binned"])
 @pytest.mark.parametrize("name", ["plus_times", "min_plus", "any_pair"])
 def test_spmv_without_presence(gpu: Any, name: str, planned: bool) -> None:
     """``presence=False`` (x full, no row mask): the rows-by-length schedule returns no

@@ -206,6 +206,21 @@ def relaxed(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return calls
 
 
+@pytest.fixture
+def claiming_pulls(backend: str, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each pull of the backend wrote its rows into an output as well (``claim``)."""
+    calls: list[bool] = []
+    be = get_backend(backend)
+    spmv = be.spmv
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs.get("claim") is not None)
+        return spmv(*args, **kwargs)
+
+    monkeypatch.setattr(be, "spmv", counted)
+    return calls
+
+
 RELAX_CASES = {  # semiring, accumulator, dtype, "no path yet" value, the source's value
     "min_plus_fp32": (semiring.min_plus, binary.min, np.float32, np.inf, 0.0),
     "max_min_fp64": (semiring.max_min, binary.max, np.float64, -np.inf, np.inf),
@@ -288,7 +303,8 @@ def _bfs_depths(n: int, rows: np.ndarray, cols: np.ndarray, source: int) -> np.n
 
 @pytest.mark.parametrize("method", ("push", "pull", "auto"))
 @pytest.mark.parametrize("product", ("levels", "parents"))
-def test_gaps_filled_round_by_round(backend: str, method: str, product: str, relaxed: list[bool]) -> None:
+def test_gaps_filled_round_by_round(backend: str, method: str, product: str, relaxed: list[bool],
+                                    claiming_pulls: list[bool]) -> None:
     """``c(~c.S, changed=f) << f.vxm(A)`` writes the product only where c has no entry and
     makes those positions the next frontier: BFS levels (over any, x + 1) or parents (over
     any_secondi), each round against a plain queue's BFS."""
@@ -323,6 +339,49 @@ def test_gaps_filled_round_by_round(backend: str, method: str, product: str, rel
         assert np.array_equal(got_vals, depth[depth >= 0])
     if backend == "cupy" and method == "push":
         assert relaxed and all(relaxed), "the rounds went through the claiming push"
+    if method == "pull":  # (the first round writes into c's sorted entries, not a bitmap)
+        assert len(claiming_pulls) == level and all(claiming_pulls[1:]), "later rounds pulled into c"
+
+
+@pytest.mark.parametrize("name", ("min_plus", "plus_times", "any_secondi"))
+def test_claiming_pull_of_any_monoid(backend: str, name: str, claiming_pulls: list[bool]) -> None:
+    """``c(~c.S, changed=d) << f.vxm(A)`` by pull, c a bitmap with entries: every row's whole
+    reduction is written where c had none, whatever the monoid, and d holds those entries;
+    against a NumPy product of the same terms (ufunc.at per output)."""
+    rng = np.random.default_rng(seed_of("claiming pull", name))
+    n = 400
+    keys = np.unique(rng.integers(0, n, 3000) * n + rng.integers(0, n, 3000))
+    rows, cols = keys // n, keys % n
+    w = rng.integers(1, 9, rows.size).astype(np.float64)
+    A = gb.Matrix.from_coo(rows, cols, w, nrows=n, ncols=n, backend=backend)
+    f_bits = rng.random(n) < 0.5
+    f_vals = rng.integers(1, 9, n).astype(np.float64)
+    f = gb.Vector.from_coo(np.flatnonzero(f_bits), f_vals[f_bits], size=n, backend=backend)
+    out_type = gb.INT64 if name == "any_secondi" else gb.FP64  # (secondi gives row indices)
+    c0_bits = rng.random(n) < 0.3
+    c0_vals = rng.integers(50, 60, n).astype(out_type.np_type)
+    c = _in_form(gb.Vector.from_coo(np.flatnonzero(c0_bits), c0_vals[c0_bits], size=n, backend=backend), "bitmap")
+    d = gb.Vector(out_type, n, backend=backend)
+    c(~c.S, changed=d) << f.vxm(A, getattr(semiring, name), method="pull")
+    take = f_bits[rows]
+    k, j = rows[take], cols[take]
+    terms = {"min_plus": f_vals[k] + w[take], "plus_times": f_vals[k] * w[take], "any_secondi": k.astype(float)}[name]
+    has = np.zeros(n, bool)
+    has[j] = True
+    prod = np.full(n, np.inf if name == "min_plus" else 0.0)
+    (np.minimum if name == "min_plus" else np.add).at(prod, j, terms)
+    new = has & ~c0_bits
+    d_idx, d_vals = d.to_coo()
+    assert d_idx.tolist() == np.flatnonzero(new).tolist()
+    if name == "any_secondi":  # some frontier vertex with an edge to the position
+        assert np.isin(d_vals * n + d_idx, keys).all() and f_bits[d_vals].all()
+    else:
+        assert np.array_equal(d_vals, prod[new])
+    c_idx, c_vals = c.to_coo()
+    assert c_idx.tolist() == np.flatnonzero(c0_bits | new).tolist()
+    assert np.array_equal(c_vals[np.isin(c_idx, np.flatnonzero(c0_bits))], c0_vals[c0_bits])
+    assert np.array_equal(c.to_dense(fill_value=-1)[new], d.to_dense(fill_value=-1)[new])
+    assert claiming_pulls == [True], "one pull, written into c"
 
 
 @pytest.mark.skipif("cupy" not in BACKENDS, reason="the relax push is the CuPy backend's")

@@ -246,6 +246,7 @@ class NumpyBackend(Backend):
         complement: bool = False,
         into: tuple[np.ndarray, np.ndarray] | None = None,
         out: np.ndarray | None = None,
+        claim: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray] | None:
         """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
 
@@ -256,15 +257,30 @@ class NumpyBackend(Backend):
         then ignore it).  ``into`` (presence and values of the result's type, owned by the
         caller, no row mask): the result is added into them by the monoid, and they are
         returned as (values, presence).  ``out`` (values the caller owns) may take the result;
-        here a new array always does.
+        here a new array always does.  ``claim`` (values owned by the caller, ``row_mask``
+        their presence, ``complement`` set): each computed row's result is also written into
+        them, its presence set (``C(~C.S) << A x``); the result holds the entries added.
         """
         if into is not None:
             if row_mask is not None:
                 return None
-            out, present = self.spmv(semiring, indptr, indices, values, x, x_present, None, vector_first)
+            out, present = self._pull(semiring, indptr, indices, values, x, x_present, None, vector_first, False)
             bits, vals = into
             self.ewise_add_into(semiring.monoid.op, bits, vals, present, out)
             return vals, bits
+        if claim is not None:
+            if row_mask is None or not complement:
+                return None
+            out, present = self._pull(semiring, indptr, indices, values, x, x_present, row_mask, vector_first, True)
+            claim[present] = out[present]
+            row_mask[present] = True
+            return out, present
+        return self._pull(semiring, indptr, indices, values, x, x_present, row_mask, vector_first, complement)
+
+    def _pull(self, semiring: TypedSemiring, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray,
+              x: np.ndarray, x_present: np.ndarray | None, row_mask: np.ndarray | None, vector_first: bool,
+              complement: bool) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`spmv`'s product itself: (values, presence) of every row."""
         if complement and row_mask is not None:
             row_mask = ~np.asarray(row_mask, dtype=bool)
         nrows = len(indptr) - 1

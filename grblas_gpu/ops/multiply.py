@@ -110,12 +110,19 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         return True
 
     def report_into(C: Any, mask: Mask | None, accum: Any, replace: bool, D: Any) -> bool:
-        claim = mask is not None
-        takes = _claims(typed, u, C, mask, accum, replace, D) if claim else _relaxes(typed, u, C, accum, D)
-        if not takes:  # (tested first: choosing the direction may read the device)
+        # (The operands are tested first: choosing the direction may read the device.)
+        if mask is None:
+            if not _relaxes(typed, u, C, accum, D):
+                return False
+            push, M = direction()
+            return push and _push_relax(typed, M, u, vector_first, C, D, False)
+        if not _claims(typed, u, C, mask, accum, replace, D):
             return False
         push, M = direction()
-        return push and _push_relax(typed, M, u, vector_first, C, D, claim)
+        if push:
+            return _pushes_into(typed, u, C, D) and C._be.relaxes(typed, claim=True) and _push_relax(
+                typed, M, u, vector_first, C, D, True)
+        return _pull_claiming(typed, M, u, vector_first, C, D)
 
     return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, compute, (A, u),
                       add_into, write_into, report_into)
@@ -204,12 +211,13 @@ def _relaxes(sr: TypedSemiring, u: Vector, C: Any, accum: Any, D: Any) -> bool:
 
 
 def _claims(sr: TypedSemiring, u: Vector, C: Any, mask: Mask, accum: Any, replace: bool, D: Any) -> bool:
-    """Whether ``C(~C.S, changed=D) << product`` (no accumulator, no replace) can be one push
-    that writes its terms where C has no entry yet, the first term to reach a position
-    staying there: the semiring adds with ANY; C alone holds its bitmap (written in place);
-    and :func:`_pushes_into` holds."""
-    return (fills_gaps(C, mask, accum, replace) and _pushes_into(sr, u, C, D)
-            and C._be.relaxes(sr, claim=True) and C._owns_bitmap())
+    """Whether ``C(~C.S, changed=D) << product`` (no accumulator, no replace) can be written
+    by the product's own kernel where C has no entry yet: C is a Vector of the result's type,
+    not u, that alone holds its bitmap (written in place), and D is of that type too.  A push
+    then also needs :func:`_pushes_into` and an ANY monoid (the first term to reach a position
+    stays); a pull computes each row whole, so any monoid."""
+    return (fills_gaps(C, mask, accum, replace) and _takes_product(sr, u, C) and D.dtype == sr.out_type
+            and C._owns_bitmap())
 
 
 def _push_relax(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any, D: Any, claim: bool) -> bool:
@@ -228,6 +236,21 @@ def _push_relax(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: 
     # The same arrays, written in place (this drops any other form C held).
     C._set_bitmap(c_bits, c_vals, None if claim else C.size)
     D._set_bitmap(d_bits, d_vals, count)
+    return True
+
+
+def _pull_claiming(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any, D: Any) -> bool:
+    """The pull under ``~C.S`` with each row's result written into ``C`` as it is computed (where
+    :func:`_claims` holds), and the entries it added as ``D``'s new content: no join pass
+    follows.  False, with nothing done, where the backend's schedule cannot (merge path)."""
+    x, present, avals = _pull_operands(sr, M, u, vector_first)
+    c_bits, c_vals = C._bm
+    pulled = M._be.spmv(sr, M._indptr, M._indices, avals, x, present, c_bits, vector_first, M._spmv_plan(),
+                        complement=True, claim=c_vals)
+    if pulled is None:
+        return False
+    C._set_bitmap(c_bits, c_vals, C.size if C._full else None)
+    D._set_bitmap(pulled[1], pulled[0], None)
     return True
 
 

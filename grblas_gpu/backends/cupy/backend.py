@@ -51,8 +51,9 @@ _KEPT_REPORTS = 4  # clean report arrays kept for relax pushes (per device, stre
 _PUSH_BLOCKS_PER_SM = 16  # balanced and bitmap pushes: enough warps to fill the GPU; more stride
 # The arguments of a kept launch that differ between calls on one matrix: the matrix values, x
 # (or the frontier) and its presence, the row mask, the result and its presence (and for the
-# push, the stream's count state and the word its count goes to).
-_VECTOR_CHANGING = (2, 3, 4, 5, 9, 10)
+# pull, a claimed output's values and presence; for the push, the stream's count state and
+# the word its count goes to).
+_VECTOR_CHANGING = (2, 3, 4, 5, 9, 10, 11, 12)
 _PUSH_BITMAP_CHANGING = (2, 3, 4, 6, 8, 9, 10, 11)
 _RESET_CHANGING = (1, 2)  # a push result's reset: its values and presence
 _RELAX_CHANGING = (2, 3, 4, 6, 7, 8, 9, 12, 13)  # values, frontier, c, the report and the count
@@ -730,6 +731,7 @@ class CupyBackend(Backend):
         complement: bool = False,
         into: tuple[cupy.ndarray, cupy.ndarray] | None = None,
         out: cupy.ndarray | None = None,
+        claim: cupy.ndarray | None = None,
     ) -> tuple[cupy.ndarray, cupy.ndarray | None] | None:
         """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
 
@@ -751,16 +753,29 @@ class CupyBackend(Backend):
         result in place of a new array, which the one-launch schedule of a small matrix and
         the merge schedule do when ``presence`` is False; the returned array is the result
         either way.
+
+        ``claim`` (values of the result's type owned by the caller, with ``row_mask`` their
+        presence and ``complement`` set: the mask ``~C.S``) asks for each computed row's result
+        to be written into C as well, in place, its presence set: ``C(~C.S) << A x`` in the
+        pass that computes it, the returned result holding the entries added.  The one-launch
+        schedule (rows in order) does it; where the merge schedule or rows binned by length
+        would run, nothing runs and None is returned.
         """
         if into is None and plan is not None and plan.tile_row is None:
             repeated = self._repeat_one_launch(semiring, plan, (indptr, indices, values, x, x_present, row_mask),
-                                               vector_first, complement, out, presence)
+                                               vector_first, complement, out, presence, claim)
             if repeated is not None:
                 return repeated
         ptr, idx = self._csr_arrays(indptr, indices)
         nrows = max(len(ptr) - 1, 0)
         merge = plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring)
         if into is not None and (not merge or row_mask is not None or nrows == 0):
+            return None
+        # The claiming pull only in row order: rows binned by length are written scattered, and
+        # c's 8-byte values and flags written so cost more than the join pass they replace
+        # (kron scale 22 BFS pulls: 477 -> 585 us against 73 us of joins).
+        binned = plan is not None and plan.classes is not None
+        if claim is not None and (merge or binned or row_mask is None or not complement):
             return None
         if nrows == 0:
             return _spmv_result(semiring, 0)
@@ -773,11 +788,14 @@ class CupyBackend(Backend):
             reuse = out if into is None and not presence and out is not None and out.size == nrows else None
             return self._spmv_merge(semiring, operands, flags, plan, bool(vector_first), nrows, into, reuse)
         # A small matrix's one launch is kept prepared for its own arrays (CuPy's conversion of
-        # its 13 arguments costs more than the kernel), and may write into the caller's ``out``.
+        # its 15 arguments costs more than the kernel), and may write into the caller's ``out``.
         own = plan is not None and plan.tile_row is None and ptr is plan.indptr and idx is plan.indices
         out, present = _one_launch_outputs(semiring, nrows, out if own else None, presence)
+        claimed = (_NULL, _NULL)
+        if claim is not None:  # C's presence goes as c_bits, read and written there (no row mask)
+            claimed, flags = (claim, flags[1]), (flags[0], _NULL)
         head = operands + flags + (_FLAGS32[bool(complement)],)
-        tail = (out, present, _ZERO64)
+        tail = (out, present) + claimed + (_ZERO64,)
         lanes = _pull_lanes(semiring)
 
         def module() -> KernelModule:
@@ -793,25 +811,27 @@ class CupyBackend(Backend):
         for group, rows in plan.classes:
             self._launch_groups(main, rows.size, min(group, lanes), head + (rows, np.int64(rows.size)) + tail)
         if plan.long_rows.size:
-            self._function(module(), "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows,) + tail[:2])
+            self._function(module(), "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows,) + tail[:4])
         return out, present
 
     def _repeat_one_launch(self, semiring: TypedSemiring, plan: SpmvPlan, arrays: tuple[Any, ...], vector_first: bool,
-                           complement: bool, out: cupy.ndarray | None,
-                           presence: bool) -> tuple[cupy.ndarray, cupy.ndarray | None] | None:
+                           complement: bool, out: cupy.ndarray | None, presence: bool,
+                           claim: cupy.ndarray | None) -> tuple[cupy.ndarray, cupy.ndarray | None] | None:
         """A small matrix's one-launch pull through the launch an earlier call kept, without
         that call's setup (on a slow host it cost more than the launch): ``arrays`` are spmv's
-        (indptr, indices, values, x, x_present, row_mask); ``out`` and ``presence`` as spmv
-        takes them.  Returns (values, presence), or None, with nothing done, where no launch
+        (indptr, indices, values, x, x_present, row_mask); ``out``, ``presence`` and ``claim``
+        as spmv takes them.  Returns (values, presence), or None, with nothing done, where no launch
         is kept for them."""
         indptr, indices, values, x, x_present, row_mask = arrays
         prepared = plan.derived.get(_one_launch_key(semiring, vector_first, complement))
         if prepared is None or indptr is not plan.indptr or indices is not plan.indices:
             return None
         out, present = _one_launch_outputs(semiring, indptr.size - 1, out, presence)
+        flags = self._flag_array(row_mask)
+        row_mask, c_bits = (flags, None) if claim is None else (None, flags)  # (see spmv)
         prepared.launch(self._matvec_operand(semiring, values, vector_first, True),
                         self._matvec_operand(semiring, x, vector_first, False),
-                        self._flag_array(x_present), self._flag_array(row_mask), out, present)
+                        self._flag_array(x_present), row_mask, out, present, claim, c_bits)
         return out, present
 
     def _spmv_merge(self, semiring: TypedSemiring, operands: tuple[Any, ...], flags: tuple[Any, Any], plan: SpmvPlan,

@@ -10,6 +10,10 @@
 // {{KERNEL}}_long, a block per row, so that one power-law row does not hold up a lane
 // group.  With `rows` non-null the kernel computes rows[0..nrows) only (one length class
 // of a binned matrix).
+// With `c` non-null (a claiming pull), rows where c_bits[r] is set are skipped (the mask
+// ~C.S, in place of row_mask, which is then null) and each computed row's result is also
+// written into c, c_bits[r] set (a row is read and written by its own group only):
+// C(~C.S) << A x in the pass that computes it, with out and present the entries it added.
 // Positions given to MULT: {{POSITIONS_DOC}}.
 // Fold entry p of row r into (acc, valid): the product of A[r, k] and x[k], when x[k] is present.
 __device__ __forceinline__ void {{KERNEL}}_term(
@@ -27,12 +31,34 @@ __device__ __forceinline__ void {{KERNEL}}_term(
     }
 }
 
+// Whether row r is left out: where c_bits (a claiming pull) holds an entry, else where row_mask
+// (when given) equals mask_complement.
+__device__ __forceinline__ bool gb_vector_skips(const bool* row_mask, int mask_complement, const bool* c_bits,
+                                                int64_t r) {
+    if (c_bits != 0) return c_bits[r];
+    return row_mask != 0 && row_mask[r] == (mask_complement != 0);
+}
+
+// Write row r's result (acc where valid): into out and present, and where c is non-null
+// (a claiming pull) into c too, with c_bits[r] set.
+template <typename M>
+__device__ __forceinline__ void gb_vector_put(typename M::T* out, bool* present, typename M::T* c, bool* c_bits,
+                                              int64_t r, typename M::T acc, bool valid) {
+    out[r] = valid ? acc : (typename M::T)0;
+    if (present != 0) present[r] = valid;
+    if (c != 0 && valid) {
+        c[r] = acc;
+        c_bits[r] = true;
+    }
+}
+
 extern "C" __global__ void {{KERNEL}}(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int mask_complement,
         const int64_t* __restrict__ rows, int64_t nrows,
-        {{T}}* __restrict__ out, bool* __restrict__ present, int64_t long_row, int group) {
+        {{T}}* __restrict__ out, bool* __restrict__ present, {{T}}* __restrict__ c, bool* __restrict__ c_bits,
+        int64_t long_row, int group) {
     typedef {{MONOID}} M;
     const int64_t tid = gb_thread_id();
     const int64_t item = tid / group;
@@ -40,7 +66,7 @@ extern "C" __global__ void {{KERNEL}}(
     if (item >= nrows) return;  // whole groups leave together
     const int64_t r = rows != 0 ? rows[item] : item;
     if (long_row > 0 && (int64_t)indptr[r + 1] - (int64_t)indptr[r] > long_row) return;
-    if (row_mask != 0 && row_mask[r] == (mask_complement != 0)) {
+    if (gb_vector_skips(row_mask, mask_complement, c_bits, r)) {
         if (lane == 0) {
             out[r] = (typename M::T)0;
             if (present != 0) present[r] = false;
@@ -57,10 +83,7 @@ extern "C" __global__ void {{KERNEL}}(
         if (gb_group_done<M>(acc, valid, mask)) break;
     }
     acc = gb_group_reduce<M>(acc, valid, mask, group);
-    if (lane == 0) {
-        out[r] = valid ? acc : (typename M::T)0;
-        if (present != 0) present[r] = valid;
-    }
+    if (lane == 0) gb_vector_put<M>(out, present, c, c_bits, r, acc, valid);
 }
 
 // The long rows listed in `rows`: one block of 256 threads per row, a strided partial
@@ -69,10 +92,11 @@ extern "C" __global__ void {{KERNEL}}_long(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int mask_complement,
-        const int64_t* __restrict__ rows, {{T}}* __restrict__ out, bool* __restrict__ present) {
+        const int64_t* __restrict__ rows, {{T}}* __restrict__ out, bool* __restrict__ present,
+        {{T}}* __restrict__ c, bool* __restrict__ c_bits) {
     typedef {{MONOID}} M;
     const int64_t r = rows[blockIdx.x];
-    if (row_mask != 0 && row_mask[r] == (mask_complement != 0)) {
+    if (gb_vector_skips(row_mask, mask_complement, c_bits, r)) {
         if (threadIdx.x == 0) {
             out[r] = (typename M::T)0;
             if (present != 0) present[r] = false;
@@ -90,8 +114,5 @@ extern "C" __global__ void {{KERNEL}}_long(
         }
     }
     acc = gb_block_reduce<M>(acc, valid);
-    if (threadIdx.x == 0) {
-        out[r] = valid ? acc : (typename M::T)0;
-        if (present != 0) present[r] = valid;
-    }
+    if (threadIdx.x == 0) gb_vector_put<M>(out, present, c, c_bits, r, acc, valid);
 }
