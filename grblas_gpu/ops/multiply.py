@@ -242,7 +242,8 @@ def _push_relax(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: 
 def _pull_claiming(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any, D: Any) -> bool:
     """The pull under ``~C.S`` with each row's result written into ``C`` as it is computed (where
     :func:`_claims` holds), and the entries it added as ``D``'s new content: no join pass
-    follows.  False, with nothing done, where the backend's schedule cannot (merge path)."""
+    follows.  False, with nothing done, where the backend's schedule cannot (the merge path, or
+    rows binned by length, whose scattered writes into C cost more than the join)."""
     x, present, avals = _pull_operands(sr, M, u, vector_first)
     c_bits, c_vals = C._bm
     pulled = M._be.spmv(sr, M._indptr, M._indices, avals, x, present, c_bits, vector_first, M._spmv_plan(),
