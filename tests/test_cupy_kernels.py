@@ -524,6 +524,38 @@ def test_spmv_long_rows(gpu: Any, name: str, planned: bool) -> None:
         assert np.array_equal(out[has], ref_out[ref_has])  # small integers: exact in any order
 
 
+@pytest.mark.parametrize("name", ["any_pair", "min_secondi"])
+def test_spmv_binned_prepared_launch(gpu: Any, name: str) -> None:
+    """The pull over rows binned by length, its launches packed once per plan: the NumPy
+    backend's results call after call with other values, vectors and masks (complemented or
+    not), the long rows' launch included."""
+    rng = rng_for("binned prepared", name)
+    indptr, indices, _, n = _power_law_csr(rng)
+    sr = semirings[name][FP64]
+    ptr, idx = gpu.asarray(indptr), gpu.asarray(indices)
+    plan = gpu.spmv_plan(ptr, idx, n)
+    assert plan.classes is not None and plan.long_rows.size == 6
+    for call in range(3):
+        values = rng.integers(1, 9, len(indices)).astype(np.float64)
+        x = rng.integers(1, 9, n).astype(np.float64)
+        x_present, row_mask = rng.random(n) < 0.7, rng.random(n) < 0.6
+        complement = call == 1
+        dev = [gpu.asarray(a) for a in (values, x, x_present, row_mask)]
+        out, has = gpu.spmv(sr, ptr, idx, *dev, False, plan, complement=complement)
+        ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, x_present, row_mask, False,
+                                               complement=complement)
+        has = gpu.to_host(has)
+        assert np.array_equal(has, ref_has), f"call {call}"
+        got = gpu.to_host(out)[has]
+        if name == "any_pair":
+            assert np.all(got == 1), f"call {call}"
+        else:
+            assert np.array_equal(got, ref_out[ref_has]), f"call {call}"
+    kept = [v for k, v in plan.derived.items() if isinstance(k, tuple) and k[0] == "binned call"]
+    assert len(kept) == 2  # complemented and not
+    assert all(len(launches) == sum(1 for _, rows in plan.classes if rows.size) + 1 for launches in kept)
+
+
 @pytest.mark.parametrize("planned", [False, True], ids=["one-launch", "binned"])
 def test_spmv_claim(gpu: Any, planned: bool) -> None:
     """``claim``: in one launch over the rows in order, each row without an entry in C gets its

@@ -142,10 +142,11 @@ class SpmvPlan:
     the rows that get a block each (vector schedule), or None.  ``indices`` and ``ncols``: the
     matrix's column indices and width, from which the first merge-path pull that reads the
     vector makes its :class:`ColumnCache`; ``indptr``: its row pointers.  ``derived`` keeps
-    what is made on first use: that cache, the prepared launches of a small matrix and of the
-    merge schedule (for the plan's own arrays), and the merge schedule's per-tile carry
-    arrays by result type and scratch presence, reused because kernels on one stream run in
-    order (a call's fix-up has read them before the next call's main kernel writes them).
+    what is made on first use: that cache, the prepared launches of a small matrix, of the
+    merge schedule and of the length classes (for the plan's own arrays), and the merge
+    schedule's per-tile carry arrays by result type and scratch presence, reused because
+    kernels on one stream run in order (a call's fix-up has read them before the next call's
+    main kernel writes them).
     """
 
     tile_row: cupy.ndarray | None
@@ -807,12 +808,36 @@ class CupyBackend(Backend):
                         lambda: (self._function(module()), -(-nrows * group // _BLOCK), _BLOCK),
                         head + (_NULL, np.int64(nrows)) + tail + (np.int32(group),), _VECTOR_CHANGING)
             return out, present
-        main = self._function(module())
-        for group, rows in plan.classes:
-            self._launch_groups(main, rows.size, min(group, lanes), head + (rows, np.int64(rows.size)) + tail)
-        if plan.long_rows.size:
-            self._function(module(), "long")((plan.long_rows.size,), (_BLOCK,), head + (plan.long_rows,) + tail[:4])
+        # The launches of the length classes are packed once per plan for its own arrays: a
+        # pull makes up to seven, and CuPy's conversion of their 15 arguments cost more than
+        # the driver's launch.
+        key = ("binned call", semiring, bool(vector_first), bool(complement))
+        launches = plan.derived.get(key)
+        if launches is None:
+            launches = self._binned_launches(module(), plan, ptr, idx, lanes, complement)
+            if ptr is plan.indptr and idx is plan.indices:
+                plan.derived[key] = launches
+        for launch in launches:
+            launch.launch(operands[2], operands[3], flags[0], flags[1], out, present, *claimed)
         return out, present
+
+    def _binned_launches(self, module: KernelModule, plan: SpmvPlan, ptr: cupy.ndarray, idx: cupy.ndarray,
+                         lanes: int, complement: bool) -> list[PreparedLaunch]:
+        """A binned pull's launches (one per nonempty length class, then the long rows'), each
+        taking (values, x, x_present, row_mask, out, present, c, c_bits) at launch."""
+        changing = (CHANGES,) * 4
+        head = (ptr, idx) + changing + (_FLAGS32[bool(complement)],)
+        launches = []
+        main = self._function(module)
+        for group, rows in plan.classes or ():
+            if rows.size:
+                g = min(group, lanes)
+                launches.append(PreparedLaunch(main, -(-rows.size * g // _BLOCK), _BLOCK,
+                                               head + (rows, np.int64(rows.size)) + changing + (_ZERO64, np.int32(g))))
+        if plan.long_rows is not None and plan.long_rows.size:
+            launches.append(PreparedLaunch(self._function(module, "long"), plan.long_rows.size, _BLOCK,
+                                           head + (plan.long_rows,) + changing))
+        return launches
 
     def _repeat_one_launch(self, semiring: TypedSemiring, plan: SpmvPlan, arrays: tuple[Any, ...], vector_first: bool,
                            complement: bool, out: cupy.ndarray | None, presence: bool,
