@@ -47,6 +47,7 @@ _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
 _REDUCE_BLOCKS_PER_SM = 8  # counts and sums: one atomic per block, so few blocks that stride
 _KEPT_COUNTS = 64  # count launches kept prepared per stream (one per array size), dropped beyond
 _KEPT_ELEMENTWISE = 1024  # element-wise launches kept prepared (per entry, size, scalars), dropped beyond
+_KEPT_OPERAND_TYPES = 1024  # matrix-vector operand types kept (per semiring, order, operand), dropped beyond
 _KEPT_REPORTS = 4  # clean report arrays kept for relax pushes (per device, stream, monoid, size), dropped beyond
 _PUSH_BLOCKS_PER_SM = 16  # balanced and bitmap pushes: enough warps to fill the GPU; more stride
 # The arguments of a kept launch that differ between calls on one matrix: the matrix values, x
@@ -257,6 +258,9 @@ class CupyBackend(Backend):
         # Per device, stream, monoid and size: the arrays of a frontier a relax push consumed,
         # left clean (no entry, values the identity) for the next one's report (push_relax).
         self._clean_reports: dict[Any, tuple[cupy.ndarray, cupy.ndarray]] = {}
+        # Per (semiring, vector first, of the matrix): the type a matrix-vector kernel reads that
+        # operand in, or None where it reads none (see _matvec_operand).
+        self._operand_types: dict[tuple[Any, bool, bool], DataType | None] = {}
 
     # -------------------------------------------------------------- compilation
     def _function(self, module: KernelModule, role: str = "main") -> Any:
@@ -333,10 +337,20 @@ class CupyBackend(Backend):
     def _matvec_operand(self, semiring: TypedSemiring, arr: Any, vector_first: bool, of_matrix: bool) -> Any:
         """A matrix-vector kernel's value operand (the matrix's when ``of_matrix``, else the
         vector's): cast to the type the product reads, or a null pointer when it ignores them."""
-        read = codegen.matrix_value_read if of_matrix else codegen.vector_value_read
-        if not read(semiring, vector_first):
+        key = (semiring, vector_first, of_matrix)
+        t = self._operand_types.get(key, False)
+        if t is False:  # first use of this semiring here (a few lookups, then one per call)
+            read = codegen.matrix_value_read if of_matrix else codegen.vector_value_read
+            t = codegen.spmv_operand_types(semiring, vector_first)[0 if of_matrix else 1] if read(
+                semiring, vector_first) else None
+            if len(self._operand_types) >= _KEPT_OPERAND_TYPES:
+                self._operand_types.clear()
+            self._operand_types[key] = t
+        if t is None:
             return _NULL
-        return self._operand(arr, codegen.spmv_operand_types(semiring, vector_first)[0 if of_matrix else 1])
+        if arr.__class__ is cupy.ndarray and arr.dtype == t.np_type and arr._c_contiguous:  # already as read
+            return arr
+        return self._operand(arr, t)
 
     def _flag_array(self, x: Any) -> Any:
         """An optional bool array (x presence, row mask) as a contiguous CuPy array, or a null pointer."""
