@@ -36,7 +36,8 @@ class Expression:
                  compute: Callable[[Mask | None], Any], args: tuple[Any, ...] = (),
                  add_into: Callable[[Any, Any], bool] | None = None,
                  write_into: Callable[[Any], bool] | None = None,
-                 report_into: Callable[[Any, Mask | None, Any, bool, Any], bool] | None = None) -> None:
+                 report_into: Callable[[Any, Mask | None, Any, bool, Any], bool] | None = None,
+                 reported: Callable[[Any], None] | None = None) -> None:
         self.name = name
         self.kind = kind  # "Matrix", "Vector" or "Scalar"
         self.shape = shape
@@ -46,6 +47,7 @@ class Expression:
         self._add_into = add_into
         self._write_into = write_into
         self._report_into = report_into
+        self._reported = reported
         self.args = args
 
     @property
@@ -73,6 +75,13 @@ class Expression:
         operation can write its result into ``target`` and report what it changed as it
         computes it; False, with nothing done, where it cannot."""
         return self._report_into is not None and self._report_into(target, mask, accum, replace, changed)
+
+    def reported(self, changed: Any) -> None:
+        """Told once ``changed`` holds the entries a write of this expression made new or
+        different (by :meth:`report_into` or otherwise): the operation may queue work that a
+        later statement on them will ask for."""
+        if self._reported is not None:
+            self._reported(changed)
 
     def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Any:
         """Evaluate into a new object of ``dtype`` (default: the expression's type)."""
@@ -206,6 +215,12 @@ class Updater:
             report_changes(C, D, lambda: plain.update(value))
             return
         expr = self._expression(value)
+        self._report_expression(expr, C, D)
+        expr.reported(D)
+
+    def _report_expression(self, expr: Expression, C: Any, D: Any) -> None:
+        """:meth:`_update_reporting` of an expression: its own one-pass write where it has one,
+        else the product written and its changes found."""
         if expr.report_into(C, self.mask, self.accum, self.replace, D):
             return
         T = expr.compute(self.mask)

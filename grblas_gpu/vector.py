@@ -36,6 +36,10 @@ class Vector(Collection):
     # A product computed under a mask may set this to that Mask: it has no entry the mask
     # forbids, so the write that follows need not apply it again (read once, then cleared).
     _inside: Any = None
+    # (weak reference to a matrix M, count): the lengths of M's rows that this Vector's entries
+    # index, summed on the device, queued by the product that made it (see ops.multiply);
+    # cleared with the storage.
+    _weight: Any = None
 
     def __init__(self, dtype: Any = FP64, size: int = 0, *, backend: str | None = None,
                  name: str | None = None) -> None:
@@ -118,10 +122,11 @@ class Vector(Collection):
         self._sp: tuple[Any, Any] | None = (idx, vals)
         self._bm: tuple[Any, Any] | None = None
         self._count: int | SupportsInt | None = int(idx.shape[0])  # SupportsInt: a count the device makes
+        self._weight = None
 
     def _set_bitmap(self, bits: Any, vals: Any, count: Any = None) -> None:
         # ``count`` (true bits), when the caller knows it, spares nvals a count on the device.
-        self._sp, self._bm, self._count = None, (bits, vals), count
+        self._sp, self._bm, self._count, self._weight = None, (bits, vals), count, None
 
     def _sparse(self) -> tuple[Any, Any]:
         """(sorted int64 indices, values), derived from the bitmap if needed."""

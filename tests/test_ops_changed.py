@@ -399,3 +399,56 @@ def test_kept_report_arrays_are_bounded() -> None:
             c(binary.min, changed=f) << f.vxm(A, semiring.min_plus, method="push")
         assert np.array_equal(c.to_dense(), np.arange(n, dtype=np.float32))
     assert 0 < len(be._clean_reports) <= 4
+
+
+@pytest.mark.skipif("cupy" not in BACKENDS, reason="the CuPy backend queues the weights")
+def test_frontier_weights_are_queued_with_the_frontier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """BFS on a power-law graph large enough for its frontiers to be weighed (their rows'
+    lengths summed) before a direction is chosen: each frontier a product made is weighed by
+    a sum queued with it, none by a sum that waits on its own, and the levels are scipy's.
+    A write into the frontier drops its weight."""
+    import scipy.sparse
+    from scipy.sparse import csgraph
+
+    from grblas_gpu.algorithms import bfs_levels
+
+    rng = np.random.default_rng(seed_of("queued weights"))
+    n, m = 20_000, 150_000
+    src = rng.integers(0, n, m)
+    dst = (rng.pareto(1.0, m) * 10).astype(np.int64) % n  # low ids are hubs
+    keys = np.unique(np.concatenate([src * n + dst, dst * n + src]))
+    rows, cols = keys // n, keys % n
+    keep = rows != cols
+    rows, cols = rows[keep], cols[keep]
+    A = gb.Matrix.from_coo(rows, cols, 1.0, nrows=n, ncols=n, dtype="FP32", backend="cupy")
+    assert A.nvals >= 1 << 16
+    source = int(np.argmax(np.bincount(rows, minlength=n)))
+    be = get_backend("cupy")
+    waited, queued = [], []
+    sum_selected, sum_queued = be.sum_selected, be.sum_selected_queued
+
+    def waiting_sum(*args: Any, **kwargs: Any) -> Any:
+        waited.append(kwargs.get("flags") is not None)
+        return sum_selected(*args, **kwargs)
+
+    def queued_sum(*args: Any, **kwargs: Any) -> Any:
+        queued.append(True)
+        return sum_queued(*args, **kwargs)
+
+    monkeypatch.setattr(be, "sum_selected", waiting_sum)
+    monkeypatch.setattr(be, "sum_selected_queued", queued_sum)
+    levels = bfs_levels(A, source)
+    graph = scipy.sparse.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    depth = csgraph.shortest_path(graph, unweighted=True, indices=source)
+    idx, vals = levels.to_coo()
+    assert idx.tolist() == np.flatnonzero(np.isfinite(depth)).tolist()
+    assert np.array_equal(vals, depth[idx].astype(np.int64))
+    assert queued, "frontiers weighed by queued sums"
+    assert not any(waited), "no bitmap frontier weighed by a sum of its own"
+    f = gb.Vector.from_coo([source], [0], size=n, dtype="INT64", backend="cupy")
+    f.nvals  # (the product's vector count is known, as in the loop)
+    c = f.dup()
+    c(~c.S, changed=f) << f.vxm(A, semiring.any_secondi[gb.INT64])
+    assert f._weight is not None and f._weight[0]() is A
+    f(binary.plus) << f.dup()
+    assert f._weight is None, "a write drops the weight"

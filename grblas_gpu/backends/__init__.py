@@ -69,6 +69,12 @@ class Backend:
     def __repr__(self) -> str:
         return f"<backend {self.name}>"
 
+    def sum_selected_queued(self, values: Any, flags: Any) -> Any:
+        """``sum_selected(values, flags)`` queued on the device, its number read later by
+        ``int()``; None where the backend queues no such sum (the caller sums when it needs
+        the number)."""
+        return None
+
     def relaxes(self, semiring: Any, claim: bool = False) -> bool:
         """True when ``push_relax`` takes ``semiring``: a push written into its output in place,
         reporting what it changed (CUDA: min and max monoids, or ANY to ``claim`` positions)."""

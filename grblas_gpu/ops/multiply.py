@@ -10,6 +10,7 @@ mxm expands products row by row (Gustavson's order) and combines equal positions
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -124,8 +125,17 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
                 typed, M, u, vector_first, C, D, True)
         return _pull_claiming(typed, M, u, vector_first, C, D)
 
+    u_count = u._count if u._count.__class__ is int else None  # (a count still on the device is not read)
+
+    def reported(D: Any) -> None:
+        # The entries a write of this product changed are most often the next product's vector
+        # (a loop of levels): their rows' weight is queued now for its direction choice.
+        rows = A if vector_first else A._T
+        if method == "auto" and u_count is not None and rows is not None and isinstance(D, Vector):
+            _queue_weight(rows, D, u_count, _push_limits(typed, A._be)[1])
+
     return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, compute, (A, u),
-                      add_into, write_into, report_into)
+                      add_into, write_into, report_into, reported)
 
 
 def _push_limits(sr: TypedSemiring, be: Any) -> tuple[float, float]:
@@ -143,8 +153,29 @@ def _push_pays(M: Matrix, u: Vector, edge_share: float) -> bool:
     if u.nvals == 0 or M.nvals < 1 << 16 or M._most_entries(u.nvals) < budget:
         return True
     if u._sp is None:  # a bitmap: weigh the row lengths by presence, no list of entries made
+        weight = u._weight  # queued by the product that made u, when it weighed them by M's rows
+        if weight is not None and weight[0]() is M:
+            return int(weight[1]) < budget
         return M._be.sum_selected(M._row_lengths(), flags=u._bitmap()[0]) < budget
     return M._be.sum_selected(M._row_lengths(), rows=u._idx) < budget
+
+
+def _queue_weight(M: Matrix, D: Vector, u_count: int, edge_share: float) -> None:
+    """Queue on the device the lengths of M's rows that D's entries index, summed, kept on D for
+    :func:`_push_pays`: D (a bitmap) was just made by a product of a vector of ``u_count``
+    entries whose push walks M's rows, and a product of D by M is likely next.  The sum is
+    then read with D's count, with no round trip of its own (kron scale 22 BFS: three of its
+    five levels weighed their frontier, each a launch and a wait before the product).  Not
+    queued where that choice could not need it: M small, or even D's most entries (each from
+    an entry of the rows u's entries index) too few to weigh ``edge_share`` of M's."""
+    if D._bm is None or D._sp is not None or M.nvals < 1 << 16:
+        return
+    reach = min(M.nrows, M._most_entries(u_count))
+    if M._most_entries(reach) < edge_share * M.nvals:
+        return
+    weight = M._be.sum_selected_queued(M._row_lengths(), D._bm[0])
+    if weight is not None:
+        D._weight = (weakref.ref(M), weight)  # (not keeping M alive)
 
 
 def _pull_operands(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool) -> tuple[Any, Any, Any]:

@@ -551,6 +551,19 @@ class CupyBackend(Backend):
             sel, n, rows = self._flag_array(flags), int(flags.shape[0]), _NULL
         return self._total("sum", n, (vals, sel, rows, np.int64(n)))
 
+    def sum_selected_queued(self, values: Any, flags: Any) -> DeviceCount | None:
+        """:meth:`sum_selected` over ``flags``, queued: a :class:`DeviceCount` that ``int()``
+        reads once the kernel has run (None where every count word of the stream is lent)."""
+        count, counting = self._pending_count()
+        if count is None:
+            return None
+        vals = self._index_array(values).astype(np.int64, copy=False)
+        sel = self._flag_array(flags)
+        n = int(sel.shape[0])
+        self._function(codegen.count_module(), "sum")((_bounded_blocks(max(n, 1), _REDUCE_BLOCKS_PER_SM),), (_BLOCK,),
+                                                      (vals, sel, _NULL, np.int64(n)) + counting)
+        return count
+
     @_map_out_of_memory
     def ewise_union(self, op: TypedBinaryOp, x_bits: Any, x: Any, y_bits: Any, y: Any, x_default: Any,
                     y_default: Any, out: tuple[Any, Any] | None = None) -> tuple[cupy.ndarray, cupy.ndarray]:
