@@ -1125,6 +1125,27 @@ def test_sum_selected(gpu: Any, n: int) -> None:
     assert gpu.sum_selected(gpu.asarray(values), rows=gpu.asarray(rows)) == int(values[rows].sum())
 
 
+@pytest.mark.parametrize("density", [0.0, 0.001, 0.5, 1.0])
+def test_sum_selected_flag_views(gpu: Any, density: float) -> None:
+    """Sums over flags that start at every offset from a 16-byte boundary and end inside a
+    16-flag word (the kernel reads whole words between), queued or read at once, against
+    NumPy."""
+    import cupy
+
+    rng = rng_for("sum-selected views", density)
+    n = 100_003
+    values = rng.integers(0, 1 << 40, n)
+    base = cupy.zeros(n + 32, dtype=np.bool_)
+    for offset in range(17):
+        flags = rng.random(n - offset) < density
+        view = base[offset:offset + flags.size]
+        view[:] = cupy.asarray(flags)
+        vals = gpu.asarray(values[:flags.size])
+        want = int(values[:flags.size][flags].sum())
+        assert gpu.sum_selected(vals, flags=view) == want, offset
+        assert int(gpu.sum_selected_queued(vals, view)) == want, offset
+
+
 @pytest.mark.parametrize("op", ["min", "minus", "lt", "lor"])
 @pytest.mark.parametrize("t", [BOOL, INT32, FP32])
 def test_ewise_add_kernel(gpu: Any, op: str, t: DataType) -> None:

@@ -24,14 +24,34 @@ extern "C" __global__ void {{KERNEL}}(const bool* __restrict__ flags, int64_t n,
 }
 
 // *out = the sum of values[k] over the k with flags[k] (flags non-null, k < n), or over the
-// k in rows[0:n] (rows non-null); values are non-negative.  One atomic add per block.
+// k in rows[0:n] (rows non-null); values are non-negative.  Flags are read 16 at a time as in
+// the count above (a byte a thread took 18-35 us at 4 M, against 2.7 for the count), and
+// values only where a flag is set.  One atomic add per block.
 extern "C" __global__ void {{KERNEL}}_sum(const int64_t* __restrict__ values, const bool* __restrict__ flags,
                                          const int64_t* __restrict__ rows, int64_t n,
                                          unsigned long long* __restrict__ state, unsigned long long* out) {
     unsigned long long mine = 0ull;
-    for (int64_t i = gb_thread_id(); i < n; i += gb_thread_count()) {
-        if (rows != 0) mine += (unsigned long long)values[rows[i]];
-        else if (flags[i]) mine += (unsigned long long)values[i];
+    const int64_t tid = gb_thread_id(), stride = gb_thread_count();
+    if (rows != 0) {
+        for (int64_t i = tid; i < n; i += stride) mine += (unsigned long long)values[rows[i]];
+    } else {
+        const unsigned char* bytes = (const unsigned char*)flags;
+        const int64_t misaligned = (int64_t)((unsigned long long)bytes & 15ull);
+        const int64_t head = misaligned == 0 ? 0 : (n < 16 - misaligned ? n : 16 - misaligned);
+        const int64_t words = (n - head) >> 4, tail = head + (words << 4);
+        const uint4* packed = (const uint4*)(bytes + head);
+        for (int64_t k = tid; k < words; k += stride) {
+            const uint4 w = packed[k];
+            if ((w.x | w.y | w.z | w.w) == 0u) continue;
+            const unsigned parts[4] = {w.x, w.y, w.z, w.w};
+            const int64_t base = head + (k << 4);
+#pragma unroll
+            for (int j = 0; j < 16; ++j) {
+                if ((parts[j >> 2] >> ((j & 3) << 3)) & 0xffu) mine += (unsigned long long)values[base + j];
+            }
+        }
+        if (tid < head && bytes[tid]) mine += (unsigned long long)values[tid];
+        if (tid < n - tail && bytes[tail + tid]) mine += (unsigned long long)values[tail + tid];
     }
     gb_count_finish(mine, state, out);
 }
