@@ -221,6 +221,23 @@ def claiming_pulls(backend: str, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return calls
 
 
+@pytest.fixture
+def listed_claims(backend: str, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each push of a listed frontier claiming its output's gaps ran on the backend
+    (``push_claim_listed`` returned a result)."""
+    calls: list[bool] = []
+    be = get_backend(backend)
+    claim = be.push_claim_listed
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        pushed = claim(*args, **kwargs)
+        calls.append(pushed is not None)
+        return pushed
+
+    monkeypatch.setattr(be, "push_claim_listed", counted)
+    return calls
+
+
 RELAX_CASES = {  # semiring, accumulator, dtype, "no path yet" value, the source's value
     "min_plus_fp32": (semiring.min_plus, binary.min, np.float32, np.inf, 0.0),
     "max_min_fp64": (semiring.max_min, binary.max, np.float64, -np.inf, np.inf),
@@ -304,7 +321,7 @@ def _bfs_depths(n: int, rows: np.ndarray, cols: np.ndarray, source: int) -> np.n
 @pytest.mark.parametrize("method", ("push", "pull", "auto"))
 @pytest.mark.parametrize("product", ("levels", "parents"))
 def test_gaps_filled_round_by_round(backend: str, method: str, product: str, relaxed: list[bool],
-                                    claiming_pulls: list[bool]) -> None:
+                                    claiming_pulls: list[bool], listed_claims: list[bool]) -> None:
     """``c(~c.S, changed=f) << f.vxm(A)`` writes the product only where c has no entry and
     makes those positions the next frontier: BFS levels (over any, x + 1) or parents (over
     any_secondi), each round against a plain queue's BFS."""
@@ -339,8 +356,10 @@ def test_gaps_filled_round_by_round(backend: str, method: str, product: str, rel
         assert np.array_equal(got_vals, depth[depth >= 0])
     if backend == "cupy" and method == "push":
         assert relaxed and all(relaxed), "the rounds went through the claiming push"
-    if method == "pull":  # (the first round writes into c's sorted entries, not a bitmap)
-        assert len(claiming_pulls) == level and all(claiming_pulls[1:]), "later rounds pulled into c"
+    if method == "pull":
+        assert len(claiming_pulls) == level and all(claiming_pulls), "every round pulled into c"
+    if method == "push":  # the first round from the listed source, the others from bitmaps
+        assert listed_claims == ([True] if backend == "cupy" else []), "the source pushed into c as listed"
 
 
 @pytest.mark.parametrize("name", ("min_plus", "plus_times", "any_secondi"))

@@ -75,6 +75,13 @@ class Backend:
         the number)."""
         return None
 
+    def push_claim_listed(self, semiring: Any, indptr: Any, indices: Any, values: Any, rows: Any, fvals: Any,
+                          c_bits: Any, c: Any, vector_first: bool) -> Any:
+        """A push of a listed frontier that claims the output's empty positions in place
+        (``push_relax``'s claim for listed rows): (presence, values, count) of what it added,
+        or None, with nothing done, where the backend has no such push."""
+        return None
+
     def relaxes(self, semiring: Any, claim: bool = False) -> bool:
         """True when ``push_relax`` takes ``semiring``: a push written into its output in place,
         reporting what it changed (CUDA: min and max monoids, or ANY to ``claim`` positions)."""

@@ -117,13 +117,18 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
                 return False
             push, M = direction()
             return push and _push_relax(typed, M, u, vector_first, C, D, False)
+        if fills_gaps(C, mask, accum, replace) and isinstance(C, Vector) and C._bm is None:
+            C._set_bitmap(*C._bitmap(), C._count)  # C's gaps are written in place: C as a bitmap of its own
         if not _claims(typed, u, C, mask, accum, replace, D):
             return False
         push, M = direction()
-        if push:
-            return _pushes_into(typed, u, C, D) and C._be.relaxes(typed, claim=True) and _push_relax(
-                typed, M, u, vector_first, C, D, True)
-        return _pull_claiming(typed, M, u, vector_first, C, D)
+        if not push:
+            return _pull_claiming(typed, M, u, vector_first, C, D)
+        if not C._be.relaxes(typed, claim=True):
+            return False
+        if _pushes_into(typed, u, C, D):
+            return _push_relax(typed, M, u, vector_first, C, D, True)
+        return _push_claiming_listed(typed, M, u, vector_first, C, D)
 
     u_count = u._count if u._count.__class__ is int else None  # (a count still on the device is not read)
 
@@ -267,6 +272,24 @@ def _push_relax(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: 
     # The same arrays, written in place (this drops any other form C held).
     C._set_bitmap(c_bits, c_vals, None if claim else C.size)
     D._set_bitmap(d_bits, d_vals, count)
+    return True
+
+
+def _push_claiming_listed(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any, D: Any) -> bool:
+    """The push of a listed ``u`` written into ``C`` where C has no entry, the first term to
+    reach a position claiming it (where :func:`_claims` holds and the monoid is ANY), and the
+    entries it added as ``D``'s new content: a BFS source that is a hub, whose row the
+    bitmap push would leave to one warp.  False, with nothing done, where the backend has no
+    such push or positions pass 32 bits."""
+    if max(M.nrows, M.ncols) >= 2**31 or u._sp is None:
+        return False
+    c_bits, c_vals = C._bm
+    pushed = M._be.push_claim_listed(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, c_bits, c_vals,
+                                     vector_first)
+    if pushed is None:
+        return False
+    C._set_bitmap(c_bits, c_vals, None)
+    D._set_bitmap(pushed[0], pushed[1], pushed[2])
     return True
 
 

@@ -1083,6 +1083,30 @@ class CupyBackend(Backend):
                 del self._clean_reports[next(iter(self._clean_reports))]
         return d_bits, d_vals, count
 
+    @_map_out_of_memory
+    def push_claim_listed(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, rows: Any,
+                          fvals: Any, c_bits: cupy.ndarray, c: cupy.ndarray,
+                          vector_first: bool) -> tuple[cupy.ndarray, cupy.ndarray, None]:
+        """The push of a listed frontier (``rows`` and their values) balanced over its entries
+        and written into the output where it has no entry (``c_bits`` false), each such
+        position claimed by the first term to reach it (an ANY monoid, see :meth:`relaxes`), in
+        place: :meth:`push_relax`'s claim for a frontier whose rows may be long.  Returns
+        (presence, values, None) of the entries it added (their count is not made)."""
+        ptr, idx = self._csr_arrays(indptr, indices)
+        size, n = int(c.size), int(rows.shape[0])
+        d_vals, d_bits = cupy.empty(size, semiring.out_type.np_type), cupy.zeros(size, np.bool_)
+        if n == 0:
+            return d_bits, d_vals, None
+        module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype)
+        rows = _contiguous(cupy.asarray(rows, dtype=np.int64))
+        ends = self._row_ends(module, ptr, rows)
+        blocks = _bounded_blocks(max(-(-idx.size * 32 // codegen.PUSH_TILE), 1), _PUSH_BLOCKS_PER_SM)
+        self._function(module, "balanced_claim")(
+            (blocks,), (_BLOCK,), (ptr, idx, self._matvec_operand(semiring, values, vector_first, True), rows,
+                                   self._matvec_operand(semiring, fvals, vector_first, False), np.int64(n), ends,
+                                   c_bits, c, d_bits, d_vals))
+        return d_bits, d_vals, None
+
     def _row_ends(self, module: KernelModule, ptr: cupy.ndarray, rows: cupy.ndarray) -> cupy.ndarray:
         """The inclusive prefix sums of the lengths of ``rows``: for a few rows one block of the
         push module (one launch instead of CuPy's take, subtract and scan, each costing more on

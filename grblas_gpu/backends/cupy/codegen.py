@@ -360,7 +360,9 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
     ``relax(indptr, indices, values, in_frontier, fvals, n, c_bits, c, d_bits, d, consume,
     identity, state, counted)``: the bitmap push written into the output ``c`` in place
     (combined into a full one, or where ``c_bits`` shows no entry), the entries it changes
-    reported in ``d_bits``, ``d`` and the count (see the template).  ``mask``
+    reported in ``d_bits``, ``d`` and the count (see the template), and ``balanced_claim(indptr,
+    indices, values, frontier, fvals, nfront, ends, c_bits, c, d_bits, d)``: the balanced push
+    of a listed frontier claiming c's empty positions the same way (no count).  ``mask``
     (or null) keeps the output positions j with ``mask[j] != complement``.  Only for monoids
     :func:`atomic_push_supported`.  Row pointers are of ``ptr_type`` (default:
     ``index_type``), column indices of ``index_type``."""
@@ -371,7 +373,7 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
     return _module("spmspv", f"spmspv {semiring.name} {semiring.key} {tag} vector_first={vf}",
                    f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels,
                    {"main": "", "bitmap": "_bitmap", "balanced": "_balanced", "ends": "_ends",
-                    "relax": "_relax"})
+                    "relax": "_relax", "balanced_claim": "_balanced_claim"})
 
 
 def _matvec_parts(semiring: TypedSemiring, index_type: Any, ptr_type: Any, vector_first: bool,

@@ -158,14 +158,12 @@ extern "C" __global__ void {{KERNEL}}_relax(
 // listed rows, concatenated, are cut into tiles of 32 * GB_PUSH_ITEMS, a warp per tile (grid
 // stride), lane l taking entries l, l + 32, ...  ends[f] is the inclusive prefix sum of the
 // rows' lengths, so the entry e belongs to the first frontier row f with ends[f] > e.
+// `entry(k, xk, p)` takes entry p of frontier row k (value xk).
 #define GB_PUSH_ITEMS {{PUSH_ITEMS}}
-extern "C" __global__ void {{KERNEL}}_balanced(
-        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const int64_t* __restrict__ frontier,
-        const {{XV}}* __restrict__ fvals, int64_t nfront, const int64_t* __restrict__ ends,
-        const bool* __restrict__ mask, int complement, {{T}}* __restrict__ out,
-        bool* __restrict__ present) {
-    typedef {{MONOID}} M;
+template <typename Entry>
+__device__ __forceinline__ void {{KERNEL}}_tiles(
+        const {{PTR_T}}* __restrict__ indptr, const int64_t* __restrict__ frontier,
+        const {{XV}}* __restrict__ fvals, int64_t nfront, const int64_t* __restrict__ ends, Entry entry) {
     const int64_t total = ends[nfront - 1];
     const int64_t tile_size = 32 * GB_PUSH_ITEMS;
     const int64_t stride = (gb_thread_count() >> 5) * tile_size;
@@ -184,13 +182,47 @@ extern "C" __global__ void {{KERNEL}}_balanced(
             const int64_t k = frontier[f];
             const int64_t p = (int64_t)indptr[k] + (e - (f > 0 ? ends[f - 1] : 0));
             const {{XV}} xk = {{READS_X}} ? fvals[f] : ({{XV}})0;
-            const int64_t r = (int64_t)indices[p];
-            if (mask != nullptr && mask[r] == (bool)complement) continue;
-            const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
-            gb_atomic_combine<M>(&out[r], {{PRODUCT}});
-            present[r] = true;
+            entry(k, xk, p);
         }
     }
+}
+
+extern "C" __global__ void {{KERNEL}}_balanced(
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{A}}* __restrict__ values, const int64_t* __restrict__ frontier,
+        const {{XV}}* __restrict__ fvals, int64_t nfront, const int64_t* __restrict__ ends,
+        const bool* __restrict__ mask, int complement, {{T}}* __restrict__ out,
+        bool* __restrict__ present) {
+    typedef {{MONOID}} M;
+    auto push_entry = [&](int64_t k, {{XV}} xk, int64_t p) {
+        const int64_t r = (int64_t)indices[p];
+        if (mask != nullptr && mask[r] == (bool)complement) return;
+        const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
+        gb_atomic_combine<M>(&out[r], {{PRODUCT}});
+        present[r] = true;
+    };
+    {{KERNEL}}_tiles(indptr, frontier, fvals, nfront, ends, push_entry);
+}
+
+// The balanced push written straight into the output c where it has no entry yet (c_bits
+// false), as the relax kernel's claim does: the first term to reach r claims it and is c's
+// and d's value there, d_bits[r] set (d_bits false beforehand).  For a listed frontier with
+// long rows (a BFS source that is a hub).
+extern "C" __global__ void {{KERNEL}}_balanced_claim(
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{A}}* __restrict__ values, const int64_t* __restrict__ frontier,
+        const {{XV}}* __restrict__ fvals, int64_t nfront, const int64_t* __restrict__ ends,
+        bool* __restrict__ c_bits, {{T}}* __restrict__ c, bool* __restrict__ d_bits, {{T}}* __restrict__ d) {
+    auto claim_entry = [&](int64_t k, {{XV}} xk, int64_t p) {
+        const int64_t r = (int64_t)indices[p];
+        if (!gb_set_flag(&c_bits[r])) return;  // r had an entry, or another term claimed it
+        const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
+        const {{T}} term = {{PRODUCT}};
+        c[r] = term;
+        d[r] = term;
+        d_bits[r] = true;
+    };
+    {{KERNEL}}_tiles(indptr, frontier, fvals, nfront, ends, claim_entry);
 }
 
 // ends[f] = the lengths of rows frontier[0..f] summed (the balanced push's `ends`), by one
