@@ -65,14 +65,14 @@ def build_entries(be: Any, coords: list[Any], dims: list[int], values: Any, t: D
             label = "row" if len(coords) == 2 and c is coords[0] else name
             raise IndexOutOfBound(f"{label} {bad} is out of range for dimension {d}")
     vals = _values_array(be, values, n, t)
+    if n < 2:  # nothing to sort or combine (a BFS source); copies, as the sorted path makes
+        return (*[c.astype(np.int64) for c in coords], vals.copy())
     if len(coords) == 1:
         order = sp.lexsort_pairs(xp, xp.zeros(n, dtype=np.int64), coords[0], stable_ties=True)
     else:
         order = sp.lexsort_pairs(xp, coords[0], coords[1], stable_ties=True)
     coords = [c[order].astype(np.int64) for c in coords]
     vals = vals[order]
-    if n < 2:
-        return (*coords, vals)
     dup = xp.ones(n - 1, dtype=bool)
     for c in coords:
         dup &= c[1:] == c[:-1]

@@ -64,7 +64,7 @@ class Vector(Collection):
         t = infer_dtype(values, dtype)
         if size is None:
             size = int(idx.max()) + 1 if len(idx) else 0
-        v = cls(t, size, backend=be.name, name=name)
+        v = cls._without_storage(be, t, size, name)
         keys, vals = build_entries(build, [idx], [v._size], values, t, dup_op)
         v._set_sparse(be.asarray(keys), be.asarray(vals))
         return v
@@ -89,16 +89,16 @@ class Vector(Collection):
         """A full Vector with every entry equal to ``value``."""
         be = get_backend(backend)
         t = infer_dtype(value, dtype)
-        v = cls(t, size, backend=be.name, name=name)
+        v = cls._without_storage(be, t, size, name)
         v._set_bitmap(be.full(v._size, True, BOOL), be.full(v._size, _plain(value), t), v._size)
         return v
 
     @classmethod
-    def _without_storage(cls, be: Any, dtype: Any, size: int) -> "Vector":
+    def _without_storage(cls, be: Any, dtype: Any, size: int, name: str | None = None) -> "Vector":
         """A Vector whose storage the caller sets next: ``__init__`` less its empty arrays
         (the internal constructors below run once or more per statement)."""
         v = cls.__new__(cls)
-        v._describe(be, dtype, size, None)
+        v._describe(be, dtype, size, name)
         return v
 
     @classmethod

@@ -40,6 +40,19 @@ def test_from_coo_infers_shape_and_dtype(backend: str) -> None:
     assert u.size == 6 and u.dtype == gb.dtypes.BOOL
 
 
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_from_coo_copies_its_input(backend: str, n: int) -> None:
+    """A new object owns its arrays, however few its entries: the caller's arrays changed
+    after the call do not change it."""
+    idx, vals, rows = np.arange(n) + 2, np.arange(n) + 7.0, np.arange(n)
+    u = gb.Vector.from_coo(idx, vals, size=5, backend=backend, name="u")
+    A = gb.Matrix.from_coo(rows, idx, vals, nrows=3, ncols=5, backend=backend)
+    idx[:], vals[:], rows[:] = 0, -1.0, 0
+    assert u.name == "u" and u.to_coo()[0].tolist() == list(range(2, 2 + n))
+    assert u.to_coo()[1].tolist() == [7.0 + k for k in range(n)]
+    assert coo_tuples(A) == [(k, 2 + k, 7.0 + k) for k in range(n)]
+
+
 def test_from_coo_scalar_value(backend: str) -> None:
     A = gb.Matrix.from_coo([0, 1, 2], [2, 1, 0], 7, nrows=3, ncols=3, dtype="INT8", backend=backend)
     assert A.to_coo()[2].tolist() == [7, 7, 7] and A.dtype == gb.dtypes.INT8
