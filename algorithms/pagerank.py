@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
-from grblas_gpu import FP64, Matrix, Vector, binary, monoid, select, semiring, unary
+from grblas_gpu import FP64, Matrix, Vector, binary, monoid, select, semiring
 from grblas_gpu.dtypes import DataType, lookup_dtype
+from grblas_gpu.operators import Semiring
 from grblas_gpu.exceptions import InvalidValue
 
 from ._checks import check_numeric, check_square
@@ -53,9 +55,11 @@ def pagerank(
     ``x' = c p + A' s`` over ``plus_times``, or over ``plus_second`` when ``weight=False``
     (the edge values are then never read): ``x'`` starts as ``c p`` and the product is added
     into it (``x'(plus) << A' s``, which the GPU's SpMV does as it writes each row, with no
-    stored product).  ``A'`` is A's cached transpose.  ``c`` stays on the GPU, so nothing in
-    an iteration waits for it; with ``tol > 0`` the change of one iteration is read while
-    the next one's product runs.
+    stored product).  ``A'`` is A's cached transpose, and ``alpha / w`` and ``t`` are kept with
+    A likewise (for the last ``alpha``, ``weight`` and ``dtype``), so a second PageRank of the
+    same graph starts at its first iteration.  ``c`` stays on the GPU, so nothing in an
+    iteration waits for it; with ``tol > 0`` the change of one iteration, ``x' . x`` over
+    plus and ``|a - b|``, is read while the next one's product runs.
 
     Reference: L. Page, S. Brin, R. Motwani, T. Winograd, "The PageRank citation
     ranking", Stanford TR 1999-66; networkx ``pagerank``; LDBC Graphalytics
@@ -69,15 +73,7 @@ def pagerank(
     n, backend = A.nrows, A.backend
     if n == 0:
         return Vector(t, 0, backend=backend)
-    teleport_weight = Vector.from_scalar(1.0, n, t, backend=backend)  # alpha + (1 - alpha) where dangling
-    if weight:  # a row whose weights sum to 0 is dangling too
-        out_weight = A.reduce_rowwise(monoid.plus[t]).new().select(select.valuene, 0).new()
-    else:  # out-degrees: each row's count of entries (1 or more), as A times a full vector over plus_pair
-        out_weight = A.mxv(teleport_weight, semiring.plus_pair[t]).new()
-    # Full vectors: alpha / w[u] (0 where dangling) and t = alpha d + (1 - alpha).
-    scale = Vector.from_scalar(0.0, n, t, backend=backend)
-    scale(binary.plus) << out_weight.apply(binary.truediv, left=alpha)  # stays full
-    teleport_weight(out_weight.S) << 1 - alpha
+    scale, teleport_weight = _edge_weights(A, alpha, weight, t)
     follow = semiring.plus_times[t] if weight else semiring.plus_second[t]
     p = _teleport(personalization, n, t, backend)
     x = p if personalization is None else Vector.from_scalar(1.0 / n, n, t, backend=backend)  # x_0 = 1/n
@@ -90,13 +86,48 @@ def pagerank(
         if change is not None and change.value < n * tol:  # read while the product runs
             return x
         if tol > 0:
-            change = x_next.ewise_mult(x, binary.minus).new().apply(unary.abs).new().reduce().new()
+            change = x_next.inner(x, total_change()[t]).new()
         x = x_next
     if change is not None and change.value < n * tol:
         return x
     if tol > 0:
         raise ConvergenceError(f"pagerank did not converge in {max_iter} iterations (tol={tol})")
     return x
+
+
+@functools.cache
+def total_change() -> Semiring:
+    """The semiring plus over ``|x - y|`` (made on first use): ``u.inner(v)`` over it is
+    ``sum |u - v|``, the change of one iteration, in one pass."""
+    abs_minus = binary.register_anonymous(lambda x, y: abs(x - y), "abs_minus")
+    return semiring.register_anonymous(monoid.plus, abs_minus, "plus_abs_minus")
+
+
+def _edge_weights(A: Matrix, alpha: float, weight: bool, t: DataType) -> tuple[Vector, Vector]:
+    """The full vectors ``alpha / w`` (0 where dangling) and ``alpha d + (1 - alpha)`` (``d``
+    the dangling indicator) of :func:`pagerank`, made once and kept with A, as A's transpose
+    is, until A changes (for the last parameters only): a second PageRank of the same graph,
+    with another teleport distribution or tolerance, starts at its first iteration."""
+    kept = A._memo("pagerank weights", dict)
+    params = (alpha, weight, t)
+    if params not in kept:
+        kept.clear()
+        kept[params] = _make_edge_weights(A, alpha, weight, t)
+    return kept[params]
+
+
+def _make_edge_weights(A: Matrix, alpha: float, weight: bool, t: DataType) -> tuple[Vector, Vector]:
+    """:func:`_edge_weights`, computed."""
+    n, backend = A.nrows, A.backend
+    teleport_weight = Vector.from_scalar(1.0, n, t, backend=backend)  # alpha + (1 - alpha) where dangling
+    if weight:  # a row whose weights sum to 0 is dangling too
+        out_weight = A.reduce_rowwise(monoid.plus[t]).new().select(select.valuene, 0).new()
+    else:  # out-degrees: each row's count of entries (1 or more), as A times a full vector over plus_pair
+        out_weight = A.mxv(teleport_weight, semiring.plus_pair[t]).new()
+    scale = Vector.from_scalar(0.0, n, t, backend=backend)
+    scale(binary.plus) << out_weight.apply(binary.truediv, left=alpha)  # stays full
+    teleport_weight(out_weight.S) << 1 - alpha
+    return scale, teleport_weight
 
 
 def _teleport(personalization: Vector | Mapping[int, float] | None, n: int, t: DataType, backend: str) -> Vector:

@@ -71,6 +71,28 @@ def test_fp32(weight: bool, backend: str) -> None:
     np.testing.assert_allclose(got.to_dense(), want, rtol=1e-4, atol=1e-6)
 
 
+def test_kept_weights_follow_the_matrix(backend: str) -> None:
+    """The per-graph vectors kept with A between calls: each call, after a change of
+    parameters or of A itself (an entry written, one deleted: the dangling set moves),
+    matches networkx on the graph as it is then."""
+    n = 40
+    G = random_graph(5, n, True)
+    A = to_matrix(G, backend)
+    runs = [dict(), dict(alpha=0.6), dict(weight=False), dict(dtype=gb.FP32), dict()]
+    for kwargs in runs:
+        got = pagerank(A, **kwargs)
+        want = nx.pagerank(G, alpha=kwargs.get("alpha", 0.85), weight="weight" if kwargs.get("weight", True) else None)
+        np.testing.assert_allclose(got.to_dense(), as_array(want, n), rtol=1e-5, atol=1e-6)
+    dangling = next(v for v in range(n) if G.out_degree(v) == 0)
+    A[dangling, 3] = 2.5
+    G.add_edge(dangling, 3, weight=2.5)
+    np.testing.assert_allclose(pagerank(A).to_dense(), as_array(nx.pagerank(G), n), atol=1e-6)
+    u, v = next(iter(G.edges))
+    del A[u, v]
+    G.remove_edge(u, v)
+    np.testing.assert_allclose(pagerank(A).to_dense(), as_array(nx.pagerank(G), n), atol=1e-6)
+
+
 @pytest.mark.parametrize("directed", [True, False])
 def test_personalization(directed: bool, backend: str) -> None:
     n = 40
