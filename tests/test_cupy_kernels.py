@@ -959,6 +959,33 @@ def test_counts_back_to_back_and_on_streams(gpu: Any) -> None:
                 assert gpu.sum_selected(cupy.asarray(values), flags=cupy.asarray(picked)) == int(values[picked].sum())
 
 
+def test_queued_counts_with_work_behind(gpu: Any) -> None:
+    """Queued counts and sums, each marked at its kernel, read after more work was queued
+    behind it on the stream (writes to the very flags counted, sums of the same size), in
+    and out of order, on two streams, against NumPy: a count reads its own kernel's total."""
+    import cupy
+
+    rng = rng_for("queued-counts", 0)
+    values = rng.integers(0, 1 << 40, 2_000_003)
+    for stream in (cupy.cuda.Stream.null, cupy.cuda.Stream()):
+        with stream:
+            pending = []
+            for n, density in ((1, 1.0), (2_000_003, 0.5), (77, 0.0), (2_000_003, 0.01), (5000, 0.3)):
+                flags = rng.random(n) < density
+                dflags = cupy.asarray(flags)
+                ahead = gpu.count_ahead(None, dflags)  # queued and marked
+                queued = gpu.count_true_queued(dflags)
+                weight = gpu.sum_selected_queued(cupy.asarray(values[:n]), dflags)
+                marked = gpu.count_ahead(gpu.count_true_queued(dflags), dflags)  # marked after the sum
+                dflags[:] = True  # queued behind them all: they must have read the flags before
+                cupy.sort(cupy.asarray(values))  # more work behind them
+                want = int(np.count_nonzero(flags))
+                pending.append(((ahead, queued, marked), weight, want, int(values[:n][flags].sum())))
+            for counts, weight, want_count, want_sum in pending[::2] + pending[1::2]:
+                assert [int(c) for c in counts] == [want_count] * 3 and int(weight) == want_sum
+            assert gpu.count_ahead(7, None) == 7
+
+
 def test_count_launches_kept_per_size(gpu: Any) -> None:
     """A count's launch is kept prepared per array size: new arrays of a size counted before
     (the changing pointer) and more sizes than are kept (the kept ones dropped, then made
@@ -1112,6 +1139,33 @@ def test_dot(gpu: Any, n: int, name: str, t: DataType) -> None:
             "plus_pair": lambda: n}[name]()
     got = cupy.asnumpy(gpu.dot(getattr(semirings, name)[t], cupy.asarray(x), cupy.asarray(y)))
     assert got.shape == (1,) and got[0] == want
+
+
+def test_kept_launches_take_each_calls_operands(gpu: Any) -> None:
+    """Element-wise products and inner products repeated at one size, as a loop runs them
+    through launches kept prepared: each call's arrays, host scalar (written at each launch)
+    and device scalar are the ones used, between counts (the inner product shares the
+    stream's finished-block count) and on a second stream, against NumPy."""
+    import cupy
+
+    times, minus = catalog.BINARY["times"][FP32], catalog.BINARY["minus"][FP32]
+    rng = rng_for("kept-launches", 0)
+    n = 300_007
+    for stream in (cupy.cuda.Stream.null, cupy.cuda.Stream()):
+        with stream:
+            for k in range(4):
+                x, y = rng.integers(-9, 9, n).astype(np.float32), rng.integers(-9, 9, n).astype(np.float32)
+                s = np.float32(k - 1.5)
+                dx, dy, ds = cupy.asarray(x), cupy.asarray(y), cupy.asarray(np.float32(k + 2.0))
+                assert_same(gpu.binary(times, dx, dy), x * y)
+                assert_same(gpu.binary(minus, dx, s), x - s)
+                assert_same(gpu.binary(minus, s, dy), s - y)
+                assert_same(gpu.binary(times, dx, ds), x * np.float32(k + 2.0))
+                flags = rng.random(n) < 0.5
+                assert gpu.count_true(cupy.asarray(flags)) == int(np.count_nonzero(flags))
+                got = cupy.asnumpy(gpu.dot(semirings.plus_times[FP32], dx, dy))
+                assert got[0] == np.sum(x.astype(np.float64) * y)  # small integers: every partial sum exact
+                assert gpu.count_true(cupy.asarray(~flags)) == n - int(np.count_nonzero(flags))
 
 
 @pytest.mark.parametrize("n", [0, 1, 31, 33, 100_000])

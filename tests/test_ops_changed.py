@@ -469,5 +469,7 @@ def test_frontier_weights_are_queued_with_the_frontier(monkeypatch: pytest.Monke
     c = f.dup()
     c(~c.S, changed=f) << f.vxm(A, semiring.any_secondi[gb.INT64])
     assert f._weight is not None and f._weight[0]() is A
+    assert f._count.__class__ is not int, "the new frontier's count queued before its weight"
+    assert f.nvals == np.unique(cols[rows == source]).size  # the source's neighbours
     f(binary.plus) << f.dup()
     assert f._weight is None, "a write drops the weight"

@@ -75,6 +75,12 @@ class Backend:
         the number)."""
         return None
 
+    def count_ahead(self, count: Any, flags: Any) -> Any:
+        """A vector's count ``count`` (an int, a count still on the device, or None: unknown;
+        its presence ``flags``) made to be read without waiting for work queued after this
+        call; as given where the backend queues no work."""
+        return count
+
     def push_claim_listed(self, semiring: Any, indptr: Any, indices: Any, values: Any, rows: Any, fvals: Any,
                           c_bits: Any, c: Any, vector_first: bool) -> Any:
         """A push of a listed frontier that claims the output's empty positions in place

@@ -168,9 +168,11 @@ def _push_pays(M: Matrix, u: Vector, edge_share: float) -> bool:
 def _queue_weight(M: Matrix, D: Vector, u_count: int, edge_share: float) -> None:
     """Queue on the device the lengths of M's rows that D's entries index, summed, kept on D for
     :func:`_push_pays`: D (a bitmap) was just made by a product of a vector of ``u_count``
-    entries whose push walks M's rows, and a product of D by M is likely next.  The sum is
-    then read with D's count, with no round trip of its own (kron scale 22 BFS: three of its
-    five levels weighed their frontier, each a launch and a wait before the product).  Not
+    entries whose push walks M's rows, and a product of D by M is likely next.  D's count is
+    queued before it: the loop's read of the count does not wait for the sum, which runs
+    while the host goes on and is read, with no round trip of its own, only by a choice that
+    needs it (kron scale 22 BFS: three of its five levels weighed their frontier, each a
+    launch and a wait before the product; two sums, 42 us, came after the levels pulled).  Not
     queued where that choice could not need it: M small, or even D's most entries (each from
     an entry of the rows u's entries index) too few to weigh ``edge_share`` of M's."""
     if D._bm is None or D._sp is not None or M.nvals < 1 << 16:
@@ -178,6 +180,7 @@ def _queue_weight(M: Matrix, D: Vector, u_count: int, edge_share: float) -> None
     reach = min(M.nrows, M._most_entries(u_count))
     if M._most_entries(reach) < edge_share * M.nvals:
         return
+    D._count = M._be.count_ahead(D._count, D._bm[0])  # (its read then does not wait for the weight)
     weight = M._be.sum_selected_queued(M._row_lengths(), D._bm[0])
     if weight is not None:
         D._weight = (weakref.ref(M), weight)  # (not keeping M alive)
@@ -256,13 +259,18 @@ def _claims(sr: TypedSemiring, u: Vector, C: Any, mask: Mask, accum: Any, replac
             and C._owns_bitmap())
 
 
+def _in_place_positions(M: Matrix) -> bool:
+    """True where the pushes written into their output in place take M: positions of 32 bits."""
+    return max(M.nrows, M.ncols) < 2**31
+
+
 def _push_relax(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any, D: Any, claim: bool) -> bool:
     """The push with its terms written into ``C`` in place, combined (where :func:`_relaxes`
     holds) or where C has no entry (``claim``, where :func:`_claims` holds), and the entries
     it changed as ``D``'s new content.  Where u is D and alone holds its arrays, the kernel
     leaves them clean for a later push's report.  False, with nothing done, for matrices
     beyond 32-bit positions."""
-    if max(M.nrows, M.ncols) >= 2**31:
+    if not _in_place_positions(M):
         return False
     consume = u is D and D._owns_bitmap()  # (asked before this function holds D's arrays)
     bits, vals = u._bitmap()
@@ -281,7 +289,7 @@ def _push_claiming_listed(sr: TypedSemiring, M: Matrix, u: Vector, vector_first:
     entries it added as ``D``'s new content: a BFS source that is a hub, whose row the
     bitmap push would leave to one warp.  False, with nothing done, where the backend has no
     such push or positions pass 32 bits."""
-    if max(M.nrows, M.ncols) >= 2**31 or u._sp is None:
+    if not _in_place_positions(M) or u._sp is None:
         return False
     c_bits, c_vals = C._bm
     pushed = M._be.push_claim_listed(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, c_bits, c_vals,

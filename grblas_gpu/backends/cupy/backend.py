@@ -67,6 +67,7 @@ _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many 
 # A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
 # (0.2 against 0.5 us an argument on a slow host; a kernel often has several).
 _NULL = None
+_NO_POSITIONS = (_NULL, np.int64(0)) * 4  # the positional arguments of an operator that reads none
 _FLAGS32 = (np.int32(0), np.int32(1))  # int32 flags, made once (0.2-0.6 us a scalar)
 _ZERO64 = np.int64(0)
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -116,6 +117,16 @@ def _bounded_blocks(threads: int, per_sm: int) -> int:
     """Blocks of ``_BLOCK`` threads for ``threads`` threads, at most ``per_sm`` per SM of the
     current device (the kernel's threads stride over the rest)."""
     return min(-(-threads // _BLOCK), per_sm * _sm_count(cupy.cuda.runtime.getDevice()))
+
+
+def _flat(a: cupy.ndarray) -> cupy.ndarray:
+    """``a`` as one dimension (itself when it is: a view costs host time)."""
+    return a if a.ndim == 1 else a.reshape(-1)
+
+
+def _flag_threads(n: int) -> int:
+    """Threads of a count of ``n`` flags: 16 flags a thread."""
+    return max(-(-n // 16), 16)
 
 
 def _pull_lanes(semiring: TypedSemiring) -> int:
@@ -394,8 +405,12 @@ class CupyBackend(Backend):
             role, args, shape = "vv", (xa, ya), xa.shape
         out = cupy.empty(shape, dtype=op.out_type.np_type)
         n = out.size
-        positions = self._positions(pos if op.positional else None, shape)
-        self._launch_elementwise(self._function(module, role), n, args + (out, np.int64(n)) + positions)
+        if op.positional:
+            self._launch_elementwise(self._function(module, role), n, args + (out, np.int64(n)) + self._positions(pos, shape))
+            return out
+        if role in ("vs", "sv"):  # the host scalar is written at each launch, as the pointers are
+            args = (args[0], scalar_word(args[1])) if role == "vs" else (scalar_word(args[0]), args[1])
+        self._launch_kept_elementwise(module, role, n, args + (out, np.int64(n)) + _NO_POSITIONS, (0, 1, 2))
         return out
 
     def _bound(self, v: Any, t: DataType) -> tuple[bool, Any]:
@@ -409,7 +424,14 @@ class CupyBackend(Backend):
         """The number of true values in a bool array (one kernel, one read back)."""
         arr = self._flag_array(flags)
         n = int(arr.size)
-        return self._total("main", max(-(-n // 16), 16), (arr, np.int64(n)), ("count", n))  # 16 flags a thread
+        return self._total("main", _flag_threads(n), (arr, np.int64(n)), ("count", n))
+
+    def count_true_queued(self, flags: Any) -> DeviceCount | None:
+        """:meth:`count_true`, queued: a :class:`DeviceCount` that ``int()`` reads once the
+        kernel has run (None where every count word of the stream is lent)."""
+        arr = self._flag_array(flags)
+        n = int(arr.size)
+        return self._queued_total("main", _flag_threads(n), (arr, np.int64(n)), (0,), ("count queued", n))
 
     def _total(self, role: str, threads: int, args: tuple[Any, ...], key: Any = None) -> int:
         """Run entry ``role`` of the count module over ``threads`` threads and read its total.
@@ -438,6 +460,31 @@ class CupyBackend(Backend):
         if counts is None:
             counts = self._counters[key] = StreamCounts.make()
         return counts
+
+    def count_ahead(self, count: Any, flags: Any) -> Any:
+        """A vector's count ``count`` (an int, a :class:`DeviceCount`, or None: unknown; its
+        presence ``flags``) made to be read without waiting for work queued after this call:
+        a pending count marked where the stream stands, an unknown one queued now."""
+        if count is None:
+            count = self.count_true_queued(flags)
+        if isinstance(count, DeviceCount):
+            count.mark()
+        return count
+
+    def _queued_total(self, role: str, threads: int, args: tuple[Any, ...], changing: tuple[int, ...],
+                      key: Any) -> DeviceCount | None:
+        """Entry ``role`` of the count module over ``threads`` threads, its total written to a
+        pending count's word: that count (None, with nothing launched, where every
+        count word of the stream is lent).  The launch is kept prepared under ``key`` (naming
+        ``threads`` and every argument outside ``changing``)."""
+        count, counting = self._pending_count()
+        if count is None:
+            return None
+        launch_kept(self._counts().kept, key,
+                    lambda: (self._function(codegen.count_module(), role),
+                             _bounded_blocks(max(threads, 1), _REDUCE_BLOCKS_PER_SM), _BLOCK),
+                    args + counting, changing + (len(args) + 1,), _KEPT_COUNTS)
+        return count
 
     def _pending_count(self) -> tuple[DeviceCount | None, tuple[Any, Any]]:
         """A count that a kernel queued next on the current stream writes, and the two kernel
@@ -543,26 +590,22 @@ class CupyBackend(Backend):
     def sum_selected(self, values: Any, flags: Any = None, rows: Any = None) -> int:
         """The sum of non-negative int64 ``values`` over the positions flagged true in ``flags``,
         or over the positions listed in ``rows`` (one kernel, one read back)."""
-        vals = self._index_array(values).astype(np.int64, copy=False)
-        if rows is not None:
-            sel, n = _NULL, int(rows.shape[0])
-            rows = _contiguous(cupy.asarray(rows, dtype=np.int64))
-        else:
-            sel, n, rows = self._flag_array(flags), int(flags.shape[0]), _NULL
-        return self._total("sum", n, (vals, sel, rows, np.int64(n)))
+        args = self._sum_arguments(values, flags, rows)
+        return self._total("sum", int(args[-1]), args)
 
     def sum_selected_queued(self, values: Any, flags: Any) -> DeviceCount | None:
         """:meth:`sum_selected` over ``flags``, queued: a :class:`DeviceCount` that ``int()``
         reads once the kernel has run (None where every count word of the stream is lent)."""
-        count, counting = self._pending_count()
-        if count is None:
-            return None
+        args = self._sum_arguments(values, flags, None)
+        return self._queued_total("sum", int(args[-1]), args, (0, 1), ("sum queued", int(args[-1])))
+
+    def _sum_arguments(self, values: Any, flags: Any, rows: Any) -> tuple[Any, ...]:
+        """The count module's ``sum`` arguments before the count's: (values, flags or null,
+        rows or null, how many positions)."""
         vals = self._index_array(values).astype(np.int64, copy=False)
-        sel = self._flag_array(flags)
-        n = int(sel.shape[0])
-        self._function(codegen.count_module(), "sum")((_bounded_blocks(max(n, 1), _REDUCE_BLOCKS_PER_SM),), (_BLOCK,),
-                                                      (vals, sel, _NULL, np.int64(n)) + counting)
-        return count
+        if rows is not None:
+            return vals, _NULL, _contiguous(cupy.asarray(rows, dtype=np.int64)), np.int64(rows.shape[0])
+        return vals, self._flag_array(flags), _NULL, np.int64(flags.shape[0])
 
     @_map_out_of_memory
     def ewise_union(self, op: TypedBinaryOp, x_bits: Any, x: Any, y_bits: Any, y: Any, x_default: Any,
@@ -645,7 +688,7 @@ class CupyBackend(Backend):
     def _positions(self, pos: Positions | None, shape: tuple[int, ...]) -> tuple[Any, ...]:
         """Kernel arguments ``xi, xi0, xj, xj0, yi, yi0, yj, yj0``."""
         if pos is None:
-            return (_NULL, np.int64(0)) * 4
+            return _NO_POSITIONS
         return sum((self._position(p, shape) for p in (pos.xi, pos.xj, pos.yi, pos.yj)), ())
 
     @_map_out_of_memory
@@ -724,13 +767,17 @@ class CupyBackend(Backend):
     def dot(self, semiring: TypedSemiring, x: Any, y: Any) -> cupy.ndarray:
         """The inner product of two full vectors' values (at least one; the multiplier not
         positional) over the semiring, as a 1-element array: products reduced as they are
-        made (a partial per block), then one block over the partials; no array of products."""
+        made (a partial per block, kept with the stream), then the partials by the block that
+        finishes last; one launch, kept prepared, and no array of products."""
         mult, monoid = semiring.mult, semiring.monoid
-        xa, ya = self._operand(x, mult.x_type).reshape(-1), self._operand(y, mult.y_type).reshape(-1)
-        blocks = _bounded_blocks(xa.size, _ELEMENTWISE_BLOCKS_PER_SM)
-        partial = cupy.empty(blocks, dtype=monoid.type.np_type)
-        self._function(codegen.dot_module(semiring))((blocks,), (_BLOCK,), (xa, ya, np.int64(xa.size), partial))
-        return self._one_block_reduce(monoid, partial)
+        xa, ya = _flat(self._operand(x, mult.x_type)), _flat(self._operand(y, mult.y_type))
+        n = int(xa.size)
+        out = cupy.empty(1, dtype=monoid.type.np_type)
+        counts = self._counts()
+        partial = counts.partials(monoid.type.np_type, _ELEMENTWISE_BLOCKS_PER_SM * _sm_count(cupy.cuda.runtime.getDevice()))
+        self._launch_kept_elementwise(codegen.dot_module(semiring), "main", n,
+                                      (xa, ya, np.int64(n), partial, out, counts.state), (0, 1, 3, 4, 5))
+        return out
 
     def _chunked_reduce(self, monoid: TypedMonoid, vals: cupy.ndarray, offs: cupy.ndarray) -> cupy.ndarray:
         """Segment reduce in two levels: chunks of at most ``_CHUNK`` values inside segments,
@@ -989,11 +1036,8 @@ class CupyBackend(Backend):
         rows = _contiguous(cupy.asarray(frontier, dtype=np.int64))
         xvals = self._matvec_operand(semiring, fvals, vector_first, False)
         if longest_row is not None and longest_row > self.push_balance_row:
-            ends = self._row_ends(module, ptr, rows)
             bound = min(nfront * longest_row, idx.size)  # at least the entries to push
-            blocks = _bounded_blocks(-(-bound * 32 // codegen.PUSH_TILE), _PUSH_BLOCKS_PER_SM)  # a warp a tile
-            self._function(module, "balanced")((max(blocks, 1),), (_BLOCK,),
-                                               head + (rows, xvals, np.int64(nfront), ends) + tail)
+            self._launch_balanced(module, "balanced", ptr, rows, bound, head + (rows, xvals, np.int64(nfront)), tail)
             return out, present, None
         args = head + (rows, xvals, np.int64(nfront)) + tail
         self._launch_groups(self._function(module), nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
@@ -1074,8 +1118,8 @@ class CupyBackend(Backend):
         args = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True), flags, x, np.int64(n),
                 c_bits, c, d_bits, d_vals, _FLAGS32[consume], _identity(monoid)) + counting
         launch_kept(own, ("push relax", semiring, vector_first, consume, c_bits is not None),
-                    lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype), "relax"),
-                             _bounded_blocks(max(n, 1), _PUSH_BLOCKS_PER_SM), _BLOCK),
+                    lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype),
+                                            "relax"), _bounded_blocks(max(n, 1), _PUSH_BLOCKS_PER_SM), _BLOCK),
                     args, _RELAX_CHANGING)
         if consume:
             self._clean_reports[key] = (fvals, bits)
@@ -1099,13 +1143,19 @@ class CupyBackend(Backend):
             return d_bits, d_vals, None
         module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype)
         rows = _contiguous(cupy.asarray(rows, dtype=np.int64))
-        ends = self._row_ends(module, ptr, rows)
-        blocks = _bounded_blocks(max(-(-idx.size * 32 // codegen.PUSH_TILE), 1), _PUSH_BLOCKS_PER_SM)
-        self._function(module, "balanced_claim")(
-            (blocks,), (_BLOCK,), (ptr, idx, self._matvec_operand(semiring, values, vector_first, True), rows,
-                                   self._matvec_operand(semiring, fvals, vector_first, False), np.int64(n), ends,
-                                   c_bits, c, d_bits, d_vals))
+        before = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True), rows,
+                  self._matvec_operand(semiring, fvals, vector_first, False), np.int64(n))
+        self._launch_balanced(module, "balanced_claim", ptr, rows, idx.size, before, (c_bits, c, d_bits, d_vals))
         return d_bits, d_vals, None
+
+    def _launch_balanced(self, module: KernelModule, role: str, ptr: cupy.ndarray, rows: cupy.ndarray, bound: int,
+                         before: tuple[Any, ...], after: tuple[Any, ...]) -> None:
+        """Entry ``role`` of the push module, balanced over the entries of the listed ``rows``
+        (at most ``bound`` of them: a warp a tile of them), with the rows' ends between the
+        arguments ``before`` and ``after``."""
+        ends = self._row_ends(module, ptr, rows)
+        blocks = _bounded_blocks(max(-(-bound * 32 // codegen.PUSH_TILE), 1), _PUSH_BLOCKS_PER_SM)
+        self._function(module, role)((blocks,), (_BLOCK,), before + (ends,) + after)
 
     def _row_ends(self, module: KernelModule, ptr: cupy.ndarray, rows: cupy.ndarray) -> cupy.ndarray:
         """The inclusive prefix sums of the lengths of ``rows``: for a few rows one block of the

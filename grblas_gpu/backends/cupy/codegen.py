@@ -328,8 +328,10 @@ def segment_reduce_module(monoid: TypedMonoid, index_type: Any) -> KernelModule:
 
 @functools.lru_cache(maxsize=1024)
 def dot_module(semiring: TypedSemiring) -> KernelModule:
-    """First pass of an inner product of two full vectors; entry ``main(x, y, n, out)``: one
-    partial result per block (finished by :func:`segment_reduce_module`'s ``strided``)."""
+    """The inner product of two full vectors in one launch; entry ``main(x, y, n, partial,
+    out, state)``: a partial result per block in ``partial``, reduced by the block that
+    finishes last into ``out[0]`` (``state[1]``: a zeroed count of finished blocks, left
+    zeroed)."""
     mult, monoid = semiring.mult, semiring.monoid
     kernels = fill(template("dot.cu"), {
         "X": mult.x_type.c_type, "Y": mult.y_type.c_type, "T": monoid.type.c_type, "MONOID": "monoid",

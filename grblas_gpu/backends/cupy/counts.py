@@ -28,18 +28,28 @@ when asked instead."""
 
 
 class DeviceCount:
-    """A count a queued kernel writes to a page-locked word: ``int()`` waits for the
-    stream it was queued on and reads it (once; the word is then lent again)."""
+    """A count a queued kernel writes to a page-locked word: ``int()`` waits for that kernel
+    (once :meth:`mark` has followed its launch; else for the whole stream it was queued on)
+    and reads it (once; the word is then lent again)."""
 
-    __slots__ = ("_slots", "_slot", "_stream", "_value", "address")
+    __slots__ = ("_slots", "_slot", "_stream", "_value", "_done", "address")
 
     def __init__(self, slots: "CountSlots", slot: int, stream: cupy.cuda.Stream) -> None:
         self._slots, self._slot, self._stream, self._value = slots, slot, stream, None
+        self._done: cupy.cuda.Event | None = None
         self.address = slots.address(slot)  # where the kernel writes the count
+
+    def mark(self) -> "DeviceCount":
+        """Record where ``int()`` may stop waiting: after the work queued so far on the count's
+        stream (its kernel among it).  Work queued later (a BFS level's frontier weight behind
+        its count) then runs while the host goes on with the number."""
+        self._done = self._slots.event(self._slot)
+        self._done.record(self._stream)
+        return self
 
     def __int__(self) -> int:
         if self._value is None:
-            self._stream.synchronize()
+            (self._done or self._stream).synchronize()
             self._value = self._slots.read(self._slot)
             self._release()
         return self._value
@@ -66,6 +76,15 @@ class CountSlots:
         self._words = np.frombuffer(self._pinned, dtype=np.uint64, count=size)
         self._base = int(self._pinned.ptr)
         self._free = list(range(size - 1, -1, -1))
+        self._events: list[cupy.cuda.Event | None] = [None] * size
+
+    def event(self, slot: int) -> cupy.cuda.Event:
+        """The event of word ``slot`` (made on first use, then recorded again by each count
+        lent the word)."""
+        done = self._events[slot]
+        if done is None:
+            done = self._events[slot] = cupy.cuda.Event(disable_timing=True)
+        return done
 
     def lend(self, stream: cupy.cuda.Stream) -> DeviceCount | None:
         """A pending count on a free word, or None when every word is lent."""
@@ -98,13 +117,24 @@ class StreamCounts:
     """One stream's count state: ``state`` (a running total and a count of finished blocks,
     both zero between counts, on the device), the page-locked ``word`` a count read at once is
     written to and its ``address``, the count launches kept prepared (``kept``) and the
-    ``slots`` of pending counts."""
+    ``slots`` of pending counts.  One-launch reductions (inner products) use the count of
+    finished blocks too, and keep their blocks' partial results here (:meth:`partials`)."""
 
     state: cupy.ndarray
     word: np.ndarray
     address: np.uint64
     kept: dict[Any, Any] = field(default_factory=dict)
     slots: CountSlots = field(default_factory=CountSlots)
+    _partials: dict[Any, cupy.ndarray] = field(default_factory=dict)
+
+    def partials(self, dtype: Any, size: int) -> cupy.ndarray:
+        """An array of at least ``size`` elements of ``dtype`` for one reduction's blocks at a
+        time (the stream runs one after another), made on first use."""
+        key = np.dtype(dtype)
+        arr = self._partials.get(key)
+        if arr is None or arr.size < size:
+            arr = self._partials[key] = cupy.empty(size, dtype=key)
+        return arr
 
     @classmethod
     def make(cls) -> "StreamCounts":

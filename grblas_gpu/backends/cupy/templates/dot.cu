@@ -1,10 +1,12 @@
-// out[b] = MONOID over the products MULT(x[k], y[k]) (positions (0, k, k, 0)) of the k in
-// [0, n) that block b's threads visit, striding over the whole grid: the first pass of an
-// inner product of two full vectors, with no array of products made.  Four strides at a time,
-// so each thread has four pairs of loads in flight.  The launcher gives at most one block
-// per blockDim.x elements, so every block visits at least one.
+// out[0] = MONOID over the products MULT(x[k], y[k]) (positions (0, k, k, 0)) of k in [0, n),
+// in one launch, with no array of products made: each block reduces the k it visits,
+// striding over the whole grid four strides at a time (four pairs of loads in flight per
+// thread), into partial[blockIdx.x]; the block that finishes last reduces the partials in
+// block order (the same result whichever block that is) and sets the finished-block count
+// state[1] back to zero for the next launch.  The launcher gives at most one block per
+// blockDim.x elements, so every block visits at least one.
 extern "C" __global__ void {{KERNEL}}(const {{X}}* __restrict__ x, const {{Y}}* __restrict__ y, int64_t n,
-                                     {{T}}* __restrict__ out) {
+                                     {{T}}* partial, {{T}}* __restrict__ out, unsigned long long* state) {
     typedef {{MONOID}} M;
     typedef typename M::T T;
     auto product = [&](int64_t k) -> T { return {{PRODUCT}}; };
@@ -24,5 +26,25 @@ extern "C" __global__ void {{KERNEL}}(const {{X}}* __restrict__ x, const {{Y}}* 
         valid = true;
     }
     acc = gb_block_reduce<M>(acc, valid);
-    if (threadIdx.x == 0) out[blockIdx.x] = acc;
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        partial[blockIdx.x] = acc;
+        __threadfence();  // this block's partial is in before its finish is counted
+        last = atomicAdd(&state[1], 1ull) == (unsigned long long)gridDim.x - 1ull;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    acc = M::identity();
+    valid = false;
+    for (int64_t b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+        const T v = *(volatile T*)&partial[b];  // written by other blocks: not through this SM's cache
+        acc = valid ? M::call(acc, v) : v;
+        valid = true;
+    }
+    acc = gb_block_reduce<M>(acc, valid);
+    if (threadIdx.x == 0) {
+        out[0] = acc;
+        state[1] = 0ull;
+    }
 }

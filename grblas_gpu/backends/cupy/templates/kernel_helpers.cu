@@ -137,7 +137,7 @@ __device__ __forceinline__ void gb_atomic_combine(typename M::T* addr, typename 
             if (next_bits == assumed) return;
             old = atomicCAS(bits, assumed, next_bits);
         } while (old != assumed);
-    } else {
+    } else {  // compiled into claiming kernels of 1- and 2-byte types, never run: relaxes() combines 4 and 8
         const T cur = *addr;
         const T next = M::call(cur, v);
         if (next != cur) *addr = next;
@@ -167,7 +167,7 @@ __device__ __forceinline__ bool gb_atomic_combine_changed(typename M::T* addr, t
             old = atomicCAS(bits, assumed, gb_to_bits<T, U>(next));
         } while (old != assumed);
         return true;
-    } else {
+    } else {  // compiled into claiming kernels of 1- and 2-byte types, never run: relaxes() combines 4 and 8
         const T cur = *addr;
         const T next = M::is_any ? v : M::call(cur, v);
         if (gb_same(next, cur)) return false;
