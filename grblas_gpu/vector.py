@@ -264,11 +264,12 @@ class Vector(Collection):
         if mask is not None:
             return self._as_expression().new(dtype, mask=mask, name=name)
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
+        copy = self._be.copy
         if self._is_bitmap:
             bits, vals = self._bitmap()
-            v = Vector._from_bitmap(self._be, t, self._size, bits.copy(), vals.copy(), self._count)
+            v = Vector._from_bitmap(self._be, t, self._size, copy(bits), copy(vals), self._count)
         else:
-            v = Vector._from_parts(self._be, t, self._size, self._idx.copy(), self._vals.copy())
+            v = Vector._from_parts(self._be, t, self._size, copy(self._idx), copy(self._vals))
         v.name = name
         return v
 

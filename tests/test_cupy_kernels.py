@@ -130,6 +130,31 @@ def test_asarray_and_to_host(gpu: Any) -> None:
     gpu.synchronize()
 
 
+@pytest.mark.parametrize("t", ALL_TYPES, ids=lambda t: t.name)
+def test_one_value_upload_and_copy(gpu: Any, t: DataType) -> None:
+    """A one-value host array reaches the device as a fill of its value (every type's extremes,
+    -0.0 and NaN for floats): the same bits come back; copies of contiguous arrays (a
+    memcpy) and of strided views are equal to the source and independent of it."""
+    import cupy
+
+    info = np.finfo(t.np_type) if t.is_float else (np.iinfo(t.np_type) if not t.is_bool else None)
+    values = [True, False] if t.is_bool else [info.min, info.max, 0, 1]
+    if t.is_float:
+        values += [-0.0, np.nan, info.tiny]
+    for v in values:
+        host = np.array([v], dtype=t.np_type)
+        dev = gpu.asarray(host)
+        assert dev.shape == (1,) and dev.dtype == t.np_type
+        assert gpu.to_host(dev).tobytes() == host.tobytes(), v
+    x = cupy.asarray(random_values(rng_for("copy", t.name), t, 1000))
+    for src in (x, x[::3]):
+        want = gpu.to_host(src)
+        got = gpu.copy(src)
+        src[...] = src[0]  # the copy is its own
+        assert got.dtype == src.dtype and np.array_equal(gpu.to_host(got), want, equal_nan=t.is_float)
+    assert gpu.copy(cupy.zeros(0, t.np_type)).size == 0
+
+
 @pytest.mark.parametrize("src", ALL_TYPES, ids=lambda t: t.name)
 @pytest.mark.parametrize("dst", ALL_TYPES, ids=lambda t: t.name)
 def test_cast(gpu: Any, src: DataType, dst: DataType) -> None:
@@ -571,6 +596,7 @@ def test_spmv_claim(gpu: Any, planned: bool) -> None:
     bits, vals = gpu.asarray(c_bits), gpu.asarray(c_vals)
     dev = [gpu.asarray(a) for a in (indptr, indices, values, x, x_present)]
     got = gpu.spmv(sr, *dev, bits, False, plan, complement=True, claim=vals)
+    assert gpu.pull_claims(sr, plan) == (not planned)
     if planned:
         assert plan is not None and plan.classes is not None and got is None
         assert np.array_equal(gpu.to_host(bits), c_bits) and np.array_equal(gpu.to_host(vals), c_vals)
@@ -1048,9 +1074,10 @@ def test_bitmap_write_kernels(gpu: Any, t: DataType) -> None:
         assert np.array_equal(cupy.asnumpy(got_bits), want_bits)
         assert got_vals.dtype == t.np_type
         assert np.array_equal(cupy.asnumpy(got_vals)[want_bits], want_vals[want_bits], equal_nan=t.is_float)
-    for value in (0, 1):
+    for value in (0, 1, -3, 200.5):  # one size, so one kept launch takes each value in turn
+        want = np.full(n, cast_scalar(value, t))
         got = gpu.full(n, value, t)
-        assert got.dtype == t.np_type and np.array_equal(cupy.asnumpy(got), np.full(n, cast_scalar(value, t)))
+        assert got.dtype == t.np_type and np.array_equal(cupy.asnumpy(got), want)
 
 
 @pytest.mark.parametrize("t", [BOOL, INT8, INT64, FP32, FP64], ids=lambda t: t.name)
@@ -1471,9 +1498,11 @@ def test_bitmap_of(gpu: Any, t: DataType, count: int) -> None:
     size = 5000
     idx = np.sort(rng.choice(size, count, replace=False)).astype(np.int64)
     vals = (rng.random(count) * 100).astype(t.np_type)
-    bits, dense = gpu.bitmap_of(cupy.asarray(idx), cupy.asarray(vals), size)
-    want = np.zeros(size, dtype=bool)
-    want[idx] = True
-    assert np.array_equal(cupy.asnumpy(bits), want)
-    assert dense.dtype == t.np_type and dense.shape == (size,)
-    assert np.array_equal(cupy.asnumpy(dense)[idx], vals)
+    for _ in range(2):  # the second through the launch the first kept, with new arrays
+        bits, dense = gpu.bitmap_of(cupy.asarray(idx), cupy.asarray(vals), size)
+        want = np.zeros(size, dtype=bool)
+        want[idx] = True
+        assert np.array_equal(cupy.asnumpy(bits), want)
+        assert dense.dtype == t.np_type and dense.shape == (size,)
+        assert np.array_equal(cupy.asnumpy(dense)[idx], vals)
+        vals = vals[::-1].copy()

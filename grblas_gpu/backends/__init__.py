@@ -75,6 +75,11 @@ class Backend:
         the number)."""
         return None
 
+    def pull_claims(self, semiring: Any, plan: Any) -> bool:
+        """Whether ``spmv`` takes ``claim`` (writing the pulled rows into the output's gaps in
+        its own pass) with this SpMV plan."""
+        return True
+
     def count_ahead(self, count: Any, flags: Any) -> Any:
         """A vector's count ``count`` (an int, a count still on the device, or None: unknown;
         its presence ``flags``) made to be read without waiting for work queued after this

@@ -25,6 +25,10 @@ class NumpyBackend(Backend):
     xp = np
 
     # -------------------------------------------------------------- arrays
+    def copy(self, x: np.ndarray) -> np.ndarray:
+        """A copy of ``x``."""
+        return x.copy()
+
     def asarray(self, x: Any, dtype: Any = None) -> np.ndarray:
         """``x`` as a NumPy array (copying from a GPU array if needed)."""
         if hasattr(x, "get") and type(x).__module__.startswith("cupy"):

@@ -306,9 +306,12 @@ def _pull_claiming(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, 
     :func:`_claims` holds), and the entries it added as ``D``'s new content: no join pass
     follows.  False, with nothing done, where the backend's schedule cannot (the merge path, or
     rows binned by length, whose scattered writes into C cost more than the join)."""
+    plan = M._spmv_plan()
+    if not M._be.pull_claims(sr, plan):  # (asked first: the operands cost host time)
+        return False
     x, present, avals = _pull_operands(sr, M, u, vector_first)
     c_bits, c_vals = C._bm
-    pulled = M._be.spmv(sr, M._indptr, M._indices, avals, x, present, c_bits, vector_first, M._spmv_plan(),
+    pulled = M._be.spmv(sr, M._indptr, M._indices, avals, x, present, c_bits, vector_first, plan,
                         complement=True, claim=c_vals)
     if pulled is None:
         return False

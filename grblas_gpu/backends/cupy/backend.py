@@ -67,6 +67,8 @@ _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many 
 # A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
 # (0.2 against 0.5 us an argument on a slow host; a kernel often has several).
 _NULL = None
+_ONE_WORD_TYPES = frozenset(np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                                                  np.uint32, np.uint64, np.float32, np.float64))
 _NO_POSITIONS = (_NULL, np.int64(0)) * 4  # the positional arguments of an operator that reads none
 _FLAGS32 = (np.int32(0), np.int32(1))  # int32 flags, made once (0.2-0.6 us a scalar)
 _ZERO64 = np.int64(0)
@@ -301,6 +303,16 @@ class CupyBackend(Backend):
                         lambda: (self._function(module, role), _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK),
                         args, changing, _KEPT_ELEMENTWISE)
 
+    def _launch_changing(self, module: KernelModule, role: str, grid: int, block: int, args: tuple[Any, ...]) -> None:
+        """Entry ``role`` of ``module`` on ``grid`` blocks of ``block`` threads, through a launch
+        kept per device, entry and grid with every argument (arrays, None, NumPy scalars)
+        written at each call: for launches whose arguments all vary from call to call (a
+        BFS's first level makes three), a driver call where CuPy would convert each."""
+        words = tuple(scalar_word(a) if isinstance(a, np.generic) else a for a in args)
+        launch_kept(self._elementwise, (cupy.cuda.runtime.getDevice(), module.digest, role, grid, block),
+                    lambda: (self._function(module, role), grid, block), words, tuple(range(len(words))),
+                    _KEPT_ELEMENTWISE)
+
     @staticmethod
     def _launch_groups(fn: Any, count: int, group: int, args: tuple[Any, ...]) -> None:
         """One group of ``group`` lanes per item (segment or row)."""
@@ -310,8 +322,22 @@ class CupyBackend(Backend):
     # -------------------------------------------------------------- arrays
     @_map_out_of_memory
     def asarray(self, x: Any, dtype: Any = None) -> cupy.ndarray:
-        """``x`` (NumPy, CuPy, a list or a scalar) as a CuPy array."""
+        """``x`` (NumPy, CuPy, a list or a scalar) as a CuPy array.  A one-value NumPy array of
+        a GraphBLAS type (a BFS source) goes as a fill of its value, a launch argument: a
+        host-to-device copy of it took 40-60 us of host time on a slow host, a launch 10-20."""
+        if dtype is None and x.__class__ is np.ndarray and x.shape == (1,) and x.dtype in _ONE_WORD_TYPES:
+            return self.full(1, x[0], lookup_dtype(x.dtype))
         return cupy.asarray(x, dtype=dtype)
+
+    def copy(self, x: cupy.ndarray) -> cupy.ndarray:
+        """A copy of ``x``: one device-to-device memcpy for a contiguous array (CuPy's copy
+        launches an element-wise kernel, which costs more host time), else CuPy's copy."""
+        if not x._c_contiguous or not x.nbytes:
+            return x.copy()
+        out = cupy.empty(x.shape, dtype=x.dtype)
+        cupy.cuda.runtime.memcpyAsync(out.data.ptr, x.data.ptr, x.nbytes, cupy.cuda.runtime.memcpyDeviceToDevice,
+                                      cupy.cuda.get_current_stream().ptr)
+        return out
 
     def to_host(self, x: Any) -> np.ndarray:
         """The array as a NumPy array on the host."""
@@ -503,9 +529,9 @@ class CupyBackend(Backend):
         if t.is_bool:  # a byte per flag: a memset
             if size:
                 out.data.memset_async(int(bool(cast_scalar(value, t))), size)
-        else:
-            self._launch_elementwise(self._function(codegen.bitmap_module(t), "fill"), size,
-                                     (cast_scalar(value, t), out, np.int64(size)))
+        elif size:
+            self._launch_changing(codegen.bitmap_module(t), "fill", _bounded_blocks(size, _ELEMENTWISE_BLOCKS_PER_SM),
+                                  _BLOCK, (cast_scalar(value, t), out, np.int64(size)))
         return out
 
     @_map_out_of_memory
@@ -515,8 +541,10 @@ class CupyBackend(Backend):
         bits = cupy.zeros(size, dtype=np.bool_)
         dense = cupy.empty(size, dtype=vals.dtype)
         n = int(idx.shape[0])
-        self._launch_elementwise(self._function(codegen.bitmap_module(lookup_dtype(vals.dtype)), "scatter"), n,
-                                 (_contiguous(idx), _contiguous(vals), bits, dense, np.int64(n)))
+        if n:
+            self._launch_changing(codegen.bitmap_module(lookup_dtype(vals.dtype)), "scatter",
+                                  _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK,
+                                  (_contiguous(idx), _contiguous(vals), bits, dense, np.int64(n)))
         return bits, dense
 
     @_map_out_of_memory
@@ -846,11 +874,7 @@ class CupyBackend(Backend):
         merge = plan is not None and plan.tile_row is not None and codegen.merge_schedule_applies(semiring)
         if into is not None and (not merge or row_mask is not None or nrows == 0):
             return None
-        # The claiming pull only in row order: rows binned by length are written scattered, and
-        # c's 8-byte values and flags written so cost more than the join pass they replace
-        # (kron scale 22 BFS pulls: 477 -> 585 us against 73 us of joins).
-        binned = plan is not None and plan.classes is not None
-        if claim is not None and (merge or binned or row_mask is None or not complement):
+        if claim is not None and (not self.pull_claims(semiring, plan) or row_mask is None or not complement):
             return None
         if nrows == 0:
             return _spmv_result(semiring, 0)
@@ -894,6 +918,15 @@ class CupyBackend(Backend):
         for launch in launches:
             launch.launch(operands[2], operands[3], flags[0], flags[1], out, present, *claimed)
         return out, present
+
+    def pull_claims(self, semiring: TypedSemiring, plan: SpmvPlan | None) -> bool:
+        """Whether :meth:`spmv` takes ``claim`` with this plan: only in the one-launch schedule
+        (rows in order).  Rows binned by length are written scattered, and c's 8-byte values
+        and flags written so cost more than the join pass they replace (kron scale 22 BFS
+        pulls: 477 -> 585 us against 73 us of joins); the merge schedule has no claim."""
+        if plan is None:
+            return True
+        return plan.classes is None and not (plan.tile_row is not None and codegen.merge_schedule_applies(semiring))
 
     def _binned_launches(self, module: KernelModule, plan: SpmvPlan, ptr: cupy.ndarray, idx: cupy.ndarray,
                          lanes: int, complement: bool) -> list[PreparedLaunch]:
@@ -1155,7 +1188,7 @@ class CupyBackend(Backend):
         arguments ``before`` and ``after``."""
         ends = self._row_ends(module, ptr, rows)
         blocks = _bounded_blocks(max(-(-bound * 32 // codegen.PUSH_TILE), 1), _PUSH_BLOCKS_PER_SM)
-        self._function(module, role)((blocks,), (_BLOCK,), before + (ends,) + after)
+        self._launch_changing(module, role, blocks, _BLOCK, before + (ends,) + after)
 
     def _row_ends(self, module: KernelModule, ptr: cupy.ndarray, rows: cupy.ndarray) -> cupy.ndarray:
         """The inclusive prefix sums of the lengths of ``rows``: for a few rows one block of the
@@ -1166,7 +1199,7 @@ class CupyBackend(Backend):
         if n > _ENDS_ONE_BLOCK:
             return cupy.cumsum(ptr[rows + 1] - ptr[rows], dtype=np.int64)
         ends = cupy.empty(n, dtype=np.int64)
-        self._function(module, "ends")((1,), (1024,), (ptr, rows, np.int64(n), ends))
+        self._launch_changing(module, "ends", 1, 1024, (ptr, rows, np.int64(n), ends))
         return ends
 
     def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> SpmvPlan:
