@@ -153,7 +153,8 @@ class SpmvPlan:
     ``tile_row``: the row at the start of each merge-path tile (merge schedule), or None for
     small matrices (one launch over every row, which ``derived`` keeps prepared).
     ``classes`` and ``long_rows``: rows binned by length as (lanes per row, rows) classes and
-    the rows that get a block each (vector schedule), or None.  ``indices`` and ``ncols``: the
+    the rows that get a block each (vector schedule), or None; ``class_rows``: the classes'
+    rows one after another (each class's rows a slice of it).  ``indices`` and ``ncols``: the
     matrix's column indices and width, from which the first merge-path pull that reads the
     vector makes its :class:`ColumnCache`; ``indptr``: its row pointers.  ``derived`` keeps
     what is made on first use: that cache, the prepared launches of a small matrix, of the
@@ -170,6 +171,7 @@ class SpmvPlan:
     ncols: int = 0
     indptr: cupy.ndarray | None = None
     derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    class_rows: cupy.ndarray | None = field(default=None, compare=False, repr=False)
 
     def scratch_presence(self, nrows: int) -> cupy.ndarray:
         """A presence array of ``nrows`` that the merge kernels write and nothing reads after
@@ -906,9 +908,9 @@ class CupyBackend(Backend):
                         lambda: (self._function(module()), -(-nrows * group // _BLOCK), _BLOCK),
                         head + (_NULL, np.int64(nrows)) + tail + (np.int32(group),), _VECTOR_CHANGING)
             return out, present
-        # The launches of the length classes are packed once per plan for its own arrays: a
-        # pull makes up to seven, and CuPy's conversion of their 15 arguments cost more than
-        # the driver's launch.
+        # The length classes run in one launch (a launch a class cost a slow host 10-15 us
+        # each, seven a pull), the long rows in another, both packed once per plan for its own
+        # arrays: CuPy's conversion of their 15 arguments cost more than the driver's launch.
         key = ("binned call", semiring, bool(vector_first), bool(complement))
         launches = plan.derived.get(key)
         if launches is None:
@@ -930,17 +932,15 @@ class CupyBackend(Backend):
 
     def _binned_launches(self, module: KernelModule, plan: SpmvPlan, ptr: cupy.ndarray, idx: cupy.ndarray,
                          lanes: int, complement: bool) -> list[PreparedLaunch]:
-        """A binned pull's launches (one per nonempty length class, then the long rows'), each
+        """A binned pull's launches (every length class in one, then the long rows'), each
         taking (values, x, x_present, row_mask, out, present, c, c_bits) at launch."""
         changing = (CHANGES,) * 4
         head = (ptr, idx) + changing + (_FLAGS32[bool(complement)],)
         launches = []
-        main = self._function(module)
-        for group, rows in plan.classes or ():
-            if rows.size:
-                g = min(group, lanes)
-                launches.append(PreparedLaunch(main, -(-rows.size * g // _BLOCK), _BLOCK,
-                                               head + (rows, np.int64(rows.size)) + changing + (_ZERO64, np.int32(g))))
+        table, blocks = _class_table(plan.classes or [], lanes)
+        if blocks:
+            launches.append(PreparedLaunch(self._function(module, "binned"), blocks, _BLOCK,
+                                           head + (plan.class_rows, table, np.int32(table.size // 4)) + changing))
         if plan.long_rows is not None and plan.long_rows.size:
             launches.append(PreparedLaunch(self._function(module, "long"), plan.long_rows.size, _BLOCK,
                                            head + (plan.long_rows,) + changing))
@@ -1218,8 +1218,8 @@ class CupyBackend(Backend):
         ptr, idx = self._csr_arrays(ptr, indices) if indices is not None else (self._index_array(ptr), None)
         if nnz < self.merge_min_nnz:
             return SpmvPlan(None, None, None, idx, int(ncols), ptr)
-        classes = _row_classes(ptr) if nnz >= _PLAN_MIN_NNZ else (None, None)
-        return SpmvPlan(_merge_tiles(ptr, nnz), *classes, idx, int(ncols), ptr)
+        classes, long_rows, class_rows = _row_classes(ptr) if nnz >= _PLAN_MIN_NNZ else (None, None, None)
+        return SpmvPlan(_merge_tiles(ptr, nnz), classes, long_rows, idx, int(ncols), ptr, class_rows=class_rows)
 
 
 def _one_launch_key(semiring: TypedSemiring, vector_first: bool, complement: bool) -> tuple[Any, ...]:
@@ -1289,8 +1289,20 @@ def _merge_tiles(ptr: cupy.ndarray, nnz: int) -> cupy.ndarray:
     return cupy.searchsorted(ends, diagonals, side="right").astype(np.int64)
 
 
-def _row_classes(ptr: cupy.ndarray) -> tuple[list[tuple[int, cupy.ndarray]], cupy.ndarray]:
-    """Rows binned by length for the vector schedule: (lanes, rows) classes and the long rows."""
+def _class_table(classes: list[tuple[int, cupy.ndarray]], lanes: int) -> tuple[cupy.ndarray, int]:
+    """The binned kernel's table of length classes, (first block, first row, rows, lanes a
+    row) each (lanes capped at ``lanes``), and the blocks of all classes together."""
+    entries, block, row = [], 0, 0
+    for group, rows in classes:
+        g, n = min(group, lanes), int(rows.size)
+        entries.append((block, row, n, g))
+        block, row = block + -(-n * g // _BLOCK), row + n
+    return cupy.asarray(np.array(entries, dtype=np.int64).reshape(-1)), block
+
+
+def _row_classes(ptr: cupy.ndarray) -> tuple[list[tuple[int, cupy.ndarray]], cupy.ndarray, cupy.ndarray]:
+    """Rows binned by length for the vector schedule: (lanes, rows) classes, the long rows, and
+    every classed row in class order (the classes' rows are consecutive slices of it)."""
     lengths = cupy.diff(ptr.astype(np.int64))
     classes = cupy.zeros(lengths.size, dtype=np.int8)  # class c: group 2**c, c = 0..5; 6 = long
     for c in range(1, 6):
@@ -1300,4 +1312,4 @@ def _row_classes(ptr: cupy.ndarray) -> tuple[list[tuple[int, cupy.ndarray]], cup
     counts = cupy.bincount(classes.astype(np.int64), minlength=7).get()
     bounds = np.concatenate([[0], np.cumsum(counts)])
     groups = [(1 << c, order[bounds[c]:bounds[c + 1]]) for c in range(6) if counts[c]]
-    return groups, order[bounds[6]:bounds[7]]
+    return groups, order[bounds[6]:bounds[7]], order[:bounds[6]]

@@ -439,7 +439,7 @@ scale 22, FP32 plus_times through the column cache, GPU time of back-to-back cal
 585 us in the same run): 6 items 582 us, 7 items 590, 8 items 594; 512 threads of 8 items 589."""
 
 _SPMV_SCHEDULE_ROLES: Mapping[str, Mapping[str, str]] = {
-    "vector": {"main": "", "long": "_long"},
+    "vector": {"main": "", "long": "_long", "binned": "_binned"},
     "merge": {"main": "", "hot": "_hot", "fixup": "_fixup", "gather": "_gather"},
 }
 
@@ -461,7 +461,12 @@ def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, sc
     rows, nrows, out, present, long_row, group)`` (the rows listed in ``rows``, or all ``nrows``
     when it is null; rows longer than ``long_row`` are skipped when it is positive; rows where
     ``row_mask[r] == complement`` are not computed) and ``long(indptr, indices, values, x,
-    x_present, row_mask, complement, rows, out, present)`` (one block per listed row).
+    x_present, row_mask, complement, rows, out, present)`` (one block per listed row), and
+    ``binned(indptr, indices, values, x, x_present, row_mask, complement, rows, table,
+    nclasses, out, present, c, c_bits)`` (every length class of a binned matrix in one
+    launch: class k's blocks start at ``table[4k]``, its ``table[4k + 2]`` rows at
+    ``rows[table[4k + 1]]``, with ``table[4k + 3]`` lanes a row).  The vector entries also
+    take ``c, c_bits`` after ``present`` (a claiming pull; null otherwise).
     ``merge`` entries: ``main(indptr, indices, values, x, x_hot, x_present_hot, x_present,
     row_mask, tile_row, nrows, out, present, carry_row, carry_value, carry_valid, accumulate)``
     (one block of MERGE_BLOCK threads per MERGE_TILE merge items; with ``accumulate``

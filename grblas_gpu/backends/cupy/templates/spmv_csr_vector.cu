@@ -52,20 +52,14 @@ __device__ __forceinline__ void gb_vector_put(typename M::T* out, bool* present,
     }
 }
 
-extern "C" __global__ void {{KERNEL}}(
+// Row r by the group of `group` lanes this thread is lane `lane` of.
+__device__ __forceinline__ void {{KERNEL}}_row(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int mask_complement,
-        const int64_t* __restrict__ rows, int64_t nrows,
         {{T}}* __restrict__ out, bool* __restrict__ present, {{T}}* __restrict__ c, bool* __restrict__ c_bits,
-        int64_t long_row, int group) {
+        int64_t r, int lane, int group) {
     typedef {{MONOID}} M;
-    const int64_t tid = gb_thread_id();
-    const int64_t item = tid / group;
-    const int lane = (int)(tid & (group - 1));
-    if (item >= nrows) return;  // whole groups leave together
-    const int64_t r = rows != 0 ? rows[item] : item;
-    if (long_row > 0 && (int64_t)indptr[r + 1] - (int64_t)indptr[r] > long_row) return;
     if (gb_vector_skips(row_mask, mask_complement, c_bits, r)) {
         if (lane == 0) {
             out[r] = (typename M::T)0;
@@ -84,6 +78,43 @@ extern "C" __global__ void {{KERNEL}}(
     }
     acc = gb_group_reduce<M>(acc, valid, mask, group);
     if (lane == 0) gb_vector_put<M>(out, present, c, c_bits, r, acc, valid);
+}
+
+extern "C" __global__ void {{KERNEL}}(
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
+        const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int mask_complement,
+        const int64_t* __restrict__ rows, int64_t nrows,
+        {{T}}* __restrict__ out, bool* __restrict__ present, {{T}}* __restrict__ c, bool* __restrict__ c_bits,
+        int64_t long_row, int group) {
+    const int64_t tid = gb_thread_id();
+    const int64_t item = tid / group;
+    if (item >= nrows) return;  // whole groups leave together
+    const int64_t r = rows != 0 ? rows[item] : item;
+    if (long_row > 0 && (int64_t)indptr[r + 1] - (int64_t)indptr[r] > long_row) return;
+    {{KERNEL}}_row(indptr, indices, values, x, x_present, row_mask, mask_complement, out, present, c, c_bits, r,
+                   (int)(tid & (group - 1)), group);
+}
+
+// Every length class of a binned matrix in one launch: class k takes the blocks from
+// table[4k] on, and its table[4k + 2] rows from rows[table[4k + 1]], with table[4k + 3]
+// lanes a row (the blocks of each class start at a block boundary, so lane groups line up
+// as in the kernel above).
+extern "C" __global__ void {{KERNEL}}_binned(
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
+        const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int mask_complement,
+        const int64_t* __restrict__ rows, const int64_t* __restrict__ table, int nclasses,
+        {{T}}* __restrict__ out, bool* __restrict__ present, {{T}}* __restrict__ c, bool* __restrict__ c_bits) {
+    int k = 0;
+    while (k + 1 < nclasses && (int64_t)blockIdx.x >= table[4 * (k + 1)]) ++k;
+    const int64_t* mine = table + 4 * k;  // first block, first row, rows, lanes a row
+    const int group = (int)mine[3];
+    const int64_t tid = ((int64_t)blockIdx.x - mine[0]) * blockDim.x + threadIdx.x;
+    const int64_t item = tid / group;
+    if (item >= mine[2]) return;  // whole groups leave together
+    {{KERNEL}}_row(indptr, indices, values, x, x_present, row_mask, mask_complement, out, present, c, c_bits,
+                   rows[mine[1] + item], (int)(tid & (group - 1)), group);
 }
 
 // The long rows listed in `rows`: one block of 256 threads per row, a strided partial
