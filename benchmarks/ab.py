@@ -132,8 +132,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not (args.old_tree / "grblas_gpu" / "__init__.py").is_file():
         parser.error(f"{args.old_tree} holds no grblas_gpu package (make one with --export REV)")
-    for _ in range(args.rounds):
-        for label, path in (("old", args.old_tree.resolve()), ("new", ROOT)):
+    trees = (("old", args.old_tree.resolve()), ("new", ROOT))
+    for round_ in range(args.rounds):
+        for label, path in trees if round_ % 2 == 0 else trees[::-1]:  # neither always runs first
             env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(path), str(ROOT)])}
             child = [sys.executable, "-m", "benchmarks.ab", str(args.old_tree), "--child", "--scale", str(args.scale),
                      "--grid", str(args.grid)]
