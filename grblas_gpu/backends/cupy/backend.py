@@ -311,7 +311,7 @@ class CupyBackend(Backend):
         written at each call: for launches whose arguments all vary from call to call (a
         BFS's first level makes three), a driver call where CuPy would convert each."""
         words = tuple(scalar_word(a) if isinstance(a, np.generic) else a for a in args)
-        launch_kept(self._elementwise, (cupy.cuda.runtime.getDevice(), module.digest, role, grid, block),
+        launch_kept(self._elementwise, (cupy.cuda.runtime.getDevice(), module.digest, role, "changing", grid, block),
                     lambda: (self._function(module, role), grid, block), words, tuple(range(len(words))),
                     _KEPT_ELEMENTWISE)
 
@@ -434,7 +434,8 @@ class CupyBackend(Backend):
         out = cupy.empty(shape, dtype=op.out_type.np_type)
         n = out.size
         if op.positional:
-            self._launch_elementwise(self._function(module, role), n, args + (out, np.int64(n)) + self._positions(pos, shape))
+            positions = self._positions(pos, shape)
+            self._launch_elementwise(self._function(module, role), n, args + (out, np.int64(n)) + positions)
             return out
         if role in ("vs", "sv"):  # the host scalar is written at each launch, as the pointers are
             args = (args[0], scalar_word(args[1])) if role == "vs" else (scalar_word(args[0]), args[1])
@@ -804,7 +805,8 @@ class CupyBackend(Backend):
         n = int(xa.size)
         out = cupy.empty(1, dtype=monoid.type.np_type)
         counts = self._counts()
-        partial = counts.partials(monoid.type.np_type, _ELEMENTWISE_BLOCKS_PER_SM * _sm_count(cupy.cuda.runtime.getDevice()))
+        most_blocks = _ELEMENTWISE_BLOCKS_PER_SM * _sm_count(cupy.cuda.runtime.getDevice())
+        partial = counts.partials(monoid.type.np_type, most_blocks)
         self._launch_kept_elementwise(codegen.dot_module(semiring), "main", n,
                                       (xa, ya, np.int64(n), partial, out, counts.state), (0, 1, 3, 4, 5))
         return out
