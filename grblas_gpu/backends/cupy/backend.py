@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import cupy
 import numpy as np
 
-from ...dtypes import BOOL, DataType, cast_scalar, lookup_dtype
+from ...dtypes import ALL_TYPES, BOOL, DataType, cast_scalar, lookup_dtype
 from ...exceptions import DomainMismatch, InvalidValue, OutOfMemory
 from ...operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ...operators.cmath import cast_array
@@ -67,8 +67,7 @@ _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many 
 # A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
 # (0.2 against 0.5 us an argument on a slow host; a kernel often has several).
 _NULL = None
-_ONE_WORD_TYPES = frozenset(np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
-                                                  np.uint32, np.uint64, np.float32, np.float64))
+_ONE_WORD_TYPES = frozenset(np.dtype(t.np_type) for t in ALL_TYPES)  # NumPy's dtypes of the GraphBLAS types
 _NO_POSITIONS = (_NULL, np.int64(0)) * 4  # the positional arguments of an operator that reads none
 _FLAGS32 = (np.int32(0), np.int32(1))  # int32 flags, made once (0.2-0.6 us a scalar)
 _ZERO64 = np.int64(0)
