@@ -14,7 +14,7 @@ from . import _bitmap
 from . import _sparse as sp
 from .dtypes import BOOL, FP64, INT64, DataType, cast_scalar, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
-from .expressions import Expression, Updater, check_same_backend, parse_output_args
+from .expressions import Expression, Updater, check_same_backend, parse_output_args, write_plain
 from .infix import ewise, matmul
 from .mask import Mask
 from .operators import binary, catalog, indexunary, unary
@@ -86,11 +86,11 @@ class Collection:
         return Updater(self, *parse_output_args(args, mask, accum, replace), changed=changed)
 
     def __lshift__(self, value: Any) -> None:
-        Updater(self).update(value)
+        write_plain(self, value)
 
     def update(self, value: Any) -> None:
         """Same as ``self << value``."""
-        Updater(self).update(value)
+        write_plain(self, value)
 
     def _as_expression(self) -> Expression:
         return Expression(f"{self.name or self.kind.lower()}", self.kind, self.shape, self._dtype, self._be,

@@ -152,6 +152,19 @@ def parse_output_args(args: tuple[Any, ...], mask: Any, accum: Any, replace: boo
     return mask, accum, replace
 
 
+def write_plain(target: Any, value: Any) -> None:
+    """``target << value`` with no mask, accumulator or replace: what :class:`Updater` does
+    for it, with an expression of the target's kind, shape and backend written at once (a
+    statement a loop repeats makes no Updater: each call of the statement path costs host
+    time that a small product's kernel does not cover)."""
+    if (value.__class__ is Expression and value.kind == target.kind and value._be is target._be
+            and value.shape == target.shape):
+        if not value.write_into(target):
+            write_result(target, value.compute(None), None, None, False)
+        return
+    Updater(target).update(value)
+
+
 class Updater:
     """An output with its mask, accumulator and replace flag: the left side of ``<<``."""
 

@@ -145,9 +145,11 @@ class Matrix(Collection):
 
     def _memo(self, key: Any, make: Any) -> Any:
         """``make()``, a value derived from the stored arrays, computed once until they change."""
-        if key not in self._derived:
-            self._derived[key] = make()
-        return self._derived[key]
+        try:
+            return self._derived[key]
+        except KeyError:
+            made = self._derived[key] = make()
+            return made
 
     def _spmv_plan(self) -> Any:
         """The backend's SpMV plan for this matrix (its work split into balanced tiles)."""

@@ -335,7 +335,9 @@ class Vector(Collection):
     def _dense(self, t: DataType) -> tuple[Any, Any]:
         """(values, present) dense arrays, values cast to ``t``; present is None when full."""
         bits, vals = self._bitmap()
-        return self._be.cast(vals, t), None if self._full else bits
+        if vals.dtype != t.np_type:
+            vals = self._be.cast(vals, t)
+        return vals, None if self._full else bits
 
     # ---------------------------------------------------------------- display
     def __repr__(self) -> str:

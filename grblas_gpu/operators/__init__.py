@@ -228,7 +228,9 @@ def get_indexunary(op: Any) -> IndexUnaryOp:
 
 def typed_semiring(op: Any, dtype: Any) -> TypedSemiring:
     """The typed semiring for operands of ``dtype`` (a typed semiring is kept as is)."""
-    return op if isinstance(op, TypedSemiring) else get_semiring(op)[dtype]
+    if isinstance(op, TypedSemiring):
+        return op
+    return (op if isinstance(op, Semiring) else get_semiring(op))[dtype]
 
 
 def typed_binary(op: Any, dtype: Any) -> TypedBinaryOp:

@@ -214,9 +214,9 @@ class TypedSemiring:
         """A name unique per semiring and types, usable in generated code."""
         return f"{self.monoid.key}__{self.mult.key}"
 
-    @property
+    @functools.cached_property
     def out_type(self) -> DataType:
-        """The type of the result."""
+        """The type of the result (kept: every product statement asks for it)."""
         return self.monoid.type
 
     def flipped(self) -> "TypedSemiring":
@@ -240,7 +240,7 @@ class _Polymorphic:
     kind = "op"
 
     def __getitem__(self, dtype: Any) -> Any:
-        t = lookup_dtype(dtype)
+        t = dtype if dtype.__class__ is DataType else lookup_dtype(dtype)
         typed = self._cache.get(t)
         if typed is None:
             typed = self._cache[t] = self._build(t)

@@ -10,13 +10,14 @@ mxm expands products row by row (Gustavson's order) and combines equal positions
 
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import Any
 
 import numpy as np
 
 from .. import _sparse as sp
-from ..dtypes import unify
+from ..dtypes import DataType, unify
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..expressions import Expression, check_same_backend, fills_gaps
 from ..mask import Mask
@@ -66,7 +67,8 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
                  out_size: int) -> Expression:
     if method not in METHODS:
         raise InvalidValue(f"method must be one of {METHODS}, got {method!r}")
-    check_same_backend(A, u)
+    if u._be is not A._be:
+        check_same_backend(A, u)
     typed = typed_semiring(op, unify(A.dtype, u.dtype))
 
     def pulled() -> Matrix:
@@ -188,16 +190,25 @@ def _queue_weight(M: Matrix, D: Vector, u_count: int, edge_share: float) -> None
 
 def _pull_operands(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool) -> tuple[Any, Any, Any]:
     """(x, x presence or None when full, matrix values) as the pull kernel reads them."""
-    mult = sr.mult
-    if mult.reads("x" if vector_first else "y"):
-        x, present = u._dense(mult.x_type if vector_first else mult.y_type)
+    x_type, a_type = _pull_types(sr, vector_first)
+    if x_type is not None:
+        x, present = u._dense(x_type)
     else:  # the product ignores the vector's values: no cast
         present = None if u._full else u._bitmap()[0]
         x = u._bitmap()[1]
     # The values cast to the product's type, cached on M; uncast when the product ignores them.
-    read = mult.reads("y" if vector_first else "x")
-    avals = M._values_as(mult.y_type if vector_first else mult.x_type) if read else M._vals
+    avals = M._values_as(a_type) if a_type is not None else M._vals
     return x, present, avals
+
+
+@functools.lru_cache(maxsize=1024)
+def _pull_types(sr: TypedSemiring, vector_first: bool) -> tuple[DataType | None, DataType | None]:
+    """(the type the pull reads the vector's values in, the matrix's), None for an operand the
+    product ignores: asked once per semiring and order (each statement would ask twice)."""
+    mult = sr.mult
+    x_type = (mult.x_type if vector_first else mult.y_type) if mult.reads("x" if vector_first else "y") else None
+    a_type = (mult.y_type if vector_first else mult.x_type) if mult.reads("y" if vector_first else "x") else None
+    return x_type, a_type
 
 
 def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mask | None) -> Vector:
