@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 from typing import Any
@@ -32,8 +33,8 @@ def targets(rows: list[dict], main_scale: int | None) -> list[dict]:
             out.append(_target(f"{g} mxv {sr} / cuSPARSE plus_times", ratio, lim, "x"))
     if main_scale is not None:
         g = f"kron{main_scale}"
-        for op, graph, lim in (("pagerank", g, 0.65), ("pagerank_fp32", g, 0.65), ("bfs", g + "-sym", 1.5),
-                               ("sssp", g + "-sym", 10.0)):
+        # The issue sets its targets in float32: the FP64 PageRank is timed but has none.
+        for op, graph, lim in (("pagerank_fp32", g, 0.65), ("bfs", g + "-sym", 1.5), ("sssp", g + "-sym", 10.0)):
             mine = _find(rows, graph, op, "ours")
             out.append(_target(f"{graph} {op}", mine["median_s"] * 1e3 if mine else None, lim,
                                "ms/iter" if op.startswith("pagerank") else "ms"))
@@ -130,3 +131,17 @@ def write(data: dict, out: Path, main_scale: int | None) -> None:
         data["meta"]["notes"].append(note)
     (out / "results.json").write_text(json.dumps(data, indent=1, default=str))
     (out / "results.md").write_text(markdown(data))
+
+
+def rewrite(folder: Path) -> None:
+    """Recompute the targets of ``folder/results.json`` and write its three files again, the
+    timings as they were measured (after a change to the targets or to the tables)."""
+    data = json.loads((folder / "results.json").read_text())
+    main_scale = 22 if any(g["name"] == "kron22" for g in data["graphs"]) else None
+    write(data, folder, main_scale)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.report", description=rewrite.__doc__)
+    parser.add_argument("folder", type=Path, help="a folder holding results.json")
+    rewrite(parser.parse_args().folder)
