@@ -6,8 +6,10 @@ is on ``sys.path`` under pytest's default import mode).
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,6 +21,11 @@ from grblas_gpu.backends import gpu_available
 from reference import Obj, TYPE_NAMES, is_float
 
 BACKENDS = ["numpy"] + (["cupy"] if gpu_available() else [])
+
+SHARED_DATA = Path(os.environ.get("GRBLAS_GPU_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
+"""The outside graphs with expected outputs (LDBC Graphalytics, LAGraph, SNAP): the folder
+``GRBLAS_GPU_DATA`` names, else ``../shared/data`` beside the checkout.  Tests that read it
+skip, naming the folder, where it is absent."""
 
 MASK_KINDS = ("none", "value", "structure", "comp_value", "comp_structure")
 SYNTAXES = ("method", "c_named", "c_desc")  # expression + <<; C-style with predefined / built descriptor

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import networkx as nx
 import numpy as np
 import pytest
+from conftest import SHARED_DATA
 from grblas_gpu.algorithms.bfs import bfs_levels, bfs_parents
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import DimensionMismatch, DomainMismatch, IndexOutOfBound
 
-LAGRAPH = Path(__file__).resolve().parents[2] / "shared" / "data" / "lagraph"
+LAGRAPH = SHARED_DATA / "lagraph"
 
 
 def random_digraph(seed: int, n: int, p: float, directed: bool) -> nx.DiGraph:

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 import scipy.sparse as sps
+from conftest import SHARED_DATA
 from grblas_gpu.algorithms.connected_components import connected_components
 from scipy.sparse import csgraph
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import DimensionMismatch, DomainMismatch
 
-LAGRAPH = Path(__file__).resolve().parents[2] / "shared" / "data" / "lagraph"
+LAGRAPH = SHARED_DATA / "lagraph"
 
 
 def min_id_labels(rows: np.ndarray, cols: np.ndarray, n: int) -> np.ndarray:

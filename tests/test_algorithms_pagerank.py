@@ -12,17 +12,16 @@ up to 4e-5, inside LAGraph's own tolerance of 1e-4; both are tested.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import networkx as nx
 import numpy as np
 import pytest
+from conftest import SHARED_DATA
 from grblas_gpu.algorithms.pagerank import ConvergenceError, pagerank
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 
-LAGRAPH = Path(__file__).resolve().parents[2] / "shared" / "data" / "lagraph"
+LAGRAPH = SHARED_DATA / "lagraph"
 
 
 def random_graph(seed: int, n: int, directed: bool) -> nx.DiGraph:

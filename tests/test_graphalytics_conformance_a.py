@@ -9,16 +9,16 @@ rules: exact for BFS (unreachable = INT64_MAX), 1e-4 relative for PR and SSSP
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED_DATA
 from grblas_gpu.algorithms.bfs import bfs_levels
 from grblas_gpu.algorithms.connected_components import connected_components
 from grblas_gpu.algorithms.pagerank import pagerank
 from grblas_gpu.algorithms.sssp import sssp
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "graphalytics"
+DATA = SHARED_DATA / "graphalytics"
 INT64_MAX = 9223372036854775807
 ALGORITHMS = ("BFS", "PR", "SSSP", "WCC")
 

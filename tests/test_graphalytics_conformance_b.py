@@ -3,16 +3,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from grblas_gpu.algorithms.cdlp import cdlp
 from grblas_gpu.algorithms.lcc import local_clustering_coefficient
 from grblas_gpu.io import parse_properties, read_graphalytics, read_graphalytics_output
+from conftest import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "graphalytics"
+DATA = SHARED_DATA / "graphalytics"
 
 
 def graphs_with(algorithm: str) -> list[str]:

@@ -10,8 +10,9 @@ import pytest
 import grblas_gpu as gb
 from grblas_gpu.exceptions import InvalidValue
 from grblas_gpu.io import detect_format, mmread, read_edgelist, read_graph, read_graphalytics
+from conftest import SHARED_DATA
 
-DATA = Path(__file__).parents[2] / "shared" / "data"
+DATA = SHARED_DATA
 
 
 def shared(*parts: str) -> Path:

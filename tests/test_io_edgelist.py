@@ -7,13 +7,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED_DATA
 
 import grblas_gpu as gb
 from grblas_gpu.io import FileFormatError, parse_edgelist, read_edgelist
 
 nx = pytest.importorskip("networkx")
 
-DATA = Path(__file__).parents[2] / "shared" / "data"
+DATA = SHARED_DATA
 SNAP = DATA / "snap"
 
 

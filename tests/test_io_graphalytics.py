@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED_DATA
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import InvalidValue
@@ -18,7 +19,7 @@ from grblas_gpu.io import (
     read_graphalytics_output,
 )
 
-DATA = Path(__file__).parents[2] / "shared" / "data"
+DATA = SHARED_DATA
 GA = DATA / "graphalytics"
 ALGORITHMS = ("BFS", "CDLP", "LCC", "PR", "SSSP", "WCC")
 

@@ -14,11 +14,12 @@ import grblas_gpu as gb
 from grblas_gpu.exceptions import InvalidValue
 from grblas_gpu.io import FileFormatError, UnsupportedFormatError, mminfo, mmread, mmwrite
 from grblas_gpu.io.matrixmarket import parse_matrix_market, write_matrix_market
+from conftest import SHARED_DATA
 
 scipy_io = pytest.importorskip("scipy.io")
 sps = pytest.importorskip("scipy.sparse")
 
-DATA = Path(__file__).parents[2] / "shared" / "data"
+DATA = SHARED_DATA
 LAGRAPH = DATA / "lagraph"
 BANNER = "%%MatrixMarket matrix coordinate"
 

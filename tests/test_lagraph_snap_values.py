@@ -24,8 +24,9 @@ from grblas_gpu.algorithms.betweenness import betweenness_centrality
 from grblas_gpu.algorithms.cdlp import cdlp
 from grblas_gpu.algorithms.lcc import local_clustering_coefficient
 from grblas_gpu.algorithms.triangle_count import triangle_count
+from conftest import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = SHARED_DATA
 LAGRAPH = DATA / "lagraph"
 EXPECTED = LAGRAPH / "expected"
 SNAP = DATA / "snap"
