@@ -86,7 +86,10 @@ class Expression:
     def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Any:
         """Evaluate into a new object of ``dtype`` (default: the expression's type)."""
         out = empty_like_expr(self, lookup_dtype(dtype) if dtype is not None else self.dtype, name)
-        Updater(out, mask=mask).update(self)
+        if mask is None:
+            write_plain(out, self)
+        else:
+            Updater(out, mask=mask).update(self)
         return out
 
     @property

@@ -50,17 +50,17 @@ def _as_vector(u: Any, what: str) -> Vector:
 def mxv_expr(A: Any, u: Any, op: Any, method: str) -> Expression:
     """``A u`` as an expression."""
     A, u = as_matrix(A), _as_vector(u, "mxv")
-    if A.ncols != u.size:
+    if A._ncols != u._size:
         raise DimensionMismatch(f"mxv: A is {A.nrows}x{A.ncols} but u has size {u.size}")
-    return _matvec_expr("mxv", A, u, op, method, vector_first=False, out_size=A.nrows)
+    return _matvec_expr("mxv", A, u, op, method, vector_first=False, out_size=A._nrows)
 
 
 def vxm_expr(u: Any, A: Any, op: Any, method: str) -> Expression:
     """``u' A`` as an expression."""
     u, A = _as_vector(u, "vxm"), as_matrix(A)
-    if A.nrows != u.size:
+    if A._nrows != u._size:
         raise DimensionMismatch(f"vxm: u has size {u.size} but A is {A.nrows}x{A.ncols}")
-    return _matvec_expr("vxm", A, u, op, method, vector_first=True, out_size=A.ncols)
+    return _matvec_expr("vxm", A, u, op, method, vector_first=True, out_size=A._ncols)
 
 
 def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_first: bool,
@@ -69,7 +69,7 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         raise InvalidValue(f"method must be one of {METHODS}, got {method!r}")
     if u._be is not A._be:
         check_same_backend(A, u)
-    typed = typed_semiring(op, unify(A.dtype, u.dtype))
+    typed = typed_semiring(op, unify(A._dtype, u._dtype))
 
     def pulled() -> Matrix:
         # The pull's rows are output positions: A's for mxv, A^T's (cached) for vxm.
@@ -356,7 +356,7 @@ def _replaces(sr: TypedSemiring, u: Vector, C: Any) -> bool:
 def _takes_product(sr: TypedSemiring, u: Vector, C: Any) -> bool:
     """Whether the pull may write its result into ``C``'s own storage: C is a Vector of the
     result's type and not the multiplied vector (which the pull reads as it writes)."""
-    return C.kind == "Vector" and C is not u and C.dtype == sr.out_type
+    return C.kind == "Vector" and C is not u and C._dtype == sr.out_type
 
 
 def _pull_replacing(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any) -> None:
