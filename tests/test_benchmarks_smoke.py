@@ -65,3 +65,14 @@ def test_report_rewrite_recomputes_the_targets(tmp_path: Path) -> None:
     assert abs(pagerank["kron22 pagerank_fp32"]["value"] - 0.6) < 1e-9
     assert written["results"] == rows
     assert "| kron22 pagerank_fp32 | 0.6 ms/iter | 0.65 ms/iter | met" in (tmp_path / "results.md").read_text()
+
+
+def test_statement_host_times_run() -> None:
+    """``python -m benchmarks.statements`` times each statement with the kernel stubbed and
+    prints positive figures, one per statement."""
+    res = subprocess.run([sys.executable, "-m", "benchmarks.statements", "--calls", "20", "--json"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr[-2000:]
+    figures = json.loads(res.stdout)
+    assert len(figures) == 5 and any("mxv" in name for name in figures)
+    assert all(us > 0 for us in figures.values())
