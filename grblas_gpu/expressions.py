@@ -307,7 +307,7 @@ def _check_changed(target: Any, changed: Any) -> None:
         raise InvalidValue(f"changed= takes a Vector, got {type(changed).__name__}")
     if changed is target:
         raise InvalidValue("changed= must be another Vector than the output it reports on")
-    if changed.size != target.size:
+    if changed._size != target._size:
         raise DimensionMismatch(f"changed= Vector of size {changed.size} does not match output of size {target.size}")
     if changed._be is not target._be:  # (one backend object per name: the same object passes)
         check_same_backend(target, changed)

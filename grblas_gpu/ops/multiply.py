@@ -69,7 +69,7 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         raise InvalidValue(f"method must be one of {METHODS}, got {method!r}")
     if u._be is not A._be:
         check_same_backend(A, u)
-    typed = typed_semiring(op, unify(A._dtype, u._dtype))
+    typed = op if isinstance(op, TypedSemiring) else typed_semiring(op, unify(A._dtype, u._dtype))
 
     def pulled() -> Matrix:
         # The pull's rows are output positions: A's for mxv, A^T's (cached) for vxm.
@@ -87,7 +87,7 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
             return decided[1]
         vertex_share, edge_share = _push_limits(typed, A._be)
         choice = False, pulled()
-        if method == "push" or (method == "auto" and u.nvals < vertex_share * u.size):
+        if method == "push" or (method == "auto" and u.nvals < vertex_share * u._size):
             rows_of_u = A if vector_first else A._transposed()
             if method == "push" or _push_pays(rows_of_u, u, edge_share):
                 choice = True, rows_of_u
