@@ -30,6 +30,14 @@ def check(ours: np.ndarray | None, peer: np.ndarray, *, tol: float = 1e-3) -> di
     return {"max_abs_diff": diff, "ok": bool(same_inf and diff <= tol * scale)}
 
 
+def _dense_of(entries: tuple[np.ndarray, np.ndarray], n: int) -> np.ndarray:
+    """Our (indices, values) result of ``n`` positions as a dense array, inf where absent."""
+    idx, vals = entries
+    out = np.full(n, np.inf)
+    out[idx] = vals
+    return out
+
+
 def _skip(graph: str, op: str, impl: str, exc: BaseException) -> dict:
     """A row saying the peer was skipped and why."""
     return record(graph, op, impl, skipped=f"{type(exc).__name__}: {exc}"[:200])
@@ -145,10 +153,7 @@ def scipy_peers(g: Graph, cfg: Config, outputs: dict, source: int) -> list[dict]
     rows = [_guarded(g.name, "sssp", lambda: _cpu_measure(cfg, lambda: dijkstra(M, indices=source)),
                      "scipy.dijkstra")]
     if "sssp" in outputs:
-        idx, vals = outputs["sssp"]
-        mine = np.full(g.n, np.inf)
-        mine[idx] = vals
-        rows[-1].update(check(mine, dijkstra(M, indices=source), tol=1e-5))
+        rows[-1].update(check(_dense_of(outputs["sssp"], g.n), dijkstra(M, indices=source), tol=1e-5))
     bfo = lambda: breadth_first_order(M, source, directed=True, return_predecessors=False)
     rows.append(_guarded(g.name, "bfs", lambda: _cpu_measure(cfg, bfo), "scipy.bfo"))
     if "bfs" in outputs:
@@ -226,10 +231,12 @@ def graphblas_peers(g: Graph, gs: Graph, cfg: Config, outputs: dict, source: int
     mxv = lambda: A.mxv(x, gbl.semiring.min_plus).new()
     rows = [_guarded(g.name, "mxv_min_plus", lambda: _cpu_measure(cfg, mxv), "python-graphblas")]
     rows[-1].update(check(outputs.get("mxv_min_plus"), mxv().to_dense(fill_value=np.inf)))
-    rows.append(_guarded(gs.name, "bfs", lambda: _cpu_measure(cfg, lambda: _gb_bfs(gbl, S, source)),
-                         "python-graphblas"))
-    rows.append(_guarded(gs.name, "sssp", lambda: _cpu_measure(
-        cfg, lambda: _gb_bellman_ford(gbl, S, source)), "python-graphblas"))
+    for op, run, tol in (("bfs", _gb_bfs, 0.0), ("sssp", _gb_bellman_ford, 1e-5)):
+        rows.append(_guarded(gs.name, op, lambda run=run: _cpu_measure(cfg, lambda: run(gbl, S, source)),
+                             "python-graphblas"))
+        if op in outputs:
+            peer = run(gbl, S, source).to_dense(fill_value=np.inf)
+            rows[-1].update(check(_dense_of(outputs[op], gs.n), peer, tol=tol))
     k = cfg.pr_iters
 
     def pr() -> dict:

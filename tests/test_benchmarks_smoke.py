@@ -76,3 +76,16 @@ def test_statement_host_times_run() -> None:
     figures = json.loads(res.stdout)
     assert len(figures) == 5 and any("mxv" in name for name in figures)
     assert all(us > 0 for us in figures.values())
+
+
+def test_peer_check_compares_reached_sets_and_values() -> None:
+    """A peer's BFS or SSSP result is checked against ours as dense arrays, inf where a vertex
+    is not reached: another reached set, or another value, fails the check."""
+    import numpy as np
+
+    from benchmarks.peers import _dense_of, check
+
+    ours = _dense_of((np.array([0, 2]), np.array([0.0, 1.0])), 3)
+    assert check(ours, np.array([0.0, np.inf, 1.0]), tol=0.0)["ok"]
+    assert not check(ours, np.array([0.0, 1.0, 1.0]), tol=0.0)["ok"]
+    assert not check(ours, np.array([0.0, np.inf, 2.0]), tol=0.0)["ok"]
