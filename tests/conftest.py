@@ -6,6 +6,7 @@ is on ``sys.path`` under pytest's default import mode).
 
 from __future__ import annotations
 
+import inspect
 import os
 import zlib
 from collections.abc import Iterator
@@ -26,6 +27,17 @@ SHARED_DATA = Path(os.environ.get("GRBLAS_GPU_DATA") or Path(__file__).resolve()
 """The outside graphs with expected outputs (LDBC Graphalytics, LAGraph, SNAP): the folder
 ``GRBLAS_GPU_DATA`` names, else ``../shared/data`` beside the checkout.  Tests that read it
 skip, naming the folder, where it is absent."""
+
+
+def scipy_mmread(path: Path) -> Any:
+    """scipy's reading of a Matrix Market file, the tests' independent reference: a sparse
+    array (or a dense ndarray for an array file), asked for as an array where scipy offers the
+    choice (its sparse matrices are deprecated as mmread's result)."""
+    from scipy.io import mmread
+
+    if "spmatrix" in inspect.signature(mmread).parameters:
+        return mmread(path, spmatrix=False)
+    return mmread(path)
 
 MASK_KINDS = ("none", "value", "structure", "comp_value", "comp_structure")
 SYNTAXES = ("method", "c_named", "c_desc")  # expression + <<; C-style with predefined / built descriptor

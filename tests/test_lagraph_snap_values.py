@@ -24,7 +24,7 @@ from grblas_gpu.algorithms.betweenness import betweenness_centrality
 from grblas_gpu.algorithms.cdlp import cdlp
 from grblas_gpu.algorithms.lcc import local_clustering_coefficient
 from grblas_gpu.algorithms.triangle_count import triangle_count
-from conftest import SHARED_DATA
+from conftest import SHARED_DATA, scipy_mmread
 
 DATA = SHARED_DATA
 LAGRAPH = DATA / "lagraph"
@@ -40,8 +40,8 @@ def need(path: Path) -> Path:
 
 def read_mtx(name: str, backend: str) -> gb.Matrix:
     """A Matrix Market file as a BOOL pattern (both triangles of a symmetric file)."""
-    scipy_io = pytest.importorskip("scipy.io")
-    M = scipy_io.mmread(need(LAGRAPH / name)).tocoo()
+    pytest.importorskip("scipy.io")
+    M = scipy_mmread(need(LAGRAPH / name)).tocoo()
     return gb.Matrix.from_coo(M.row, M.col, True, nrows=M.shape[0], ncols=M.shape[1], backend=backend)
 
 
