@@ -219,8 +219,7 @@ class Updater:
                 f"cannot write a {expr.kind} of shape {expr.shape} ({expr.name}) into a {target.kind} "
                 f"of shape {target.shape}"
             )
-        if expr._be is not target._be:
-            check_same_backend(target, expr)
+        check_same_backend(target, expr)
         return expr
 
     def _update_reporting(self, value: Any) -> None:
@@ -309,8 +308,7 @@ def _check_changed(target: Any, changed: Any) -> None:
         raise InvalidValue("changed= must be another Vector than the output it reports on")
     if changed._size != target._size:
         raise DimensionMismatch(f"changed= Vector of size {changed.size} does not match output of size {target.size}")
-    if changed._be is not target._be:  # (one backend object per name: the same object passes)
-        check_same_backend(target, changed)
+    check_same_backend(target, changed)
 
 
 def split_key(target: Any, key: Any) -> tuple[Any, Any]:
@@ -346,6 +344,8 @@ def check_same_backend(*objs: Any) -> None:
     """Raise InvalidValue if the objects' arrays live on different backends."""
     # A Scalar's value can always be read back to the host, so it meets objects of either backend.
     # (A loop, not a set of names: this runs several times per statement.)
+    if len(objs) == 2 and objs[0] is not None and objs[1] is not None and objs[0]._be is objs[1]._be:
+        return  # the common case, two objects on one backend object (one is made per name)
     first = None
     for o in objs:
         if o is None or getattr(o, "kind", None) == "Scalar":
@@ -371,8 +371,7 @@ def _check_mask(target: Any, mask: Mask) -> None:
     if mask.parent.kind != target.kind or mask.parent.shape != target.shape:
         raise DimensionMismatch(
             f"mask of shape {mask.parent.shape} does not match output of shape {target.shape}")
-    if mask.parent._be is not target._be:
-        check_same_backend(target, mask.parent)
+    check_same_backend(target, mask.parent)
 
 
 def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -> None:

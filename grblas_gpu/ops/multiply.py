@@ -67,8 +67,7 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
                  out_size: int) -> Expression:
     if method not in METHODS:
         raise InvalidValue(f"method must be one of {METHODS}, got {method!r}")
-    if u._be is not A._be:
-        check_same_backend(A, u)
+    check_same_backend(A, u)
     typed = op if isinstance(op, TypedSemiring) else typed_semiring(op, unify(A._dtype, u._dtype))
 
     def pulled() -> Matrix:
