@@ -815,10 +815,20 @@ def test_spmv_prepared_launch(gpu: Any, name: str, t: DataType, index: Any, vf: 
     assert any(key[0] == "vector launch" for key in plan.derived), "the prepared launch ran"
     if masks == "none":  # x full, every row: into a given array, no presence made
         own = gpu.asarray(np.zeros(nrows, sr.out_type.np_type))
-        out, has = gpu.spmv(sr, ptr, idx, vals, gpu.asarray(x), None, None, vf, plan, presence=False, out=own)
-        assert out is own and has is None
+        for call in range(2):  # the second through the launch the first packed, with other x
+            x = _spmv_values(rng, sr, x_type, ncols)
+            out, has = gpu.spmv(sr, ptr, idx, vals, gpu.asarray(x), None, None, vf, plan, presence=False, out=own)
+            assert out is own and has is None
+            ref_out, ref_has = _numpy_spmv(name, sr.out_type, indptr, indices, values, x, None, None, vf)
+            if sr.monoid.name != "any":
+                assert np.array_equal(gpu.to_host(own)[ref_has], ref_out[ref_has]), f"call {call}"
+        # A masked call on the same plan after them takes its own launch, not theirs.
+        row_mask = rng.random(nrows) < 0.5
+        out, has = gpu.spmv(sr, ptr, idx, vals, gpu.asarray(x), None, gpu.asarray(row_mask), vf, plan)
+        ref_out, ref_has = _numpy_spmv(name, sr.out_type, indptr, indices, values, x, None, row_mask, vf)
+        assert np.array_equal(gpu.to_host(has), ref_has)
         if sr.monoid.name != "any":
-            assert np.array_equal(gpu.to_host(own)[ref_has], ref_out[ref_has])
+            assert np.array_equal(gpu.to_host(out)[ref_has], ref_out[ref_has])
 
 
 def test_spmv_column_cache_declined(gpu: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -55,6 +55,7 @@ _PUSH_BLOCKS_PER_SM = 16  # balanced and bitmap pushes: enough warps to fill the
 # pull, a claimed output's values and presence; for the push, the stream's count state and
 # the word its count goes to).
 _VECTOR_CHANGING = (2, 3, 4, 5, 9, 10, 11, 12)
+_BARE_CHANGING = (2, 3, 9)  # the same launch with no vector presence, mask, result presence or claim
 _PUSH_BITMAP_CHANGING = (2, 3, 4, 6, 8, 9, 10, 11)
 _RESET_CHANGING = (1, 2)  # a push result's reset: its values and presence
 _RELAX_CHANGING = (2, 3, 4, 6, 7, 8, 9, 12, 13)  # values, frontier, c, the report and the count
@@ -905,9 +906,11 @@ class CupyBackend(Backend):
 
         if plan is None or plan.classes is None:
             group = min(_group_size(idx.size, nrows), lanes)
-            launch_kept(plan.derived if own else None, _one_launch_key(semiring, vector_first, complement),
+            bare = _is_bare(x_present, row_mask, claim, presence, complement)
+            launch_kept(plan.derived if own else None, _one_launch_key(semiring, vector_first, complement, bare),
                         lambda: (self._function(module()), -(-nrows * group // _BLOCK), _BLOCK),
-                        head + (_NULL, np.int64(nrows)) + tail + (np.int32(group),), _VECTOR_CHANGING)
+                        head + (_NULL, np.int64(nrows)) + tail + (np.int32(group),),
+                        _BARE_CHANGING if bare else _VECTOR_CHANGING)
             return out, present
         # The length classes run in one launch (a launch a class cost a slow host 10-15 us
         # each, seven a pull), the long rows in another, both packed once per plan for its own
@@ -956,10 +959,15 @@ class CupyBackend(Backend):
         as spmv takes them.  Returns (values, presence), or None, with nothing done, where no launch
         is kept for them."""
         indptr, indices, values, x, x_present, row_mask = arrays
-        prepared = plan.derived.get(_one_launch_key(semiring, vector_first, complement))
+        bare = _is_bare(x_present, row_mask, claim, presence, complement)
+        prepared = plan.derived.get(_one_launch_key(semiring, vector_first, complement, bare))
         if prepared is None or indptr is not plan.indptr or indices is not plan.indices:
             return None
         out, present = _one_launch_outputs(semiring, indptr.size - 1, out, presence)
+        if bare:  # the null pointers are packed in the launch: three arguments change
+            prepared.launch(self._matvec_operand(semiring, values, vector_first, True),
+                            self._matvec_operand(semiring, x, vector_first, False), out)
+            return out, None
         flags = self._flag_array(row_mask)
         row_mask, c_bits = (flags, None) if claim is None else (None, flags)  # (see spmv)
         prepared.launch(self._matvec_operand(semiring, values, vector_first, True),
@@ -1223,9 +1231,16 @@ class CupyBackend(Backend):
         return SpmvPlan(_merge_tiles(ptr, nnz), classes, long_rows, idx, int(ncols), ptr, class_rows=class_rows)
 
 
-def _one_launch_key(semiring: TypedSemiring, vector_first: bool, complement: bool) -> tuple[Any, ...]:
+def _one_launch_key(semiring: TypedSemiring, vector_first: bool, complement: bool, bare: bool) -> tuple[Any, ...]:
     """The key a small matrix's one-launch pull is kept under in its plan's ``derived``."""
-    return ("vector launch", semiring, bool(vector_first), bool(complement))
+    return ("vector launch", semiring, bool(vector_first), bool(complement), bare)
+
+
+def _is_bare(x_present: Any, row_mask: Any, claim: Any, presence: bool, complement: bool) -> bool:
+    """Whether a one-launch pull is of its commonest form (``w << A @ x`` in a loop): a full
+    vector, no mask, no claim, and no presence to write.  Its kept launch has the null
+    pointers packed, so that only the values, the vector and the result change."""
+    return x_present is None and row_mask is None and claim is None and not presence and not complement
 
 
 def _one_launch_outputs(semiring: TypedSemiring, nrows: int, out: cupy.ndarray | None,

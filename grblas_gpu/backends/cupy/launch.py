@@ -20,6 +20,10 @@ from cupy.cuda import driver
 
 __all__ = ["CHANGES", "PreparedLaunch", "launch_kept", "scalar_word"]
 
+# Bound once: a launch is on the path of every small product, where each lookup shows.
+_current_stream = cupy.cuda.get_current_stream
+_launch_kernel = driver.launchKernel
+
 
 class _Changes:
     """Marks an argument of a :class:`PreparedLaunch` that is given at each launch."""
@@ -58,13 +62,12 @@ class PreparedLaunch:
         """Launch on the current stream with ``pointers`` in the places marked :data:`CHANGES`."""
         if len(pointers) != len(self._changing):
             raise TypeError(f"launch takes {len(self._changing)} pointers, got {len(pointers)}")
-        stream = cupy.cuda.get_current_stream().ptr
+        stream = _current_stream().ptr
         with self._lock:  # the driver copies the words before the launch call returns
             words = self._words
             for i, a in zip(self._changing, pointers):
                 words[i] = 0 if a is None else a if a.__class__ is int else a.data.ptr
-            driver.launchKernel(self._function, self._grid, 1, 1, self._block, 1, 1, 0, stream,
-                                self._params_address, 0)
+            _launch_kernel(self._function, self._grid, 1, 1, self._block, 1, 1, 0, stream, self._params_address, 0)
 
 
 def launch_kept(kept: dict[Any, Any] | None, key: Any, make: Callable[[], tuple[Any, int, int]],
