@@ -160,7 +160,7 @@ def write_plain(target: Any, value: Any) -> None:
     for it, with an expression of the target's kind, shape and backend written at once (a
     statement a loop repeats makes no Updater: each call of the statement path costs host
     time that a small product's kernel does not cover)."""
-    if (value.__class__ is Expression and value.kind == target.kind and value._be is target._be
+    if (isinstance(value, Expression) and value.kind == target.kind and value._be is target._be
             and value.shape == target.shape):
         if not value.write_into(target):
             write_result(target, value.compute(None), None, None, False)

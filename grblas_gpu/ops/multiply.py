@@ -69,60 +69,88 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         raise InvalidValue(f"method must be one of {METHODS}, got {method!r}")
     check_same_backend(A, u)
     typed = op if isinstance(op, TypedSemiring) else typed_semiring(op, unify(A._dtype, u._dtype))
+    return _MatVec(name, A, u, typed, method, vector_first, out_size)
 
-    def pulled() -> Matrix:
+
+class _MatVec(Expression):
+    """``A u`` (mxv) or ``u' A`` (vxm, ``vector_first``) over a typed semiring: a pull over
+    the rows of output positions or a push from u's entries, chosen when it runs.
+
+    A class of its own, not an :class:`Expression` of closures: a loop of products makes one
+    per statement, and for a small product the statement's host time is most of its time.
+    """
+
+    def __init__(self, name: str, A: Matrix, u: Vector, typed: TypedSemiring, method: str, vector_first: bool,
+                 out_size: int) -> None:
+        # (Expression's own __init__ is not called: every field it sets is set here.)
+        self.kind, self.shape, self.dtype, self._be, self.args = "Vector", (out_size,), typed.out_type, A._be, (A, u)
+        self._op_name, self._A, self._u, self._typed = name, A, u, typed
+        self._method, self._vector_first, self._out_size = method, vector_first, out_size
+        self._decided: tuple[tuple[int, int], tuple[bool, Matrix]] | None = None
+        self._u_count = u._count if u._count.__class__ is int else None  # (a count still on the device is not read)
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        """The operation and its semiring, as messages name it."""
+        return f"{self._op_name}({self._typed.name})"
+
+    def _pulled(self) -> Matrix:
         # The pull's rows are output positions: A's for mxv, A^T's (cached) for vxm.
-        return A._transposed() if vector_first else A
+        return self._A._transposed() if self._vector_first else self._A
 
-    decided: list[Any] = []  # [u's storage (ids: a reference would count as a sharer), decision]
-
-    def direction() -> tuple[bool, Matrix]:
-        # (push?, the matrix it walks).  Push walks the rows of the matrix indexed by u: A's for
-        # vxm, A^T's for mxv; the (cached) transpose is built only when push is possible at all.
-        # Asked twice for one u (a write that could not use the push, then the product), it
-        # decides once: deciding may read the device.  (A stale answer would only cost speed.)
-        storage = (id(u._sp), id(u._bm))
-        if decided and decided[0] == storage:
-            return decided[1]
-        vertex_share, edge_share = _push_limits(typed, A._be)
-        choice = False, pulled()
+    def _direction(self) -> tuple[bool, Matrix]:
+        """(push?, the matrix it walks).  Push walks the rows of the matrix indexed by u: A's
+        for vxm, A^T's for mxv; the (cached) transpose is built only when push is possible at
+        all.  Asked twice for one u (a write that could not use the push, then the product),
+        it decides once: deciding may read the device.  (A stale answer would only cost speed.)"""
+        A, u, method = self._A, self._u, self._method
+        storage = (id(u._sp), id(u._bm))  # (ids: a reference would count as a sharer)
+        if self._decided is not None and self._decided[0] == storage:
+            return self._decided[1]
+        vertex_share, edge_share = _push_limits(self._typed, A._be)
+        choice = False, self._pulled()
         if method == "push" or (method == "auto" and u.nvals < vertex_share * u._size):
-            rows_of_u = A if vector_first else A._transposed()
+            rows_of_u = A if self._vector_first else A._transposed()
             if method == "push" or _push_pays(rows_of_u, u, edge_share):
                 choice = True, rows_of_u
-        decided[:] = [storage, choice]
+        self._decided = (storage, choice)
         return choice
 
-    def compute(mask: Mask | None) -> Vector:
-        push, M = direction()
+    def compute(self, mask: Mask | None = None) -> Vector:
+        """The product as a new Vector (``mask`` is a hint: rows outside it may be skipped)."""
+        push, M = self._direction()
         if push:
-            return _push(typed, M, u, vector_first, out_size, mask)
-        return _pull(typed, M, u, vector_first, mask)
+            return _push(self._typed, M, self._u, self._vector_first, self._out_size, mask)
+        return _pull(self._typed, M, self._u, self._vector_first, mask)
 
-    def add_into(C: Any, accum: Any) -> bool:
-        if not _joins_into(typed, u, C, accum):  # (tested first: choosing the direction may read the device)
+    def add_into(self, target: Any, accum: Any) -> bool:
+        """``target(accum) << self`` in the pull's own pass, where it can (see :func:`_joins_into`)."""
+        if not _joins_into(self._typed, self._u, target, accum):  # (first: the direction may read the device)
             return False
-        push, M = direction()
-        return not push and _pull_into(typed, M, u, vector_first, C)
+        push, M = self._direction()
+        return not push and _pull_into(self._typed, M, self._u, self._vector_first, target)
 
-    def write_into(C: Any) -> bool:
-        if method == "push" or not _replaces(typed, u, C):  # (a full u is pulled unless told otherwise)
+    def write_into(self, target: Any) -> bool:
+        """``target << self`` written by the pull into target's own storage, where it can."""
+        if self._method == "push" or not _replaces(self._typed, self._u, target):  # (a full u is pulled)
             return False
-        _pull_replacing(typed, pulled(), u, vector_first, C)
+        _pull_replacing(self._typed, self._pulled(), self._u, self._vector_first, target)
         return True
 
-    def report_into(C: Any, mask: Mask | None, accum: Any, replace: bool, D: Any) -> bool:
+    def report_into(self, target: Any, mask: Mask | None, accum: Any, replace: bool, changed: Any) -> bool:
+        """``target(mask, accum, replace, changed=changed) << self`` in one pass, where it can."""
+        typed, u, vector_first, C, D = self._typed, self._u, self._vector_first, target, changed
         # (The operands are tested first: choosing the direction may read the device.)
         if mask is None:
             if not _relaxes(typed, u, C, accum, D):
                 return False
-            push, M = direction()
+            push, M = self._direction()
             return push and _push_relax(typed, M, u, vector_first, C, D, False)
         if fills_gaps(C, mask, accum, replace) and isinstance(C, Vector) and C._bm is None:
             C._set_bitmap(*C._bitmap(), C._count)  # C's gaps are written in place: C as a bitmap of its own
         if not _claims(typed, u, C, mask, accum, replace, D):
             return False
-        push, M = direction()
+        push, M = self._direction()
         if not push:
             return _pull_claiming(typed, M, u, vector_first, C, D)
         if not C._be.relaxes(typed, claim=True):
@@ -131,17 +159,13 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
             return _push_relax(typed, M, u, vector_first, C, D, True)
         return _push_claiming_listed(typed, M, u, vector_first, C, D)
 
-    u_count = u._count if u._count.__class__ is int else None  # (a count still on the device is not read)
-
-    def reported(D: Any) -> None:
-        # The entries a write of this product changed are most often the next product's vector
-        # (a loop of levels): their rows' weight is queued now for its direction choice.
-        rows = A if vector_first else A._T
-        if method == "auto" and u_count is not None and rows is not None and isinstance(D, Vector):
-            _queue_weight(rows, D, u_count, _push_limits(typed, A._be)[1])
-
-    return Expression(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, compute, (A, u),
-                      add_into, write_into, report_into, reported)
+    def reported(self, changed: Any) -> None:
+        """The entries a write of this product changed are most often the next product's
+        vector (a loop of levels): their rows' weight is queued now for its direction choice."""
+        A = self._A
+        rows = A if self._vector_first else A._T
+        if self._method == "auto" and self._u_count is not None and rows is not None and isinstance(changed, Vector):
+            _queue_weight(rows, changed, self._u_count, _push_limits(self._typed, A._be)[1])
 
 
 def _push_limits(sr: TypedSemiring, be: Any) -> tuple[float, float]:
