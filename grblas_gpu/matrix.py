@@ -186,7 +186,10 @@ class Matrix(Collection):
 
     def _values_as(self, t: DataType) -> Any:
         """The stored values cast to ``t``, cached: a loop of products casts them once."""
-        return self._memo(("values", t), lambda: self._be.cast(self._vals, t))
+        vals = self._vals
+        if vals.dtype == t.np_type:  # (most often: no cast, and no cache key to hash)
+            return vals
+        return self._memo(("values", t), lambda: self._be.cast(vals, t))
 
     def _row_ranges(self, rows: Any) -> tuple[Any, Any]:
         """(start, count) of the stored entries of each of ``rows``."""
