@@ -152,7 +152,11 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
         if (j < (int64_t)row_end[i - r0]) {
             if (row_on && (x_full || term_ok[j - nz0])) {
                 const T v = prod[j - nz0];
-                tail.value = tail.valid ? M::call(tail.value, v) : v;
+                // Joined always, then selected: written as a choice of calls, min and max
+                // compiled to a branch (kron scale 22 through the column cache: min_plus
+                // 594 -> 582 us, max_min 595 -> 585, plus_times 567 -> 563).
+                const T joined = M::call(tail.value, v);
+                tail.value = tail.valid ? joined : v;
                 tail.valid = true;
             }
             ++j;
