@@ -14,12 +14,17 @@ from typing import Any, Callable, Iterator
 
 
 def device_sync() -> None:
-    """Wait for all GPU work of this device (no-op without CuPy)."""
+    """Wait for all GPU work of this device (no-op without CuPy).
+
+    Through the runtime's call, not ``cupy.cuda.Device().synchronize()``: that makes a Device
+    object each time, which cost an idle H100's host 2.5 us against 1.2, inside every timing
+    of a small product.
+    """
     try:
         import cupy
     except ImportError:
         return
-    cupy.cuda.Device().synchronize()
+    cupy.cuda.runtime.deviceSynchronize()
 
 
 def _gpu_once(fn: Callable[[], Any]) -> float:
