@@ -30,10 +30,14 @@ from .scalar import Scalar
 
 
 class Expression:
-    """A delayed computation; ``<<`` into an output or ``.new()`` runs it."""
+    """A delayed computation; ``<<`` into an output or ``.new()`` runs it.
+
+    Its steps are the functions given (``compute`` and the optional fast writes); a subclass
+    may override the methods instead and give None for them.
+    """
 
     def __init__(self, name: str, kind: str, shape: tuple[int, ...], dtype: DataType, backend: Any,
-                 compute: Callable[[Mask | None], Any], args: tuple[Any, ...] = (),
+                 compute: Callable[[Mask | None], Any] | None, args: tuple[Any, ...] = (),
                  add_into: Callable[[Any, Any], bool] | None = None,
                  write_into: Callable[[Any], bool] | None = None,
                  report_into: Callable[[Any, Mask | None, Any, bool, Any], bool] | None = None,
@@ -57,7 +61,7 @@ class Expression:
 
     def compute(self, mask: Mask | None = None) -> Any:
         """Evaluate to a new object (``mask`` is a hint: entries outside it may be skipped)."""
-        return self._compute(mask)
+        return self._compute(mask)  # type: ignore[misc]
 
     def add_into(self, target: Any, accum: Any) -> bool:
         """``target(accum) << self`` (no mask) in one pass, where the operation can join its

@@ -82,17 +82,12 @@ class _MatVec(Expression):
 
     def __init__(self, name: str, A: Matrix, u: Vector, typed: TypedSemiring, method: str, vector_first: bool,
                  out_size: int) -> None:
-        # (Expression's own __init__ is not called: every field it sets is set here.)
-        self.kind, self.shape, self.dtype, self._be, self.args = "Vector", (out_size,), typed.out_type, A._be, (A, u)
-        self._op_name, self._A, self._u, self._typed = name, A, u, typed
+        # No closures: the methods below stand in for them.
+        super().__init__(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, None, (A, u))
+        self._A, self._u, self._typed = A, u, typed
         self._method, self._vector_first, self._out_size = method, vector_first, out_size
         self._decided: tuple[tuple[int, int], tuple[bool, Matrix]] | None = None
         self._u_count = u._count if u._count.__class__ is int else None  # (a count still on the device is not read)
-
-    @property
-    def name(self) -> str:  # type: ignore[override]
-        """The operation and its semiring, as messages name it."""
-        return f"{self._op_name}({self._typed.name})"
 
     def _pulled(self) -> Matrix:
         # The pull's rows are output positions: A's for mxv, A^T's (cached) for vxm.
