@@ -18,10 +18,10 @@ import numpy as np
 
 # Text edits applied to the rendered merge module: name -> (old, new) pairs.
 _KEEP_X = (("x[k]", "gb_ldkeep(x + k)"),)
-_ENTRY = 'extern "C" __global__ void '
+_BOUND = "__launch_bounds__(GB_MERGE_BLOCK, 1536 / GB_MERGE_BLOCK)"
 EDITS = {"keep": _KEEP_X,
-         "lb8": ((_ENTRY + "gb_spmv_merge", _ENTRY + "__launch_bounds__(GB_MERGE_BLOCK, 2048 / GB_MERGE_BLOCK) gb_spmv_merge"),),
-         "lb6": ((_ENTRY + "gb_spmv_merge", _ENTRY + "__launch_bounds__(GB_MERGE_BLOCK, 1536 / GB_MERGE_BLOCK) gb_spmv_merge"),)}
+         "lb8": ((_BOUND, "__launch_bounds__(GB_MERGE_BLOCK, 2048 / GB_MERGE_BLOCK)"),),
+         "nolb": ((_BOUND, ""),)}
 
 _HELPERS = r"""
 __device__ __forceinline__ float gb_ldkeep(const float* p) {
@@ -44,9 +44,10 @@ VARIANTS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
     ("b256 i6 again", 256, 6, ()),
     ("b256 i8", 256, 8, ()),
     ("b256 i8 lb8", 256, 8, ("lb8",)),
-    ("b256 i8 lb6", 256, 8, ("lb6",)),
+    ("b256 i8 nolb", 256, 8, ("nolb",)),
     ("b256 i7", 256, 7, ()),
     ("b256 i7 lb8", 256, 7, ("lb8",)),
+    ("b256 i6 nolb", 256, 6, ("nolb",)),
     ("b512 i7 lb8", 512, 7, ("lb8",)),
     ("b256 i8 keep", 256, 8, ("keep",)),
     ("b256 i8 lb8 keep", 256, 8, ("lb8", "keep")),

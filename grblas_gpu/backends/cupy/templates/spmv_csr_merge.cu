@@ -100,9 +100,8 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
     const int64_t nz0 = d0 - r0, nz1 = d1 - r1;
 
     // Stage: the products of this tile's entries and the end offsets of its rows.  The
-    // column indices are loaded first, so that all of a thread's gathers of x are in flight
-    // together.  The matrix is read once (streaming loads keep x in cache); term_ok is
-    // only kept when some x[k] may be absent.
+    // column indices are loaded first.  The matrix is read once (streaming loads keep x in
+    // cache); term_ok is only kept when some x[k] may be absent.
     const bool x_full = x_present == 0;
     const int nz_count = (int)(nz1 - nz0);  // at most GB_MERGE_TILE
     {{INDEX_T}} cols[GB_MERGE_ITEMS];
@@ -111,19 +110,45 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
         const int q = s * GB_MERGE_BLOCK + threadIdx.x;
         cols[s] = q < nz_count ? gb_load_once(indices + nz0 + q) : ({{INDEX_T}})0;
     }
+    if (x_full) {
+        // All of a thread's loads of A and x first, then its products: with a branch per
+        // entry between them, each load waited for the one before.
+        {{A}} as[GB_MERGE_ITEMS];
+        {{XV}} xs[GB_MERGE_ITEMS];
 #pragma unroll
-    for (int s = 0; s < GB_MERGE_ITEMS; ++s) {
-        const int q = s * GB_MERGE_BLOCK + threadIdx.x;
-        if (q < nz_count) {
+        for (int s = 0; s < GB_MERGE_ITEMS; ++s) {
+            const int q = s * GB_MERGE_BLOCK + threadIdx.x;
             const int64_t k = (int64_t)cols[s];
-            const int64_t r = 0;
-            const bool ok = x_full || ((HOT && k < 0) ? x_present_hot[~k] : x_present[k]);
-            if (ok) {
-                const {{A}} a = {{READS_A}} ? gb_load_once(values + nz0 + q) : ({{A}})0;  // null when unread
-                const {{XV}} xk = {{READS_X}} ? ((HOT && k < 0) ? x_hot[~k] : x[k]) : ({{XV}})0;
+            as[s] = ({{READS_A}} && q < nz_count) ? gb_load_once(values + nz0 + q) : ({{A}})0;  // null when unread
+            xs[s] = ({{READS_X}} && q < nz_count) ? ((HOT && k < 0) ? x_hot[~k] : x[k]) : ({{XV}})0;
+        }
+#pragma unroll
+        for (int s = 0; s < GB_MERGE_ITEMS; ++s) {
+            const int q = s * GB_MERGE_BLOCK + threadIdx.x;
+            if (q < nz_count) {
+                const int64_t k = (int64_t)cols[s];
+                const int64_t r = 0;
+                const {{A}} a = as[s];
+                const {{XV}} xk = xs[s];
                 prod[q] = {{PRODUCT}};
             }
-            if (!x_full) term_ok[q] = ok;
+        }
+    } else {
+        // Only the present x[k] are loaded (a sparse x skips most of its gathers).
+#pragma unroll
+        for (int s = 0; s < GB_MERGE_ITEMS; ++s) {
+            const int q = s * GB_MERGE_BLOCK + threadIdx.x;
+            if (q < nz_count) {
+                const int64_t k = (int64_t)cols[s];
+                const int64_t r = 0;
+                const bool ok = (HOT && k < 0) ? x_present_hot[~k] : x_present[k];
+                if (ok) {
+                    const {{A}} a = {{READS_A}} ? gb_load_once(values + nz0 + q) : ({{A}})0;
+                    const {{XV}} xk = {{READS_X}} ? ((HOT && k < 0) ? x_hot[~k] : x[k]) : ({{XV}})0;
+                    prod[q] = {{PRODUCT}};
+                }
+                term_ok[q] = ok;
+            }
         }
     }
     const int64_t last_row = min(r1, nrows - 1);
@@ -205,15 +230,23 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
     }
 }
 
-extern "C" __global__ void {{KERNEL}}(GB_MERGE_PARAMS) {
+// At least 1,536 threads an SM (6 blocks of 256) lets the compiler use up to 40 registers a thread (NVRTC gave the
+// hot entry 32 without the bound, 36 with it: 8 blocks an SM against 7, so more L1 beside
+// their shared memory).  With the staging above, kron scale 22, FP32, through the column
+// cache, the kernels alone in one process, rounds alternating (us, min_plus / max_min /
+// plus_times): before 605 / 606 / 589, after 588 / 588 / 589 (cuSPARSE 583).
+#define GB_MERGE_ENTRY extern "C" __global__ void __launch_bounds__(GB_MERGE_BLOCK, 1536 / GB_MERGE_BLOCK)
+
+GB_MERGE_ENTRY {{KERNEL}}(GB_MERGE_PARAMS) {
     gb_merge_tile<false>(GB_MERGE_ARGS);
 }
 
-extern "C" __global__ void {{KERNEL}}_hot(GB_MERGE_PARAMS) {
+GB_MERGE_ENTRY {{KERNEL}}_hot(GB_MERGE_PARAMS) {
     gb_merge_tile<true>(GB_MERGE_ARGS);
 }
 #undef GB_MERGE_PARAMS  // other modules of one unit define their own
 #undef GB_MERGE_ARGS
+#undef GB_MERGE_ENTRY
 
 // Join a row's carries acc (its earlier part) into what the block that finished it wrote.
 template <typename M>
