@@ -68,7 +68,7 @@ def run_pair(d: Graph, s: Graph, cfg: ours.Config, data: dict, gpu: bool) -> Non
     outs: dict = {}
     rows, mem = data["results"], data["memory"]
     log(f"{d.name}: mxv ({d.nnz:,} edges)")
-    rows += ours.bench_mxv(d, cfg, outs)
+    rows += ours.bench_mxv(d, cfg, outs, peers.cusparse_call(d) if gpu else None)
     if gpu:
         rows += peers.cusparse_spmv(d, cfg, outs) + peers.torch_peers(d, cfg, outs)
     log(f"{d.name}: pagerank")
@@ -109,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     gpu = args.backend == "cupy"
     data = {"meta": meta(args), "graphs": [], "results": [], "memory": [], "targets": []}
     data["meta"]["notes"].append(
-        "mxv ratios divide ours by cuSPARSE plus_times SpMV on the same graph; PageRank is per "
+        "mxv ratios divide ours by cuSPARSE plus_times SpMV on the same graph (on a GPU, the median "
+        "of the ratios of calls made in turn with cuSPARSE's); PageRank is per "
         f"iteration ({args.pr_iters} iterations, tol=0, unweighted); launch-only floor = "
         f"{args.launches_per_level} empty launches + 1 scalar device-to-host read per level; SSSP "
         "levels are estimated as 1 + the deepest hop count of a shortest-path tree")

@@ -20,7 +20,7 @@ import grblas_gpu as gb
 from grblas_gpu import semiring
 
 from .graphs import Graph, from_edges
-from .timing import PeakMemory, measure
+from .timing import PeakMemory, measure, measure_paired
 
 FP_SEMIRINGS = ("min_plus", "max_min", "plus_times")
 BOOL_SEMIRINGS = ("any_pair", "lor_land")
@@ -72,8 +72,9 @@ def _mxv_runner(A: gb.Matrix, x: gb.Vector, out: gb.Vector, sr: Any) -> Callable
     return run
 
 
-def bench_mxv(g: Graph, cfg: Config, outputs: dict) -> list[dict]:
-    """mxv with a dense vector into a preallocated output, FP32 and BOOL semirings."""
+def bench_mxv(g: Graph, cfg: Config, outputs: dict, peer: Callable[[], Any] | None = None) -> list[dict]:
+    """mxv with a dense vector into a preallocated output, FP32 and BOOL semirings; with
+    ``peer`` (cuSPARSE's SpMV of the graph), each timed in turn with it (``peer_ratio``)."""
     rows: list[dict] = []
     xs = dense_x(g.n)
     for dtype, names in (("FP32", FP_SEMIRINGS), ("BOOL", BOOL_SEMIRINGS)):
@@ -83,11 +84,18 @@ def bench_mxv(g: Graph, cfg: Config, outputs: dict) -> list[dict]:
         out = gb.Vector(getattr(gb, dtype), g.n, backend=cfg.backend)
         for name in names:
             run = _mxv_runner(A, x, out, getattr(semiring, name))
-            rows.append(_guarded(g.name, f"mxv_{name}", lambda: cfg.measure(run)))
+            rows.append(_guarded(g.name, f"mxv_{name}", lambda: _timed_mxv(cfg, run, peer)))
             if dtype == "FP32" and rows[-1].get("median_s") is not None:
                 outputs[f"mxv_{name}"] = out.to_dense(fill_value=FILL[name])
         del A, x, out
     return rows
+
+
+def _timed_mxv(cfg: Config, run: Callable[[], None], peer: Callable[[], Any] | None) -> dict:
+    if peer is None:
+        return cfg.measure(run)
+    return measure_paired(run, peer, gpu=cfg.gpu, warmup=cfg.warmup, repeat=max(cfg.repeat, 30),
+                          budget_s=cfg.budget_s)
 
 
 def _guarded(graph: str, op: str, fn: Callable[[], dict], impl: str = "ours") -> dict:

@@ -59,6 +59,15 @@ def cusparse_operands(g: Graph) -> tuple[Any, Any]:
     return A, cupy.asarray(dense_x(g.n))
 
 
+def cusparse_call(g: Graph) -> Callable[[], Any] | None:
+    """cuSPARSE's SpMV of ``g`` as a call (None without CuPy), to time ours in turn with."""
+    try:
+        A, x = cusparse_operands(g)
+    except ImportError:
+        return None
+    return lambda: A @ x
+
+
 def cusparse_spmv(g: Graph, cfg: Config, outputs: dict) -> list[dict]:
     """cuSPARSE plus-times SpMV through cupyx.scipy.sparse."""
     try:

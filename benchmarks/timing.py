@@ -75,6 +75,30 @@ def measure(fn: Callable[[], Any], *, gpu: bool, warmup: int = 2, repeat: int = 
             "timer": timer}
 
 
+def measure_paired(fn: Callable[[], Any], peer: Callable[[], Any], *, gpu: bool, warmup: int = 2,
+                   repeat: int = 30, budget_s: float = 5.0) -> dict:
+    """``fn`` and ``peer`` called in turn, each timed alone: ``fn``'s :func:`measure` figures
+    plus ``peer_median_s`` and ``peer_ratio``, the median of the ratios of its calls to the
+    peer call beside each.
+
+    A GPU's speed drifts by several percent over seconds (clocks, heat, neighbours), so two
+    figures taken one after the other can differ by more than the two operations do; calls
+    in turn see the same drift.
+    """
+    once = (lambda f: _gpu_once(f)) if gpu else (lambda f: _wall_once(f, False))
+    for _ in range(warmup):
+        once(fn)
+        once(peer)
+    ours: list[float] = []
+    theirs: list[float] = []
+    while len(ours) < max(1, repeat) and (not ours or sum(ours) + sum(theirs) < budget_s):
+        ours.append(once(fn))
+        theirs.append(once(peer))
+    return {"median_s": statistics.median(ours), "min_s": min(ours), "runs": len(ours),
+            "timer": "cuda-events" if gpu else "perf_counter", "peer_median_s": statistics.median(theirs),
+            "peer_ratio": statistics.median(a / b for a, b in zip(ours, theirs))}
+
+
 def time_once(fn: Callable[[], Any], *, gpu: bool) -> tuple[float, Any]:
     """Wall seconds and result of a single call (for cold, first-use timings)."""
     if gpu:
