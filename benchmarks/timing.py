@@ -77,23 +77,30 @@ def measure(fn: Callable[[], Any], *, gpu: bool, warmup: int = 2, repeat: int = 
 
 def measure_paired(fn: Callable[[], Any], peer: Callable[[], Any], *, gpu: bool, warmup: int = 2,
                    repeat: int = 30, budget_s: float = 5.0) -> dict:
-    """``fn`` and ``peer`` called in turn, each timed alone: ``fn``'s :func:`measure` figures
-    plus ``peer_median_s`` and ``peer_ratio``, the median of the ratios of its calls to the
-    peer call beside each.
+    """``fn`` and ``peer`` timed in turn: ``fn``'s :func:`measure` figures plus
+    ``peer_median_s`` and ``peer_ratio``, the median of the ratios of its timed calls to the
+    peer's timed call beside each.
 
     A GPU's speed drifts by several percent over seconds (clocks, heat, neighbours), so two
     figures taken one after the other can differ by more than the two operations do; calls
-    in turn see the same drift.
+    in turn see the same drift.  Each timed call follows an untimed call of the same
+    operation, so that it finds the caches as a call in a loop of its own would (as in
+    :func:`measure`), not as the other operation left them.
     """
     once = (lambda f: _gpu_once(f)) if gpu else (lambda f: _wall_once(f, False))
+
+    def warm_then_time(f: Callable[[], Any]) -> float:
+        f()
+        return once(f)
+
     for _ in range(warmup):
-        once(fn)
-        once(peer)
+        warm_then_time(fn)
+        warm_then_time(peer)
     ours: list[float] = []
     theirs: list[float] = []
     while len(ours) < max(1, repeat) and (not ours or sum(ours) + sum(theirs) < budget_s):
-        ours.append(once(fn))
-        theirs.append(once(peer))
+        ours.append(warm_then_time(fn))
+        theirs.append(warm_then_time(peer))
     return {"median_s": statistics.median(ours), "min_s": min(ours), "runs": len(ours),
             "timer": "cuda-events" if gpu else "perf_counter", "peer_median_s": statistics.median(theirs),
             "peer_ratio": statistics.median(a / b for a, b in zip(ours, theirs))}

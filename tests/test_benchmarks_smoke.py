@@ -92,21 +92,28 @@ def test_peer_check_compares_reached_sets_and_values() -> None:
 
 
 def test_paired_measure_alternates_and_takes_the_median_ratio(monkeypatch) -> None:
-    """``measure_paired`` calls ours and the peer in turn and reports the median of the per-pair
-    ratios, which differs here from the ratio of the medians (1.0)."""
+    """``measure_paired`` times ours and the peer in turn, each timed call after an untimed
+    one of the same operation, and reports the median of the per-pair ratios, which differs
+    here from the ratio of the medians (1.0)."""
     from benchmarks import timing
 
-    calls: list[str] = []
+    made: list[str] = []
     seconds = {"ours": iter([5.0, 2.0, 9.0, 3.0]), "peer": iter([5.0, 1.0, 3.0, 3.0])}
 
     def fake_wall_once(fn, gpu):  # the first pair is the warm-up
         name = fn()
-        calls.append(name)
+        made[-1] += " timed"
         return next(seconds[name])
 
+    def call(name: str):
+        def run() -> str:
+            made.append(name)
+            return name
+        return run
+
     monkeypatch.setattr(timing, "_wall_once", fake_wall_once)
-    got = timing.measure_paired(lambda: "ours", lambda: "peer", gpu=False, warmup=1, repeat=3, budget_s=100.0)
-    assert calls == ["ours", "peer"] * 4
+    got = timing.measure_paired(call("ours"), call("peer"), gpu=False, warmup=1, repeat=3, budget_s=100.0)
+    assert made == ["ours", "ours timed", "peer", "peer timed"] * 4
     assert got["runs"] == 3
     assert got["median_s"] == 3.0 and got["peer_median_s"] == 3.0
     assert got["peer_ratio"] == 2.0  # ratios 2, 3, 1
