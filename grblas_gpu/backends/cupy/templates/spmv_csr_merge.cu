@@ -230,11 +230,12 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
     }
 }
 
-// At least 1,536 threads an SM (6 blocks of 256) lets the compiler use up to 40 registers a thread (NVRTC gave the
-// hot entry 32 without the bound, 36 with it: 8 blocks an SM against 7, so more L1 beside
-// their shared memory).  With the staging above, kron scale 22, FP32, through the column
-// cache, the kernels alone in one process, rounds alternating (us, min_plus / max_min /
-// plus_times): before 605 / 606 / 589, after 588 / 588 / 589 (cuSPARSE 583).
+// At least 1,536 threads an SM (6 blocks of 256): the compiler may use up to 40 registers a
+// thread.  NVRTC gave the hot entry 32 before (8 blocks an SM) and 36 with the bound and the
+// staging above (7 blocks, so more L1 beside their shared memory).  The two together, kron
+// scale 22, FP32, through the column cache, the kernels alone in one process, rounds
+// alternating (us, min_plus / max_min / plus_times): before 605 / 606 / 589, after
+// 588 / 588 / 589 (cuSPARSE 583).
 #define GB_MERGE_ENTRY extern "C" __global__ void __launch_bounds__(GB_MERGE_BLOCK, 1536 / GB_MERGE_BLOCK)
 
 GB_MERGE_ENTRY {{KERNEL}}(GB_MERGE_PARAMS) {
