@@ -79,13 +79,15 @@ def test_entry_points_and_namespaces_are_unique(specs: list[KernelSpec]) -> None
 
 
 def test_sources_are_self_contained(specs: list[KernelSpec]) -> None:
-    """Each unit is preamble + body, includes no header and has no unfilled placeholder."""
+    """Each unit is preamble + body, includes no header and has no unfilled placeholder, and
+    defines each of its entry points as an extern "C" kernel (launch bounds allowed)."""
     for spec in specs:
         source = spec.render()
         assert source == codegen.preamble() + "\n" + spec.render_body()
         assert "#include" not in source and "{{" not in source, spec.name
         for entry in spec.module().entries.values():
-            assert f'extern "C" __global__ void {entry}(' in source, (spec.name, entry)
+            defined = rf'extern "C" __global__ void (__launch_bounds__\([^()]*\) )?{re.escape(entry)}\('
+            assert re.search(defined, source), (spec.name, entry)
 
 
 # ----------------------------------------------------------------------------- nvcc

@@ -236,18 +236,15 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
 // scale 22, FP32, through the column cache, the kernels alone in one process, rounds
 // alternating (us, min_plus / max_min / plus_times): before 605 / 606 / 589, after
 // 588 / 588 / 589 (cuSPARSE 583).
-#define GB_MERGE_ENTRY extern "C" __global__ void __launch_bounds__(GB_MERGE_BLOCK, 1536 / GB_MERGE_BLOCK)
-
-GB_MERGE_ENTRY {{KERNEL}}(GB_MERGE_PARAMS) {
+extern "C" __global__ void __launch_bounds__(GB_MERGE_BLOCK, 1536 / GB_MERGE_BLOCK) {{KERNEL}}(GB_MERGE_PARAMS) {
     gb_merge_tile<false>(GB_MERGE_ARGS);
 }
 
-GB_MERGE_ENTRY {{KERNEL}}_hot(GB_MERGE_PARAMS) {
+extern "C" __global__ void __launch_bounds__(GB_MERGE_BLOCK, 1536 / GB_MERGE_BLOCK) {{KERNEL}}_hot(GB_MERGE_PARAMS) {
     gb_merge_tile<true>(GB_MERGE_ARGS);
 }
 #undef GB_MERGE_PARAMS  // other modules of one unit define their own
 #undef GB_MERGE_ARGS
-#undef GB_MERGE_ENTRY
 
 // Join a row's carries acc (its earlier part) into what the block that finished it wrote.
 template <typename M>
