@@ -110,6 +110,11 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
         const int q = s * GB_MERGE_BLOCK + threadIdx.x;
         cols[s] = q < nz_count ? gb_load_once(indices + nz0 + q) : ({{INDEX_T}})0;
     }
+    // An entry's product, from its value a, x's entry xk and its column k (r: see the top).
+    const auto product = [&](const {{A}} a, const {{XV}} xk, const int64_t k) -> T {
+        const int64_t r = 0;
+        return {{PRODUCT}};
+    };
     if (x_full) {
         // All of a thread's loads of A and x first, then its products: with a branch per
         // entry between them, each load waited for the one before.
@@ -125,13 +130,7 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
 #pragma unroll
         for (int s = 0; s < GB_MERGE_ITEMS; ++s) {
             const int q = s * GB_MERGE_BLOCK + threadIdx.x;
-            if (q < nz_count) {
-                const int64_t k = (int64_t)cols[s];
-                const int64_t r = 0;
-                const {{A}} a = as[s];
-                const {{XV}} xk = xs[s];
-                prod[q] = {{PRODUCT}};
-            }
+            if (q < nz_count) prod[q] = product(as[s], xs[s], cols[s]);
         }
     } else {
         // Only the present x[k] are loaded (a sparse x skips most of its gathers).
@@ -140,12 +139,11 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
             const int q = s * GB_MERGE_BLOCK + threadIdx.x;
             if (q < nz_count) {
                 const int64_t k = (int64_t)cols[s];
-                const int64_t r = 0;
                 const bool ok = (HOT && k < 0) ? x_present_hot[~k] : x_present[k];
                 if (ok) {
                     const {{A}} a = {{READS_A}} ? gb_load_once(values + nz0 + q) : ({{A}})0;
                     const {{XV}} xk = {{READS_X}} ? ((HOT && k < 0) ? x_hot[~k] : x[k]) : ({{XV}})0;
-                    prod[q] = {{PRODUCT}};
+                    prod[q] = product(a, xk, k);
                 }
                 term_ok[q] = ok;
             }
