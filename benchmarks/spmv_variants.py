@@ -1,11 +1,16 @@
 """Tuning runs for the merge-path SpMV kernel: ``python -m benchmarks.spmv_variants``.
 
 Builds the directed Kronecker graph, then times variants of the generated merge-path kernel
-(threads per block, items per thread, cache hints on the loads) against cuSPARSE's SpMV on
-the same arrays, in one process, with CUDA events (median of repeats).  Each variant's
-result is checked against cuSPARSE's first.  A tool for choosing the kernel's settings, not
-part of the benchmark suite; ``--save``/``--load`` keep the graph for a second process (a
-profiler run, say).
+(threads per block, items per thread, launch bounds, cache hints on the loads) under one or
+more semirings (``--semiring``), optionally through the column cache as the backend builds it
+(``--hot``), against cuSPARSE's SpMV on the same arrays, in one process.  The GPU's speed
+drifts by several percent within seconds, so the variants and cuSPARSE are timed in rounds,
+each round timing every one of them (a batch of back-to-back calls by CUDA events, after one
+untimed call), the order reversed every other round; each prints its median and the median of
+its ratios to cuSPARSE's time in the same round.  plus_times results are checked against
+cuSPARSE's, other semirings' against the first variant's.  A tool for choosing the kernel's
+settings, not part of the benchmark suite; ``--save``/``--load`` keep the graph for a second
+process (a profiler run, say).
 """
 
 from __future__ import annotations
@@ -70,9 +75,29 @@ def _median_ms(fn: Callable[[], Any], repeat: int) -> float:
     return statistics.median(times)
 
 
+def _round_robin(runs: dict[str, Callable[[], Any]], rounds: int, batch: int = 10) -> dict[str, list[float]]:
+    """Milliseconds a call of each of ``runs`` per round (see the module's docstring)."""
+    import cupy
+
+    times: dict[str, list[float]] = {label: [] for label in runs}
+    for r in range(rounds):
+        for label in (list(runs) if r % 2 == 0 else list(runs)[::-1]):
+            fn = runs[label]
+            fn()
+            start, end = cupy.cuda.Event(), cupy.cuda.Event()
+            start.record()
+            for _ in range(batch):
+                fn()
+            end.record()
+            end.synchronize()
+            times[label].append(cupy.cuda.get_elapsed_time(start, end) / batch)
+    return times
+
+
 def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...], ptr: Any, idx: Any,
-                    vals: Any, x: Any) -> Callable[[], Any]:
-    """A callable running one variant of the merge kernel (main and fix-up) on the arrays."""
+                    vals: Any, x: Any, cache: Any = None) -> Callable[[], Any]:
+    """A callable running one variant of the merge kernel (main and fix-up) on the arrays; with
+    a :class:`ColumnCache`, its gather and hot entry instead of the main one."""
     import cupy
 
     from grblas_gpu.backends.cupy import backend as cb
@@ -88,7 +113,8 @@ def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...
             source = source.replace(old, new)
     source = source.replace("#define GB_MERGE_BLOCK", _HELPERS + "\n#define GB_MERGE_BLOCK", 1)
     raw = cupy.RawModule(code=source, options=codegen.NVRTC_OPTIONS)
-    main, fixup = raw.get_function(module.entries["main"]), raw.get_function(module.entries["fixup"])
+    main = raw.get_function(module.entries["main" if cache is None else "hot"])
+    fixup, gather = raw.get_function(module.entries["fixup"]), raw.get_function(module.entries["gather"])
     tile_row = cb._merge_tiles(ptr, int(idx.size))
     nrows = ptr.size - 1
     ntiles = tile_row.size - 1
@@ -97,9 +123,14 @@ def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...
     carries = (cupy.empty(ntiles, dtype=np.int64), cupy.empty(ntiles, dtype=x.dtype),
                cupy.empty(ntiles, dtype=np.bool_))
     null = np.uintp(0)
-    head = (ptr, idx, vals, x, null, null, null, null, tile_row, np.int64(nrows), out, present)  # x_hot, x_present_hot, x_present, row_mask
+    x_hot = null if cache is None else cupy.empty(cache.hot.size, dtype=x.dtype)
+    columns = idx if cache is None else cache.indices
+    head = (ptr, columns, vals, x, x_hot, null, null, null, tile_row, np.int64(nrows), out, present)  # x_present_hot, x_present, row_mask
 
     def run() -> Any:
+        if cache is not None:
+            nhot = cache.hot.size
+            gather((-(-nhot // 256),), (256,), (x, null, cache.hot, np.int64(nhot), x_hot, null))
         main((ntiles,), (block,), head + carries + (np.int32(0),))  # accumulate: off
         fixup((-(-ntiles // 256),), (256,), carries + (np.int64(ntiles), out, present))
         return out
@@ -181,7 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     """Time the variants and print a table (cuSPARSE first)."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.spmv_variants", description=__doc__)
     parser.add_argument("--scale", type=int, default=22)
-    parser.add_argument("--repeat", type=int, default=50)
+    parser.add_argument("--repeat", type=int, default=50, help="rounds (each times every variant)")
+    parser.add_argument("--semiring", action="append", default=None,
+                        help="semiring name (repeatable; default plus_times)")
+    parser.add_argument("--hot", action="store_true", help="through the column cache, as the backend builds it")
     parser.add_argument("--dtype", default="float32")
     parser.add_argument("--save", help="write the graph's CSR here (.npz)")
     parser.add_argument("--load", help="read the graph's CSR from here instead of building it")
@@ -194,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     import cupy
     import cupyx.scipy.sparse as cusp
 
+    from grblas_gpu.backends.cupy import backend as cb
     from grblas_gpu.dtypes import FP32, FP64
     from grblas_gpu.operators import semiring
 
@@ -228,13 +263,32 @@ def main(argv: list[str] | None = None) -> int:
         _time_api(typed, indptr, indices, vals, x, args.repeat)
     if args.relabel:
         _time_relabelled(typed, ptr, idx, vals, x, ref, args.repeat)
+    cache = None
+    if args.hot:
+        be = cb.CupyBackend
+        cache = cb._hot_columns(idx, n, be.hot_columns, be.hot_min_share)
+        print("column cache:", "none (too little share)" if cache is None else f"{cache.hot.size} columns")
+    names = args.semiring or ["plus_times"]
+    runs: dict[str, Callable[[], Any]] = {"cusparse": lambda: A @ x}
+    firsts: dict[str, Any] = {}
     for label, block, items, edits in VARIANTS:
         if args.only and label not in args.only:
             continue
-        run = _variant_runner(typed, block, items, edits, ptr, idx, vals, x)
-        got = run()
-        err = float(cupy.abs(got - ref).max() / cupy.abs(ref).max())
-        print(f"{label:28s} {_median_ms(run, args.repeat):8.3f} ms  max rel err {err:.1e}")
+        for name in names:
+            run = _variant_runner(semiring[name][FP32 if dtype == np.float32 else FP64], block, items, edits,
+                                  ptr, idx, vals, x, cache)
+            got = run().copy()
+            base = ref if name == "plus_times" else firsts.setdefault(name, got)
+            err = float(cupy.abs(got - base).max() / cupy.abs(base).max())
+            print(f"{label} {name}: max rel diff from {'cuSPARSE' if name == 'plus_times' else 'the first'} {err:.1e}")
+            runs[f"{label} {name}"] = run
+    times = _round_robin(runs, args.repeat)
+    peer = times["cusparse"]
+    print(f"{'cusparse':34s} {statistics.median(peer):8.3f} ms")
+    for label, t in times.items():
+        if label != "cusparse":
+            ratio = statistics.median(a / b for a, b in zip(t, peer))
+            print(f"{label:34s} {statistics.median(t):8.3f} ms  {ratio:.3f} x cuSPARSE in its rounds")
     return 0
 
 
