@@ -1,25 +1,37 @@
 """Tuning runs for the merge-path SpMV kernel: ``python -m benchmarks.spmv_variants``.
 
 Builds the directed Kronecker graph, then times variants of the generated merge-path kernel
-(threads per block, items per thread, cache hints on the loads) against cuSPARSE's SpMV on
-the same arrays, in one process, with CUDA events (median of repeats).  Each variant's
-result is checked against cuSPARSE's first.  A tool for choosing the kernel's settings, not
-part of the benchmark suite; ``--save``/``--load`` keep the graph for a second process (a
-profiler run, say).
+(threads per block, items per thread, launch bounds, cache hints on the loads) under one or
+more semirings (``--semiring``), optionally through the column cache as the backend builds it
+(``--hot``), against cuSPARSE's SpMV on the same arrays, in one process.  The GPU's speed
+drifts by several percent within seconds, so the variants and cuSPARSE are timed in rounds,
+each round timing every one of them (a batch of back-to-back calls by CUDA events, after one
+untimed call), the order reversed every other round; each prints its median and the median of
+its ratios to cuSPARSE's time in the same round.  plus_times results are checked against
+cuSPARSE's, other semirings' against the first variant's.  A tool for choosing the kernel's
+settings, not part of the benchmark suite; ``--save``/``--load`` keep the graph for a second
+process (a profiler run, say).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
 # Text edits applied to the rendered merge module: name -> (old, new) pairs.
 _KEEP_X = (("x[k]", "gb_ldkeep(x + k)"),)
 _BOUND = "__launch_bounds__(GB_MERGE_BLOCK, 1536 / GB_MERGE_BLOCK)"
-EDITS = {"keep": _KEEP_X,
+# Row ends kept in shared memory as 16-bit offsets from the tile's first entry (clamped past its end).
+_U16_ENDS = (("__shared__ int32_t row_end[GB_MERGE_TILE + 1];", "__shared__ unsigned short row_end[GB_MERGE_TILE + 1];"),
+             ("row_end[q - r0] = gb_load_once(indptr + q + 1);",
+              "row_end[q - r0] = (unsigned short)min((int64_t)gb_load_once(indptr + q + 1) - nz0, (int64_t)nz_count + 1);"),
+             ("if ((int64_t)row_end[mid] + r0 + mid + 1 <= diag)", "if ((int64_t)row_end[mid] + nz0 + r0 + mid + 1 <= diag)"),
+             ("if (j < (int64_t)row_end[i - r0]) {", "if (j < (int64_t)row_end[i - r0] + nz0) {"))
+EDITS = {"keep": _KEEP_X, "u16": _U16_ENDS,
          "lb8": ((_BOUND, "__launch_bounds__(GB_MERGE_BLOCK, 2048 / GB_MERGE_BLOCK)"),),
          "nolb": ((_BOUND, ""),)}
 
@@ -38,19 +50,35 @@ __device__ __forceinline__ double gb_ldkeep(const double* p) {
 }
 """
 
-# (label, threads per block, items per thread, edits)
-VARIANTS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
-    ("b256 i6", 256, 6, ()),
-    ("b256 i6 again", 256, 6, ()),
-    ("b256 i8", 256, 8, ()),
-    ("b256 i8 lb8", 256, 8, ("lb8",)),
-    ("b256 i8 nolb", 256, 8, ("nolb",)),
-    ("b256 i7", 256, 7, ()),
-    ("b256 i7 lb8", 256, 7, ("lb8",)),
-    ("b256 i6 nolb", 256, 6, ("nolb",)),
-    ("b512 i7 lb8", 512, 7, ("lb8",)),
-    ("b256 i8 keep", 256, 8, ("keep",)),
-    ("b256 i8 lb8 keep", 256, 8, ("lb8", "keep")),
+
+class Variant(NamedTuple):
+    """A kernel variant: threads per block, items per thread, text edits (names in EDITS), the
+    preferred shared-memory carveout (percent; None: the driver's choice) and the column cache's
+    size (None: as ``--hot`` says; 0: none)."""
+
+    label: str
+    block: int = 256
+    items: int = 6
+    edits: tuple[str, ...] = ()
+    carveout: int | None = None
+    hot: int | None = None
+
+
+_serial = itertools.count()
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant("base"),
+    Variant("base c40", carveout=40),
+    Variant("u16", edits=("u16",)),
+    Variant("u16 c40", edits=("u16",), carveout=40),
+    Variant("u16 c25", edits=("u16",), carveout=25),
+    Variant("u16 c30", edits=("u16",), carveout=30),
+    Variant("u16 c40 hot 2^17", edits=("u16",), carveout=40, hot=1 << 17),
+    Variant("u16 c40 hot 2^19", edits=("u16",), carveout=40, hot=1 << 19),
+    Variant("u16 c40 nolb", edits=("u16", "nolb"), carveout=40),
+    Variant("u16 c40 i7", items=7, edits=("u16",), carveout=40),
+    Variant("u16 c40 i8", items=8, edits=("u16",), carveout=40),
+    Variant("base c40 again", carveout=40),
 )
 
 
@@ -70,9 +98,29 @@ def _median_ms(fn: Callable[[], Any], repeat: int) -> float:
     return statistics.median(times)
 
 
+def _round_robin(runs: dict[str, Callable[[], Any]], rounds: int, batch: int = 10) -> dict[str, list[float]]:
+    """Milliseconds a call of each of ``runs`` per round (see the module's docstring)."""
+    import cupy
+
+    times: dict[str, list[float]] = {label: [] for label in runs}
+    for r in range(rounds):
+        for label in (list(runs) if r % 2 == 0 else list(runs)[::-1]):
+            fn = runs[label]
+            fn()
+            start, end = cupy.cuda.Event(), cupy.cuda.Event()
+            start.record()
+            for _ in range(batch):
+                fn()
+            end.record()
+            end.synchronize()
+            times[label].append(cupy.cuda.get_elapsed_time(start, end) / batch)
+    return times
+
+
 def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...], ptr: Any, idx: Any,
-                    vals: Any, x: Any) -> Callable[[], Any]:
-    """A callable running one variant of the merge kernel (main and fix-up) on the arrays."""
+                    vals: Any, x: Any, cache: Any = None, carveout: int | None = None) -> Callable[[], Any]:
+    """A callable running one variant of the merge kernel (main and fix-up) on the arrays; with
+    a :class:`ColumnCache`, its gather and hot entry instead of the main one."""
     import cupy
 
     from grblas_gpu.backends.cupy import backend as cb
@@ -87,8 +135,15 @@ def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...
             assert old in source, (name, old)
             source = source.replace(old, new)
     source = source.replace("#define GB_MERGE_BLOCK", _HELPERS + "\n#define GB_MERGE_BLOCK", 1)
+    # A source of its own per variant: CuPy shares one compiled module among equal sources, and
+    # an attribute set on one variant's function (the carveout) would then apply to all of them.
+    source += f"\n// variant {next(_serial)}\n"
     raw = cupy.RawModule(code=source, options=codegen.NVRTC_OPTIONS)
-    main, fixup = raw.get_function(module.entries["main"]), raw.get_function(module.entries["fixup"])
+    main = raw.get_function(module.entries["main" if cache is None else "hot"])
+    fixup, gather = raw.get_function(module.entries["fixup"]), raw.get_function(module.entries["gather"])
+    if carveout is not None:
+        main.preferred_shared_memory_carveout = carveout
+    print(f"  {main.num_regs} registers, {main.shared_size_bytes} bytes of shared memory a block")
     tile_row = cb._merge_tiles(ptr, int(idx.size))
     nrows = ptr.size - 1
     ntiles = tile_row.size - 1
@@ -97,9 +152,14 @@ def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...
     carries = (cupy.empty(ntiles, dtype=np.int64), cupy.empty(ntiles, dtype=x.dtype),
                cupy.empty(ntiles, dtype=np.bool_))
     null = np.uintp(0)
-    head = (ptr, idx, vals, x, null, null, null, null, tile_row, np.int64(nrows), out, present)  # x_hot, x_present_hot, x_present, row_mask
+    x_hot = null if cache is None else cupy.empty(cache.hot.size, dtype=x.dtype)
+    columns = idx if cache is None else cache.indices
+    head = (ptr, columns, vals, x, x_hot, null, null, null, tile_row, np.int64(nrows), out, present)  # x_present_hot, x_present, row_mask
 
     def run() -> Any:
+        if cache is not None:
+            nhot = cache.hot.size
+            gather((-(-nhot // 256),), (256,), (x, null, cache.hot, np.int64(nhot), x_hot, null))
         main((ntiles,), (block,), head + carries + (np.int32(0),))  # accumulate: off
         fixup((-(-ntiles // 256),), (256,), carries + (np.int64(ntiles), out, present))
         return out
@@ -181,7 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     """Time the variants and print a table (cuSPARSE first)."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.spmv_variants", description=__doc__)
     parser.add_argument("--scale", type=int, default=22)
-    parser.add_argument("--repeat", type=int, default=50)
+    parser.add_argument("--repeat", type=int, default=50, help="rounds (each times every variant)")
+    parser.add_argument("--semiring", action="append", default=None,
+                        help="semiring name (repeatable; default plus_times)")
+    parser.add_argument("--hot", action="store_true", help="through the column cache, as the backend builds it")
     parser.add_argument("--dtype", default="float32")
     parser.add_argument("--save", help="write the graph's CSR here (.npz)")
     parser.add_argument("--load", help="read the graph's CSR from here instead of building it")
@@ -189,11 +252,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--api", action="store_true", help="also time the same product through the API")
     parser.add_argument("--relabel", action="store_true",
                         help="also time the base kernel with columns relabelled by descending frequency")
+    parser.add_argument("--local", action="store_true",
+                        help="also time the base kernel with every column index taken modulo 4,096")
     args = parser.parse_args(argv)
 
     import cupy
     import cupyx.scipy.sparse as cusp
 
+    from grblas_gpu.backends.cupy import backend as cb
     from grblas_gpu.dtypes import FP32, FP64
     from grblas_gpu.operators import semiring
 
@@ -228,13 +294,41 @@ def main(argv: list[str] | None = None) -> int:
         _time_api(typed, indptr, indices, vals, x, args.repeat)
     if args.relabel:
         _time_relabelled(typed, ptr, idx, vals, x, ref, args.repeat)
-    for label, block, items, edits in VARIANTS:
-        if args.only and label not in args.only:
+    be = cb.CupyBackend
+    caches: dict[int, Any] = {}
+
+    def cache_of(count: int) -> Any:
+        if count and count not in caches:
+            caches[count] = cb._hot_columns(idx, n, count, be.hot_min_share)
+            print(f"column cache of {count}:", "none (too little share)" if caches[count] is None else "made")
+        return caches.get(count)
+
+    names = args.semiring or ["plus_times"]
+    runs: dict[str, Callable[[], Any]] = {"cusparse": lambda: A @ x}
+    firsts: dict[str, Any] = {}
+    for v in VARIANTS:
+        if args.only and v.label not in args.only:
             continue
-        run = _variant_runner(typed, block, items, edits, ptr, idx, vals, x)
-        got = run()
-        err = float(cupy.abs(got - ref).max() / cupy.abs(ref).max())
-        print(f"{label:28s} {_median_ms(run, args.repeat):8.3f} ms  max rel err {err:.1e}")
+        count = v.hot if v.hot is not None else (be.hot_columns if args.hot else 0)
+        for name in names:
+            run = _variant_runner(semiring[name][FP32 if dtype == np.float32 else FP64], v.block, v.items, v.edits,
+                                  ptr, idx, vals, x, cache_of(count), v.carveout)
+            got = run().copy()
+            base = ref if name == "plus_times" else firsts.setdefault(name, got)
+            err = float(cupy.abs(got - base).max() / cupy.abs(base).max())
+            print(f"{v.label} {name}: max rel diff from {'cuSPARSE' if name == 'plus_times' else 'the first'} {err:.1e}")
+            runs[f"{v.label} {name}"] = run
+    if args.local:  # every gather of x among 4,096 columns: the kernel with its gathers cached
+        for name in names:
+            runs[f"local columns {name}"] = _variant_runner(semiring[name][FP32 if dtype == np.float32 else FP64],
+                                                            256, 6, (), ptr, idx & 4095, vals, x)
+    times = _round_robin(runs, args.repeat)
+    peer = times["cusparse"]
+    print(f"{'cusparse':34s} {statistics.median(peer):8.3f} ms")
+    for label, t in times.items():
+        if label != "cusparse":
+            ratio = statistics.median(a / b for a, b in zip(t, peer))
+            print(f"{label:34s} {statistics.median(t):8.3f} ms  {ratio:.3f} x cuSPARSE in its rounds")
     return 0
 
 
