@@ -740,6 +740,34 @@ def test_spmv_column_cache(gpu: Any, name: str, t: DataType, index: Any, vf: boo
         assert np.bincount(indices, minlength=ncols)[hot].sum() >= 0.5 * indices.size
 
 
+@pytest.mark.parametrize("t", [FP32, FP64])
+@pytest.mark.parametrize("cache", [True, False], ids=["hot columns", "no cache"])
+def test_spmv_merge_leaves_l1(gpu: Any, t: DataType, cache: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A merge pull's main kernel asks for shared memory enough for MERGE_BLOCKS_PER_SM blocks
+    an SM, not the most the SM has (the rest is L1 for the gathers of x)."""
+    import cupy
+
+    from grblas_gpu.backends.cupy import codegen
+
+    rng = rng_for("leaves l1", t, cache)
+    indptr, indices, values, ncols = _skewed_csr(rng, np.int32)
+    hot = (("hot_columns", 64), ("hot_min_nnz", 0)) if cache else (("hot_min_nnz", 1 << 40),)
+    for attr, value in (("merge_min_nnz", 0),) + hot:
+        monkeypatch.setattr(gpu, attr, value)
+    sr = semirings["plus_times"][t]
+    plan = gpu.spmv_plan(gpu.asarray(indptr), gpu.asarray(indices), ncols)
+    x = rng.integers(1, 9, ncols).astype(np.float64)
+    gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan)
+    module = codegen.spmv_module(sr, np.dtype(np.int32), False, "merge", np.dtype(np.int32))
+    role = "hot" if cache and t.np_type.itemsize <= 4 else "main"
+    kernel = gpu._functions[(module.digest, role)]
+    attributes = cupy.cuda.Device().attributes
+    per_sm = attributes["MaxSharedMemoryPerMultiprocessor"]
+    need = codegen.MERGE_BLOCKS_PER_SM * (kernel.shared_size_bytes + attributes["ReservedSharedMemoryPerBlock"])
+    percent = kernel.preferred_shared_memory_carveout
+    assert percent * per_sm >= 100 * need and percent < 100
+
+
 @pytest.mark.parametrize("name,t", [("plus_times", FP64), ("min_plus", FP32), ("max_min", INT32),
                                     ("plus_second", FP32)])
 @pytest.mark.parametrize("index", [np.int32, np.int64, (np.int64, np.int32)], ids=_index_name)

@@ -115,6 +115,22 @@ def _sm_count(device: int) -> int:
     return int(cupy.cuda.Device(device).attributes["MultiProcessorCount"])
 
 
+@functools.lru_cache(maxsize=None)
+def _shared_memory(device: int) -> tuple[int, int]:
+    """(shared memory an SM may give its blocks, bytes the driver reserves per block) of a
+    device, in bytes (asked once per device)."""
+    attributes = cupy.cuda.Device(device).attributes
+    return int(attributes["MaxSharedMemoryPerMultiprocessor"]), int(attributes.get("ReservedSharedMemoryPerBlock", 0))
+
+
+def _leave_l1(fn: Any, blocks: int) -> None:
+    """Ask for just the shared memory ``blocks`` blocks of ``fn`` need on an SM of the current
+    device, the rest of the SM's memory being L1 (the driver, left to choose, fits as many
+    blocks as it can and keeps their shared memory)."""
+    per_sm, reserved = _shared_memory(cupy.cuda.runtime.getDevice())
+    fn.preferred_shared_memory_carveout = codegen.carveout_percent(int(fn.shared_size_bytes), blocks, per_sm, reserved)
+
+
 def _bounded_blocks(threads: int, per_sm: int) -> int:
     """Blocks of ``_BLOCK`` threads for ``threads`` threads, at most ``per_sm`` per SM of the
     current device (the kernel's threads stride over the rest)."""
@@ -1025,7 +1041,9 @@ class CupyBackend(Backend):
         scratch = plan.scratch_presence(nrows) if known else None
         main = fixup = None
         if ntiles:
-            main = PreparedLaunch(self._function(module, role), ntiles, codegen.MERGE_BLOCK,
+            kernel = self._function(module, role)
+            _leave_l1(kernel, codegen.MERGE_BLOCKS_PER_SM)
+            main = PreparedLaunch(kernel, ntiles, codegen.MERGE_BLOCK,
                                   (ptr, idx, CHANGES, CHANGES) + hot + (CHANGES, CHANGES, tile_row, np.int64(nrows),
                                                                         CHANGES, CHANGES) + carries + (_FLAGS32[into],))
             fixup = PreparedLaunch(self._function(module, "fixup"), -(-ntiles // _BLOCK), _BLOCK,

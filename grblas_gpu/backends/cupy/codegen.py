@@ -58,6 +58,8 @@ __all__ = [
     "spmv_module",
     "SPMV_SCHEDULES",
     "MERGE_TILE",
+    "MERGE_BLOCKS_PER_SM",
+    "carveout_percent",
     "PUSH_TILE",
     "merge_schedule_applies",
 ]
@@ -438,6 +440,19 @@ MERGE_TILE = MERGE_BLOCK * MERGE_ITEMS
 scale 22, FP32 plus_times through the column cache, GPU time of back-to-back calls (cuSPARSE
 585 us in the same run): 6 items 582 us, 7 items 590, 8 items 594; 512 threads of 8 items 589."""
 
+MERGE_BLOCKS_PER_SM = 6
+"""Merge-path SpMV: the blocks an SM must hold at once (the kernels' launch bound); the
+backend asks for just the shared memory they need, leaving the rest of the SM's memory to L1."""
+
+
+def carveout_percent(block_bytes: int, blocks: int, per_sm: int, reserved: int) -> int:
+    """The shared-memory carveout, in percent of ``per_sm`` (an SM's shared memory), that holds
+    ``blocks`` blocks of ``block_bytes`` each and ``reserved`` more per block (the driver's);
+    at least 1 (0 asks for none) and at most 100.  The driver rounds it up to a size the SM
+    supports."""
+    need = blocks * (block_bytes + reserved)
+    return max(1, min(100, -(-100 * need // per_sm)))
+
 _SPMV_SCHEDULE_ROLES: Mapping[str, Mapping[str, str]] = {
     "vector": {"main": "", "long": "_long", "binned": "_binned"},
     "merge": {"main": "", "hot": "_hot", "fixup": "_fixup", "gather": "_gather"},
@@ -481,7 +496,8 @@ def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, sc
     """
     if schedule == "merge" and not merge_schedule_applies(semiring):
         raise DomainMismatch(f"the merge SpMV schedule does not compute {semiring.name}")
-    sizes = {"MERGE_BLOCK": str(MERGE_BLOCK), "MERGE_ITEMS": str(MERGE_ITEMS)} if schedule == "merge" else {}
+    sizes = ({"MERGE_BLOCK": str(MERGE_BLOCK), "MERGE_ITEMS": str(MERGE_ITEMS),
+              "MERGE_BLOCKS_PER_SM": str(MERGE_BLOCKS_PER_SM)} if schedule == "merge" else {})
     kernels, ops, tag, vf = _matvec_parts(semiring, index_type, ptr_type, vector_first, SPMV_SCHEDULES[schedule],
                                           sizes)
     return _module("spmv", f"spmv {schedule} {semiring.name} {semiring.key} {tag} vector_first={vf}",

@@ -26,6 +26,8 @@
 #define GB_MERGE_BLOCK {{MERGE_BLOCK}}
 #define GB_MERGE_ITEMS {{MERGE_ITEMS}}
 #define GB_MERGE_TILE (GB_MERGE_BLOCK * GB_MERGE_ITEMS)
+#define GB_MERGE_BLOCKS_PER_SM {{MERGE_BLOCKS_PER_SM}}
+static_assert(GB_MERGE_TILE < 65535, "row ends are staged as 16-bit offsets within a tile");
 
 // A partial result: a value, whether it holds any term, and whether it starts a new
 // segment (a thread that finished a row resets what flows past it).
@@ -89,7 +91,7 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
     typedef typename M::T T;
     __shared__ T prod[GB_MERGE_TILE];
     __shared__ bool term_ok[GB_MERGE_TILE];
-    __shared__ {{PTR_T}} row_end[GB_MERGE_TILE + 1];
+    __shared__ unsigned short row_end[GB_MERGE_TILE + 1];  // offsets from nz0: see the staging
     __shared__ gb_merge_part<M> warp_total[GB_MERGE_BLOCK / 32];
 
     const int64_t nnz = (int64_t)indptr[nrows];
@@ -149,8 +151,13 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
             }
         }
     }
+    // Row ends as offsets from the tile's first entry, 2 bytes each instead of 4 or 8: less
+    // shared memory a block leaves more of the SM to L1 (see the launch bounds).  Rows before
+    // r1 end inside the tile; row r1's end, anywhere after it, is kept as just past it.
     const int64_t last_row = min(r1, nrows - 1);
-    for (int64_t q = r0 + threadIdx.x; q <= last_row; q += GB_MERGE_BLOCK) row_end[q - r0] = gb_load_once(indptr + q + 1);
+    for (int64_t q = r0 + threadIdx.x; q <= last_row; q += GB_MERGE_BLOCK) {
+        row_end[q - r0] = (unsigned short)min((int64_t)gb_load_once(indptr + q + 1) - nz0, (int64_t)nz_count + 1);
+    }
     __syncthreads();
 
     // This thread's start: the first of its diagonal's rows whose end is not yet merged.
@@ -158,7 +165,7 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
     int64_t lo = 0, hi = last_row - r0 + 1;
     while (lo < hi) {
         const int64_t mid = (lo + hi) >> 1;
-        if ((int64_t)row_end[mid] + r0 + mid + 1 <= diag) lo = mid + 1; else hi = mid;
+        if (nz0 + (int64_t)row_end[mid] + r0 + mid + 1 <= diag) lo = mid + 1; else hi = mid;
     }
     int64_t i = r0 + lo, j = diag - i;
     const int64_t stop = min(diag + GB_MERGE_ITEMS, d1);
@@ -172,7 +179,7 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
     int64_t head_row = i;
     bool row_on = row_mask == 0 || i >= nrows || row_mask[i];
     for (int64_t d = diag; d < stop; ++d) {
-        if (j < (int64_t)row_end[i - r0]) {
+        if (j < nz0 + (int64_t)row_end[i - r0]) {
             if (row_on && (x_full || term_ok[j - nz0])) {
                 const T v = prod[j - nz0];
                 // Joined always, then selected: written as a choice of calls, min and max
@@ -228,17 +235,18 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
     }
 }
 
-// At least 1,536 threads an SM (6 blocks of 256): the compiler may use up to 40 registers a
-// thread.  NVRTC gave the hot entry 32 before (8 blocks an SM) and 36 with the bound and the
-// staging above (7 blocks, so more L1 beside their shared memory).  The two together, kron
+// At least GB_MERGE_BLOCKS_PER_SM blocks an SM (6 of 256 threads: the compiler may use up to 40
+// registers a thread), and the backend asks for just the shared memory they need: the gathers
+// of x hit L1 more often with the rest.  Left to choose, the driver fitted 7 blocks and kept
+// 132 KB of shared memory; 6 blocks fit in 100 KB, which leaves L1 156 KB instead of 124.  Kron
 // scale 22, FP32, through the column cache, the kernels alone in one process, rounds
-// alternating (us, min_plus / max_min / plus_times): before 605 / 606 / 589, after
-// 588 / 588 / 589 (cuSPARSE 583).
-extern "C" __global__ void __launch_bounds__(GB_MERGE_BLOCK, 1536 / GB_MERGE_BLOCK) {{KERNEL}}(GB_MERGE_PARAMS) {
+// alternating with cuSPARSE, ratios to it (plus_times / min_plus): the driver's choice
+// 1.012 / 0.995; 100 KB 0.946 / 0.937; 100 KB and 16-bit row ends 0.921 / 0.920.
+extern "C" __global__ void __launch_bounds__(GB_MERGE_BLOCK, GB_MERGE_BLOCKS_PER_SM) {{KERNEL}}(GB_MERGE_PARAMS) {
     gb_merge_tile<false>(GB_MERGE_ARGS);
 }
 
-extern "C" __global__ void __launch_bounds__(GB_MERGE_BLOCK, 1536 / GB_MERGE_BLOCK) {{KERNEL}}_hot(GB_MERGE_PARAMS) {
+extern "C" __global__ void __launch_bounds__(GB_MERGE_BLOCK, GB_MERGE_BLOCKS_PER_SM) {{KERNEL}}_hot(GB_MERGE_PARAMS) {
     gb_merge_tile<true>(GB_MERGE_ARGS);
 }
 #undef GB_MERGE_PARAMS  // other modules of one unit define their own
