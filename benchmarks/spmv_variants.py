@@ -1,8 +1,8 @@
 """Tuning runs for the merge-path SpMV kernel: ``python -m benchmarks.spmv_variants``.
 
 Builds the directed Kronecker graph, then times variants of the generated merge-path kernel
-(threads per block, items per thread, launch bounds, cache hints on the loads) under one or
-more semirings (``--semiring``), optionally through the column cache as the backend builds it
+(threads per block, items per thread, launch bounds, cache hints on the loads, the shared
+memory carveout, the column cache's size) under one or more semirings (``--semiring``), optionally through the column cache as the backend builds it
 (``--hot``), against cuSPARSE's SpMV on the same arrays, in one process.  The GPU's speed
 drifts by several percent within seconds, so the variants and cuSPARSE are timed in rounds,
 each round timing every one of them (a batch of back-to-back calls by CUDA events, after one
@@ -24,14 +24,8 @@ import numpy as np
 
 # Text edits applied to the rendered merge module: name -> (old, new) pairs.
 _KEEP_X = (("x[k]", "gb_ldkeep(x + k)"),)
-_BOUND = "__launch_bounds__(GB_MERGE_BLOCK, 1536 / GB_MERGE_BLOCK)"
-# Row ends kept in shared memory as 16-bit offsets from the tile's first entry (clamped past its end).
-_U16_ENDS = (("__shared__ int32_t row_end[GB_MERGE_TILE + 1];", "__shared__ unsigned short row_end[GB_MERGE_TILE + 1];"),
-             ("row_end[q - r0] = gb_load_once(indptr + q + 1);",
-              "row_end[q - r0] = (unsigned short)min((int64_t)gb_load_once(indptr + q + 1) - nz0, (int64_t)nz_count + 1);"),
-             ("if ((int64_t)row_end[mid] + r0 + mid + 1 <= diag)", "if ((int64_t)row_end[mid] + nz0 + r0 + mid + 1 <= diag)"),
-             ("if (j < (int64_t)row_end[i - r0]) {", "if (j < (int64_t)row_end[i - r0] + nz0) {"))
-EDITS = {"keep": _KEEP_X, "u16": _U16_ENDS,
+_BOUND = "__launch_bounds__(GB_MERGE_BLOCK, GB_MERGE_BLOCKS_PER_SM)"
+EDITS = {"keep": _KEEP_X,
          "lb8": ((_BOUND, "__launch_bounds__(GB_MERGE_BLOCK, 2048 / GB_MERGE_BLOCK)"),),
          "nolb": ((_BOUND, ""),)}
 
@@ -53,8 +47,8 @@ __device__ __forceinline__ double gb_ldkeep(const double* p) {
 
 class Variant(NamedTuple):
     """A kernel variant: threads per block, items per thread, text edits (names in EDITS), the
-    preferred shared-memory carveout (percent; None: the driver's choice) and the column cache's
-    size (None: as ``--hot`` says; 0: none)."""
+    preferred shared-memory carveout (percent; None: the backend's; -1: the driver's choice)
+    and the column cache's size (None: as ``--hot`` says; 0: none)."""
 
     label: str
     block: int = 256
@@ -68,17 +62,14 @@ _serial = itertools.count()
 
 VARIANTS: tuple[Variant, ...] = (
     Variant("base"),
-    Variant("base c40", carveout=40),
-    Variant("u16", edits=("u16",)),
-    Variant("u16 c40", edits=("u16",), carveout=40),
-    Variant("u16 c25", edits=("u16",), carveout=25),
-    Variant("u16 c30", edits=("u16",), carveout=30),
-    Variant("u16 c40 hot 2^17", edits=("u16",), carveout=40, hot=1 << 17),
-    Variant("u16 c40 hot 2^19", edits=("u16",), carveout=40, hot=1 << 19),
-    Variant("u16 c40 nolb", edits=("u16", "nolb"), carveout=40),
-    Variant("u16 c40 i7", items=7, edits=("u16",), carveout=40),
-    Variant("u16 c40 i8", items=8, edits=("u16",), carveout=40),
-    Variant("base c40 again", carveout=40),
+    Variant("driver's carveout", carveout=-1),
+    Variant("carveout 25", carveout=25),
+    Variant("carveout 50", carveout=50),
+    Variant("hot 2^17", hot=1 << 17),
+    Variant("hot 2^19", hot=1 << 19),
+    Variant("i7", items=7),
+    Variant("nolb", edits=("nolb",)),
+    Variant("base again"),
 )
 
 
@@ -141,7 +132,9 @@ def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...
     raw = cupy.RawModule(code=source, options=codegen.NVRTC_OPTIONS)
     main = raw.get_function(module.entries["main" if cache is None else "hot"])
     fixup, gather = raw.get_function(module.entries["fixup"]), raw.get_function(module.entries["gather"])
-    if carveout is not None:
+    if carveout is None:
+        cb._leave_l1(main, codegen.MERGE_BLOCKS_PER_SM)
+    else:
         main.preferred_shared_memory_carveout = carveout
     print(f"  {main.num_regs} registers, {main.shared_size_bytes} bytes of shared memory a block")
     tile_row = cb._merge_tiles(ptr, int(idx.size))
