@@ -125,8 +125,8 @@ def _shared_memory(device: int) -> tuple[int, int]:
 
 def _leave_l1(fn: Any, blocks: int) -> None:
     """Ask for just the shared memory ``blocks`` blocks of ``fn`` need on an SM of the current
-    device, the rest of the SM's memory being L1 (the driver, left to choose, fits as many
-    blocks as it can and keeps their shared memory)."""
+    device, the rest of the SM's memory being L1 (the driver, left to choose, keeps more shared
+    memory than that: see the merge template's launch bounds)."""
     per_sm, reserved = _shared_memory(cupy.cuda.runtime.getDevice())
     fn.preferred_shared_memory_carveout = codegen.carveout_percent(int(fn.shared_size_bytes), blocks, per_sm, reserved)
 

@@ -453,6 +453,7 @@ def carveout_percent(block_bytes: int, blocks: int, per_sm: int, reserved: int) 
     need = blocks * (block_bytes + reserved)
     return max(1, min(100, -(-100 * need // per_sm)))
 
+
 _SPMV_SCHEDULE_ROLES: Mapping[str, Mapping[str, str]] = {
     "vector": {"main": "", "long": "_long", "binned": "_binned"},
     "merge": {"main": "", "hot": "_hot", "fixup": "_fixup", "gather": "_gather"},

@@ -237,11 +237,12 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
 
 // At least GB_MERGE_BLOCKS_PER_SM blocks an SM (6 of 256 threads: the compiler may use up to 40
 // registers a thread), and the backend asks for just the shared memory they need: the gathers
-// of x hit L1 more often with the rest.  Left to choose, the driver fitted 7 blocks and kept
-// 132 KB of shared memory; 6 blocks fit in 100 KB, which leaves L1 156 KB instead of 124.  Kron
-// scale 22, FP32, through the column cache, the kernels alone in one process, rounds
-// alternating with cuSPARSE, ratios to it (plus_times / min_plus): the driver's choice
-// 1.012 / 0.995; 100 KB 0.946 / 0.937; 100 KB and 16-bit row ends 0.921 / 0.920.
+// of x hit L1 more often with the rest.  6 blocks fit in the H100's 100 KB size, which leaves
+// 156 KB of L1.  Left to choose, the driver keeps more: its speed matches a request for 50%
+// (the 132 KB size, 124 KB of L1).  Kron scale 22, FP32, through the column cache, the kernels
+// alone in one process, rounds alternating with cuSPARSE, ratios to it (plus_times /
+// min_plus): the driver's choice 1.012 / 0.995; 100 KB 0.946 / 0.937; 164 KB 1.12 / 1.08
+// (another run); with 16-bit row ends, 100 KB 0.921 / 0.920 and 64 KB (5 blocks) 0.903 / 0.920.
 extern "C" __global__ void __launch_bounds__(GB_MERGE_BLOCK, GB_MERGE_BLOCKS_PER_SM) {{KERNEL}}(GB_MERGE_PARAMS) {
     gb_merge_tile<false>(GB_MERGE_ARGS);
 }
