@@ -2,15 +2,15 @@
 
 Builds the directed Kronecker graph, then times variants of the generated merge-path kernel
 (threads per block, items per thread, launch bounds, cache hints on the loads, the shared
-memory carveout, the column cache's size) under one or more semirings (``--semiring``), optionally through the column cache as the backend builds it
-(``--hot``), against cuSPARSE's SpMV on the same arrays, in one process.  The GPU's speed
-drifts by several percent within seconds, so the variants and cuSPARSE are timed in rounds,
-each round timing every one of them (a batch of back-to-back calls by CUDA events, after one
-untimed call), the order reversed every other round; each prints its median and the median of
-its ratios to cuSPARSE's time in the same round.  plus_times results are checked against
-cuSPARSE's, other semirings' against the first variant's.  A tool for choosing the kernel's
-settings, not part of the benchmark suite; ``--save``/``--load`` keep the graph for a second
-process (a profiler run, say).
+memory carveout, the column cache's size) under one or more semirings (``--semiring``),
+optionally through the column cache as the backend builds it (``--hot``), against cuSPARSE's
+SpMV on the same arrays, in one process. The GPU's speed drifts by several percent within
+seconds, so the variants and cuSPARSE are timed in rounds, each round timing every one of them
+(a batch of back-to-back calls by CUDA events, after one untimed call), the order reversed
+every other round; each prints its median and the median of its ratios to cuSPARSE's time in
+the same round. plus_times results are checked against cuSPARSE's, other semirings' against
+the first variant's. A tool for choosing the kernel's settings, not part of the benchmark
+suite; ``--save``/``--load`` keep the graph for a second process (a profiler run, say).
 """
 
 from __future__ import annotations
@@ -282,7 +282,8 @@ def main(argv: list[str] | None = None) -> int:
             return A @ x
 
         print(f"{'cusparse':28s} {_median_ms(synced, args.repeat):8.3f} ms synchronised first")
-    typed = semiring.plus_times[FP32 if dtype == np.float32 else FP64]
+    value_type = FP32 if dtype == np.float32 else FP64
+    typed = semiring.plus_times[value_type]
     if args.api:
         _time_api(typed, indptr, indices, vals, x, args.repeat)
     if args.relabel:
@@ -304,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         count = v.hot if v.hot is not None else (be.hot_columns if args.hot else 0)
         for name in names:
-            run = _variant_runner(semiring[name][FP32 if dtype == np.float32 else FP64], v.block, v.items, v.edits,
+            run = _variant_runner(semiring[name][value_type], v.block, v.items, v.edits,
                                   ptr, idx, vals, x, cache_of(count), v.carveout)
             got = run().copy()
             base = ref if name == "plus_times" else firsts.setdefault(name, got)
@@ -312,9 +313,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{v.label} {name}: max rel diff from {'cuSPARSE' if name == 'plus_times' else 'the first'} {err:.1e}")
             runs[f"{v.label} {name}"] = run
     if args.local:  # every gather of x among 4,096 columns: the kernel with its gathers cached
+        base = Variant("local columns")
         for name in names:
-            runs[f"local columns {name}"] = _variant_runner(semiring[name][FP32 if dtype == np.float32 else FP64],
-                                                            256, 6, (), ptr, idx & 4095, vals, x)
+            runs[f"{base.label} {name}"] = _variant_runner(semiring[name][value_type], base.block, base.items,
+                                                           base.edits, ptr, idx & 4095, vals, x)
     times = _round_robin(runs, args.repeat)
     peer = times["cusparse"]
     print(f"{'cusparse':34s} {statistics.median(peer):8.3f} ms")

@@ -7,6 +7,7 @@ slow CPU peer at a large scale cannot eat the run's time.
 
 from __future__ import annotations
 
+import functools
 import statistics
 import time
 from contextlib import contextmanager
@@ -87,7 +88,7 @@ def measure_paired(fn: Callable[[], Any], peer: Callable[[], Any], *, gpu: bool,
     operation, so that it finds the caches as a call in a loop of its own would (as in
     :func:`measure`), not as the other operation left them.
     """
-    once = (lambda f: _gpu_once(f)) if gpu else (lambda f: _wall_once(f, False))
+    once = _gpu_once if gpu else functools.partial(_wall_once, gpu=False)
 
     def warm_then_time(f: Callable[[], Any]) -> float:
         f()
