@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from ..exceptions import InvalidValue
+from ..exceptions import InvalidValue, NotImplementedException
 
 __all__ = ["BACKENDS", "default_backend", "get_backend", "use_backend", "gpu_available", "Backend"]
 
@@ -108,6 +108,18 @@ class Backend:
         """``mask_allowed(...)`` and the number of positions it allows, where the backend
         counts them in the same pass (an int, or a count ``int()`` reads later), else None."""
         return self.mask_allowed(bits, values, complement, within), None
+
+    def mxm_gustavson(self, semiring: Any, a: Any, b: Any, mask: Any = None) -> Any:
+        """``C = A B`` over ``semiring`` row by row (Gustavson), ``a`` and ``b`` as
+        :class:`~.operands.CsrOperand`; with a :class:`~.operands.MaskOperand`, only the
+        positions it allows are formed.  Returns a :class:`~.operands.CsrProduct`."""
+        raise NotImplementedException(f"the {self.name} backend has no mxm_gustavson")
+
+    def mxm_dot(self, semiring: Any, a: Any, bt: Any, mask: Any) -> Any:
+        """``C<M> = A B`` over ``semiring`` as one dot product per position of the (not
+        complemented) ``mask``; ``bt`` holds B's columns as rows.  Returns a
+        :class:`~.operands.CsrProduct` whose entries are among the mask's."""
+        raise NotImplementedException(f"the {self.name} backend has no mxm_dot")
 
     @staticmethod
     def adds_in_one_pass(op: Any) -> bool:
