@@ -148,3 +148,25 @@ def test_memory_stops_at_the_first_scale_that_does_not_fit(monkeypatch: pytest.M
     pr = next(a for a in data["scales"][1]["algorithms"] if a["algorithm"] == "pagerank")
     assert pr["error"] == "OutOfMemory: pagerank does not fit"
     assert "Largest scale that ran BFS, SSSP and PageRank: 5" in memory.markdown(data)
+
+
+def test_measure_turns_takes_one_pair_of_slow_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calls slower than the budget (twice, so not a first use) are timed as one pair, in turn;
+    fast ones go through measure_paired's repeats."""
+    from benchmarks import timing
+
+    made: list[str] = []
+    seconds = {"ours": 2.0, "peer": 4.0}
+
+    def fake_wall_once(fn, gpu):
+        made.append(fn())
+        return seconds[made[-1]]
+
+    monkeypatch.setattr(timing, "_wall_once", fake_wall_once)
+    got = timing.measure_turns(lambda: "ours", lambda: "peer", gpu=False, budget_s=3.0)
+    assert made == ["ours", "peer"] * 3
+    assert got["runs"] == 1 and got["median_s"] == 2.0 and got["peer_ratio"] == 0.5
+    seconds.update(ours=0.01, peer=0.02)
+    made.clear()
+    got = timing.measure_turns(lambda: "ours", lambda: "peer", gpu=False, repeat=5, budget_s=3.0)
+    assert got["runs"] == 5 and got["peer_ratio"] == 0.5
