@@ -35,7 +35,7 @@ GRAPHBLAS = "python-graphblas"
 
 
 def _error_text(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}"[:300]
+    return " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
 
 
 def _release(cfg: Config) -> None:
@@ -188,6 +188,10 @@ def bench_mxm(g: Graph, cfg: Config) -> list[dict]:
 # ------------------------------------------------------------------ triangles, LCC
 def _graphblas() -> Any:
     """python-graphblas set to use every core (ImportError when not installed)."""
+    try:
+        import suitesparse_graphblas  # noqa: F401 - python-graphblas hides this import's own error
+    except ImportError as exc:
+        raise ImportError(f"suitesparse_graphblas does not import: {exc}") from exc
     import graphblas as gbl
 
     try:

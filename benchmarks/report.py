@@ -150,7 +150,8 @@ def plot(data: dict, path: Path) -> str | None:
         pts.sort()
         ax1.plot(*zip(*pts), marker="o", label=label)
     ax1.set(xscale="log", yscale="log", xlabel="edges", ylabel="ms", title="mxv with a dense vector")
-    ax1.legend(fontsize=7)
+    if series:
+        ax1.legend(fontsize=7)
     for algo in sorted({x["algorithm"] for x in data["memory"]}):
         pts = sorted((x["graph_csr_bytes"] / 2**20, x["peak_used_bytes"] / 2**20)
                      for x in data["memory"] if x["algorithm"] == algo)
