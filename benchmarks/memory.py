@@ -32,8 +32,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-import numpy as np
-
 from . import large
 from .timing import PeakMemory, device_sync
 
