@@ -123,11 +123,14 @@ class _Plan:
         """Rows grouped by bin (by bound, or for the numeric pass by ``nnz``): the row ids in
         bin order and the first position of each bin (NBINS + 1 host ints)."""
         bins = cupy.empty(self.nrows, np.int8)
-        counts = cupy.zeros(sg.NBINS, np.uint64)
+        words = cupy.zeros(32, np.uint64)  # the bins' counts, then the places handed out
+        counts, cursor = words[:16], words[16:]
         self._launch(self.sym, "bins", _BINS_BLOCKS, _WARP_BLOCK, (self.bound, nnz, np.int64(self.nrows), bins, counts))
-        order = cupy.argsort(bins)
+        order = cupy.empty(self.nrows, np.int64)
+        self._launch(self.sym, "group", -(-self.nrows // _WARP_BLOCK), _WARP_BLOCK,
+                     (bins, np.int64(self.nrows), counts, cursor, order))
         starts = np.zeros(sg.NBINS + 1, np.int64)
-        np.cumsum(counts.get().astype(np.int64), out=starts[1:])
+        np.cumsum(counts.get()[:sg.NBINS].astype(np.int64), out=starts[1:])
         return order, starts
 
     def _shared_bins(self, starts: np.ndarray) -> Any:

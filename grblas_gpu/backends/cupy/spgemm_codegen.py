@@ -86,13 +86,14 @@ def _common(ptr_type: Any, index_type: Any) -> tuple[str, str]:
 @functools.lru_cache(maxsize=16)
 def symbolic_module(ptr_type: Any, index_type: Any) -> KernelModule:
     """Entries ``flops(a_ptr, a_idx, b_ptr, m_ptr, complement, nrows, ncols, bound)``, ``bins(bound,
-    nnz, nrows, bins)``, ``count(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, rows,
+    nnz, nrows, bins, counts)``, ``group(bins, nrows, counts, cursor, order)``, ``count(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, rows,
     nlisted, glog, tlog, wlog, row_nnz)`` and ``count_dense(a_ptr, a_idx, b_ptr, b_idx, m_ptr,
     m_idx, complement, rows, glog, wlog, nwords, work, row_nnz)`` (see the template)."""
     common, tag = _common(ptr_type, index_type)
     kernels = codegen.fill(codegen.template("spgemm_symbolic.cu"), {"COMMON": common}, keep=("KERNEL",))
     return codegen._module("spgemm", f"spgemm symbolic {tag}", f"gb_spgemm_symbolic_{tag}", "", kernels,
-                           {"flops": "_flops", "bins": "_bins", "count": "_count", "count_dense": "_count_dense"})
+                           {"flops": "_flops", "bins": "_bins", "group": "_group", "count": "_count",
+                            "count_dense": "_count_dense"})
 
 
 def _init_literal(monoid: TypedMonoid) -> str:

@@ -52,6 +52,35 @@ extern "C" __global__ void {{KERNEL}}_bins(const int64_t* __restrict__ bound, co
         atomicAdd(&counts[threadIdx.x], (unsigned long long)block_counts[threadIdx.x]);
 }
 
+// The row ids grouped by bin, a thread per row: bin b's rows go to order[start_b ..) where
+// start_b is the sum of counts[0 .. b) (counts as the bins kernel left them, 16 words); cursor
+// (16 zeroed words) hands out places, a block's rows of one bin taking them together (rows
+// stay near their neighbours, as in a sort by bin, without the sort's passes).
+extern "C" __global__ void {{KERNEL}}_group(const int8_t* __restrict__ bins, int64_t nrows,
+                                            const unsigned long long* __restrict__ counts,
+                                            unsigned long long* __restrict__ cursor, int64_t* __restrict__ order) {
+    __shared__ unsigned local[16];
+    __shared__ unsigned long long base[16];
+    if (threadIdx.x < 16) local[threadIdx.x] = 0u;
+    __syncthreads();
+    const int64_t i = gb_thread_id();
+    int b = -1;
+    unsigned rank = 0u;
+    if (i < nrows) {
+        b = bins[i];
+        rank = atomicAdd(&local[b], 1u);
+    }
+    __syncthreads();
+    if (threadIdx.x < 16) {
+        unsigned long long start = 0ull;
+        for (int c = 0; c < (int)threadIdx.x; ++c) start += counts[c];
+        const unsigned n = local[threadIdx.x];
+        base[threadIdx.x] = n != 0u ? start + atomicAdd(&cursor[threadIdx.x], (unsigned long long)n) : 0ull;
+    }
+    __syncthreads();
+    if (b >= 0) order[base[b] + rank] = i;
+}
+
 // Symbolic pass, shared-memory tables: the number of columns of each listed row, written to
 // row_nnz.  A group of 2^glog lanes per row, blockDim.x / 2^glog rows per block, a table of
 // 2^tlog keys per row in dynamic shared memory (then one counter per row).
