@@ -67,9 +67,13 @@ def bench_graph(name: str, g: Any, rounds: int, semirings: tuple[str, ...], chec
 
     rows = []
     first = ours("plus_times")()
-    theirs = cusparse()
     nnz = int(first.indptr[-1])
-    check = _check(first, theirs) if g.nnz <= check_below else "-"
+    try:
+        theirs = cusparse()
+    except Exception as exc:  # noqa: BLE001 - cuSPARSE refuses some products (its workspace)
+        print(f"{name}: cuSPARSE failed: {type(exc).__name__}: {exc}")
+        theirs, cusparse = None, None
+    check = _check(first, theirs) if theirs is not None and g.nnz <= check_below else "-"
     del first, theirs
     cupy.get_default_memory_pool().free_all_blocks()
     times = {s: [] for s in semirings}
@@ -78,13 +82,13 @@ def bench_graph(name: str, g: Any, rounds: int, semirings: tuple[str, ...], chec
         _timed(ours(s))  # warm-up: compiles the module
     for r in range(rounds):
         order = semirings if r % 2 == 0 else tuple(reversed(semirings))
-        if r % 2:
+        if r % 2 and cusparse is not None:
             peer.append(_timed(cusparse))
         for s in order:
             times[s].append(_timed(ours(s)))
-        if r % 2 == 0:
+        if r % 2 == 0 and cusparse is not None:
             peer.append(_timed(cusparse))
-    theirs_s = statistics.median(peer)
+    theirs_s = statistics.median(peer) if peer else float("nan")
     for s in semirings:
         t = statistics.median(times[s])
         rows.append((name, s, t, theirs_s, t / theirs_s, nnz, check if s == "plus_times" else ""))
