@@ -1229,6 +1229,15 @@ class CupyBackend(Backend):
         self._launch_changing(module, "ends", 1, 1024, (ptr, rows, np.int64(n), ends))
         return ends
 
+    @_map_out_of_memory
+    def mxm_gustavson(self, semiring: TypedSemiring, a: Any, b: Any, mask: Any = None) -> Any:
+        """``C = A B`` row by row in generated hash-table kernels (see :mod:`.spgemm`); ``a``, ``b``
+        :class:`~..operands.CsrOperand`, ``mask`` a :class:`~..operands.MaskOperand` or None.
+        Returns a :class:`~..operands.CsrProduct`."""
+        from .spgemm import mxm_gustavson
+
+        return mxm_gustavson(self, semiring, a, b, mask)
+
     def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> SpmvPlan:
         """How :meth:`spmv` splits a matrix's work.
 
