@@ -113,6 +113,8 @@ class _MatVec(Expression):
 
     def compute(self, mask: Mask | None = None) -> Vector:
         """The product as a new Vector (``mask`` is a hint: rows outside it may be skipped)."""
+        if self._A.nvals == 0 or self._u._count == 0:  # no terms: work bounded by entries, not the size
+            return Vector(self._typed.out_type, self._out_size, backend=self._A._be.name)
         push, M = self._direction()
         if push:
             return _push(self._typed, M, self._u, self._vector_first, self._out_size, mask)

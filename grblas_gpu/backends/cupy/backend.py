@@ -21,6 +21,7 @@ import numpy as np
 
 from ...dtypes import ALL_TYPES, BOOL, DataType, cast_scalar, lookup_dtype
 from ...exceptions import DomainMismatch, InvalidValue, OutOfMemory
+from ...limits import require_bytes
 from ...operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ...operators.cmath import cast_array
 from .. import Backend
@@ -544,6 +545,7 @@ class CupyBackend(Backend):
     @_map_out_of_memory
     def full(self, size: int, value: Any, t: DataType) -> cupy.ndarray:
         """An array of ``size`` elements of type ``t``, each ``value``."""
+        require_bytes(size * t.itemsize, "cupy", f"an array of {size} {t} values")
         out = cupy.empty(size, dtype=t.np_type)
         if t.is_bool:  # a byte per flag: a memset
             if size:
