@@ -6,12 +6,12 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from grblas_gpu import FP64, Matrix, Vector, binary, monoid, select, semiring
+from grblas_gpu import FP64, Matrix, Vector, binary, monoid, select, semiring, unary
 from grblas_gpu.dtypes import DataType, lookup_dtype
 from grblas_gpu.operators import Semiring
 from grblas_gpu.exceptions import InvalidValue
 
-from ._checks import check_numeric, check_square
+from ._checks import check_count, check_fraction, check_non_negative, check_numeric, check_square, check_tolerance
 
 __all__ = ["ConvergenceError", "pagerank"]
 
@@ -67,6 +67,11 @@ def pagerank(
     """
     check_square(A, "pagerank")
     check_numeric(A, "pagerank")
+    alpha = check_fraction(alpha, "alpha", "pagerank")
+    tol = check_tolerance(tol, "tol", "pagerank")
+    max_iter = check_count(max_iter, "max_iter", "pagerank")
+    if weight:
+        check_non_negative(A, "pagerank")
     t = lookup_dtype(dtype)
     if not t.is_float:
         raise InvalidValue(f"pagerank: dtype must be FP32 or FP64, got {t}")
@@ -140,6 +145,8 @@ def _teleport(personalization: Vector | Mapping[int, float] | None, n: int, t: D
         personalization = Vector.from_coo(keys, [personalization[k] for k in keys], size=n,
                                           dtype=FP64, backend=backend)
     p(binary.plus) << personalization
+    if p.apply(unary.isnan).new().reduce(monoid.lor).new().value or p.reduce(monoid.min).new().value < 0:
+        raise InvalidValue("pagerank: the personalization values must be >= 0 (and not NaN)")
     total = p.reduce().new().value
     if not total > 0:
         raise InvalidValue("pagerank: the personalization values must have a positive sum")
