@@ -11,6 +11,7 @@ import numbers
 from typing import Any
 
 from grblas_gpu import Matrix, monoid, unary
+from grblas_gpu.limits import require_bytes
 from grblas_gpu.exceptions import (
     DimensionMismatch,
     DomainMismatch,
@@ -20,7 +21,7 @@ from grblas_gpu.exceptions import (
 )
 
 __all__ = ["check_count", "check_fraction", "check_no_nan", "check_non_negative", "check_numeric",
-           "check_source", "check_square", "check_tolerance"]
+           "check_source", "check_square", "check_tolerance", "check_vertex_memory", "rows_with_entries"]
 
 
 def check_square(A: Any, name: str) -> None:
@@ -111,3 +112,22 @@ def check_non_negative(A: Matrix, name: str) -> None:
     check_no_nan(A, name)
     if A.nvals and not A.dtype.is_bool and A.reduce_scalar(monoid.min).new().value < 0:
         raise InvalidValue(f"{name}: edge weights must be >= 0")
+
+
+def rows_with_entries(A: Matrix) -> list[int]:
+    """The rows of ``A`` holding an entry (the vertices with out-edges), ascending: work and
+    memory in A's entries, not its dimension."""
+    if A.nvals == 0:
+        return []
+    return [int(i) for i in A.reduce_rowwise(monoid.any).new().to_coo()[0]]
+
+
+def check_vertex_memory(A: Matrix, name: str, per_vertex: int, host_per_vertex: int = 0) -> None:
+    """``OutOfMemory`` before any work where the algorithm's vectors over all vertices do not
+    fit: about ``per_vertex`` bytes a vertex on A's backend (and ``host_per_vertex`` on the
+    host), compared with the memory available there (see :mod:`grblas_gpu.limits`)."""
+    n = A.nrows
+    what = f"{name} on {n:,} vertices"
+    require_bytes(n * per_vertex, A.backend, what)
+    if host_per_vertex:
+        require_bytes(n * host_per_vertex, "numpy", what + " (on the host)")

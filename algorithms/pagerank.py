@@ -11,7 +11,7 @@ from grblas_gpu.dtypes import DataType, lookup_dtype
 from grblas_gpu.operators import Semiring
 from grblas_gpu.exceptions import InvalidValue
 
-from ._checks import check_count, check_fraction, check_non_negative, check_numeric, check_square, check_tolerance
+from ._checks import check_vertex_memory, check_count, check_fraction, check_non_negative, check_numeric, check_square, check_tolerance
 
 __all__ = ["ConvergenceError", "pagerank"]
 
@@ -67,6 +67,7 @@ def pagerank(
     """
     check_square(A, "pagerank")
     check_numeric(A, "pagerank")
+    check_vertex_memory(A, "pagerank", 54)
     alpha = check_fraction(alpha, "alpha", "pagerank")
     tol = check_tolerance(tol, "tol", "pagerank")
     max_iter = check_count(max_iter, "max_iter", "pagerank")

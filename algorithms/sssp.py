@@ -7,7 +7,7 @@ import numpy as np
 from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid, select, semiring
 from grblas_gpu.exceptions import InvalidValue
 
-from ._checks import check_no_nan, check_numeric, check_source, check_square
+from ._checks import check_vertex_memory, check_no_nan, check_numeric, check_source, check_square
 
 __all__ = ["sssp"]
 
@@ -62,6 +62,7 @@ def sssp(A: Matrix, source: int) -> Vector:
     check_square(A, "sssp")
     source = check_source(A, source, "sssp")
     check_numeric(A, "sssp", allow_bool=False)
+    check_vertex_memory(A, "sssp", 27)
     check_no_nan(A, "sssp")
     if A.dtype.is_integer and A.nvals:
         bound = A.nrows * max(abs(A.reduce_scalar(monoid.min).new().value),

@@ -77,6 +77,7 @@ class NumpyBackend(Backend):
     def bitmap_of(self, idx: np.ndarray, vals: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
         """(presence, dense values) of ``size`` positions holding the entries ``idx``, ``vals``
         (values elsewhere are 0 here; callers never read them)."""
+        require_bytes(size * (1 + vals.dtype.itemsize), "numpy", f"a bitmap of {size} positions")
         bits = np.zeros(size, dtype=bool)
         dense = np.zeros(size, dtype=vals.dtype)
         bits[idx] = True

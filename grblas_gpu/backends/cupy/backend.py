@@ -559,6 +559,7 @@ class CupyBackend(Backend):
     def bitmap_of(self, idx: Any, vals: Any, size: int) -> tuple[cupy.ndarray, cupy.ndarray]:
         """(presence, dense values) of ``size`` positions holding the entries ``idx`` (int64),
         ``vals``: a memset and one scatter pass (values elsewhere are left unset: never read)."""
+        require_bytes(size * (1 + vals.dtype.itemsize), "cupy", f"a bitmap of {size} positions")
         bits = cupy.zeros(size, dtype=np.bool_)
         dense = cupy.empty(size, dtype=vals.dtype)
         n = int(idx.shape[0])
