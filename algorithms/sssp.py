@@ -52,8 +52,8 @@ def sssp(A: Matrix, source: int) -> Vector:
     A's type no sum can overflow and the rounds run in it.  Otherwise a type narrower than
     64 bits runs in INT64 and a distance outside A's type raises ``InvalidValue``; a
     64-bit type runs in its own type and in FP64 as well, and ``InvalidValue`` is raised
-    where they disagree (a sum wrapped) or a distance passes 2**62 (too near the range to
-    vouch for).
+    where they disagree (a sum wrapped) or a distance reaches half the type's range (too
+    near it to vouch for).
 
     Reference: R. Bellman, "On a routing problem", Quart. Appl. Math. 16 (1958);
     J. Kepner and J. Gilbert, *Graph Algorithms in the Language of Linear
