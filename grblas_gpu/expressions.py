@@ -200,6 +200,14 @@ class Updater:
 
     def update(self, value: Any) -> None:
         """Compute ``value`` and write it into the target by the mask/accumulate rule."""
+        try:
+            self._update(value)
+        except MemoryError as exc:  # an allocation the memory checks let through failed after all
+            if isinstance(exc, GraphBLASError):
+                raise
+            raise OutOfMemory(f"writing into {type(self.target).__name__}: {exc}") from exc
+
+    def _update(self, value: Any) -> None:
         if self.changed is not None:
             self._update_reporting(value)
             return
