@@ -71,8 +71,6 @@ def pagerank(
     alpha = check_fraction(alpha, "alpha", "pagerank")
     tol = check_tolerance(tol, "tol", "pagerank")
     max_iter = check_count(max_iter, "max_iter", "pagerank")
-    if weight:
-        check_non_negative(A, "pagerank")
     t = lookup_dtype(dtype)
     if not t.is_float:
         raise InvalidValue(f"pagerank: dtype must be FP32 or FP64, got {t}")
@@ -127,6 +125,7 @@ def _make_edge_weights(A: Matrix, alpha: float, weight: bool, t: DataType) -> tu
     n, backend = A.nrows, A.backend
     teleport_weight = Vector.from_scalar(1.0, n, t, backend=backend)  # alpha + (1 - alpha) where dangling
     if weight:  # a row whose weights sum to 0 is dangling too
+        check_non_negative(A, "pagerank")  # (here: once while the weights are kept with A)
         out_weight = A.reduce_rowwise(monoid.plus[t]).new().select(select.valuene, 0).new()
     else:  # out-degrees: each row's count of entries (1 or more), as A times a full vector over plus_pair
         out_weight = A.mxv(teleport_weight, semiring.plus_pair[t]).new()
