@@ -7,7 +7,8 @@ C API's GrB_INDEX_MAX + 1 positions), and so is a product of dimensions that bec
 The memory rule: an operation that must allocate memory in proportion to a dimension rather
 than to the entries (a full Vector, a dense export, a full Matrix) first compares the bytes
 it needs with the memory available (``MemAvailable`` in /proc/meminfo on the host; the
-device's free memory plus the free blocks of CuPy's pool on the GPU) and raises
+device's free memory plus the free blocks of CuPy's pool on the GPU, as the CuPy
+backend registers it) and raises
 :class:`OutOfMemory`, naming both, when they do not fit. Nothing is allocated then, so the
 output is as it was. An allocation that still fails (the memory went to someone else in
 between) is reported as OutOfMemory by the executor.
@@ -16,7 +17,7 @@ between) is reported as OutOfMemory by the executor.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -25,7 +26,8 @@ from .exceptions import InvalidValue, OutOfMemory
 INDEX_MAX = 2**60
 """The largest dimension of a Vector or Matrix (GrB_INDEX_MAX is 2**60 - 1, the largest index)."""
 
-__all__ = ["INDEX_MAX", "check_dimension", "check_product_dimension", "available_bytes", "require_bytes"]
+__all__ = ["INDEX_MAX", "check_dimension", "check_product_dimension", "available_bytes", "register_available",
+           "require_bytes"]
 
 
 def check_dimension(n: Any, what: str) -> int:
@@ -54,25 +56,25 @@ def _host_available() -> int | None:
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
-    try:  # not Linux: the physical memory, an upper bound
+    try:  # not Linux: the free physical pages
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         return None
 
 
-def _device_available() -> int | None:
-    try:
-        import cupy
+_AVAILABLE: dict[str, Callable[[], int | None]] = {"numpy": _host_available}
 
-        free = int(cupy.cuda.runtime.memGetInfo()[0])
-        return free + int(cupy.get_default_memory_pool().free_bytes())
-    except Exception:  # noqa: BLE001 - no answer means no check; the allocation itself will tell
-        return None
+
+def register_available(backend: str, available: Callable[[], int | None]) -> None:
+    """How a backend tells the bytes it may allocate now (the CuPy backend registers the
+    device's; only it knows CUDA)."""
+    _AVAILABLE[backend] = available
 
 
 def available_bytes(backend: str) -> int | None:
     """The bytes an allocation on ``backend`` ("numpy" or "cupy") may take now; None if unknown."""
-    return _device_available() if backend == "cupy" else _host_available()
+    found = _AVAILABLE.get(backend)
+    return found() if found is not None else None
 
 
 def require_bytes(nbytes: int, backend: str, what: str) -> None:
