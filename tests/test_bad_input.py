@@ -259,3 +259,18 @@ def test_pagerank_negative_weight_and_edge_values(backend: str) -> None:
     expected = nx.pagerank(G, alpha=0.0)  # the edges of alpha=0: uniform
     got = pagerank(A, alpha=0.0, weight=False).to_dense()
     assert np.allclose(got, [expected[i] for i in range(3)])
+
+
+
+def test_memory_rule_compares_with_what_the_backend_has(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from grblas_gpu import limits
+
+    v = Vector.from_coo([3], [1.0], size=2**23)
+    v << 2.0  # 2**23 FP64 values: 64 MiB, which fits here
+    assert v.nvals == 2**23
+    monkeypatch.setitem(limits._AVAILABLE, backend, lambda: 32 * MiB)
+    w = Vector.from_coo([3], [1.0], size=2**23)
+    unchanged(w, ex.OutOfMemory, lambda: w.__lshift__(2.0), "32.0 MiB available")
+    with pytest.raises(ex.OutOfMemory, match="32.0 MiB available"):
+        Vector.from_scalar(1.0, 2**23)
+    assert Vector.from_scalar(1.0, 2**20).nvals == 2**20  # 8 MiB: under the size worth a check
