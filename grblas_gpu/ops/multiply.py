@@ -113,7 +113,8 @@ class _MatVec(Expression):
 
     def compute(self, mask: Mask | None = None) -> Vector:
         """The product as a new Vector (``mask`` is a hint: rows outside it may be skipped)."""
-        if self._A.nvals == 0 or self._u._count == 0:  # no terms: work bounded by entries, not the size
+        count = self._u._count  # (an int, or a count still on the device: not read here)
+        if self._A.nvals == 0 or (count.__class__ is int and count == 0):  # no terms: bounded by entries
             return Vector(self._typed.out_type, self._out_size, backend=self._A._be.name)
         push, M = self._direction()
         if push:
