@@ -103,7 +103,14 @@ def check_count(x: Any, what: str, name: str) -> int:
 def check_no_nan(A: Matrix, name: str) -> None:
     """``InvalidValue`` if a floating-point ``A`` holds a NaN edge weight (a NaN compares false
     with everything, so min/max paths would silently lose or widen the paths through it)."""
-    if A.dtype.is_float and A.nvals and A.apply(unary.isnan).new().reduce_scalar(monoid.lor).new().value:
+    if not (A.dtype.is_float and A.nvals):
+        return
+    # One reduction, no copy of A: the sum is NaN only where a weight is NaN (or +inf meets
+    # -inf, which the exact test below then clears).
+    total = A.reduce_scalar(monoid.plus).new().value
+    if total is not None and not math.isnan(total):
+        return
+    if A.apply(unary.isnan).new().reduce_scalar(monoid.lor).new().value:
         raise InvalidValue(f"{name}: edge weights must not be NaN")
 
 
