@@ -200,6 +200,23 @@ def test_hub_rows_and_columns(gpu: Any, name: str, t: DataType) -> None:
     check(gpu, name, t, a, bt, mask)
 
 
+@pytest.mark.parametrize("light,warp_short,variant", [(0, 2048, 3), (0, 0, 3), (0, 2048, 0), (0, 0, 0), (1 << 40, 0, 1),
+                                                       (1 << 40, 0, 0)])
+@pytest.mark.parametrize("name,t", [("plus_times", INT64), ("any_pair", INT64), ("min_plus", INT64),
+                                    ("lor_land", BOOL)], ids=lambda x: str(x))
+def test_every_schedule(gpu: Any, monkeypatch: Any, name: str, t: DataType, light: int, warp_short: int,
+                        variant: int) -> None:
+    """Every entry through one schedule: all by warps or all by blocks (light cost 0), or all by
+    threads, with each way of searching (the kernels' variant bits)."""
+    from grblas_gpu.backends.cupy import dot_mxm
+
+    monkeypatch.setattr(dot_mxm, "LIGHT_COST", light)
+    monkeypatch.setattr(dot_mxm, "WARP_SHORT", warp_short)
+    monkeypatch.setattr(dot_mxm, "VARIANT", variant)
+    a, bt, mask = hub_case(rng_for("schedule", name, t.name, light, warp_short, variant), np.dtype(t.np_type))
+    check(gpu, name, t, a, bt, mask)
+
+
 def test_terminal_values_stop_early(gpu: Any) -> None:
     """MIN over UINT8 stops at 0 and MAX over INT8 at 127, in short and long lists alike: the
     result is still the model's."""

@@ -4,7 +4,8 @@ One dot product per position of the structural mask (see ``templates/mxm_dot.cu`
 per mask entry, and a warp or a block for the entries whose lists are long; then the entries
 with a common column are packed into the CSR product.  Work and memory are bounded by the
 mask's entries and the output: per mask entry a value, a flag, a slot of the costly-entry list
-and a prefix count (8 + 1 + 8 + sizeof(T) bytes), freed before the product is returned.
+with its row, and a prefix count (8 + 8 + 8 + 1 + sizeof(T) bytes), freed before the product is
+returned.
 """
 
 from __future__ import annotations
@@ -19,19 +20,23 @@ from ...exceptions import DimensionMismatch, InvalidValue
 from ...operators.base import TypedSemiring
 from ..operands import CsrOperand, CsrProduct, MaskOperand
 from . import codegen
-from .dot_mxm_codegen import mxm_dot_module, operand_types
+from .dot_mxm_codegen import CHUNKED_GROUPS, SIZED_SEARCH, mxm_dot_module, operand_types
 
 if TYPE_CHECKING:
     from .backend import CupyBackend
 
-__all__ = ["mxm_dot", "LIGHT_COST", "WARP_SHORT"]
+__all__ = ["mxm_dot", "LIGHT_COST", "WARP_SHORT", "VARIANT"]
 
-LIGHT_COST = 256
+LIGHT_COST = 1024
 """Mask entries whose dot product costs at most this many loads (the cheaper of a merge and a
 search, see the template) are computed by one thread; costlier ones by a warp or a block."""
 
 WARP_SHORT = 2048
 """Costly entries whose shorter list has at most this many columns take a warp; longer, a block."""
+
+VARIANT = SIZED_SEARCH | CHUNKED_GROUPS
+"""How the kernels search (bits of :mod:`.dot_mxm_codegen`; 0: every search a gallop, lanes of a
+warp or block taking every 32nd or 256th column)."""
 
 _BLOCK = 256
 _WARP_BLOCKS_PER_SM = 8  # the warp and block kernels stride over their lists with this many blocks
@@ -119,18 +124,20 @@ def _dot_products(backend: "CupyBackend", module: codegen.KernelModule, m: tuple
     """Every mask entry's dot product into ``vals`` and ``keep``: the thread kernel, which lists
     the costly entries, then the warp and the block kernels over those lists."""
     heavy = cupy.empty(nvals, dtype=np.int64)
+    heavy_rows = cupy.empty(nvals, dtype=np.int64)
     counters = cupy.zeros(2, dtype=np.uint64)
-    n, rows = np.int64(nvals), np.int64(nrows)
+    n, variant = np.int64(nvals), np.int32(VARIANT)
     backend._function(module, "main")(
         (-(-nvals // _BLOCK),), (_BLOCK,),
-        (*m, n, rows, *a, *b, vals, keep, heavy, counters, np.int64(LIGHT_COST), np.int64(WARP_SHORT)))
+        (*m, n, np.int64(nrows), *a, *b, vals, keep, heavy, heavy_rows, counters, np.int64(LIGHT_COST),
+         np.int64(WARP_SHORT), variant))
     sms = _sm_count(cupy.cuda.runtime.getDevice())
     backend._function(module, "warp")(
         (min(_WARP_BLOCKS_PER_SM * sms, -(-nvals * 32 // _BLOCK)),), (_BLOCK,),
-        (*m, rows, *a, *b, vals, keep, heavy, counters))
+        (m[1], *a, *b, vals, keep, heavy, heavy_rows, counters, variant))
     backend._function(module, "block")(
         (min(_BLOCK_BLOCKS_PER_SM * sms, nvals),), (_BLOCK,),
-        (*m, n, rows, *a, *b, vals, keep, heavy, counters))
+        (m[1], n, *a, *b, vals, keep, heavy, heavy_rows, counters, variant))
 
 
 def _compact(backend: "CupyBackend", module: codegen.KernelModule, m_ptr: cupy.ndarray, m_idx: cupy.ndarray,

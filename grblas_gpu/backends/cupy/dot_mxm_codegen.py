@@ -22,15 +22,26 @@ from .codegen import KernelModule
 if TYPE_CHECKING:
     from .registry import KernelSpec
 
-__all__ = ["mxm_dot_module", "operand_types", "registry_specs", "SEARCH_RATIO", "ROUND", "ROLES"]
+__all__ = ["mxm_dot_module", "operand_types", "registry_specs", "SEARCH_RATIO", "LINEAR_RATIO", "ROUND",
+           "SIZED_SEARCH", "CHUNKED_GROUPS", "ROLES"]
 
 SEARCH_RATIO = 8
 """A thread searches the shorter list's columns in the longer one when the longer is at least
 this many times as long; otherwise it merges the two."""
 
+LINEAR_RATIO = 4
+"""Warp and block kernels with contiguous runs: a lane scans the longer list linearly (a merge)
+when it is at most this many times as long as the shorter."""
+
 ROUND = 4
 """Warp and block kernels: columns of the shorter list each lane searches between two checks of
 an early exit (ANY or a terminal value reached)."""
+
+SIZED_SEARCH = 1
+CHUNKED_GROUPS = 2
+"""Bits of the kernels' ``variant`` argument (see the template): binary or galloping searches
+chosen by the lists' lengths in the thread kernel; contiguous runs of the shorter list per lane
+in the warp and block kernels (else every 32nd or 256th column, galloping)."""
 
 ROLES = {"main": "", "warp": "_warp", "block": "_block", "compact": "_compact"}
 """Entry points: the thread-per-entry kernel that also lists the costly entries, the warp and the
@@ -54,10 +65,11 @@ def mxm_dot_module(semiring: TypedSemiring, ptr_type: Any, index_type: Any) -> K
     :data:`codegen.CSR_INDEX_TYPES`).
 
     Entries (see the template): ``main(m_ptr, m_idx, nvals, nrows, a_ptr, a_idx, a_vals, b_ptr,
-    b_idx, b_vals, out, keep, heavy, counters, light_cost, warp_short)``, ``warp(m_ptr, m_idx,
-    nrows, a..., b..., out, keep, heavy, counters)``, ``block(m_ptr, m_idx, nvals, nrows, a...,
-    b..., out, keep, heavy, counters)`` and ``compact(keep, before, m_idx, vals, nvals, out_idx,
-    out_vals)``.  Value arrays the multiplier does not read may be null."""
+    b_idx, b_vals, out, keep, heavy, heavy_rows, counters, light_cost, warp_short, variant)``,
+    ``warp(m_idx, a..., b..., out, keep, heavy, heavy_rows, counters, variant)``, ``block(m_idx,
+    nvals, a..., b..., out, keep, heavy, heavy_rows, counters, variant)`` and ``compact(keep,
+    before, m_idx, vals, nvals, out_idx, out_vals)``.  Value arrays the multiplier does not read
+    may be null; ``variant`` holds the bits :data:`SIZED_SEARCH` and :data:`CHUNKED_GROUPS`."""
     ptr_c, index_c, tag = codegen.csr_index_tag(ptr_type, index_type)
     if (ptr_c, index_c) not in {(f"{p}_t", f"{i}_t") for p, i in codegen.CSR_INDEX_TYPES}:
         raise DomainMismatch(f"no dot-product kernels for {ptr_c} row pointers beside {index_c} indices")
@@ -67,7 +79,8 @@ def mxm_dot_module(semiring: TypedSemiring, ptr_type: Any, index_type: Any) -> K
         "PTR_T": ptr_c, "INDEX_T": index_c, "A_T": mult.x_type.c_type, "B_T": mult.y_type.c_type,
         "T": monoid.type.c_type, "MONOID": "monoid", "PRODUCT": codegen.cast_expr(mult.out_type, monoid.type, call),
         "READS_A": "true" if mult.reads("x") else "false", "READS_B": "true" if mult.reads("y") else "false",
-        "SEARCH_RATIO": str(SEARCH_RATIO), "ROUND": str(ROUND),
+        "SEARCH_RATIO": str(SEARCH_RATIO), "LINEAR_RATIO": str(LINEAR_RATIO),
+        "ROUND": str(ROUND),
     }, keep=("KERNEL",))
     ops = codegen.render_binary_op(mult, "mult") + codegen.render_monoid(monoid)
     return codegen._module("mxm_dot", f"mxm_dot {semiring.name} {semiring.key} {tag}",
