@@ -27,16 +27,21 @@ if TYPE_CHECKING:
 
 __all__ = ["mxm_dot", "LIGHT_COST", "WARP_SHORT", "VARIANT"]
 
-LIGHT_COST = 1024
+LIGHT_COST = 256
 """Mask entries whose dot product costs at most this many loads (the cheaper of a merge and a
-search, see the template) are computed by one thread; costlier ones by a warp or a block."""
+search, see the template) are computed by one thread; costlier ones by a warp or a block.
+Triangle counting's C<L> = L L' (plus_pair) on the symmetric Kronecker graphs, H200, best of two:
+256 gave 1.37 / 7.22 / 46.1 / 318.7 ms at scales 16 / 18 / 20 / 22, 1024 gave 1.61 / 7.96 / 48.0 /
+327.8 and 4096 2.38 / 10.2 / 57.6 / 355.1 (docs/mxm_dot.md)."""
 
 WARP_SHORT = 2048
 """Costly entries whose shorter list has at most this many columns take a warp; longer, a block."""
 
 VARIANT = SIZED_SEARCH | CHUNKED_GROUPS
 """How the kernels search (bits of :mod:`.dot_mxm_codegen`; 0: every search a gallop, lanes of a
-warp or block taking every 32nd or 256th column)."""
+warp or block taking every 32nd or 256th column).  With a light cost of 1024, on the same runs as
+above: variant 3 48.0 ms at scale 20 and 327.8 at 22; 0 48.2 and 329.4; 1 49.5 and 337.4; 2
+46.5 and 319.4 (a few percent: the thread kernel's share dominates)."""
 
 _BLOCK = 256
 _WARP_BLOCKS_PER_SM = 8  # the warp and block kernels stride over their lists with this many blocks
