@@ -1254,6 +1254,15 @@ class CupyBackend(Backend):
 
         return mxm_gustavson(self, semiring, a, b, mask)
 
+    @_map_out_of_memory
+    def mxm_dot(self, semiring: TypedSemiring, a: Any, bt: Any, mask: Any) -> Any:
+        """``C<M> = A B'`` as one dot product per position of the (not complemented) structural
+        ``mask``, ``bt`` holding B's columns as rows; a :class:`~..operands.CsrProduct` (see
+        :mod:`.dot_mxm`)."""
+        from .dot_mxm import mxm_dot
+
+        return mxm_dot(self, semiring, a, bt, mask)
+
     def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> SpmvPlan:
         """How :meth:`spmv` splits a matrix's work.
 
