@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grblas_gpu import BOOL, INT64, Matrix, Vector, binary, semiring, unary
+from grblas_gpu import BOOL, INT64, Matrix, Vector, binary, semiring
 
 from ._checks import check_numeric, check_square
 
@@ -15,7 +15,7 @@ def connected_components(A: Matrix) -> Vector:
     """Component label of every vertex: the smallest vertex id in its component (INT64).
 
     Edge directions are ignored (weakly connected components): the algorithm
-    works on the symmetric pattern ``S = A + A'``.
+    works on the symmetric pattern ``S = A + A'`` (A itself when it is symmetric: no copy).
 
     Math: start with ``label[v] = v``.  Each round, every vertex takes the smallest
     label among itself and its neighbours: ``label <- label min (S min.second label)``
@@ -33,8 +33,11 @@ def connected_components(A: Matrix) -> Vector:
     check_square(A, "connected_components")
     check_numeric(A, "connected_components")
     n = A.nrows
-    pattern = A.apply(unary.one).new(BOOL)
-    S = pattern.ewise_add(pattern.T, binary.lor).new()
+    if A.is_symmetric:  # A + A' is A's pattern, and min_second never reads the values
+        S = A
+    else:
+        S = A.ewise_add(A.T, binary.first).new(BOOL)
+        S.is_symmetric = True
     ids = np.arange(n, dtype=np.int64)
     labels = Vector.from_coo(ids, ids, size=n, dtype=INT64, backend=A.backend)
     frontier = labels.dup()

@@ -262,14 +262,13 @@ class Matrix(Collection):
 
         Known when declared (``symmetric=`` on construction, or by setting this property, which
         is not checked) or found once: the first look compares the matrix with its transpose
-        (which it builds, and keeps only when they differ).  A symmetric matrix is its own
+        (which it builds, and keeps only when they differ; so does every first use of the
+        transpose of a square matrix).  A symmetric matrix is its own
         transpose: no second copy is built for ``A.T`` or for pulling ``u' A``.  Any change to
         the entries forgets what was known."""
         st = self._store
         if st.symmetric is None:
             st.symmetric = self._nrows == self._ncols and self._equals_transpose()
-            if st.symmetric:
-                st.transpose = None
         return bool(st.symmetric)
 
     @is_symmetric.setter
@@ -288,10 +287,7 @@ class Matrix(Collection):
             st.transpose = None
 
     def _equals_transpose(self) -> bool:
-        T = self._transposed()
-        xp = self._be.xp
-        return bool(xp.array_equal(self._indptr, T._indptr) and xp.array_equal(self._indices, T._indices)
-                    and xp.array_equal(self._vals, T._vals))
+        return self._transposed() is self  # (building the transpose compares it)
 
     def _spmv_plan(self) -> Any:
         """The backend's SpMV plan for this matrix (its work split into balanced tiles)."""
@@ -327,9 +323,11 @@ class Matrix(Collection):
         return int(totals[held] + (k - held) * (totals[held] - totals[held - 1]))  # the rest are no longer
 
     def _values_as(self, t: DataType) -> Any:
-        """The stored values cast to ``t``, cached: a loop of products casts them once."""
+        """The stored values cast to ``t`` for the pull, kept as a derived form on the GPU: a
+        loop of products casts them once.  The CPU pull casts a block of rows at a time (no
+        full-size copy), so there they come as they are."""
         vals = self._vals
-        if vals.dtype == t.np_type:  # (most often: no cast, and no cache key to hash)
+        if vals.dtype == t.np_type or self._be.name == "numpy":  # (most often: no cast, no key to hash)
             return vals
         return self._memo(("values", t), lambda: self._be.cast(vals, t))
 
@@ -534,7 +532,12 @@ class Matrix(Collection):
         if st.symmetric:
             return self
         if st.transpose is None:
-            st.transpose = transpose_csr(self)
+            T = transpose_csr(self)
+            if st.symmetric is None and self._nrows == self._ncols and _same_csr(self, T):
+                st.symmetric = True  # found so once: no transpose is kept
+                return self
+            st.symmetric = False if st.symmetric is None and self._nrows == self._ncols else st.symmetric
+            st.transpose = T
         return st.transpose
 
     def _rows(self) -> Any:
@@ -666,6 +669,15 @@ def as_matrix(obj: Any) -> Matrix:
     if isinstance(obj, Expression) and obj.kind == "Matrix":
         return obj.new()
     raise InvalidValue(f"expected a Matrix, got {type(obj).__name__}")
+
+
+def _same_csr(A: Matrix, B: Matrix) -> bool:
+    """Whether two matrices of one shape hold the same entries and values (NaN differs)."""
+    xp = A._be.xp
+    if A._ptr is None or B._ptr is None:  # hypersparse: not asked (its row pointers may not fit)
+        return False
+    return bool(xp.array_equal(A._ptr, B._ptr) and xp.array_equal(A._indices, B._indices)
+                and xp.array_equal(A._vals, B._vals))
 
 
 def _present(xp: Any, arr: Any, missing_value: Any) -> Any:
