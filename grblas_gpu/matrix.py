@@ -99,11 +99,13 @@ class Matrix(Collection):
         ``indptr``; int32 ``col_indices`` for fewer than 2**31 columns; ``values`` of the
         matrix's type; C-contiguous, on the backend's device), it is held as it is, not
         copied.  The library never writes a held array in place.  ``copy=None`` (default):
-        a NumPy array that owns its memory is shared and made read-only, so that a later write
-        to it raises ValueError instead of changing the matrix silently (one that views
-        another writeable array is copied); CuPy arrays are copied (they cannot be made
-        read-only).  ``copy=False`` shares CuPy arrays too: the caller must not write them
-        afterwards.  ``copy=True`` always copies.  ``A.memory_usage()`` tells what is shared.
+        a NumPy array is shared and made read-only (with the arrays it views), so that a later
+        write through it raises ValueError instead of changing the matrix silently; memory of
+        a writeable non-NumPy buffer is copied, and so are CuPy arrays (they cannot be made
+        read-only).  Other views of the same memory made before the call keep their flags:
+        pass ``copy=True`` to keep writing through them.  ``copy=False`` shares CuPy arrays
+        too: the caller must not write them afterwards.  ``copy=True`` always copies.
+        ``A.memory_usage()["shared"]`` tells whether anything is shared.
 
         ``symmetric=True`` declares the matrix equal to its transpose (not checked; see
         :attr:`is_symmetric`).

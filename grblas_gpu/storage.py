@@ -259,30 +259,40 @@ def _nbytes(obj: Any, seen: set[Any]) -> int:
 
 def holds_safely(be: Any, a: Any, copy: bool | None) -> Any:
     """``a`` (an array of the backend) as a store may hold it: ``a`` itself where it may be
-    shared, else a copy.  ``copy=None``: share a NumPy array that owns its memory (it is made
-    read-only, so a later write to it raises) or that nothing can write (read-only through its
-    whole chain of bases); copy a CuPy array (it cannot be made read-only).  ``copy=False``:
-    share a CuPy array too (the caller promises not to write it).  ``copy=True``: copy."""
+    shared, else a copy.
+
+    ``copy=None``: a C-contiguous NumPy array is shared and made read-only, with every array
+    it views (its chain of bases), so that a write through them raises ValueError instead of
+    changing the matrix silently; one whose memory belongs to a writeable non-NumPy buffer
+    (a bytearray, a writeable memory map, another library's tensor) is copied.  Views made
+    of the same memory before the call keep their own flags, so a caller who holds such a
+    view and means to write it passes ``copy=True``.  A CuPy array is copied (it cannot be
+    made read-only).  ``copy=False``: as None, but CuPy arrays are shared too (the caller
+    must not write them).  ``copy=True``: always a copy."""
     if copy:
         return be.copy(a)
     if isinstance(a, np.ndarray):
         if not a.flags.c_contiguous:
             return a.copy()
-        if a.base is None:
-            a.flags.writeable = False
-            return a
-        return a if _read_only_chain(a) else a.copy()
+        chain = []
+        b: Any = a
+        while isinstance(b, np.ndarray):
+            chain.append(b)
+            b = b.base
+        if b is not None and not _read_only_buffer(b):
+            return a.copy()
+        for x in chain:
+            x.flags.writeable = False
+        return a
     return a if copy is False else be.copy(a)
 
 
-def _read_only_chain(a: np.ndarray) -> bool:
-    """Whether no array in ``a``'s chain of bases can be written (so ``a`` never changes)."""
-    b: Any = a
-    while isinstance(b, np.ndarray):
-        if b.flags.writeable:
-            return False
-        b = b.base
-    return b is None or isinstance(b, bytes)
+def _read_only_buffer(b: Any) -> bool:
+    """Whether a buffer that an array views (not an array) cannot be written."""
+    try:
+        return bool(memoryview(b).readonly)
+    except TypeError:
+        return False
 
 
 def read_only(a: Any) -> Any:
