@@ -248,10 +248,11 @@ def _nbytes(obj: Any, seen: set[Any]) -> int:
     store = getattr(obj, "_store", None)
     if isinstance(store, MatrixStore):
         return store.nbytes_at_rest() + store.nbytes_derived()
-    fields = getattr(obj, "__dict__", None)
-    if fields is None:
-        fields = {s: getattr(obj, s, None) for s in getattr(type(obj), "__slots__", ())}
-    return sum(_nbytes(v, seen) for k, v in fields.items() if not k.startswith("__"))
+    if getattr(type(obj), "kind", None) == "Vector":
+        return _nbytes([obj.__dict__.get("_sp"), obj.__dict__.get("_bm")], seen)
+    if hasattr(obj, "__dataclass_fields__"):  # a backend's plan and the like
+        return sum(_nbytes(getattr(obj, f, None), seen) for f in obj.__dataclass_fields__)
+    return 0  # kernels, operators, backends: not this matrix's memory
 
 
 # ----------------------------------------------------------------------------- sharing
@@ -284,7 +285,7 @@ def holds_safely(be: Any, a: Any, copy: bool | None) -> Any:
         for x in chain:
             x.flags.writeable = False
         return a
-    return a if copy is False else be.copy(a)
+    return a if copy is False and a.flags.c_contiguous else be.copy(a)
 
 
 def _read_only_buffer(b: Any) -> bool:
