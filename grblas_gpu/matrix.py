@@ -540,7 +540,18 @@ class Matrix(Collection):
                 return self
             st.symmetric = False if st.symmetric is None and self._nrows == self._ncols else st.symmetric
             st.transpose = T
+            T._store.transpose = self._snapshot()  # A'' is A: a product through T' copies nothing
         return st.transpose
+
+    def _snapshot(self) -> "Matrix":
+        """A Matrix holding this one's at-rest arrays as they are now (not copies: they are
+        never written in place), so it keeps today's entries whatever this one becomes."""
+        st = self._store
+        M = Matrix.__new__(Matrix)
+        M._be, M._dtype, M._nrows, M._ncols, M.name = self._be, self._dtype, self._nrows, self._ncols, None
+        M._store = MatrixStore(None if st.ptr_built else st.ptr, st.rowidx, st.indices, st.vals,
+                               shared=st.shared, symmetric=st.symmetric)
+        return M
 
     def _rows(self) -> Any:
         """The row of every stored entry (int64)."""

@@ -205,9 +205,12 @@ class MatrixStore:
         """Bytes of the arrays held at rest."""
         return sum(int(a.nbytes) for a in self.at_rest())
 
-    def nbytes_derived(self) -> int:
-        """Bytes of the derived forms now kept (arrays the at-rest ones view are not counted)."""
-        seen = {_memory_key(a) for a in self.at_rest()}
+    def nbytes_derived(self, seen: set[Any] | None = None) -> int:
+        """Bytes of the derived forms now kept (arrays the at-rest ones view are not counted;
+        nor, with ``seen``, those counted already)."""
+        seen = set() if seen is None else seen
+        seen.add(id(self))
+        seen.update(_memory_key(a) for a in self.at_rest())
         parts = [self.derived, self.transpose] + ([self.ptr] if self.ptr_built else [])
         return sum(_nbytes(p, seen) for p in parts)
 
@@ -246,8 +249,11 @@ def _nbytes(obj: Any, seen: set[Any]) -> int:
     if isinstance(obj, (list, tuple, set, frozenset)):
         return sum(_nbytes(v, seen) for v in obj)
     store = getattr(obj, "_store", None)
-    if isinstance(store, MatrixStore):
-        return store.nbytes_at_rest() + store.nbytes_derived()
+    if isinstance(store, MatrixStore):  # a Matrix (a transpose): its arrays, each counted once
+        if id(store) in seen:
+            return 0
+        rest = sum(_nbytes(a, seen) for a in store.at_rest())
+        return rest + store.nbytes_derived(seen)
     if getattr(type(obj), "kind", None) == "Vector":
         return _nbytes([obj.__dict__.get("_sp"), obj.__dict__.get("_bm")], seen)
     if hasattr(obj, "__dataclass_fields__"):  # a backend's plan and the like
