@@ -414,3 +414,26 @@ def test_algorithm_peaks_beyond_the_matrix(graph: Any, algorithm: str) -> None:
     del out
     A.free_derived()
     assert A.memory_usage()["derived"] == 0
+
+
+def test_transpose_of_transpose_is_the_matrix_not_a_copy() -> None:
+    m = random_csr(40, 300, seed=12)
+    A = gb.Matrix.from_csr(m.indptr, m.indices, m.data, ncols=40, backend="numpy", copy=True)
+    T = A._transposed()
+    back = T._transposed()
+    assert back._indices is A._indices and back._vals is A._vals
+    before = entries(A)
+    A[0, 0] = 123.0  # A changes; the link keeps the entries T was made from
+    assert entries(back) == before and entries(T) == scipy_entries(m.T)
+    assert A._T is None  # and A's own transpose is gone with its old arrays
+
+
+@pytest.mark.parametrize("algorithm", ["bfs_levels", "connected_components"])
+def test_directed_peaks_are_the_transpose_and_a_little(algorithm: str) -> None:
+    m = random_csr(1 << 16, 1 << 21, seed=13)  # directed: pulls need A', built once and kept
+    csr = m.indptr.nbytes + m.indices.nbytes + m.data.nbytes
+    A = gb.Matrix.from_csr(m.indptr, m.indices, m.data, ncols=m.shape[1], backend="numpy")
+    run = {"bfs_levels": lambda: bfs_levels(A, 0), "connected_components": lambda: connected_components(A)}[algorithm]
+    out, held, peak = traced(run)
+    assert A.memory_usage()["derived"] >= 0.9 * csr  # the transpose
+    assert peak <= 2.0 * csr, f"{algorithm}: peak {peak / csr:.2f}x the CSR"
