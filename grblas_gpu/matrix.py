@@ -110,11 +110,19 @@ class Matrix(Collection):
         ``symmetric=True`` declares the matrix equal to its transpose (not checked; see
         :attr:`is_symmetric`).
         """
+        return cls._csr_built(indptr, col_indices, values, ncols, dtype, backend, name, copy, symmetric, True)
+
+    @classmethod
+    def _csr_built(cls, indptr: Any, col_indices: Any, values: Any, ncols: int | None, dtype: Any,
+                   backend: str | None, name: str | None, copy: bool | None, symmetric: bool | None,
+                   hold: bool) -> "Matrix":
+        """:meth:`from_csr`; with ``hold=False`` the caller's arrays are only read (see
+        :func:`grblas_gpu.storage.csr_input`): the Matrix must not outlive the call."""
         be = get_backend(backend)
         t = infer_dtype(values, dtype)
-        ptr, idx, vals, ncols, shared = csr_input(be, indptr, col_indices, values, ncols, t, copy)
+        ptr, idx, vals, ncols, shared = csr_input(be, indptr, col_indices, values, ncols, t, copy, hold)
         A = cls(t, len(ptr) - 1, ncols, backend=be.name, name=name)
-        A._store = MatrixStore(ptr, None, idx, vals, shared=shared)
+        A._store = MatrixStore(ptr, None, idx, vals, shared=shared and hold)
         A._declare(symmetric)
         return A
 
@@ -125,14 +133,14 @@ class Matrix(Collection):
         """A Matrix from CSC arrays: column ``j`` holds ``row_indices[indptr[j]:indptr[j+1]]``.
 
         Validated as :meth:`from_csr` validates; the CSR the Matrix stores is made from them
-        by one stable sort (the caller's arrays are read, never held or written).  A matrix
+        by one sort (the caller's arrays are read, never held, frozen or written).  A matrix
         declared ``symmetric`` has the same CSR and CSC, so its arrays are taken as
         :meth:`from_csr` takes them (``copy`` applies then)."""
-        T = cls.from_csr(indptr, row_indices, values, nrows, dtype=dtype, backend=backend, name=name,
-                         copy=copy if symmetric else None, symmetric=symmetric)
+        T = cls._csr_built(indptr, row_indices, values, nrows, dtype, backend, name, copy, symmetric,
+                           hold=bool(symmetric))
         if symmetric:
             return T
-        out = transpose_csr(T)
+        out = transpose_csr(T)  # new arrays: T, which may hold the caller's, is dropped
         out.name = name
         return out
 

@@ -326,14 +326,15 @@ def index_input(be: Any, x: Any, what: str) -> Any:
 
 
 def csr_input(be: Any, indptr: Any, indices: Any, values: Any, ncols: int | None, t: DataType,
-              copy: bool | None) -> tuple[Any, Any, Any, int, bool]:
+              copy: bool | None, hold: bool = True) -> tuple[Any, Any, Any, int, bool]:
     """CSR arrays a store may hold, from a caller's: (ptr, indices, values, ncols, shared).
 
     One vectorised pass validates them: pointers start at 0, never decrease and end at the
     number of indices; indices lie in ``[0, ncols)`` and increase strictly within each row.
     Sorted input is taken as it is (shared where the types match: see :func:`holds_safely`);
     only the rows that are out of order are sorted, in a copy.  A repeated column in a row
-    raises InvalidValue."""
+    raises InvalidValue.  ``hold=False``: the arrays are only read (for a matrix made from
+    them at once, such as a transpose), so the caller's are neither frozen nor copied."""
     ptr, idx = index_input(be, indptr, "indptr"), index_input(be, indices, "col_indices")
     xp = be.xp
     nnz = int(idx.shape[0])
@@ -357,7 +358,7 @@ def csr_input(be: Any, indptr: Any, indices: Any, values: Any, ncols: int | None
     if unsorted is not None:
         idx, vals = _sort_rows(be, ptr, idx, vals, unsorted, ncols, mine)
         mine.update((id(idx), id(vals)))
-    held = [a if id(a) in mine else holds_safely(be, a, copy) for a in (ptr, idx, vals)]
+    held = [a if id(a) in mine or not hold else holds_safely(be, a, copy) for a in (ptr, idx, vals)]
     shared = any(h is a and id(a) not in mine for h, a in zip(held, (ptr, idx, vals)))
     return held[0], held[1], held[2], ncols, shared
 

@@ -437,3 +437,12 @@ def test_directed_peaks_are_the_transpose_and_a_little(algorithm: str) -> None:
     out, held, peak = traced(run)
     assert A.memory_usage()["derived"] >= 0.9 * csr  # the transpose
     assert peak <= 2.0 * csr, f"{algorithm}: peak {peak / csr:.2f}x the CSR"
+
+
+def test_from_csc_reads_the_callers_arrays_without_freezing() -> None:
+    m = sps.csc_array(random_csr(30, 200, seed=14))
+    ptr, idx, vals = m.indptr.copy(), m.indices.copy(), m.data.copy()
+    A = gb.Matrix.from_csc(ptr, idx, vals, nrows=30, backend="numpy")
+    assert all(a.flags.writeable for a in (ptr, idx, vals)) and not A.memory_usage()["shared"]
+    vals[:] = 0.0
+    assert entries(A) == scipy_entries(m)
