@@ -313,7 +313,7 @@ class NumpyBackend(Backend):
         block = max(_PULL_BLOCK, len(indices) >> 7)
         lo = 0
         while lo < nrows:
-            hi = min(nrows, max(lo + 1, int(np.searchsorted(indptr, indptr[lo] + block, side="right")) - 1))
+            hi = min(nrows, max(lo + 1, int(np.searchsorted(indptr, int(indptr[lo]) + block, side="right")) - 1))
             self._pull_rows(semiring, indptr, indices, values, x, x_present, row_mask, vector_first, lo, hi,
                             out, present)
             lo = hi
