@@ -79,7 +79,7 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
             if not obj._full:
                 vals = be.xp.where(bits, vals, be.xp.asarray(mon.identity, dtype=mon.type.np_type))
         else:
-            vals = be.cast(obj._entries(obj._keyspace([obj])).values, mon.type)
+            vals = _reduce_operand(be, mon, obj._vals)  # (the values alone: no keys are made)
         s._hold(be.reduce_all(mon, vals))  # read back only when asked for
         return s
 
