@@ -98,6 +98,59 @@ class Vector(Collection):
         return v
 
     @classmethod
+    def from_dlpack(cls, x: Any, *, dtype: Any = None, backend: str | None = None, copy: bool | None = None,
+                    name: str | None = None) -> "Vector":
+        """A full Vector over a 1-D array of any DLPack producer: a torch tensor, a CuPy or
+        NumPy array, a JAX array.
+
+        The backend is the array's device (CUDA: "cupy", CPU: "numpy") unless ``backend``
+        names another (then the values are copied there).  Where the device and type match,
+        the Vector views the producer's memory, not a copy (``copy=True`` copies): the library
+        never writes that memory in place, but a write through the producer changes the
+        Vector's values.  ``dtype`` casts (a copy).
+        """
+        device = x.__dlpack_device__()[0] if hasattr(x, "__dlpack_device__") else 1
+        be = get_backend(backend if backend is not None else ("numpy" if device == 1 else "cupy"))
+        try:
+            arr = be.xp.from_dlpack(x)
+        except (BufferError, RuntimeError, TypeError, ValueError):  # on another device
+            arr = be.asarray(np.from_dlpack(x) if device == 1 else _cupy_from_dlpack(x))
+        if arr.ndim != 1:
+            raise DimensionMismatch(f"from_dlpack needs a 1-D array for a Vector, got shape {arr.shape}")
+        t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
+        vals = be.cast(arr, t)
+        if copy or not vals.flags.c_contiguous:
+            vals = be.xp.ascontiguousarray(vals).copy()
+        elif vals is arr:
+            vals = vals.view()  # a view: never taken for the library's in-place writes
+        v = cls._without_storage(be, t, arr.shape[0], name)
+        v._set_bitmap(be.full(v._size, True, BOOL), vals, v._size)
+        return v
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: bool | None = None) -> Any:
+        """The values of a full Vector, for ``torch.from_dlpack``, ``cupy.from_dlpack``,
+        ``numpy.from_dlpack``: the Vector's own memory, not a copy (unless ``copy``).  The
+        library never writes it in place afterwards (a later write to the Vector makes new
+        arrays), so the consumer's array keeps today's values; a write through the consumer
+        changes the Vector.  A Vector with a missing entry raises NoValue."""
+        if self.nvals != self._size:
+            raise NoValue(f"{self._size - self.nvals} entries are missing; only a full Vector exports by DLPack")
+        bits, vals = self._bitmap()
+        if copy:
+            vals = self._be.copy(vals)
+        elif self._be.owns_block(vals):
+            vals = vals.view()
+            self._bm = (bits, vals)  # shared from now on: never written in place
+        kwargs = {k: a for k, a in (("stream", stream), ("max_version", max_version), ("dl_device", dl_device))
+                  if a is not None}
+        return vals.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """(DLPack device type, device id) of the values: (1, 0) on the CPU, (2, id) on a GPU."""
+        return self._be.xp.empty(0, dtype=np.int8).__dlpack_device__()
+
+    @classmethod
     def _without_storage(cls, be: Any, dtype: Any, size: int, name: str | None = None) -> "Vector":
         """A Vector whose storage the caller sets next: ``__init__`` less its empty arrays
         (the internal constructors below run once or more per statement)."""
@@ -383,6 +436,12 @@ class _LoneHolder:
 
 
 _LONE_REFS = _bitmap_refs(_LoneHolder())
+
+
+def _cupy_from_dlpack(x: Any) -> Any:
+    import cupy
+
+    return cupy.from_dlpack(x)
 
 
 def _empty_array(be: Any, dtype: np.dtype) -> Any:
