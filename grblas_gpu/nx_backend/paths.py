@@ -1,0 +1,64 @@
+"""Weighted shortest path lengths from one source, by the library's (min, +) Bellman-Ford."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from grblas_gpu import InvalidValue, Matrix, select
+from grblas_gpu.algorithms import sssp
+
+from .graph import GrblasGraph
+
+__all__ = ["single_source_dijkstra_path_length", "single_source_bellman_ford_path_length"]
+
+
+def _lengths(G: GrblasGraph, W: Matrix, source: Any, cutoff: float | None) -> dict:
+    """``{node: distance}`` from the library's sssp, nearest first, to ``cutoff``."""
+    dist = sssp(W, G.index[source])
+    ids, values = dist.to_coo()
+    if cutoff is not None:
+        keep = values <= cutoff
+        ids, values = ids[keep], values[keep]
+    order = np.argsort(values, kind="stable")
+    return dict(zip(G.labels(ids[order]), values[order].tolist()))
+
+
+def _has_negative(W: Matrix, diagonal_only: bool = False) -> bool:
+    """Whether ``W`` (or its diagonal) holds a negative value."""
+    if diagonal_only:
+        W = W.select("diag").new()
+    return W.select(select.valuelt, 0).new().nvals > 0
+
+
+def single_source_dijkstra_path_length(G: GrblasGraph, source: Any, cutoff: float | None = None,
+                                       weight: str | None = "weight") -> dict:
+    """networkx ``single_source_dijkstra_path_length``: weighted distances from ``source``
+    (the lightest of parallel edges; 1 where an edge lacks ``weight``).  Negative weights,
+    where networkx's Dijkstra gives no defined answer, are left to networkx."""
+    import networkx as nx
+
+    if source not in G:
+        raise nx.NodeNotFound(f"Node {source} not found in graph")
+    W = G.weights(weight, combine="min")
+    if _has_negative(W):
+        raise NotImplementedError("grblas_gpu leaves Dijkstra with negative weights to networkx")
+    return _lengths(G, W, source, cutoff)
+
+
+def single_source_bellman_ford_path_length(G: GrblasGraph, source: Any, weight: str | None = "weight") -> dict:
+    """networkx ``single_source_bellman_ford_path_length``: weighted distances from ``source``;
+    ``NetworkXUnbounded`` where a negative cycle is reachable (or any self-loop is negative,
+    as networkx checks)."""
+    import networkx as nx
+
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} not in G")
+    W = G.weights(weight, combine="min")
+    if _has_negative(W, diagonal_only=True):
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    try:
+        return _lengths(G, W, source, None)
+    except InvalidValue as exc:
+        raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
