@@ -3,7 +3,8 @@
 Load it with ``-p grblas_gpu.nx_backend.testing`` beside networkx's backend test mode
 (``NETWORKX_TEST_BACKEND=grblas_gpu NETWORKX_FALLBACK_TO_NX=True``).  It wraps the
 backend's functions and ``can_run`` to count calls served here and calls declined (left to
-networkx), and prints, at the end, how many tests called the backend at least once.
+networkx), and prints, at the end, how many tests called the backend at least once.  A run
+whose tests never reach the backend fails: the backend test mode was not on.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from .interface import FUNCTIONS, BackendInterface
 
-__all__ = ["pytest_configure", "pytest_runtest_call", "pytest_terminal_summary"]
+__all__ = ["pytest_configure", "pytest_runtest_call", "pytest_sessionfinish", "pytest_terminal_summary"]
 
 _served: Counter = Counter()
 _declined: Counter = Counter()
@@ -55,6 +56,13 @@ def pytest_configure(config: Any) -> None:
 def pytest_runtest_call(item: Any) -> None:
     """Note which test is running."""
     _current[:] = [item.nodeid]
+
+
+def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
+    """Fail a run in which tests ran but none reached the backend: networkx's backend test
+    mode was not on (its conftest not loaded, or the variables unset), so nothing was checked."""
+    if session.testscollected and not _served and exitstatus == 0:
+        session.exitstatus = 1
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
