@@ -331,3 +331,21 @@ def test_dispatch_returns_plain_python_values():
     assert all(type(v) is int for v in nx.triangles(G, backend="grblas_gpu").values())
     gen = nx.bfs_edges(G, next(iter(G)), backend="grblas_gpu")
     assert iter(gen) is gen  # a generator, as networkx's
+
+
+@needs_entry_point
+def test_benchmark_runs_on_a_small_graph(capsys):
+    import argparse
+
+    import numpy as np
+
+    from benchmarks import graphs
+    from benchmarks.networkx import bench_graph
+
+    src, dst = np.array([0, 1, 2, 3, 0], np.int32), np.array([1, 2, 0, 4, 3], np.int32)
+    args = argparse.Namespace(only=None, max_edges_slow=100)
+    for symmetric in (False, True):
+        g = graphs.from_edges("tiny", "test", src, dst, 6, symmetric=symmetric)
+        rows = bench_graph(nx, g, args, peers=[])
+        assert rows and all(r["ok"] for r in rows)
+    assert "pagerank" in capsys.readouterr().out

@@ -29,7 +29,7 @@ __all__ = ["triangles", "clustering", "average_clustering", "transitivity"]
 
 def _offdiag_ones(G: GrblasGraph) -> Matrix:
     """INT64 ones on the pattern without self-loops."""
-    return G._memo("offdiag ones", lambda: G.unit_weights().select("offdiag").new())
+    return G.memo("offdiag ones", lambda: G.unit_weights().select("offdiag").new())
 
 
 def _rowsum(M: Matrix, n: int, dtype: Any) -> np.ndarray:
@@ -43,11 +43,9 @@ def _corner_terms(B: Matrix, dtype: Any) -> np.ndarray:
 
 
 def _undirected_counts(G: GrblasGraph) -> tuple[np.ndarray, np.ndarray]:
-    """Twice the triangles at every node, and its degree without self-loops (kept with G)."""
-    def make() -> tuple[np.ndarray, np.ndarray]:
-        E = _offdiag_ones(G)
-        return _corner_terms(E, INT64), _rowsum(E, len(G), INT64)
-    return G._memo("undirected triangles", make)
+    """Twice the triangles at every node, and its degree without self-loops."""
+    E = _offdiag_ones(G)
+    return _corner_terms(E, INT64), _rowsum(E, len(G), INT64)
 
 
 def _normalised_cbrt(G: GrblasGraph, weight: str) -> Matrix:
@@ -72,7 +70,7 @@ def _clustering_values(G: GrblasGraph, weight: str | None) -> list:
             T, degree = _undirected_counts(G)
         else:
             T = _corner_terms(_normalised_cbrt(G, weight), FP64)
-            degree = _undirected_counts(G)[1]
+            degree = _rowsum(_offdiag_ones(G), len(G), INT64)
         denominator = degree * (degree - 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = T / denominator

@@ -22,8 +22,8 @@ __all__ = ["connected_components", "number_connected_components", "is_connected"
 
 
 def _label_array(G: GrblasGraph) -> np.ndarray:
-    """Component label (smallest member index) of every node, kept with the graph."""
-    return G._memo("component labels", lambda: _labels(G.structure()).to_dense())
+    """Component label (smallest member index) of every node."""
+    return _labels(G.structure()).to_dense()
 
 
 def _components(G: GrblasGraph) -> Iterator[set]:

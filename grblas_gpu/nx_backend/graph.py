@@ -83,7 +83,8 @@ class GrblasGraph:
         return [nodes[i] for i in np.asarray(ids).tolist()]
 
     # ------------------------------------------------------------------ matrices, built once
-    def _memo(self, key: Any, make: Any) -> Any:
+    def memo(self, key: Any, make: Any) -> Any:
+        """``make()``, computed on first use and kept with the graph (for derived matrices)."""
         try:
             return self._matrices[key]
         except KeyError:
@@ -97,21 +98,21 @@ class GrblasGraph:
 
     def structure(self) -> Matrix:
         """BOOL adjacency pattern: ``A[i, j]`` for each edge i -> j (both ways when undirected)."""
-        return self._memo("structure", lambda: self._build(True, BOOL, binary.lor))
+        return self.memo("structure", lambda: self._build(True, BOOL, binary.lor))
 
     def unit_weights(self) -> Matrix:
         """INT64 ones on the pattern (every edge of length 1)."""
-        return self._memo("unit", lambda: self.structure().dup(INT64))
+        return self.memo("unit", lambda: self.structure().dup(INT64))
 
     def edge_count(self) -> Matrix:
         """INT64 number of parallel edges i -> j (1 for every edge of a simple graph)."""
         if not self._multigraph:
             return self.unit_weights()
-        return self._memo("count", lambda: self._build(1, INT64, binary.plus))
+        return self.memo("count", lambda: self._build(1, INT64, binary.plus))
 
     def neighbour_order(self) -> Matrix:
         """INT64 ``P[i, j]``: the position of ``j`` among the neighbours of ``i`` in ``G[i]``."""
-        return self._memo("order", lambda: self._build(self._positions, INT64, binary.min))
+        return self.memo("order", lambda: self._build(self._positions, INT64, binary.min))
 
     def has_weights(self, attr: str, default: Any = 1) -> bool:
         """Whether the values of edge attribute ``attr`` (``default`` where missing) were converted."""
@@ -128,7 +129,7 @@ class GrblasGraph:
             raise NotImplementedError(f"edge attribute {attr!r} was not converted to the grblas_gpu graph")
         values = self._edge_values[key]
         op = binary.plus if combine == "plus" else binary.min
-        return self._memo(("weights", key, combine), lambda: self._build(values, None, op))
+        return self.memo(("weights", key, combine), lambda: self._build(values, None, op))
 
     def __repr__(self) -> str:
         kind = ("Multi" if self._multigraph else "") + ("DiGraph" if self._directed else "Graph")
