@@ -31,7 +31,7 @@ from .graphs import Graph
 SLOW = {"betweenness_centrality", "label_propagation_communities", "clustering", "average_clustering"}
 
 
-def _calls(directed: bool, source: Any) -> dict[str, Callable[..., Any]]:
+def _calls(directed: bool, source: Any, n: int) -> dict[str, Callable[..., Any]]:
     """The timed calls: name -> function of (networkx module, graph, backend) giving a comparable answer."""
     calls = {
         "pagerank": lambda nx, G, b: nx.pagerank(G, backend=b),
@@ -40,7 +40,7 @@ def _calls(directed: bool, source: Any) -> dict[str, Callable[..., Any]]:
             lambda nx, G, b: nx.single_source_shortest_path_length(G, source, backend=b),
         "single_source_dijkstra_path_length":
             lambda nx, G, b: nx.single_source_dijkstra_path_length(G, source, backend=b),
-        "betweenness_centrality": lambda nx, G, b: nx.betweenness_centrality(G, k=16, seed=1, backend=b),
+        "betweenness_centrality": lambda nx, G, b: nx.betweenness_centrality(G, k=min(16, n), seed=1, backend=b),
         "clustering": lambda nx, G, b: nx.clustering(G, backend=b),
     }
     if directed:
@@ -94,7 +94,7 @@ def bench_graph(nx: Any, g: Graph, args: argparse.Namespace, peers: list[str]) -
     print(f"\n{g.name}: {G.number_of_nodes()} nodes, {G.number_of_edges()} edges "
           f"({'undirected' if g.symmetric else 'directed'}; networkx graph built in {t_build:.1f} s)")
     print(f"  {'function':<36}{'networkx':>10}{'ours 1st':>10}{'ours 2nd':>10}{'x 1st':>8}{'x 2nd':>8}  ok")
-    for name, call in _calls(not g.symmetric, source).items():
+    for name, call in _calls(not g.symmetric, source, g.n).items():
         if args.only and name not in args.only:
             continue
         if name in SLOW and G.number_of_edges() > args.max_edges_slow:
