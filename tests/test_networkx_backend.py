@@ -173,6 +173,25 @@ def test_shortest_paths_multigraph_take_the_lightest_edge():
         nx.single_source_bellman_ford_path_length(G, 0)
 
 
+@pytest.mark.parametrize("cls", [nx.MultiGraph, nx.MultiDiGraph])
+def test_multigraphs_against_networkx(cls):
+    rng = random.Random(1)
+    G = cls()
+    G.add_nodes_from(rng.sample(range(40), 40))
+    for _ in range(120):
+        G.add_edge(rng.randrange(40), rng.randrange(40), weight=rng.choice([1, 2.5, 4]))
+    for s in list(G)[:4]:
+        assert list(ours("bfs_edges", G, s)) == list(nx.bfs_edges(G, s))
+        assert list(ours("bfs_layers", G, s)) == list(nx.bfs_layers(G, s))
+        assert ours("single_source_shortest_path_length", G, s) == nx.single_source_shortest_path_length(G, s)
+        for name in ("single_source_dijkstra_path_length", "single_source_bellman_ford_path_length"):
+            assert ours(name, G, s, weight_attr="weight") == getattr(nx, name)(G, s)
+    assert ours("pagerank", G, weight_attr="weight") == pytest.approx(nx.pagerank(G), abs=1e-9)
+    assert ours("betweenness_centrality", G) == pytest.approx(nx.betweenness_centrality(G), abs=1e-9)
+    components = "weakly_connected_components" if G.is_directed() else "connected_components"
+    assert list(ours(components, G)) == list(getattr(nx, components)(G))
+
+
 def test_negative_weights():
     G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
     assert ours("single_source_bellman_ford_path_length", G, 0, weight_attr="weight") == {0: 0, 2: 1, 1: -1}
@@ -266,6 +285,7 @@ def test_empty_graph():
 @pytest.mark.parametrize("name, args, kwargs", [
     ("pagerank", (), {"nstart": {0: 1.0}}),
     ("pagerank", (), {"dangling": {0: 1.0}}),
+    ("pagerank", (), {"personalization": {0: 1.0, 1: -0.5}}),
     ("pagerank", (), {"weight": lambda u, v, d: 1}),
     ("bfs_edges", (0,), {"sort_neighbors": sorted}),
     ("single_source_dijkstra_path_length", (0,), {"weight": lambda u, v, d: 1}),

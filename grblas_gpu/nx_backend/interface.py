@@ -50,6 +50,9 @@ def _pagerank_ok(arguments: dict[str, Any]) -> bool | str:
         return "nstart is left to networkx"
     if arguments.get("dangling") is not None:
         return "dangling weights are left to networkx"
+    personalization = arguments.get("personalization")
+    if personalization is not None and not all(v >= 0 for v in personalization.values()):
+        return "negative personalization values are left to networkx"
     return _weight_ok(arguments)
 
 
