@@ -194,14 +194,22 @@ def test_multigraphs_against_networkx(cls):
 
 def test_negative_weights():
     G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
-    assert ours("single_source_bellman_ford_path_length", G, 0, weight_attr="weight") == {0: 0, 2: 1, 1: -1}
+    assert ours("single_source_bellman_ford_path_length", G, 0, weight_attr="weight") == \
+        nx.single_source_bellman_ford_path_length(G, 0) == {0: 0, 2: 1, 1: -1}
     with pytest.raises(NotImplementedError):  # networkx's Dijkstra then runs (fallback)
         ours("single_source_dijkstra_path_length", G, 0, weight_attr="weight")
     G.add_edge(1, 0, weight=-5)
     with pytest.raises(nx.NetworkXUnbounded):
+        nx.single_source_bellman_ford_path_length(G, 0)
+    with pytest.raises(nx.NetworkXUnbounded):
         ours("single_source_bellman_ford_path_length", G, 0, weight_attr="weight")
     H = nx.DiGraph([(0, 1, {"weight": 1})])
-    H.add_edge(5, 5, weight=-1)  # unreachable, but networkx refuses any negative self-loop
+    H.add_edge(5, 5, weight=-1)  # a negative cycle that cannot be reached
+    assert ours("single_source_bellman_ford_path_length", H, 0, weight_attr="weight") == \
+        nx.single_source_bellman_ford_path_length(H, 0)
+    H.add_edge(1, 5, weight=1)  # now it can
+    with pytest.raises(nx.NetworkXUnbounded):
+        nx.single_source_bellman_ford_path_length(H, 0)
     with pytest.raises(nx.NetworkXUnbounded):
         ours("single_source_bellman_ford_path_length", H, 0, weight_attr="weight")
 
