@@ -142,6 +142,10 @@ def test_bfs_orders_are_networkx_orders(kind):
         assert list(ours("bfs_edges", G, source)) == list(nx.bfs_edges(G, source))
         assert list(ours("bfs_edges", G, source, depth_limit=2)) == list(nx.bfs_edges(G, source, depth_limit=2))
         assert list(ours("bfs_layers", G, source)) == list(nx.bfs_layers(G, source))
+        assert list(ours("bfs_predecessors", G, source)) == list(nx.bfs_predecessors(G, source))
+        for limit in (None, 0, 1, 2):
+            assert list(ours("bfs_successors", G, source, depth_limit=limit)) == \
+                list(nx.bfs_successors(G, source, depth_limit=limit))
         for d in (0, 1, 2, 5):
             assert ours("descendants_at_distance", G, source, d) == nx.descendants_at_distance(G, source, d)
     sources = list(G)[3:7] + list(G)[3:4]
@@ -157,6 +161,18 @@ def test_shortest_path_lengths(kind):
         assert ours("single_source_shortest_path_length", G, source) == nx.single_source_shortest_path_length(G, source)
         assert ours("single_source_shortest_path_length", G, source, cutoff=2) == \
             nx.single_source_shortest_path_length(G, source, cutoff=2)
+        for cutoff in (None, 2):
+            assert ours("single_target_shortest_path_length", G, source, cutoff=cutoff) == \
+                nx.single_target_shortest_path_length(G, source, cutoff=cutoff)
+        for target in list(G)[-3:] + [source]:
+            for name in ("dijkstra_path_length", "bellman_ford_path_length"):
+                try:
+                    want = getattr(nx, name)(G, source, target)
+                except nx.NetworkXNoPath:
+                    with pytest.raises(nx.NetworkXNoPath):
+                        ours(name, G, source, target, weight_attr="weight")
+                else:
+                    assert ours(name, G, source, target, weight_attr="weight") == want
         for weight in ("weight", None):
             got = ours("single_source_dijkstra_path_length", G, source, weight=weight, weight_attr=weight)
             assert got == nx.single_source_dijkstra_path_length(G, source, weight=weight)

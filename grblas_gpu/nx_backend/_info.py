@@ -7,8 +7,10 @@ from typing import Any
 __all__ = ["get_info"]
 
 FUNCTION_NAMES = (
-    "pagerank", "bfs_edges", "bfs_layers", "descendants_at_distance", "single_source_shortest_path_length",
-    "single_source_dijkstra_path_length", "single_source_bellman_ford_path_length", "connected_components",
+    "pagerank", "bfs_edges", "bfs_predecessors", "bfs_successors", "bfs_layers", "descendants_at_distance",
+    "single_source_shortest_path_length", "single_target_shortest_path_length",
+    "single_source_dijkstra_path_length", "dijkstra_path_length", "single_source_bellman_ford_path_length",
+    "bellman_ford_path_length", "connected_components",
     "number_connected_components", "is_connected", "node_connected_component", "weakly_connected_components",
     "number_weakly_connected_components", "is_weakly_connected", "triangles", "clustering",
     "average_clustering", "transitivity", "betweenness_centrality", "label_propagation_communities",

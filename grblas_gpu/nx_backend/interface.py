@@ -17,7 +17,7 @@ from typing import Any
 from . import centrality, cluster, community, components, link_analysis, paths, traversal
 from .graph import GrblasGraph, convert_from_nx, convert_to_nx
 
-__all__ = ["BackendInterface", "backend_interface", "FUNCTIONS"]
+__all__ = ["BackendInterface", "backend_interface", "FUNCTIONS", "GrblasGraph"]
 
 Check = Callable[[dict[str, Any]], "bool | str"]
 
@@ -78,10 +78,15 @@ def _betweenness_ok(arguments: dict[str, Any]) -> bool | str:
 FUNCTIONS: dict[str, tuple[Callable[..., Any], Check | None]] = {
     "pagerank": (link_analysis.pagerank, _pagerank_ok),
     "bfs_edges": (traversal.bfs_edges, _bfs_edges_ok),
+    "bfs_predecessors": (traversal.bfs_predecessors, _bfs_edges_ok),
+    "bfs_successors": (traversal.bfs_successors, _bfs_edges_ok),
     "bfs_layers": (traversal.bfs_layers, None),
     "descendants_at_distance": (traversal.descendants_at_distance, None),
     "single_source_shortest_path_length": (traversal.single_source_shortest_path_length, None),
+    "single_target_shortest_path_length": (traversal.single_target_shortest_path_length, None),
     "single_source_dijkstra_path_length": (paths.single_source_dijkstra_path_length, _weight_ok),
+    "dijkstra_path_length": (paths.dijkstra_path_length, _weight_ok),
+    "bellman_ford_path_length": (paths.bellman_ford_path_length, _weight_ok),
     "single_source_bellman_ford_path_length": (paths.single_source_bellman_ford_path_length, _weight_ok),
     "connected_components": (components.connected_components, None),
     "number_connected_components": (components.number_connected_components, None),
@@ -137,5 +142,3 @@ for _name, (_func, _check) in FUNCTIONS.items():
 
 backend_interface = BackendInterface()
 """The instance the entry point names."""
-
-__all__ += ["GrblasGraph"]

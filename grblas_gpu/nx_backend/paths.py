@@ -11,7 +11,8 @@ from grblas_gpu.algorithms import sssp
 
 from .graph import GrblasGraph
 
-__all__ = ["single_source_dijkstra_path_length", "single_source_bellman_ford_path_length"]
+__all__ = ["single_source_dijkstra_path_length", "single_source_bellman_ford_path_length", "dijkstra_path_length",
+           "bellman_ford_path_length"]
 
 
 def _lengths(G: GrblasGraph, W: Matrix, source: Any, cutoff: float | None) -> dict:
@@ -57,3 +58,36 @@ def single_source_bellman_ford_path_length(G: GrblasGraph, source: Any, weight: 
         return _lengths(G, W, source, None)
     except InvalidValue as exc:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
+
+
+def _to_target(lengths: dict, source: Any, target: Any, message: str) -> Any:
+    import networkx as nx
+
+    try:
+        return lengths[target]
+    except KeyError as exc:
+        raise nx.NetworkXNoPath(message.format(source=source, target=target)) from exc
+
+
+def dijkstra_path_length(G: GrblasGraph, source: Any, target: Any, weight: str | None = "weight") -> Any:
+    """networkx ``dijkstra_path_length``: the weighted distance from ``source`` to ``target``."""
+    import networkx as nx
+
+    if source not in G:
+        raise nx.NodeNotFound(f"Node {source} not found in graph")
+    if source == target:
+        return 0
+    lengths = single_source_dijkstra_path_length(G, source, weight=weight)
+    return _to_target(lengths, source, target, "Node {target} not reachable from {source}")
+
+
+def bellman_ford_path_length(G: GrblasGraph, source: Any, target: Any, weight: str | None = "weight") -> Any:
+    """networkx ``bellman_ford_path_length``: the weighted distance from ``source`` to ``target``."""
+    import networkx as nx
+
+    if source == target:
+        if source not in G:
+            raise nx.NodeNotFound(f"Node {source} not found in graph")
+        return 0
+    lengths = single_source_bellman_ford_path_length(G, source, weight=weight)
+    return _to_target(lengths, source, target, "node {target} not reachable from {source}")

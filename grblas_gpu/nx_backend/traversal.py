@@ -24,8 +24,9 @@ from grblas_gpu import BOOL, INT64, Vector, semiring
 
 from .graph import GrblasGraph
 
-__all__ = ["bfs_edges", "bfs_layers", "descendants_at_distance", "single_source_shortest_path_length",
-           "ordered_levels", "unordered_levels"]
+__all__ = ["bfs_edges", "bfs_predecessors", "bfs_successors", "bfs_layers", "descendants_at_distance",
+           "single_source_shortest_path_length", "single_target_shortest_path_length", "ordered_levels",
+           "unordered_levels"]
 
 
 def ordered_levels(G: GrblasGraph, first: list[int], depth_limit: float) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -54,10 +55,14 @@ def ordered_levels(G: GrblasGraph, first: list[int], depth_limit: float) -> Iter
         depth += 1
 
 
-def unordered_levels(G: GrblasGraph, source: int, depth_limit: float) -> Iterator[np.ndarray]:
-    """The nodes of each BFS level after the source (in index order), at most ``depth_limit`` levels."""
+def unordered_levels(G: GrblasGraph, source: int, depth_limit: float, *,
+                     backwards: bool = False) -> Iterator[np.ndarray]:
+    """The nodes of each BFS level after the source (in index order), at most ``depth_limit``
+    levels; ``backwards`` follows edges against their direction."""
     n = len(G)
     A = G.structure()
+    if backwards:
+        A = A.T
     visited = Vector.from_coo([source], True, size=n, dtype=BOOL, backend=A.backend)
     frontier = visited.dup()
     depth = 0
@@ -88,6 +93,32 @@ def bfs_edges(G: GrblasGraph, source: Any, reverse: bool = False, depth_limit: i
     nodes = G.nodes
     for ids, parents in ordered_levels(G, [G.index[source]], limit):
         yield from zip([nodes[p] for p in parents.tolist()], [nodes[v] for v in ids.tolist()])
+
+
+def bfs_predecessors(G: GrblasGraph, source: Any, depth_limit: int | None = None,
+                     sort_neighbors: Any = None) -> Iterator[tuple[Any, Any]]:
+    """networkx ``bfs_predecessors``: ``(node, parent)`` in breadth-first order."""
+    for parent, child in bfs_edges(G, source, depth_limit=depth_limit):
+        yield child, parent
+
+
+def bfs_successors(G: GrblasGraph, source: Any, depth_limit: int | None = None,
+                   sort_neighbors: Any = None) -> Iterator[tuple[Any, list]]:
+    """networkx ``bfs_successors``: ``(node, its BFS children)`` in breadth-first order."""
+    if source not in G:
+        raise _not_in_graph(source)
+    limit = len(G) if depth_limit is None else depth_limit
+    nodes = G.nodes
+    groups: list[tuple[Any, list]] = []
+    for ids, parents in ordered_levels(G, [G.index[source]], limit):
+        # A level is sorted by parent, so each parent's children are one run.
+        starts = np.flatnonzero(np.r_[True, parents[1:] != parents[:-1]])
+        for run, start in enumerate(starts.tolist()):
+            end = starts[run + 1] if run + 1 < len(starts) else len(ids)
+            groups.append((nodes[parents[start]], [nodes[v] for v in ids[start:end].tolist()]))
+    if not groups:
+        groups.append((source, []))
+    yield from groups
 
 
 def bfs_layers(G: GrblasGraph, sources: Any) -> Iterator[list[Any]]:
@@ -129,5 +160,20 @@ def single_source_shortest_path_length(G: GrblasGraph, source: Any, cutoff: floa
     limit = float("inf") if cutoff is None else cutoff
     out = {source: 0}
     for depth, ids in enumerate(unordered_levels(G, G.index[source], limit), start=1):
+        out.update(dict.fromkeys(G.labels(ids), depth))
+    return out
+
+
+def single_target_shortest_path_length(G: GrblasGraph, target: Any, cutoff: float | None = None) -> dict:
+    """networkx ``single_target_shortest_path_length``: hop counts to ``target`` (to ``cutoff``
+    hops), nearest first."""
+    import networkx as nx
+
+    if target not in G:
+        raise nx.NodeNotFound(f"Target {target} is not in G")
+    limit = float("inf") if cutoff is None else cutoff
+    out = {target: 0}
+    levels = unordered_levels(G, G.index[target], limit, backwards=G.is_directed())
+    for depth, ids in enumerate(levels, start=1):
         out.update(dict.fromkeys(G.labels(ids), depth))
     return out
