@@ -267,11 +267,13 @@ def test_triangles_and_clustering(kind):
 def test_betweenness(kind):
     G = GRAPHS[kind]()
     for normalized in (True, False):
-        got = ours("betweenness_centrality", G, normalized=normalized)
-        assert got == pytest.approx(nx.betweenness_centrality(G, normalized=normalized), abs=1e-9)
-        got = ours("betweenness_centrality", G, k=10, seed=random.Random(5), normalized=normalized)
-        want = nx.betweenness_centrality(G, k=10, seed=5, normalized=normalized)
-        assert got == pytest.approx(want, abs=1e-9)
+        for endpoints in (False, True):
+            kw = {"normalized": normalized, "endpoints": endpoints}
+            got = ours("betweenness_centrality", G, **kw)
+            assert got == pytest.approx(nx.betweenness_centrality(G, **kw), abs=1e-9)
+            got = ours("betweenness_centrality", G, k=10, seed=random.Random(5), **kw)
+            want = nx.betweenness_centrality(G, k=10, seed=5, **kw)
+            assert got == pytest.approx(want, abs=1e-9)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -314,7 +316,6 @@ def test_empty_graph():
     ("bfs_edges", (0,), {"sort_neighbors": sorted}),
     ("single_source_dijkstra_path_length", (0,), {"weight": lambda u, v, d: 1}),
     ("betweenness_centrality", (), {"weight": "weight"}),
-    ("betweenness_centrality", (), {"endpoints": True}),
     ("label_propagation_communities", (), {}),
     ("triangles", (), {}),
     ("clustering", (), {}),

@@ -21,7 +21,7 @@ import, which calls :func:`get_info`, loads no algorithm)."""
 _SUMMARIES = {
     "pagerank": "Power iteration as sparse matrix-vector products (nstart and dangling left to networkx).",
     "bfs_edges": "One (min, +) vector-matrix product per level reproduces networkx's visiting order.",
-    "betweenness_centrality": "Batched Brandes over frontier matrices; unweighted, without endpoints.",
+    "betweenness_centrality": "Batched Brandes over frontier matrices (unweighted); endpoints by a batched reachability search.",
     "label_propagation_communities": "networkx's colour classes updated one at a time as matrix products.",
 }
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
+from grblas_gpu import BOOL, INT64, Matrix, binary, monoid, semiring
 from grblas_gpu.algorithms import betweenness_centrality as _betweenness
 
 from .graph import GrblasGraph
@@ -12,15 +15,45 @@ from .graph import GrblasGraph
 __all__ = ["betweenness_centrality"]
 
 
-def _scales(n: int, *, normalized: bool, directed: bool, k: int | None) -> tuple[float, float]:
-    """networkx's ``_rescale`` factors (for endpoints=False) for sampled and other nodes.
-    Before them, the library's sums are networkx's: both count every ordered (s, t) pair."""
-    N = n - 1
+def _reach(A: Matrix, sources: list[int], batch_size: int = 128) -> tuple[np.ndarray, np.ndarray]:
+    """For every source the number of nodes it reaches (itself included), and for every node
+    the number of sources that reach it (a source reaches itself): a breadth-first search
+    from a batch of sources at once, row ``k`` of the frontier matrix for source ``k``."""
+    n = A.nrows
+    sizes, reached_by = [], np.zeros(n, dtype=np.int64)
+    for start in range(0, len(sources), batch_size):
+        batch = sources[start:start + batch_size]
+        frontier = Matrix.from_coo(range(len(batch)), batch, True, nrows=len(batch), ncols=n, dtype=BOOL,
+                                   backend=A.backend)
+        seen = frontier.dup()
+        while frontier.nvals:
+            frontier(~seen.S, replace=True) << frontier.mxm(A, semiring.any_pair)
+            seen(binary.lor) << frontier
+        ones = seen.dup(INT64)
+        sizes.append(ones.reduce_rowwise(monoid.plus).new().to_dense(0))
+        reached_by += ones.reduce_columnwise(monoid.plus).new().to_dense(0)
+    return (np.concatenate(sizes) if sizes else np.zeros(0, np.int64)), reached_by
+
+
+def _with_endpoints(raw: list[float], A: Matrix, sources: list[int]) -> list[float]:
+    """networkx's ``_accumulate_endpoints`` on top of the dependencies: each source gains the
+    nodes it reaches, each other node one per source that reaches it."""
+    sizes, reached_by = _reach(A, sources)
+    out = np.asarray(raw, dtype=np.float64) + reached_by
+    np.add.at(out, np.asarray(sources, dtype=np.int64), sizes - 2)  # a source does not count itself
+    return out.tolist()
+
+
+def _scales(n: int, *, normalized: bool, directed: bool, k: int | None,
+            endpoints: bool = False) -> tuple[float, float]:
+    """networkx's ``_rescale`` factors for sampled and other nodes.  Before them, the
+    library's sums are networkx's: both count every ordered (s, t) pair."""
+    N = n if endpoints else n - 1
     if N < 2:
         return 1.0, 1.0
     sources = N if k is None else k
     correction = 1 if directed else 2
-    if k is None:
+    if k is None or endpoints:
         scale = 1 / (sources * (N - 1)) if normalized else N / (sources * correction)
         return scale, scale
     if normalized:
@@ -34,9 +67,9 @@ def _scales(n: int, *, normalized: bool, directed: bool, k: int | None) -> tuple
 
 def betweenness_centrality(G: GrblasGraph, k: int | None = None, normalized: bool = True, weight: str | None = None,
                            endpoints: bool = False, seed: Any = None) -> dict:
-    """networkx ``betweenness_centrality`` for unweighted paths without endpoints (``can_run``
-    leaves ``weight`` and ``endpoints`` to networkx).  ``k`` sources are drawn as networkx
-    draws them, ``seed.sample(list(G), k)``, so the same seed picks the same sources."""
+    """networkx ``betweenness_centrality`` for unweighted paths (``can_run`` leaves ``weight``
+    to networkx).  ``k`` sources are drawn as networkx draws them, ``seed.sample(list(G), k)``,
+    so the same seed picks the same sources."""
     import networkx as nx
 
     n = len(G)
@@ -49,9 +82,12 @@ def betweenness_centrality(G: GrblasGraph, k: int | None = None, normalized: boo
         rng = nx.utils.create_py_random_state(seed)
         sampled = rng.sample(list(G.nodes), k)
         sources = G.node_ids(sampled).tolist()
-    raw = _betweenness(G.structure(), sources).to_dense(0.0).tolist() if n else []
-    on_source, off_source = _scales(n, normalized=normalized, directed=G.is_directed(), k=k)
-    if sampled is None:
+    A = G.structure()
+    raw = _betweenness(A, sources).to_dense(0.0).tolist() if n else []
+    if endpoints and n:
+        raw = _with_endpoints(raw, A, list(sources))
+    on_source, off_source = _scales(n, normalized=normalized, directed=G.is_directed(), k=k, endpoints=endpoints)
+    if sampled is None or endpoints:
         return {v: b * on_source for v, b in zip(G.nodes, raw)}
     chosen = set(sampled)
     return {v: b * (on_source if v in chosen else off_source) for v, b in zip(G.nodes, raw)}

@@ -67,8 +67,6 @@ def _bfs_edges_ok(arguments: dict[str, Any]) -> bool | str:
 def _betweenness_ok(arguments: dict[str, Any]) -> bool | str:
     if arguments.get("weight") is not None:
         return "weighted betweenness is left to networkx"
-    if arguments.get("endpoints"):
-        return "endpoints=True is left to networkx"
     k = arguments.get("k")
     if k is not None and not isinstance(k, int):
         return "k must be an int"
