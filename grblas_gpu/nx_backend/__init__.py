@@ -1,6 +1,6 @@
 """A NetworkX backend named ``grblas_gpu``: ``nx.pagerank(G, backend="grblas_gpu")``.
 
-networkx (3.0 and later) finds it through the ``networkx.backends`` and
+networkx (3.3 and later) finds it through the ``networkx.backends`` and
 ``networkx.backend_info`` entry points; a call is converted to a :class:`GrblasGraph`
 (cached by networkx on the graph, so once per graph) and served by ``grblas_gpu.algorithms``.
 Arguments it cannot serve exactly are declined through ``can_run``, and networkx then runs

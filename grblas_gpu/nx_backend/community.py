@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from grblas_gpu import INT64, Matrix, binary, indexunary, monoid, semiring
+from grblas_gpu import INT64, Matrix, binary, monoid, semiring
 
 from .graph import GrblasGraph
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from grblas_gpu import FP64, Vector
 from grblas_gpu.algorithms import pagerank as _pagerank
