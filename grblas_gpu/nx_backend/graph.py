@@ -32,9 +32,10 @@ class GrblasGraph:
 
     def __init__(self, nodes: list[Hashable], rows: np.ndarray, cols: np.ndarray, positions: np.ndarray,
                  *, directed: bool, multigraph: bool, edge_values: dict[tuple[str, Any], np.ndarray] | None = None,
-                 graph_attrs: dict | None = None, backend: str | None = None) -> None:
+                 graph_attrs: dict | None = None, backend: str | None = None,
+                 index: dict[Hashable, int] | None = None) -> None:
         self.nodes = nodes
-        self.index = {node: i for i, node in enumerate(nodes)}
+        self.index = {node: i for i, node in enumerate(nodes)} if index is None else index
         self._rows, self._cols, self._positions = rows, cols, positions
         self._edge_values = dict(edge_values or {})
         self._directed, self._multigraph = directed, multigraph
@@ -204,8 +205,7 @@ def convert_from_nx(graph: Any, edge_attrs: dict | None = None, node_attrs: dict
         edge_values[(attr, default)] = _attribute_values(adj, multigraph, attr, default)
     attrs = graph.graph if preserve_graph_attrs else None
     out = GrblasGraph(nodes, rows, cols, positions, directed=graph.is_directed(), multigraph=multigraph,
-                      edge_values=edge_values, graph_attrs=attrs, backend=backend)
-    out.index = index
+                      edge_values=edge_values, graph_attrs=attrs, backend=backend, index=index)
     return out
 
 
