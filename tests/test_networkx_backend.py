@@ -208,6 +208,17 @@ def test_multigraphs_against_networkx(cls):
     assert list(ours(components, G)) == list(getattr(nx, components)(G))
 
 
+def test_pagerank_leaves_negative_weights_and_nan_lengths_to_networkx():
+    G = nx.DiGraph([(0, 1, {"weight": -1.0}), (1, 2, {"weight": 2.0}), (2, 0, {"weight": float("nan")})])
+    with pytest.raises(NotImplementedError):
+        ours("pagerank", G, weight_attr="weight")
+    for name in ("single_source_dijkstra_path_length", "single_source_bellman_ford_path_length"):
+        with pytest.raises(NotImplementedError):
+            ours(name, G, 1, weight_attr="weight")
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        ours("pagerank", G, max_iter=0, weight=None)
+
+
 def test_negative_weights():
     G = nx.DiGraph([(0, 1, {"weight": 4}), (0, 2, {"weight": 1}), (2, 1, {"weight": -2})])
     assert ours("single_source_bellman_ford_path_length", G, 0, weight_attr="weight") == \
@@ -312,6 +323,8 @@ def test_empty_graph():
     ("pagerank", (), {"nstart": {0: 1.0}}),
     ("pagerank", (), {"dangling": {0: 1.0}}),
     ("pagerank", (), {"personalization": {0: 1.0, 1: -0.5}}),
+    ("pagerank", (), {"alpha": 1.5}),
+    ("pagerank", (), {"max_iter": 10.0}),
     ("pagerank", (), {"weight": lambda u, v, d: 1}),
     ("bfs_edges", (0,), {"sort_neighbors": sorted}),
     ("single_source_dijkstra_path_length", (0,), {"weight": lambda u, v, d: 1}),

@@ -50,6 +50,11 @@ def _pagerank_ok(arguments: dict[str, Any]) -> bool | str:
         return "nstart is left to networkx"
     if arguments.get("dangling") is not None:
         return "dangling weights are left to networkx"
+    alpha, max_iter = arguments.get("alpha"), arguments.get("max_iter")
+    if not isinstance(alpha, int | float) or not 0 <= alpha <= 1:
+        return "alpha outside [0, 1] is left to networkx"
+    if not isinstance(max_iter, int):
+        return "a max_iter that is not an int is left to networkx"
     personalization = arguments.get("personalization")
     if personalization is not None and not all(v >= 0 for v in personalization.values()):
         return "negative personalization values are left to networkx"

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from grblas_gpu import InvalidValue, Matrix, select
+from grblas_gpu import InvalidValue, Matrix, monoid, select, unary
 from grblas_gpu.algorithms import sssp
 
 from .graph import GrblasGraph
@@ -16,8 +16,20 @@ __all__ = ["single_source_dijkstra_path_length", "single_source_bellman_ford_pat
 
 
 def _lengths(G: GrblasGraph, W: Matrix, source: Any, cutoff: float | None) -> dict:
-    """``{node: distance}`` from the library's sssp, nearest first, to ``cutoff``."""
-    dist = sssp(W, G.index[source])
+    """``{node: distance}`` from the library's sssp, nearest first, to ``cutoff``.  A NaN
+    weight, or integer sums the library will not vouch for (networkx's Python ints never
+    overflow), are left to networkx (NotImplementedError); a negative cycle raises
+    ``NetworkXUnbounded``."""
+    import networkx as nx
+
+    if W.dtype.is_float and W.nvals and W.apply(unary.isnan).new().reduce_scalar(monoid.lor).new().value:
+        raise NotImplementedError("grblas_gpu leaves NaN edge weights to networkx")
+    try:
+        dist = sssp(W, G.index[source])
+    except InvalidValue as exc:
+        if "negative cycle" in str(exc):
+            raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
+        raise NotImplementedError(f"grblas_gpu leaves this to networkx: {exc}") from exc
     ids, values = dist.to_coo()
     if cutoff is not None:
         keep = values <= cutoff
@@ -53,11 +65,7 @@ def single_source_bellman_ford_path_length(G: GrblasGraph, source: Any, weight: 
 
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    W = G.weights(weight, combine="min")
-    try:
-        return _lengths(G, W, source, None)
-    except InvalidValue as exc:
-        raise nx.NetworkXUnbounded("Negative cycle detected.") from exc
+    return _lengths(G, G.weights(weight, combine="min"), source, None)
 
 
 def _to_target(lengths: dict, source: Any, target: Any, message: str) -> Any:
