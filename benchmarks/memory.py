@@ -105,7 +105,8 @@ def warm_up(backend: str, pr_iters: int) -> None:
     import grblas_gpu as gb
 
     g = large.build(8)
-    A = gb.Matrix.from_csr(g.indptr, g.indices, g.weights, ncols=g.n, dtype="FP32", backend=backend)
+    A = gb.Matrix.from_csr(g.indptr, g.indices, g.weights, ncols=g.n, dtype="FP32", backend=backend,
+                           symmetric=g.symmetric)
     for fn in _runs(A, g.max_degree_vertex(), pr_iters).values():
         fn()
     device_sync()
@@ -129,7 +130,8 @@ def measure_scale(scale: int, backend: str, pr_iters: int) -> dict:
     t0 = time.perf_counter()
     try:
         with loading.track():
-            A = gb.Matrix.from_csr(g.indptr, g.indices, g.weights, ncols=g.n, dtype="FP32", backend=backend)
+            A = gb.Matrix.from_csr(g.indptr, g.indices, g.weights, ncols=g.n, dtype="FP32", backend=backend,
+                                   symmetric=g.symmetric)
             device_sync()
     except Exception as exc:  # noqa: BLE001 - out of memory while loading ends the run
         del g
