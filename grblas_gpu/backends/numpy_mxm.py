@@ -449,7 +449,8 @@ def _scipy_product(sr: TypedSemiring, a: CsrOperand, b: CsrOperand) -> CsrProduc
     mult, out = sr.mult, sr.out_type
     if (sr.monoid.name != "plus" or mult.name != "times" or mult.is_flipped or out.is_bool
             or a.values is None or b.values is None
-            or not (mult.x_type == mult.y_type == out) or np.dtype(out.np_type) not in _SCIPY_TYPES):
+            or not (mult.x_type == mult.y_type == out) or np.dtype(out.np_type) not in _SCIPY_TYPES
+            or max(a.ncols, b.ncols) > 8 * (a.nvals + b.nvals) + 2**20):  # (scipy's work arrays span a row)
         return None
     try:
         from scipy.sparse import _sparsetools as kernels

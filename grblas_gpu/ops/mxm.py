@@ -32,7 +32,7 @@ from ..exceptions import DimensionMismatch, DomainMismatch, NotImplementedExcept
 from ..expressions import Expression, check_same_backend
 from ..mask import Mask
 from ..matrix import Matrix, TransposedMatrix
-from ..operators import TypedSemiring, typed_semiring
+from ..operators import TypedSemiring, typed_binary, typed_semiring
 
 __all__ = ["mxm_expr"]
 
@@ -209,32 +209,62 @@ def _mxm(sr: TypedSemiring, a: _Side, b: _Side, mask: Mask | None) -> Matrix:
     m, n = a.shape[0], b.shape[1]
     entries = _mask_entries(mask) if mask is not None else None
     form = _choose(sr, a, b, entries)
-    mult = sr.mult
     A = a.rows()
-    a_vals = A._values_as(mult.x_type) if mult.reads("x") else None
-    rows_a, a_ids = _operand(A, a_vals, compact=not mult.reads("xi"))
+    B = b.cols() if form == "dot" else b.rows()  # (for the dot form, B's columns as rows)
+    run, a_vals, b_vals = _kernel_values(sr, A, B, form == "dot")
+    compact = not run.mult.positional  # (a compacted operand renumbers the positions)
+    rows_a, a_ids = _operand(A, a_vals, compact)
+    rows_b, b_ids = _operand(B, b_vals, compact)
     if form == "dot":
-        Bt = b.cols()
-        b_vals = Bt._values_as(mult.y_type) if mult.reads("y") else None
-        bt, b_ids = _operand(Bt, b_vals, compact=not mult.reads("yj"))
         m_op = _mask_operand(entries, m, a_ids, b_ids)
-        product = _run(be, "mxm_dot", sr, rows_a, bt, m_op)
+        product = _run(be, "mxm_dot", run, rows_a, rows_b, m_op)
         if b_ids is not None:
             product = CsrProduct(product.indptr, b_ids[product.indices], product.values)
     else:
-        B = b.rows()
-        b_vals = B._values_as(mult.y_type) if mult.reads("y") else None
-        rows_b, b_ids = _operand(B, b_vals, compact=not (mult.reads("xj") or mult.reads("yi")))
         if b_ids is not None:
             rows_a = _inner_remapped(be, rows_a, b_ids)
         m_op = _mask_operand(entries, m, a_ids, None) if form == "masked" else None
-        product = _run(be, "mxm_gustavson", sr, rows_a, rows_b, m_op)
+        product = _run(be, "mxm_gustavson", run, rows_a, rows_b, m_op)
     return _output(be, sr, m, n, product, a_ids)
+
+
+_POSITIONS = ("xi", "xj", "yi", "yj")
+
+
+def _kernel_values(sr: TypedSemiring, A: Matrix, B: Matrix, dot: bool) -> tuple[TypedSemiring, Any, Any]:
+    """(the semiring the kernel runs, A's values, B's values) for the product of A's rows by
+    B's rows (by B's columns, as rows of ``B``, for the dot form).
+
+    Values are cast to the multiply's input types (cached on the Matrix), None where it does
+    not read them.  A positional multiply that reads one position (firsti, secondj, ...) of a
+    hypersparse operand runs as ``first`` or ``second`` of that position given as values: the
+    kernel then sees compacted rows, whose numbers are not the matrix's.
+    """
+    mult = sr.mult
+    fields = [f for f in _POSITIONS if mult.reads(f)] if mult.positional else []
+    if len(fields) == 1 and not mult.reads("x") and not mult.reads("y") and (A._ptr is None or B._ptr is None):
+        t = sr.out_type
+        field = fields[0]
+        if field in ("xi", "xj"):
+            vals = A._rows() if field == "xi" else A._indices
+            run = TypedSemiring(sr.name, sr.monoid, typed_binary("first", t))
+            return run, _as_values(A, vals, t), None
+        by_row = (field == "yi") != dot  # B's row number of each entry (else its column)
+        vals = B._rows() if by_row else B._indices
+        return TypedSemiring(sr.name, sr.monoid, typed_binary("second", t)), None, _as_values(B, vals, t)
+    a_vals = A._values_as(mult.x_type) if mult.reads("x") else None
+    b_vals = B._values_as(mult.y_type) if mult.reads("y") else None
+    return sr, a_vals, b_vals
+
+
+def _as_values(M: Matrix, vals: Any, t: Any) -> Any:
+    """``vals`` (indices of M) as values of type ``t``."""
+    return M._be.cast(vals, t)
 
 
 def _operand(M: Matrix, values: Any, compact: bool) -> tuple[CsrOperand, Any]:
     """M's rows as a kernel operand, and the row ids they stand for where a hypersparse M is
-    compacted to its nonempty rows (None: every row, pointers for all)."""
+    compacted to its nonempty rows (None: every row, pointers for all, built on need)."""
     if M._ptr is not None or not compact:
         return CsrOperand(M._indptr, M._indices, values, M.nrows, M.ncols), None
     starts = sp.segment_starts(M._be.xp, M._rowidx)
