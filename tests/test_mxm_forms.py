@@ -11,7 +11,7 @@ import pytest
 import grblas_gpu as gb
 import reference as ref
 from conftest import accum_op, assert_matches, coo_snapshot, mask_arg, random_mask, ref_mask, seed_of, to_gb, to_model
-from grblas_gpu.backends import get_backend, numpy_mxm
+from grblas_gpu.backends import get_backend, host_memory, numpy_mxm
 from grblas_gpu.ops import mxm as planner
 
 FORMS = ("auto", "gustavson", "masked", "dot")
@@ -26,13 +26,16 @@ def form(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
     return request.param
 
 
-@pytest.fixture(params=["default", "tiny"])
+@pytest.fixture(params=["default", "tiny", "sorted"])
 def budget(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """The CPU kernels' batch size as it is, or a few terms (rows cross batches, long rows are
-    split); "tiny" also keeps plus_times off scipy's product."""
-    if request.param == "tiny":
+    split) with plus_times kept off scipy's product; "sorted" also combines every batch by
+    sorting (no dense slots)."""
+    if request.param != "default":
         monkeypatch.setattr(numpy_mxm, "TERM_BUDGET", 5)
         monkeypatch.setattr(numpy_mxm, "USE_SCIPY", False)
+    if request.param == "sorted":
+        monkeypatch.setattr(numpy_mxm, "DENSE_SLOTS", 0)
     return request.param
 
 
@@ -312,7 +315,7 @@ def test_out_of_memory_leaves_output(monkeypatch: pytest.MonkeyPatch, case: str)
     M = to_gb(random_mask(rng, (40, 40)), "numpy")
     C = to_gb(ref.random(rng, (40, 40), np.dtype(np.float64), 0.2), "numpy")
     before = coo_snapshot(C)
-    monkeypatch.setattr(numpy_mxm, "available_memory", lambda: 1000)
+    monkeypatch.setattr(host_memory, "available_memory", lambda: 1000)
     monkeypatch.setattr(numpy_mxm, "USE_SCIPY", case == "scipy")
     monkeypatch.setattr(planner, "FORM", {"masked": "masked", "dot": "dot"}.get(case))
     mask = {"masked": M.S, "complement": ~M.S, "dot": M.S}.get(case)
@@ -344,6 +347,6 @@ def test_count_first_where_the_bound_does_not_fit(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(numpy_mxm, "USE_SCIPY", False)
     monkeypatch.setattr(numpy_mxm, "TERM_BUDGET", 50)
     per_entry = 2 * (8 + 8)
-    monkeypatch.setattr(numpy_mxm, "available_memory", lambda: per_entry * n * n * 2)
+    monkeypatch.setattr(host_memory, "available_memory", lambda: per_entry * n * n * 2)
     got = A.mxm(A, "min_plus").new()
     assert got.nvals == n * n and np.all(got.to_dense() == 2.0)

@@ -1,0 +1,66 @@
+"""plus_times through scipy's compiled sparse product, for the CPU backend where scipy is
+installed: used only where it gives what the batched product would (see :func:`product`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..operators.base import TypedSemiring
+from .host_memory import check_fits
+from .operands import CsrOperand, CsrProduct
+
+__all__ = ["product", "SCIPY_TYPES"]
+
+SCIPY_TYPES = frozenset(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                                              np.uint32, np.uint64, np.float32, np.float64))
+"""The value types scipy's product computes in (BOOL is not among them: its plus is lor)."""
+
+
+def product(sr: TypedSemiring, a: CsrOperand, b: CsrOperand) -> CsrProduct | None:
+    """plus_times by scipy's compiled product, where scipy takes the types and drops no entry
+    (a sum of exactly 0 it leaves out); None where it cannot be used.
+
+    scipy leaves each row's columns in the order they were first reached; sorting them costs
+    more than the product.  So it computes ``C' = B' A'`` (A' and B' by one counting pass
+    each) and transposes that, a counting pass that leaves every row sorted.  Each sum still
+    runs over increasing ``k``.
+    """
+    mult, out = sr.mult, sr.out_type
+    if (sr.monoid.name != "plus" or mult.name != "times" or mult.is_flipped or out.is_bool
+            or a.values is None or b.values is None
+            or not (mult.x_type == mult.y_type == out) or np.dtype(out.np_type) not in SCIPY_TYPES
+            or max(a.nrows, a.ncols, b.ncols) > 8 * (a.nvals + b.nvals) + 2**20):  # (its work arrays span them)
+        return None
+    try:
+        from scipy.sparse import _sparsetools as kernels
+    except ImportError:
+        return None
+    m, n = a.nrows, b.ncols
+    try:
+        idx = np.int64 if max(a.nvals, b.nvals, m, n, a.ncols) >= 2**31 - 1 else np.int32
+        at = _scipy_transposed(kernels, a, idx)
+        bt = _scipy_transposed(kernels, b, idx)
+        nnz = int(kernels.csr_matmat_maxnnz(n, m, bt[0], bt[1], at[0], at[1]))
+        if nnz >= 2**31 - 1 and idx is np.int32:
+            return None  # (rare: the batched path takes it)
+        check_fits(nnz, out, np.dtype(idx).itemsize, "mxm", copies=1)
+        ctp, cti, ctx = np.empty(n + 1, idx), np.empty(nnz, idx), np.empty(nnz, out.np_type)
+        kernels.csr_matmat(n, m, bt[0], bt[1], bt[2], at[0], at[1], at[2], ctp, cti, ctx)
+        if int(ctp[-1]) != nnz:  # an entry summed to exactly 0 and was dropped
+            return None
+        cp, ci, cx = np.empty(m + 1, idx), np.empty(nnz, idx), np.empty(nnz, out.np_type)
+        kernels.csr_tocsc(n, m, ctp, cti, ctx, cp, ci, cx)
+    except (AttributeError, TypeError, ValueError):  # a scipy whose private kernels differ
+        return None
+    return CsrProduct(cp.astype(np.int64), ci.astype(np.int32 if n < 2**31 else np.int64, copy=False), cx)
+
+
+def _scipy_transposed(kernels: Any, x: CsrOperand, idx: Any) -> tuple[np.ndarray, ...]:
+    """(indptr, indices, values) of x' in CSR, index arrays of type ``idx``."""
+    tp, ti = np.empty(x.ncols + 1, idx), np.empty(x.nvals, idx)
+    tx = np.empty(x.nvals, x.values.dtype)
+    kernels.csr_tocsc(x.nrows, x.ncols, x.indptr.astype(idx, copy=False), x.indices.astype(idx, copy=False),
+                      np.ascontiguousarray(x.values), tp, ti, tx)
+    return tp, ti, tx
