@@ -350,3 +350,32 @@ def test_count_first_where_the_bound_does_not_fit(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(host_memory, "available_memory", lambda: per_entry * n * n * 2)
     got = A.mxm(A, "min_plus").new()
     assert got.nvals == n * n and np.all(got.to_dense() == 2.0)
+
+
+def test_backend_without_kernels_runs_them_on_the_host(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A backend that has no product kernels (it raises NotImplementedException) gets the
+    NumPy kernels' product on host copies of its operands."""
+    be = get_backend(backend)
+    numpy_be = get_backend("numpy")
+    refused: list[str] = []
+    for name in ("mxm_gustavson", "mxm_dot"):
+        kernel = getattr(numpy_be, name)
+
+        def once(*args: object, _name: str = name, _kernel: object = kernel) -> object:
+            if _name not in refused:  # the backend's own call; the host's second call runs
+                refused.append(_name)
+                raise gb.exceptions.NotImplementedException("no kernel")
+            return _kernel(*args)
+
+        monkeypatch.setattr(be, name, once)
+        if be is not numpy_be:
+            monkeypatch.setattr(numpy_be, name, kernel)
+    rng = np.random.default_rng(12)
+    A, B = operands(rng, 6, 5, 7, np.dtype(np.float64))
+    M = random_mask(rng, (6, 7))
+    T = ref.mxm(A, B, "min", "plus")
+    assert_matches(to_gb(A, backend).mxm(to_gb(B, backend), "min_plus").new(), T)
+    monkeypatch.setattr(planner, "FORM", "dot")
+    got = to_gb(A, backend).mxm(to_gb(B, backend), "min_plus").new(mask=to_gb(M, backend).S)
+    assert_matches(got, ref.write(ref.empty(T.shape, T.dtype), T, mask=M, structure=True))
+    assert refused == ["mxm_gustavson", "mxm_dot"]

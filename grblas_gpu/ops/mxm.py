@@ -169,12 +169,10 @@ def _mask_entries(mask: Mask) -> _MaskEntries:
 
 def _choose(sr: TypedSemiring, a: _Side, b: _Side, mask: _MaskEntries | None) -> str:
     """``"gustavson"`` (no mask), ``"masked"`` or ``"dot"``: the form this product takes."""
-    if FORM is not None:
-        if FORM == "dot" and (mask is None or mask.complement):
-            return "masked" if mask is not None else "gustavson"
-        return FORM if mask is not None or FORM == "gustavson" else "gustavson"
     if mask is None:
         return "gustavson"
+    if FORM is not None:
+        return "masked" if FORM == "dot" and mask.complement else FORM
     if mask.complement:
         return "masked"
     gustavson, dot = _costs(a, b, mask)
