@@ -5,7 +5,11 @@ from __future__ import annotations
 from ..dtypes import DataType
 from ..exceptions import OutOfMemory
 
-__all__ = ["available_memory", "check_fits"]
+__all__ = ["available_memory", "check_fits", "PROBE_ABOVE"]
+
+PROBE_ABOVE = 1 << 26
+"""Products needing fewer bytes than this are not checked (reading the probe costs more than
+a small product; a failed allocation still becomes OutOfMemory)."""
 
 
 def available_memory() -> int | None:
@@ -25,6 +29,8 @@ def check_fits(entries: int, value_type: DataType, index_bytes: int, what: str, 
     ``copies`` times over: the batches' parts and the joined whole) exceed the memory
     available now; nothing where it cannot be read."""
     need = copies * entries * (index_bytes + value_type.np_type.itemsize)
+    if need < PROBE_ABOVE:
+        return
     free = available_memory()
     if free is not None and need > free:
         raise OutOfMemory(f"{what}: {entries} entries need about {need} bytes; {free} are available")
