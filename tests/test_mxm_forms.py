@@ -11,7 +11,7 @@ import pytest
 import grblas_gpu as gb
 import reference as ref
 from conftest import accum_op, assert_matches, coo_snapshot, mask_arg, random_mask, ref_mask, seed_of, to_gb, to_model
-from grblas_gpu.backends import get_backend, host_memory, numpy_mxm
+from grblas_gpu.backends import get_backend, host_memory, numpy_mxm, scipy_product
 from grblas_gpu.ops import mxm as planner
 
 FORMS = ("auto", "gustavson", "masked", "dot")
@@ -381,3 +381,20 @@ def test_backend_without_kernels_runs_them_on_the_host(backend: str, monkeypatch
     got = to_gb(A, backend).mxm(to_gb(B, backend), "min_plus").new(mask=to_gb(M, backend).S)
     assert_matches(got, ref.write(ref.empty(T.shape, T.dtype), T, mask=M, structure=True))
     assert refused == ["mxm_gustavson", "mxm_dot"]
+
+
+@pytest.mark.parametrize("scipy", [True, False])
+def test_zero_sums_keep_their_sign(monkeypatch: pytest.MonkeyPatch, scipy: bool) -> None:
+    """A sum of terms that are all -0.0 is -0.0, one of x and -x is +0.0; both are entries,
+    with scipy's product allowed (it drops them: the batched product runs) and without."""
+    monkeypatch.setattr(numpy_mxm, "USE_SCIPY", scipy)
+    refused: list[object] = []
+    original = scipy_product.product
+    monkeypatch.setattr(scipy_product, "product", lambda *args: refused.append(original(*args)) or refused[-1])
+    A = gb.Matrix.from_coo([0, 1, 1, 2], [0, 0, 1, 1], [-1.0, 2.0, 2.0, 3.0], nrows=3, ncols=2, backend="numpy")
+    B = gb.Matrix.from_coo([0, 0, 1, 1], [0, 1, 0, 1], [0.0, 1.0, -1.0, -1.0], nrows=2, ncols=2, backend="numpy")
+    r, c, v = A.mxm(B).new().to_coo()
+    assert (r.tolist(), c.tolist()) == ([0, 0, 1, 1, 2, 2], [0, 1, 0, 1, 0, 1])
+    assert v.tolist() == [0.0, -1.0, -2.0, 0.0, -3.0, -3.0]
+    assert np.signbit(v[0]) and not np.signbit(v[3])  # -1 * 0.0 is -0.0; 2 * 1 + 2 * -1 is +0.0
+    assert refused == ([None] if scipy else [])
