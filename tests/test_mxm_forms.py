@@ -167,6 +167,11 @@ def test_nan_and_inf(backend: str, form: str, budget: str) -> None:
         assert_matches(to_gb(A, backend).mxm(to_gb(B, backend), sr).new(), T)
         got = to_gb(A, backend).mxm(to_gb(B, backend), sr).new(mask=to_gb(M, backend).S)
         assert_matches(got, ref.write(ref.empty(T.shape, T.dtype), T, mask=M, structure=True))
+    lone = gb.Matrix.from_coo([0, 1], [0, 0], [np.nan, -0.0], nrows=2, ncols=1, backend=backend)
+    one = gb.Matrix.from_coo([0], [0], [1.0], nrows=1, ncols=1, backend=backend)
+    for sr in ("min_times", "max_times", "plus_times", "times_times"):  # a lone NaN or -0.0 stays as it is
+        v = lone.mxm(one, sr).new().to_coo()[2]
+        assert np.isnan(v[0]) and v[1] == 0 and np.signbit(v[1]), sr
 
 
 @pytest.mark.parametrize("t", [np.int64, np.float64, np.int8])

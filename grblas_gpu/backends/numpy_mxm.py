@@ -132,25 +132,36 @@ def _reduce_runs(be: Any, sr: TypedSemiring, a_vals: Any, b_vals: Any, t: _Terms
 
 def _reduce_slots(sr: TypedSemiring, a_vals: Any, b_vals: Any, t: _Terms, slot: np.ndarray, n_slots: int,
                   const: Any) -> np.ndarray | None:
-    """One value per slot, the terms (in the order made) combined by the monoid's ufunc; None
-    where the monoid has none (a user's: the caller sorts instead)."""
+    """One value per slot, the terms (in the order made) combined by the monoid's ufunc into
+    its exact identity; None where the monoid has no such pair (a user's: the caller sorts)."""
     by_const = _by_constant(sr, const, lambda: np.bincount(slot, minlength=n_slots))
     if by_const is not None:
         return by_const
     monoid = sr.monoid
-    if monoid.ufunc is None and not monoid.is_any:
+    if monoid.is_any:  # any term will do: whichever of a slot's terms is written last
+        pick = np.empty(n_slots, dtype=np.int64)
+        pick[slot] = np.arange(len(slot), dtype=np.int64)
+        return _products(sr, a_vals, b_vals, t.take(pick))
+    identity = _exact_identity(sr)
+    if monoid.ufunc is None or identity is None:
         return None
-    first = np.full(n_slots, len(slot), dtype=np.int64)
-    np.minimum.at(first, slot, np.arange(len(slot), dtype=np.int64))
-    if monoid.is_any:
-        return _products(sr, a_vals, b_vals, t.take(first))
-    values = _products(sr, a_vals, b_vals, t)
-    out = values[first]
-    rest = np.ones(len(slot), dtype=bool)
-    rest[first] = False
+    out = np.full(n_slots, identity, dtype=sr.out_type.np_type)
     with np.errstate(all="ignore"):
-        monoid.ufunc.at(out, slot[rest], values[rest])
-    return out.astype(sr.out_type.np_type, copy=False)
+        monoid.ufunc.at(out, slot, _products(sr, a_vals, b_vals, t))
+    return out
+
+
+# Values ``e`` with ``op(e, x) == x`` bit for bit for every float ``x`` (NaN, -0.0 included):
+# the monoid's own identity is not so for floats (0.0 + -0.0 is 0.0; fmin(inf, NaN) is inf).
+_FLOAT_IDENTITY = {np.add: -0.0, np.multiply: 1.0, np.fmin: np.nan, np.fmax: np.nan}
+
+
+def _exact_identity(sr: TypedSemiring) -> Any:
+    """A start value that the monoid's ufunc leaves every value as it is, or None."""
+    monoid = sr.monoid
+    if sr.out_type.is_float:
+        return _FLOAT_IDENTITY.get(monoid.ufunc)
+    return monoid.identity
 
 
 def _run_starts(keys: np.ndarray) -> np.ndarray:
