@@ -6,7 +6,7 @@ import numpy as np
 
 from grblas_gpu import BOOL, INT64, Matrix, Vector, binary, semiring, unary
 
-from ._checks import check_numeric, check_square
+from ._checks import check_vertex_memory, check_numeric, check_square
 
 __all__ = ["connected_components"]
 
@@ -32,6 +32,7 @@ def connected_components(A: Matrix) -> Vector:
     """
     check_square(A, "connected_components")
     check_numeric(A, "connected_components")
+    check_vertex_memory(A, "connected_components", 48, host_per_vertex=8)
     n = A.nrows
     pattern = A.apply(unary.one).new(BOOL)
     S = pattern.ewise_add(pattern.T, binary.lor).new()

@@ -13,6 +13,7 @@ from .dtypes import FP64, DataType, cast_scalar, lookup_dtype
 from .exceptions import DimensionMismatch, InvalidValue, NotImplementedException, NoValue
 from .expressions import Expression, Updater
 from .indexing import resolve_scalar_index
+from .limits import check_dimension, require_bytes
 from .operators.base import Positions
 from .ops.indexing import extract_expr
 from .ops.reduction import reduce_rows_expr, reduce_scalar_expr
@@ -60,7 +61,10 @@ class Matrix(Collection):
                    backend: str | None = None, name: str | None = None) -> "Matrix":
         """A Matrix with an entry at every position, except where the value is ``missing_value``."""
         be = get_backend(backend)
-        arr = be.asarray(values)
+        try:
+            arr = be.asarray(values)
+        except (ValueError, TypeError) as exc:  # a ragged list, or values that are not numbers
+            raise InvalidValue(f"from_dense needs a rectangular array of numbers: {exc}") from None
         if arr.ndim != 2:
             raise DimensionMismatch(f"from_dense needs a 2-D array for a Matrix, got shape {arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
@@ -100,6 +104,7 @@ class Matrix(Collection):
         t = infer_dtype(value, dtype)
         A = cls(t, nrows, ncols, backend=be.name, name=name)
         n = A._nrows * A._ncols
+        require_bytes(n * (t.itemsize + 8) + 8 * A._nrows, be.name, f"a full {A._nrows}x{A._ncols} Matrix")
         indptr = sp.arange(xp, A._nrows + 1) * A._ncols
         indices = xp.tile(xp.arange(A._ncols, dtype=sp.index_dtype(A._ncols)), A._nrows)
         v = value.require_value() if isinstance(value, Scalar) else value
@@ -246,7 +251,9 @@ class Matrix(Collection):
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
         if fill_value is None and self.nvals < self._nrows * self._ncols:
             raise NoValue("some entries are missing; give fill_value= for them")
-        out = np.full(self.shape, 0 if fill_value is None else fill_value, dtype=t.np_type)
+        fill = cast_scalar(0 if fill_value is None else fill_value, t)
+        require_bytes(self._nrows * self._ncols * t.itemsize, "numpy", f"a dense {self._nrows}x{self._ncols} array")
+        out = np.full(self.shape, fill, dtype=t.np_type)
         r, c, v = self.to_coo()
         out[r, c] = v
         return out
@@ -512,9 +519,7 @@ def _present(xp: Any, arr: Any, missing_value: Any) -> Any:
 
 
 def _check_dim(n: Any, what: str) -> int:
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
-        raise InvalidValue(f"{what} must be a non-negative integer, got {n!r}")
-    return int(n)
+    return check_dimension(n, what)
 
 
 def _is_element(key: Any) -> bool:

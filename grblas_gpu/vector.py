@@ -14,6 +14,7 @@ from .dtypes import BOOL, FP64, DataType, cast_scalar, lookup_dtype
 from .exceptions import DimensionMismatch, InvalidValue, NoValue
 from .expressions import Expression, Updater
 from .indexing import resolve_scalar_index
+from .limits import check_dimension, require_bytes
 from .operators.base import Positions
 from .ops.indexing import extract_expr
 from .ops.reduction import reduce_scalar_expr
@@ -74,7 +75,10 @@ class Vector(Collection):
                    backend: str | None = None, name: str | None = None) -> "Vector":
         """A Vector with an entry at every position, except where the value is ``missing_value``."""
         be = get_backend(backend)
-        arr = be.asarray(exact_list(values, lookup_dtype(dtype)) if dtype is not None else values)
+        try:
+            arr = be.asarray(exact_list(values, lookup_dtype(dtype)) if dtype is not None else values)
+        except (ValueError, TypeError) as exc:  # a ragged list, or values that are not numbers
+            raise InvalidValue(f"from_dense needs a 1-D array of numbers: {exc}") from None
         if arr.ndim != 1:
             raise DimensionMismatch(f"from_dense needs a 1-D array for a Vector, got shape {arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
@@ -214,7 +218,9 @@ class Vector(Collection):
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
         if fill_value is None and self.nvals < self._size:
             raise NoValue(f"{self._size - self.nvals} entries are missing; give fill_value= for them")
-        out = np.full(self._size, 0 if fill_value is None else fill_value, dtype=t.np_type)
+        fill = cast_scalar(0 if fill_value is None else fill_value, t)
+        require_bytes(self._size * t.itemsize, "numpy", f"a dense array of {self._size} values")
+        out = np.full(self._size, fill, dtype=t.np_type)
         idx, vals = self.to_coo()
         out[idx] = vals
         return out
@@ -388,9 +394,7 @@ def _empty_array(be: Any, dtype: np.dtype) -> Any:
 
 
 def _check_size(n: Any) -> int:
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
-        raise InvalidValue(f"size must be a non-negative integer, got {n!r}")
-    return int(n)
+    return check_dimension(n, "size")
 
 
 def _is_int(key: Any) -> bool:

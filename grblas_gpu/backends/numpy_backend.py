@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import BOOL, DataType, cast_scalar
+from ..limits import require_bytes
 from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ..operators.cmath import cast_array
 from . import Backend, numpy_mxm
@@ -71,11 +72,13 @@ class NumpyBackend(Backend):
 
     def full(self, size: int, value: Any, t: DataType) -> np.ndarray:
         """An array of ``size`` elements of type ``t``, each ``value``."""
+        require_bytes(size * t.itemsize, "numpy", f"an array of {size} {t} values")
         return np.full(size, cast_scalar(value, t), dtype=t.np_type)
 
     def bitmap_of(self, idx: np.ndarray, vals: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
         """(presence, dense values) of ``size`` positions holding the entries ``idx``, ``vals``
         (values elsewhere are 0 here; callers never read them)."""
+        require_bytes(size * (1 + vals.dtype.itemsize), "numpy", f"a bitmap of {size} positions")
         bits = np.zeros(size, dtype=bool)
         dense = np.zeros(size, dtype=vals.dtype)
         bits[idx] = True

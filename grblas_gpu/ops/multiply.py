@@ -113,6 +113,9 @@ class _MatVec(Expression):
 
     def compute(self, mask: Mask | None = None) -> Vector:
         """The product as a new Vector (``mask`` is a hint: rows outside it may be skipped)."""
+        count = self._u._count  # (an int, or a count still on the device: not read here)
+        if self._A.nvals == 0 or (count.__class__ is int and count == 0):  # no terms: bounded by entries
+            return Vector(self._typed.out_type, self._out_size, backend=self._A._be.name)
         push, M = self._direction()
         if push:
             return _push(self._typed, M, self._u, self._vector_first, self._out_size, mask)

@@ -8,8 +8,9 @@ import numpy as np
 
 from .. import _sparse as sp
 from ..dtypes import unify
-from ..exceptions import DimensionMismatch
+from ..exceptions import DimensionMismatch, InvalidValue
 from ..expressions import Expression, check_same_backend
+from ..limits import check_dimension, check_product_dimension
 from ..mask import Mask
 from ..operators import typed_binary
 from ..operators.base import Positions
@@ -35,7 +36,8 @@ def kronecker_expr(A: Any, B: Any, op: Any) -> Expression:
     check_same_backend(A, B)
     typed = typed_binary(op.mult if hasattr(op, "mult") and not hasattr(op, "identity") else op,
                          unify(A.dtype, B.dtype))
-    shape = (A.nrows * B.nrows, A.ncols * B.ncols)
+    shape = (check_product_dimension(A.nrows, B.nrows, "Kronecker product rows"),
+             check_product_dimension(A.ncols, B.ncols, "Kronecker product columns"))
 
     def compute(mask: Mask | None) -> Matrix:
         be = A._be
@@ -62,7 +64,10 @@ def matrix_diag(A: Any, k: int = 0) -> Any:
     """Diagonal ``k`` of a Matrix as a Vector (index = row for k >= 0, column for k < 0)."""
     from ..vector import Vector
 
+    k = _diagonal_number(k)
     be = A._be
+    if not -A.nrows < k < A.ncols:  # no such diagonal: an empty Vector (and no int64 overflow)
+        return Vector._from_parts(be, A.dtype, 0, be.xp.zeros(0, dtype=np.int64), A._vals[:0])
     rows = A._rows()
     cols = A._indices.astype(np.int64)
     on = cols - rows == k
@@ -75,11 +80,18 @@ def vector_diag(v: Any, k: int = 0) -> Any:
     """A square Matrix of size ``v.size + |k|`` with ``v`` on diagonal ``k``."""
     from ..matrix import Matrix
 
+    k = _diagonal_number(k)
     be = v._be
-    n = v.size + abs(k)
+    n = check_dimension(v.size + abs(k), "the diagonal matrix's size")
     rows = v._idx + (0 if k >= 0 else -k)
     cols = v._idx + (k if k >= 0 else 0)
     return Matrix._from_sorted(be, v.dtype, n, n, rows, cols, v._vals.copy())
+
+
+def _diagonal_number(k: Any) -> int:
+    if not isinstance(k, (int, np.integer)) or isinstance(k, (bool, np.bool_)):
+        raise InvalidValue(f"the diagonal k must be an integer, not {type(k).__name__}")
+    return int(k)
 
 
 def check_square(A: Any, what: str) -> None:
