@@ -11,7 +11,8 @@ import pytest
 import grblas_gpu as gb
 import reference as ref
 from conftest import accum_op, assert_matches, coo_snapshot, mask_arg, random_mask, ref_mask, seed_of, to_gb, to_model
-from grblas_gpu.backends import get_backend, host_memory, numpy_mxm, scipy_product
+from grblas_gpu import limits
+from grblas_gpu.backends import get_backend, numpy_mxm, scipy_product
 from grblas_gpu.ops import mxm as planner
 
 FORMS = ("auto", "gustavson", "masked", "dot")
@@ -313,20 +314,22 @@ def test_output_is_an_operand(backend: str, form: str) -> None:
 
 @pytest.mark.parametrize("case", ["plain", "scipy", "masked", "complement", "dot"])
 def test_out_of_memory_leaves_output(monkeypatch: pytest.MonkeyPatch, case: str) -> None:
-    """A product that cannot fit raises OutOfMemory and its output keeps its content."""
-    rng = np.random.default_rng(9)
-    X = ref.random(rng, (40, 40), np.dtype(np.float64), 0.3)
-    A = to_gb(X, "numpy")
-    M = to_gb(random_mask(rng, (40, 40)), "numpy")
-    C = to_gb(ref.random(rng, (40, 40), np.dtype(np.float64), 0.2), "numpy")
+    """A product that cannot fit raises OutOfMemory and its output keeps its content: an outer
+    product of 2.25M entries (past the size below which memory is not probed) on a host
+    said to have 1000 bytes."""
+    n = 1500
+    col = gb.Matrix.from_dense(np.ones((n, 1)), backend="numpy")
+    row = gb.Matrix.from_dense(np.ones((1, n)), backend="numpy")
+    full = gb.Matrix.from_dense(np.ones((n, n), bool), backend="numpy")
+    few = gb.Matrix.from_coo([0, 7], [3, 9], True, nrows=n, ncols=n, backend="numpy")
+    C = gb.Matrix.from_coo([1, 2, 1400], [5, 1499, 0], [1.0, 2.0, 3.0], nrows=n, ncols=n, backend="numpy")
     before = coo_snapshot(C)
-    monkeypatch.setattr(host_memory, "available_memory", lambda: 1000)
-    monkeypatch.setattr(host_memory, "PROBE_ABOVE", 0)
+    monkeypatch.setattr(limits, "available_bytes", lambda backend: 1000)
     monkeypatch.setattr(numpy_mxm, "USE_SCIPY", case == "scipy")
     monkeypatch.setattr(planner, "FORM", {"masked": "masked", "dot": "dot"}.get(case))
-    mask = {"masked": M.S, "complement": ~M.S, "dot": M.S}.get(case)
+    mask = {"masked": full.S, "complement": ~few.S, "dot": full.S}.get(case)
     with pytest.raises(gb.OutOfMemory):
-        C(mask, gb.binary.plus) << A.mxm(A, "min_plus" if case != "scipy" else "plus_times")
+        C(mask, gb.binary.plus) << col.mxm(row, "min_plus" if case != "scipy" else "plus_times")
     assert coo_snapshot(C) == before
 
 
@@ -346,17 +349,22 @@ def test_memory_error_becomes_out_of_memory(backend: str, monkeypatch: pytest.Mo
 
 
 def test_count_first_where_the_bound_does_not_fit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where the terms' count (an upper bound) exceeds memory but the product fits, the
-    product's entries are counted first and it runs."""
-    n = 30
-    A = gb.Matrix.from_dense(np.ones((n, n)), backend="numpy")  # n**3 terms, n**2 entries
+    """Where the terms' count (an upper bound: 900,000 terms, 29 MB) exceeds the memory
+    available (20 MiB) but the product (9,000 entries) fits, its entries are counted first and
+    it runs."""
+    n, k = 3000, 100
+    A = gb.Matrix.from_dense(np.ones((n, k)), backend="numpy")
+    B = gb.Matrix.from_coo(np.repeat(np.arange(k), 3), np.tile([4, 50, 2999], k), 1.0, nrows=k, ncols=n,
+                           backend="numpy")  # every row of B holds the same 3 columns
     monkeypatch.setattr(numpy_mxm, "USE_SCIPY", False)
-    monkeypatch.setattr(numpy_mxm, "TERM_BUDGET", 50)
-    per_entry = 2 * (8 + 8)
-    monkeypatch.setattr(host_memory, "available_memory", lambda: per_entry * n * n * 2)
-    monkeypatch.setattr(host_memory, "PROBE_ABOVE", 0)
-    got = A.mxm(A, "min_plus").new()
-    assert got.nvals == n * n and np.all(got.to_dense() == 2.0)
+    monkeypatch.setattr(limits, "available_bytes", lambda backend: 20 << 20)
+    runs: list[bool] = []
+    run = numpy_mxm._Gustavson.run
+    monkeypatch.setattr(numpy_mxm._Gustavson, "run", lambda self, count_only=False: runs.append(count_only)
+                        or run(self, count_only))
+    r, c, v = A.mxm(B, "plus_times").new().to_coo()
+    assert runs == [True, False]
+    assert np.array_equal(c, np.tile([4, 50, 2999], n)) and np.all(v == k) and len(r) == 3 * n
 
 
 def test_backend_without_kernels_runs_them_on_the_host(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:

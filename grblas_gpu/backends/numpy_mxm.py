@@ -25,13 +25,13 @@ import numpy as np
 
 from ..dtypes import DataType
 from ..exceptions import OutOfMemory
+from ..limits import require_bytes
 from ..operators.base import Positions, TypedSemiring
 from ..operators.cmath import cast_array
 from . import scipy_product
-from .host_memory import check_fits
 from .operands import CsrOperand, CsrProduct, MaskOperand
 
-__all__ = ["gustavson", "dot", "TERM_BUDGET", "USE_SCIPY", "DENSE_SLOTS"]
+__all__ = ["gustavson", "dot", "check_fits", "TERM_BUDGET", "USE_SCIPY", "DENSE_SLOTS"]
 
 TERM_BUDGET = 1 << 22
 """Product terms expanded at once (each costs some 40 bytes while its batch is processed)."""
@@ -45,6 +45,14 @@ more, or more than 16 times its terms, is combined by sorting instead (a pass ov
 costs about a sixteenth of sorting a term)."""
 
 _INT64_MAX = 2**63 - 1
+
+
+def check_fits(entries: int, value_type: DataType, index_bytes: int, copies: int = 2) -> None:
+    """Raise OutOfMemory where ``entries`` entries of a product (an index and a value each,
+    ``copies`` times over: the batches' parts and the joined whole) do not fit in the host's
+    available memory (see :func:`grblas_gpu.limits.require_bytes`)."""
+    nbytes = copies * entries * (index_bytes + value_type.np_type.itemsize)
+    require_bytes(nbytes, "numpy", f"a product of {entries:,} entries")
 # Monoids for which combining a value with itself gives it back: a constant term (pair) is
 # then the result as it is, whatever the number of terms.
 _IDEMPOTENT = frozenset(("any", "min", "max", "lor", "land", "bor", "band"))
@@ -206,9 +214,9 @@ def gustavson(be: Any, sr: TypedSemiring, a: CsrOperand, b: CsrOperand,
             return done
     g = _Gustavson(be, sr, a, b, mask)
     try:
-        check_fits(g.bound, sr.out_type, 8, "mxm")
+        check_fits(g.bound, sr.out_type, 8)
     except OutOfMemory:  # the bound may be far above the product: count its entries first
-        check_fits(int(g.run(count_only=True).indptr[-1]), sr.out_type, 8, "mxm")
+        check_fits(int(g.run(count_only=True).indptr[-1]), sr.out_type, 8)
     return g.run()
 
 
@@ -364,7 +372,7 @@ class _Gustavson:
 
 def dot(be: Any, sr: TypedSemiring, a: CsrOperand, bt: CsrOperand, mask: MaskOperand) -> CsrProduct:
     """``C<M> = A B`` as one dot product per mask position (``bt``: B's columns as rows)."""
-    check_fits(mask.nvals, sr.out_type, 8, "mxm", copies=1)
+    check_fits(mask.nvals, sr.out_type, 8, copies=1)
     m_ptr = mask.indptr.astype(np.int64, copy=False)
     m_rows = np.repeat(np.arange(len(m_ptr) - 1, dtype=np.int64), np.diff(m_ptr))
     m_cols = mask.indices.astype(np.int64)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..operators.base import TypedSemiring
-from .host_memory import check_fits
+from ..limits import require_bytes
 from .operands import CsrOperand, CsrProduct
 
 __all__ = ["product", "SCIPY_TYPES"]
@@ -45,7 +45,7 @@ def product(sr: TypedSemiring, a: CsrOperand, b: CsrOperand) -> CsrProduct | Non
         nnz = int(kernels.csr_matmat_maxnnz(n, m, bt[0], bt[1], at[0], at[1]))
         if nnz >= 2**31 - 1 and idx is np.int32:
             return None  # (rare: the batched path takes it)
-        check_fits(nnz, out, np.dtype(idx).itemsize, "mxm", copies=1)
+        require_bytes(nnz * (np.dtype(idx).itemsize + out.np_type.itemsize), "numpy", f"a product of {nnz:,} entries")
         ctp, cti, ctx = np.empty(n + 1, idx), np.empty(nnz, idx), np.empty(nnz, out.np_type)
         kernels.csr_matmat(n, m, bt[0], bt[1], bt[2], at[0], at[1], at[2], ctp, cti, ctx)
         if int(ctp[-1]) != nnz:  # an entry summed to exactly 0 and was dropped
