@@ -92,7 +92,7 @@ def test_edge_shapes(backend: str, form: str, budget: str, shapes: tuple, densit
 
 
 @pytest.mark.parametrize("t", ref.ALL_TYPES, ids=lambda t: ref.TYPE_NAMES[t])
-@pytest.mark.parametrize("sr", ["plus_times", "min_plus", "max_times", "plus_pair"])
+@pytest.mark.parametrize("sr", ["plus_times", "min_plus", "max_times", "plus_pair", "plus_first", "plus_second"])
 def test_every_type(backend: str, form: str, budget: str, sr: str, t: np.dtype) -> None:
     """Every built-in type, plain and under a mask (plus_times on the numeric types is scipy's
     product where it drops nothing, the batched one under "tiny")."""
@@ -411,3 +411,12 @@ def test_zero_sums_keep_their_sign(monkeypatch: pytest.MonkeyPatch, scipy: bool)
     assert v.tolist() == [0.0, -1.0, -2.0, 0.0, -3.0, -3.0]
     assert np.signbit(v[0]) and not np.signbit(v[3])  # -1 * 0.0 is -0.0; 2 * 1 + 2 * -1 is +0.0
     assert refused == ([None] if scipy else [])
+
+
+def test_counts_that_wrap_to_zero_are_entries(backend: str, budget: str) -> None:
+    """plus_pair over UINT8 with 256 terms wraps to 0, which is an entry."""
+    A = gb.Matrix.from_dense(np.ones((1, 256), np.uint8), backend=backend)
+    B = gb.Matrix.from_dense(np.ones((256, 2), np.uint8), backend=backend)
+    for sr in ("plus_pair", "plus_first", "plus_times"):
+        r, c, v = A.mxm(B, sr).new().to_coo()
+        assert (r.tolist(), c.tolist(), v.tolist()) == ([0, 0], [0, 1], [0, 0]), sr

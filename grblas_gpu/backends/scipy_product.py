@@ -18,9 +18,16 @@ SCIPY_TYPES = frozenset(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.in
 """The value types scipy's product computes in (BOOL is not among them: its plus is lor)."""
 
 
+# The multiplies that are ``x * y`` with a side's values taken as 1 (exact: ``x * 1`` is x for
+# every number, NaN, inf and -0.0 included): which sides' values they read.
+_AS_TIMES = {"times": (True, True), "first": (True, False), "second": (False, True), "pair": (False, False),
+             "oneb": (False, False)}
+
+
 def product(sr: TypedSemiring, a: CsrOperand, b: CsrOperand) -> CsrProduct | None:
-    """plus_times by scipy's compiled product, where scipy takes the types and drops no entry
-    (a sum of exactly 0 it leaves out); None where it cannot be used.
+    """A product by scipy's compiled one, where scipy takes it and drops no entry (a sum of
+    exactly 0 it leaves out); None where it cannot be used.  It takes the plus monoid over a
+    numeric type with times, first, second or pair (their ignored side's values as ones).
 
     scipy leaves each row's columns in the order they were first reached; sorting them costs
     more than the product.  So it computes ``C' = B' A'`` (A' and B' by one counting pass
@@ -28,11 +35,17 @@ def product(sr: TypedSemiring, a: CsrOperand, b: CsrOperand) -> CsrProduct | Non
     runs over increasing ``k``.
     """
     mult, out = sr.mult, sr.out_type
-    if (sr.monoid.name != "plus" or mult.name != "times" or mult.is_flipped or out.is_bool
-            or a.values is None or b.values is None
+    reads = _AS_TIMES.get(mult.name)
+    if (sr.monoid.name != "plus" or reads is None or mult.is_flipped or mult.positional or out.is_bool
+            or (reads[0] and a.values is None) or (reads[1] and b.values is None)
             or not (mult.x_type == mult.y_type == out) or np.dtype(out.np_type) not in SCIPY_TYPES
             or max(a.nrows, a.ncols, b.ncols) > 8 * (a.nvals + b.nvals) + 2**20):  # (its work arrays span them)
         return None
+    ones = np.ones(0, out.np_type)
+    if not (reads[0] and reads[1]):
+        ones = np.ones(max(a.nvals if not reads[0] else 0, b.nvals if not reads[1] else 0), out.np_type)
+    a = a if reads[0] else CsrOperand(a.indptr, a.indices, ones[:a.nvals], a.nrows, a.ncols)
+    b = b if reads[1] else CsrOperand(b.indptr, b.indices, ones[:b.nvals], b.nrows, b.ncols)
     try:
         from scipy.sparse import _sparsetools as kernels
     except ImportError:
