@@ -16,7 +16,8 @@ from ..dtypes import BOOL, DataType, cast_scalar
 from ..limits import require_bytes
 from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ..operators.cmath import cast_array
-from . import Backend
+from . import Backend, numpy_mxm
+from .operands import CsrOperand, CsrProduct, MaskOperand
 
 _PULL_BLOCK = 1 << 16  # entries: the least a block of the CPU pull takes (see NumpyBackend._pull)
 
@@ -190,6 +191,16 @@ class NumpyBackend(Backend):
     def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> None:
         """No plan: the NumPy SpMV needs none."""
         return None
+
+    # -------------------------------------------------------------- matrix products
+    def mxm_gustavson(self, semiring: TypedSemiring, a: CsrOperand, b: CsrOperand,
+                      mask: MaskOperand | None = None) -> CsrProduct:
+        """``C = A B`` row by row, in batches of product terms (see :mod:`.numpy_mxm`)."""
+        return numpy_mxm.gustavson(self, semiring, a, b, mask)
+
+    def mxm_dot(self, semiring: TypedSemiring, a: CsrOperand, bt: CsrOperand, mask: MaskOperand) -> CsrProduct:
+        """``C<M> = A B`` as a dot product per mask position (see :mod:`.numpy_mxm`)."""
+        return numpy_mxm.dot(self, semiring, a, bt, mask)
 
     # -------------------------------------------------------------- reductions
     def segment_reduce(self, monoid: TypedMonoid, values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
