@@ -322,7 +322,7 @@ def test_dlpack_round_trip_shares_memory() -> None:
     b = np.from_dlpack(v)
     assert np.shares_memory(b, a) and v.__dlpack_device__() == (1, 0)
     # The library never writes the producer's memory: updates make new arrays.
-    v(binary.plus) << gb.Vector.from_scalar(1.0, 6, "FP32")
+    v(binary.plus) << gb.Vector.from_scalar(1.0, 6, "FP32", backend="numpy")
     v << v.apply(binary.times, right=2.0)
     np.testing.assert_array_equal(a, np.arange(6, dtype=np.float32))
     np.testing.assert_array_equal(v.to_dense(), (np.arange(6) + 1) * 2)

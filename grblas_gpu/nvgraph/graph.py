@@ -101,7 +101,7 @@ def check_buffer(data: Any, size: int, what: str, *, writable: bool = False) -> 
     require(data.dtype.kind in "biuf", f"{what} must hold numbers, got {data.dtype}")
     require(data.shape[0] >= size, f"{what} has {data.shape[0]} values, {size} are needed")
     flags = getattr(data, "flags", None)
-    require(not writable or flags is None or bool(flags.writeable), f"{what} is read-only")
+    require(not writable or bool(getattr(flags, "writeable", True)), f"{what} is read-only")  # (CuPy arrays have no such flag)
 
 
 def check_ttype(descr: nvgraphGraphDescr_t, ttype: int | None) -> None:

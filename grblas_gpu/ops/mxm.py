@@ -250,9 +250,16 @@ def _kernel_values(sr: TypedSemiring, A: Matrix, B: Matrix, dot: bool) -> tuple[
         by_row = (field == "yi") != dot  # B's row number of each entry (else its column)
         vals = B._rows() if by_row else B._indices
         return TypedSemiring(sr.name, sr.monoid, typed_binary("second", t)), None, _as_values(B, vals, t)
-    a_vals = A._values_as(mult.x_type) if mult.reads("x") else None
-    b_vals = B._values_as(mult.y_type) if mult.reads("y") else None
+    a_vals = _values_in(A, mult.x_type) if mult.reads("x") else None
+    b_vals = _values_in(B, mult.y_type) if mult.reads("y") else None
     return sr, a_vals, b_vals
+
+
+def _values_in(M: Matrix, t: Any) -> Any:
+    """M's values of type ``t``: the cast kept on the Matrix where the backend keeps one (the
+    CPU's pull casts per block of rows, so there the cast is made here, for this product)."""
+    vals = M._values_as(t)
+    return vals if vals.dtype == t.np_type else M._be.cast(vals, t)
 
 
 def _as_values(M: Matrix, vals: Any, t: Any) -> Any:
