@@ -38,7 +38,8 @@ def local_clustering_coefficient(A: Matrix, directed: bool | None = None) -> Vec
     check_vertex_memory(A, "local_clustering_coefficient", 27)
     n = A.nrows
     E = A.select("offdiag").new().apply(unary.one).new(dtype=INT64)
-    S = E.ewise_add(E.T, binary.first).new()
+    S = E if E.is_symmetric else E.ewise_add(E.T, binary.first).new()
+    S.is_symmetric = True  # E | E' is, by construction
     if directed is False:
         E = S
     # among[v, w]: neighbours u of v with an edge u -> w, kept only where w is a neighbour of v.

@@ -262,7 +262,8 @@ def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
             raise InvalidValue(f"unary operator {op.name} takes no scalar")
         typed_u = op if isinstance(op, TypedUnaryOp) else op[obj.dtype]
         return _elementwise_expr(obj, f"apply({op.name})", shape, typed_u.out_type,
-                                 lambda be, e, pos: be.unary(typed_u, be.cast(e.values, typed_u.in_type)))
+                                 lambda be, e, pos: be.unary(typed_u, be.cast(e.values, typed_u.in_type)),
+                                 positional=False)
     if isinstance(op, (IndexUnaryOp, TypedIndexUnaryOp)):
         if left is not None:
             raise InvalidValue(f"index-unary operator {op.name} takes its thunk as right=")
@@ -283,7 +284,7 @@ def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
             p = pos(e.keys) if typed_b.positional else None
             return be.binary(typed_b, bound, x, p) if left is not None else be.binary(typed_b, x, bound, p)
 
-        return _elementwise_expr(obj, f"apply({op.name})", shape, typed_b.out_type, f)
+        return _elementwise_expr(obj, f"apply({op.name})", shape, typed_b.out_type, f, positional=typed_b.positional)
     raise DomainMismatch(f"apply needs a UnaryOp, BinaryOp or IndexUnaryOp, not {op!r}")
 
 
@@ -318,11 +319,17 @@ def _lookup_apply_op(name: str) -> Any:
     raise InvalidValue(f"no unary, index-unary or binary operator named {name!r}")
 
 
-def _elementwise_expr(obj: Collection, name: str, shape: tuple[int, ...], out: DataType, f: Any) -> Expression:
+def _elementwise_expr(obj: Collection, name: str, shape: tuple[int, ...], out: DataType, f: Any,
+                     positional: bool = True) -> Expression:
+    """``f(be, entries, positions)`` -> the new values of every entry of ``obj``, as an
+    expression.  A map that reads no position (``positional`` False) of a Matrix keeps its
+    structure as it is: no keys are made and the new Matrix holds the same index arrays."""
     def compute(mask: Mask | None) -> Any:
         src = obj
         if _bitmap.wants_bitmap(src):
             return _bitmap.map_values(src, f, out)
+        if not positional and src.kind == "Matrix":
+            return src._with_values(f(src._be, sp.Entries(None, src._vals), None), out)
         ks = src._keyspace([src])
         e = src._entries(ks)
         be = src._be

@@ -498,6 +498,33 @@ class Matrix(Collection):
                                symmetric=st.symmetric)
         return A
 
+    def _replace_with(self, other: Any) -> None:
+        """Take ``other``'s entries, cast to this matrix's type: a Matrix of the same shape on
+        the same backend hands over its arrays as they are (no round trip through sorted keys;
+        no array of a store is written in place, so both may hold them)."""
+        if not (isinstance(other, Matrix) and other.shape == self.shape and other._be is self._be):
+            super()._replace_with(other)
+            return
+        st = other._store
+        same = other._dtype == self._dtype
+        vals = st.vals if same else self._be.cast(st.vals, self._dtype)
+        # A cast keeps a symmetry (equal values cast equal), not an asymmetry.
+        symmetric = st.symmetric if same else (True if st.symmetric else None)
+        self._store = MatrixStore(None if st.ptr_built else st.ptr, st.rowidx, st.indices, vals,
+                                  shared=st.shared, symmetric=symmetric)
+
+    def _with_values(self, values: Any, dtype: DataType) -> "Matrix":
+        """A Matrix of this one's structure holding ``values`` (one per entry, of ``dtype``):
+        the result of an element-wise map.  The structure's arrays are held by both (the
+        library writes no array of a store in place); a known symmetry is kept, as a map of
+        equal values gives equal values."""
+        st = self._store
+        ptr = None if st.ptr_built else st.ptr
+        A = Matrix(dtype, self._nrows, self._ncols, backend=self._be.name)
+        A._store = MatrixStore(ptr, st.rowidx, st.indices, values, shared=st.shared,
+                               symmetric=True if st.symmetric else None)
+        return A
+
     def clear(self) -> None:
         """Remove every entry."""
         xp = self._be.xp
