@@ -336,7 +336,8 @@ def parse_float_column(records: Records, j: int, what: str = "value") -> np.ndar
 
 def _narrow_float(records: Any, values: np.ndarray, t: DataType, what: str, col: list[str] | None) -> np.ndarray:
     """``values`` as ``t``; a finite value that overflows FP32 is an error."""
-    out = values.astype(t.np_type)
+    with np.errstate(over="ignore"):  # an overflow is reported below, as an error naming the line
+        out = values.astype(t.np_type)
     if t.np_type != np.float64:
         grown = np.isinf(out) & np.isfinite(values)
         if grown.any():

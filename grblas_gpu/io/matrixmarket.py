@@ -311,7 +311,18 @@ def _coordinate(records: Records | FastRecords, h: MMHeader, t: DataType) -> tup
         diag = (rows == cols) & (values != 0)
         if diag.any():
             raise records.error(int(np.flatnonzero(diag)[0]), "a skew-symmetric matrix needs a zero diagonal")
+        _check_negatable(records, values, t)
     return rows, cols, values
+
+
+def _check_negatable(records: Records | FastRecords, values: np.ndarray, t: DataType) -> None:
+    """A skew-symmetric integer value whose negation does not fit its type (-128 for int8) is an error."""
+    if t.is_float or not len(values):
+        return
+    lowest = values == np.iinfo(values.dtype).min
+    if lowest.any():
+        i = int(np.flatnonzero(lowest)[0])
+        raise records.error(i, f"value {values[i]} of a skew-symmetric {t} matrix: its negation does not fit {t}")
 
 
 def _array_positions(h: MMHeader) -> tuple[np.ndarray, np.ndarray]:
@@ -364,6 +375,8 @@ def _read_entries(reader: ByteReader, h: MMHeader, t: DataType, progress: Progre
             parts.append(_coordinate(records, h, t))
         else:
             parts.append((_read_values(records, 0, h, t),))
+            if h.symmetry == "skew-symmetric":
+                _check_negatable(records, parts[-1][0], t)
         count += len(records)
     if count < h.nentries:
         raise FileFormatError(f"the file ends after {count} of the {h.nentries} entries the size line declares",
