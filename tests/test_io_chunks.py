@@ -179,7 +179,7 @@ def test_pyarrow_answers_plain_chunks_and_defers_the_unsure() -> None:
     cols = _chunks.fast_columns(b"1 2 0.5\n3 4 -1e3\n", ("int", "int", "float"), " ")
     assert cols is not None and cols[0].tolist() == [1, 3] and cols[2].tolist() == [0.5, -1000.0]
     for data in (b"1 2 inf\n", b"1 2 1e999\n", b"1 2 3 4\n", b"1_0 2 3\n", b"1 2 1.5x\n", b"1  2 3\n",
-                 b"99999999999999999999 1 1\n", b"+1 2 3\n", b" 1 2 3\n", b""):
+                 b"99999999999999999999 1 1\n", b"+1 2 3\n", b" 1 2 3\n", b"0x10 2 3\n", b"1 0X1f 3\n", b""):
         assert _chunks.fast_columns(data, ("int", "int", "float"), " ") is None, data
     assert _chunks.pick_delimiter(b"1\t2\n", None) == "\t" and _chunks.pick_delimiter(b"1 2\t3\n", None) is None
 
