@@ -195,3 +195,9 @@ def test_without_pyarrow_the_pure_path_reads(tmp_path: Path, monkeypatch: pytest
 def test_environment_variable_forces_the_pure_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GRBLAS_GPU_PURE_READERS", "1")
     assert not _chunks.fast_available()
+
+
+def test_read_graph_passes_progress_on(tmp_path: Path) -> None:
+    seen: list[int] = []
+    g = gb.io.read_graph(random_mtx(tmp_path), progress=lambda done, total: seen.append(done))
+    assert g.matrix.nvals == 300 and seen[-1] == (tmp_path / "r.mtx").stat().st_size
