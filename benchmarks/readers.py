@@ -10,8 +10,8 @@ order, 17-digit reals) and a SNAP edge list (two comment lines, then ``N`` tab-s
 * edge list: ``grblas_gpu.io.parse_edgelist``, ``read_edgelist`` and the pure path,
   against ``numpy.loadtxt`` and ``pandas.read_csv`` (C engine).
 
-Each figure is the best of ``R`` runs (the machine may be shared); ratios are ours over
-the peer.  Missing peers are skipped.  Reading with one thread: ``--threads 1`` sets
+Each figure is the best of ``R`` runs, the contenders taking turns (the machine may be
+shared); ratios are ours over the peer.  Missing peers are skipped.  Reading with one thread: ``--threads 1`` sets
 pyarrow's and fast_matrix_market's (and scipy's) thread use to one.
 """
 
@@ -46,15 +46,21 @@ def write_files(folder: Path, edges: int, seed: int = 1) -> tuple[Path, Path]:
     return mtx, snap
 
 
-def best_of(fn: Callable[[], Any], repeat: int) -> float:
-    """The fastest of ``repeat`` timed calls, in seconds (after one untimed call)."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
+def best_of_interleaved(cases: dict[str, Callable[[], Any]], repeat: int) -> dict[str, float]:
+    """The fastest of ``repeat`` timed calls of each case, in seconds, the cases taking turns.
+
+    Taking turns (one call of each, ``repeat`` rounds, after one untimed round) lets every
+    contender see the same load on a shared machine.
+    """
+    for fn in cases.values():
         fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+    best = {name: float("inf") for name in cases}
+    for _ in range(repeat):
+        for name, fn in cases.items():
+            t0 = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - t0)
+    return best
 
 
 def _pure(fn: Callable[[], Any]) -> Callable[[], Any]:
@@ -162,9 +168,9 @@ def main(argv: list[str] | None = None) -> None:
         sizes = f"{os.path.getsize(mtx) / 1e6:.1f} MB and {os.path.getsize(snap) / 1e6:.1f} MB"
         print(f"{args.edges} entries: wrote {sizes} in {time.perf_counter() - t0:.1f} s; "
               f"best of {args.repeat}, threads {args.threads or 'default'}")
-        mm = {k: best_of(f, args.repeat) for k, f in matrix_market_cases(mtx, args.threads).items()}
+        mm = best_of_interleaved(matrix_market_cases(mtx, args.threads), args.repeat)
         report("Matrix Market", mm, ["scipy.io.mmread", "fast_matrix_market.read_coo"])
-        el = {k: best_of(f, args.repeat) for k, f in edge_list_cases(snap).items()}
+        el = best_of_interleaved(edge_list_cases(snap), args.repeat)
         report("SNAP edge list", el, ["numpy.loadtxt", "pandas.read_csv (C engine)"])
 
 

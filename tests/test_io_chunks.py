@@ -201,3 +201,13 @@ def test_read_graph_passes_progress_on(tmp_path: Path) -> None:
     seen: list[int] = []
     g = gb.io.read_graph(random_mtx(tmp_path), progress=lambda done, total: seen.append(done))
     assert g.matrix.nvals == 300 and seen[-1] == (tmp_path / "r.mtx").stat().st_size
+
+
+def test_readers_benchmark_runs_small(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m benchmarks.readers`` at a tiny size: every contender timed, ratios printed."""
+    from benchmarks import readers
+
+    readers.main(["--edges", "2000", "--repeat", "1"])
+    out = capsys.readouterr().out
+    assert "Matrix Market" in out and "SNAP edge list" in out
+    assert "x numpy.loadtxt" in out and "x scipy.io.mmread" in out

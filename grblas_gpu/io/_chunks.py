@@ -131,7 +131,7 @@ class ByteReader:
             if pending:
                 block, pending = pending + block, b""
             if block and not block.endswith(b"\n"):
-                block += self._f.readline()  # finish the last line (one copy, only when needed)
+                block += self._f.readline()  # finish the last line
             if not block:
                 return
             first = self.line + 1
