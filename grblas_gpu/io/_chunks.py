@@ -29,7 +29,6 @@ from typing import IO, Any, Union
 
 import numpy as np
 
-from .errors import FileFormatError
 
 try:  # an optional extra: grblas-gpu[readers]
     import pyarrow as _pa
