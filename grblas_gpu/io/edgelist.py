@@ -110,10 +110,10 @@ def edges_to_coo(
     rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n: int, dtype: DataType, *, directed: bool
 ) -> Coo:
     """An ``n`` x ``n`` adjacency from edges in file order: both directions if undirected, first edge wins."""
-    order = np.arange(len(rows), dtype=np.int64)
+    order = np.arange(len(rows), dtype=np.int64)  # file order: a mirrored edge takes its line's place
     if not directed:
         rows, cols, values, order = mirror(rows, cols, values, order)
-    if has_duplicates(rows, cols, n, n):
+    if has_duplicates(rows, cols, n, n, by_column=False):  # edge lists come sorted by source, if at all
         rows, cols, values = keep_first(rows, cols, values, order)
     return Coo(rows, cols, cast_values(values, dtype), n, n, dtype)
 
