@@ -17,6 +17,9 @@
   either the reader asks for the argument.
 * Weights: a third column is read as FP64 (INT64 when the ``edge-properties.types``
   property says ``int``/``long``); without one every edge is True (BOOL).
+* Numbers are ASCII digits (``1_0`` and other scripts' digits are errors naming the
+  line); a weight that overflows is an error.  The ``.v`` and ``.e`` files are read in
+  chunks, by pyarrow's CSV reader where it is installed (see :mod:`grblas_gpu.io`).
 """
 
 from __future__ import annotations
