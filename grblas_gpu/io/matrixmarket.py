@@ -296,9 +296,8 @@ def _read_values(records: Records | FastRecords, j: int, h: MMHeader, t: DataTyp
 
 def _read_indices(records: Records | FastRecords, j: int, n: int, what: str) -> np.ndarray:
     idx = records.int_column(j, what)
-    bad = (idx < 1) | (idx > n)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
+    if len(idx) and (idx.min() < 1 or idx.max() > n):  # two reductions; the mask only on error
+        i = int(np.flatnonzero((idx < 1) | (idx > n))[0])
         raise records.error(i, f"{what} {idx[i]} is out of range 1..{n}")
     return idx - 1
 
