@@ -31,6 +31,7 @@ def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     if request.param == "pyarrow":
         pytest.importorskip("pyarrow", reason="pyarrow (the readers extra) is not installed")
     monkeypatch.setattr(_chunks, "FAST", request.param == "pyarrow")
+    monkeypatch.delenv("GRBLAS_GPU_PURE_READERS", raising=False)
     return request.param
 
 

@@ -22,6 +22,7 @@ def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     if request.param == "pyarrow":
         pytest.importorskip("pyarrow", reason="pyarrow (the readers extra) is not installed")
     monkeypatch.setattr(_chunks, "FAST", request.param == "pyarrow")
+    monkeypatch.delenv("GRBLAS_GPU_PURE_READERS", raising=False)
     return request.param
 
 
@@ -174,8 +175,10 @@ def test_nothing_printed_by_default(tmp_path: Path, capsys: pytest.CaptureFixtur
 # ----------------------------------------------------------------------------- the fast path itself
 
 
-def test_pyarrow_answers_plain_chunks_and_defers_the_unsure() -> None:
+def test_pyarrow_answers_plain_chunks_and_defers_the_unsure(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("pyarrow", reason="pyarrow (the readers extra) is not installed")
+    monkeypatch.delenv("GRBLAS_GPU_PURE_READERS", raising=False)
+    monkeypatch.setattr(_chunks, "FAST", True)
     cols = _chunks.fast_columns(b"1 2 0.5\n3 4 -1e3\n", ("int", "int", "float"), " ")
     assert cols is not None and cols[0].tolist() == [1, 3] and cols[2].tolist() == [0.5, -1000.0]
     for data in (b"1 2 inf\n", b"1 2 1e999\n", b"1 2 3 4\n", b"1_0 2 3\n", b"1 2 1.5x\n", b"1  2 3\n",

@@ -101,6 +101,7 @@ def files(seeds: list[bytes]) -> st.SearchStrategy[bytes]:
 def outcome(read: Callable[[], Any], fast: bool, monkeypatch: pytest.MonkeyPatch) -> tuple:
     """What ``read`` gives on one path: ("ok", arrays...) or ("error", type, line)."""
     monkeypatch.setattr(_chunks, "FAST", fast)
+    monkeypatch.delenv("GRBLAS_GPU_PURE_READERS", raising=False)
     try:
         with time_limit(SECONDS):
             result = read()
