@@ -43,16 +43,16 @@ class Coo:
 
 
 def mirror(
-    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, order: np.ndarray, *, negate: bool = False
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Add (j, i) for every off-diagonal (i, j); ``order`` (e.g. line numbers) follows the copies."""
+    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, order: np.ndarray | None, *, negate: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """Add (j, i) for every off-diagonal (i, j); ``order`` (e.g. line numbers, or None) follows the copies."""
     off = rows != cols
     mirrored = -values[off] if negate else values[off]
     return (
         np.concatenate([rows, cols[off]]),
         np.concatenate([cols, rows[off]]),
         np.concatenate([values, mirrored]),
-        np.concatenate([order, order[off]]),
+        None if order is None else np.concatenate([order, order[off]]),
     )
 
 

@@ -339,7 +339,7 @@ def _expand(h: MMHeader, rows: np.ndarray, cols: np.ndarray, values: np.ndarray)
     if h.symmetry == "general":
         return rows, cols, values
     skew = h.symmetry == "skew-symmetric"
-    rows, cols, values, _ = mirror(rows, cols, values, np.zeros(len(rows), np.int64), negate=skew)
+    rows, cols, values, _ = mirror(rows, cols, values, None, negate=skew)
     if skew and h.format == "array":  # every position of an array file is an entry, the diagonal too
         diag = np.arange(h.nrows, dtype=np.int64)
         rows, cols = np.concatenate([rows, diag]), np.concatenate([cols, diag])
