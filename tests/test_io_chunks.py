@@ -214,3 +214,17 @@ def test_readers_benchmark_runs_small(capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert "Matrix Market" in out and "SNAP edge list" in out
     assert "x numpy.loadtxt" in out and "x scipy.io.mmread" in out
+
+
+def test_file_and_stream_read_alike(tmp_path: Path, parser: str, chunk_bytes: int) -> None:
+    """A file fills arrays of the declared size; a stream joins its chunks: same entries."""
+    p = random_mtx(tmp_path)
+    a, _ = parse_matrix_market(p)
+    b, _ = parse_matrix_market(io.BytesIO(p.read_bytes()))
+    for x, y in zip((a.rows, a.cols, a.values), (b.rows, b.cols, b.values)):
+        np.testing.assert_array_equal(x, y)
+    short = tmp_path / "short.mtx"  # declares more entries than its bytes can hold: no big allocation
+    short.write_text(f"%%MatrixMarket matrix coordinate real general\n3 3 {10**15}\n1 1 1\n")
+    with pytest.raises(FileFormatError, match="ends after 1 of the 1000000000000000") as info:
+        mmread(short)
+    assert info.value.line == 3

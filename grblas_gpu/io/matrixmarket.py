@@ -361,26 +361,62 @@ def _check_duplicates(h: MMHeader, rows: np.ndarray, cols: np.ndarray, lines: Li
                           name, lines.line(again))
 
 
+class _Columns:
+    """The entries' columns, filled chunk by chunk.
+
+    Where the file is long enough to hold the entries the size line declares (two bytes a
+    field at least), they go into arrays of that size as they come: no second copy at the
+    end.  Otherwise (a stream, a ``.gz`` file, a size line that cannot be true) each chunk's
+    arrays are kept and joined at the end.
+    """
+
+    def __init__(self, declared: int, room: int | None, dtypes: list[Any]) -> None:
+        self.dtypes = dtypes
+        self.count = 0
+        fits = room is not None and declared * 2 * len(dtypes) <= room
+        self.filled = [np.empty(declared, dtype=d) for d in dtypes] if fits else None
+        self.parts: list[tuple[np.ndarray, ...]] = []
+
+    def add(self, arrays: tuple[np.ndarray, ...]) -> None:
+        """Append one chunk's columns."""
+        n = len(arrays[0])
+        if self.filled is not None:
+            for out, a in zip(self.filled, arrays):
+                out[self.count : self.count + n] = a
+        else:
+            self.parts.append(arrays)
+        self.count += n
+
+    def result(self) -> list[np.ndarray]:
+        """Every column, whole."""
+        if self.filled is not None:
+            return self.filled
+        return [concat_columns([p[j] for p in self.parts], d) for j, d in enumerate(self.dtypes)]
+
+
 def _read_entries(reader: ByteReader, h: MMHeader, t: DataType, progress: Progress,
-                  lines: LineMap) -> list[tuple[np.ndarray, ...]]:
-    """Every chunk's (rows, cols, values), or (values,) for an array file, checked against the size line."""
-    parts: list[tuple[np.ndarray, ...]] = []
-    count = 0
+                  lines: LineMap) -> list[np.ndarray]:
+    """[rows, cols, values], or [values] for an array file, checked against the size line."""
+    value_type = (h.dtype if h.field == "pattern" else t).np_type
+    dtypes = [value_type] if h.format == "array" else [np.int64, np.int64, value_type]
+    room = None if reader.total is None else reader.total - reader.done
+    columns = _Columns(h.nentries, room, dtypes)
     for data, first, n in reader.chunks(progress):
         records = _chunk_records(data, first, n, h, reader.name, lines)
-        if count + len(records) > h.nentries:
-            raise records.error(h.nentries - count, f"more entries than the {h.nentries} the size line declares")
+        if columns.count + len(records) > h.nentries:
+            raise records.error(h.nentries - columns.count,
+                                f"more entries than the {h.nentries} the size line declares")
         if h.format == "coordinate":
-            parts.append(_coordinate(records, h, t))
+            columns.add(_coordinate(records, h, t))
         else:
-            parts.append((_read_values(records, 0, h, t),))
+            values = _read_values(records, 0, h, t)
             if h.symmetry == "skew-symmetric":
-                _check_negatable(records, parts[-1][0], t)
-        count += len(records)
-    if count < h.nentries:
-        raise FileFormatError(f"the file ends after {count} of the {h.nentries} entries the size line declares",
-                              reader.name, reader.line)
-    return parts
+                _check_negatable(records, values, t)
+            columns.add((values,))
+    if columns.count < h.nentries:
+        raise FileFormatError(f"the file ends after {columns.count} of the {h.nentries} entries the size line "
+                              "declares", reader.name, reader.line)
+    return columns.result()
 
 
 def parse_matrix_market(
@@ -399,17 +435,16 @@ def parse_matrix_market(
     with ByteReader(source) as reader:
         h = _parse_header_lines(_reader_lines(reader), reader.name)
         t = _value_type(h, want)
-        parts = _read_entries(reader, h, t, progress, lines)
+        columns = _read_entries(reader, h, t, progress, lines)
         name = reader.name
-    values = concat_columns([p[-1] for p in parts], t.np_type if h.field != "pattern" else h.dtype.np_type)
+    values = columns[-1]
     if h.format == "coordinate":
-        rows, cols = concat_columns([p[0] for p in parts], np.int64), concat_columns([p[1] for p in parts], np.int64)
-        del parts
+        rows, cols = columns[0], columns[1]
         if not allow_duplicates:
             _check_duplicates(h, rows, cols, lines, name)
     else:
-        del parts
         rows, cols = _array_positions(h)
+    del columns
     rows, cols, values = _expand(h, rows, cols, values)
     coo = Coo(rows, cols, values, h.nrows, h.ncols, lookup_dtype(values.dtype))
     return coo.cast(want), h
