@@ -201,3 +201,9 @@ def test_non_utf8_byte_on_a_data_line_names_the_line(tmp_path: Path) -> None:
     raises_at(write(tmp_path, b"1 2\n2 \xff3\n", "g.txt"), 2, "byte 0xff is not UTF-8", read_edgelist)
     props = write(tmp_path, b"graph.x.directed = tr\xffue\n", "x.properties")
     raises_at(props, 1, "not UTF-8", parse_properties)
+
+
+@pytest.mark.parametrize("text, line", [("1 2\n\x00\n", 2), ("\x00\n1 2\n", 1), ("1 2\n3\x004\n", 2)])
+def test_control_characters_are_errors(tmp_path: Path, text: str, line: int) -> None:
+    """A NUL byte is no whitespace, alone on a line or not (the fuzz test found a line of one NUL read as blank)."""
+    raises_at(write(tmp_path, text, "g.txt"), line, "control character|not an integer|fields", read_edgelist)

@@ -228,3 +228,12 @@ def test_file_and_stream_read_alike(tmp_path: Path, parser: str, chunk_bytes: in
     with pytest.raises(FileFormatError, match="ends after 1 of the 1000000000000000") as info:
         mmread(short)
     assert info.value.line == 3
+
+
+def test_a_chunk_of_one_control_character_is_an_error(tmp_path: Path, parser: str, chunk_bytes: int) -> None:
+    """Found by the fuzz test: a chunk holding only a NUL line was read as blank."""
+    (tmp_path / "g.v").write_bytes(b"1\n\x00")
+    (tmp_path / "g.e").write_bytes(b"")
+    with pytest.raises(FileFormatError, match="control character") as info:
+        read_graphalytics(tmp_path / "g", directed=True)
+    assert info.value.line == 2

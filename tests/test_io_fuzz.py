@@ -2,7 +2,8 @@
 
 Whatever the bytes, a reader returns or raises a grblas_gpu exception (a FileFormatError
 naming the line, mostly), never a raw Python one, and never hangs.  pyarrow and the pure
-path give the same answer: the same entries, or the same exception on the same line.
+path give the same answer: the same entries, or the same exception on the same line; in
+chunks of any size the entries are the same, and a bad file is still rejected.
 Bounded and repeatable: 200 examples a reader, derandomized.
 """
 
@@ -28,6 +29,8 @@ from grblas_gpu.io import _chunks  # noqa: E402
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 SECONDS = 20  # per example: far above what any of these small files takes
+CHUNK = _chunks.CHUNK_BYTES
+CHUNKS = st.sampled_from([CHUNK, 1, 9, 40])  # one chunk, a line a chunk, boundaries anywhere
 
 PIECES = [
     b"0", b"1", b"2", b"7", b"9", b"10", b"-1", b"+1", b"-", b".", b"e", b"E", b"1.5", b"-2.5e3", b"1e999999",
@@ -98,9 +101,10 @@ def files(seeds: list[bytes]) -> st.SearchStrategy[bytes]:
     return st.one_of(mutated, mutated, header_and_pieces, pieces, st.binary(max_size=120))
 
 
-def outcome(read: Callable[[], Any], fast: bool, monkeypatch: pytest.MonkeyPatch) -> tuple:
-    """What ``read`` gives on one path: ("ok", arrays...) or ("error", type, line)."""
+def outcome(read: Callable[[], Any], fast: bool, monkeypatch: pytest.MonkeyPatch, chunk: int = CHUNK) -> tuple:
+    """What ``read`` gives on one path and chunk size: ("ok", arrays...) or ("error", type, line)."""
     monkeypatch.setattr(_chunks, "FAST", fast)
+    monkeypatch.setattr(_chunks, "CHUNK_BYTES", chunk)
     monkeypatch.delenv("GRBLAS_GPU_PURE_READERS", raising=False)
     try:
         with time_limit(SECONDS):
@@ -124,26 +128,33 @@ def matrix_arrays(A: gb.Matrix) -> tuple:
     return (np.asarray([A.nrows, A.ncols]), np.asarray(r), np.asarray(c), np.asarray(v))
 
 
-def check_both_paths(read: Callable[[], tuple], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only library exceptions, on either path, and both paths agree."""
+def check_both_paths(read: Callable[[], tuple], monkeypatch: pytest.MonkeyPatch, chunk: int = CHUNK) -> None:
+    """Only library exceptions, on either path; both paths agree at one chunk size; other chunk
+    sizes give the same entries, or an error too (a file with several errors may report
+    another of them: checks run column by column within a chunk)."""
     pure = outcome(read, False, monkeypatch)
+    chunked = outcome(read, False, monkeypatch, chunk)
+    assert chunked[0] == pure[0], (chunked[:3], pure[:3])
+    if pure[0] == "ok":
+        assert same(chunked, pure)
     if _chunks._pacsv is None:
         return
-    fast = outcome(read, True, monkeypatch)
-    assert same(fast, pure), (fast[:3], pure[:3])
+    fast = outcome(read, True, monkeypatch, chunk)
+    assert same(fast, chunked), (fast[:3], chunked[:3])
 
 
 @FUZZ
-@given(data=files(MM_SEEDS))
-def test_fuzz_matrix_market(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+@given(data=files(MM_SEEDS), chunk=CHUNKS)
+def test_fuzz_matrix_market(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: bytes, chunk: int) -> None:
     p = tmp_path / "f.mtx"
     p.write_bytes(data)
-    check_both_paths(lambda: matrix_arrays(gb.io.mmread(p, backend="numpy")), monkeypatch)
+    check_both_paths(lambda: matrix_arrays(gb.io.mmread(p, backend="numpy")), monkeypatch, chunk)
 
 
 @FUZZ
-@given(data=files(EDGE_SEEDS), directed=st.booleans())
-def test_fuzz_edge_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: bytes, directed: bool) -> None:
+@given(data=files(EDGE_SEEDS), directed=st.booleans(), chunk=CHUNKS)
+def test_fuzz_edge_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: bytes, directed: bool,
+                        chunk: int) -> None:
     p = tmp_path / "f.txt"
     p.write_bytes(data)
 
@@ -151,12 +162,13 @@ def test_fuzz_edge_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: b
         A, ids = gb.io.read_edgelist(p, directed=directed, backend="numpy")
         return (*matrix_arrays(A), ids)
 
-    check_both_paths(read, monkeypatch)
+    check_both_paths(read, monkeypatch, chunk)
 
 
 @FUZZ
-@given(vertices=files([V_SEED]), edges=files([E_SEED]))
-def test_fuzz_graphalytics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vertices: bytes, edges: bytes) -> None:
+@given(vertices=files([V_SEED]), edges=files([E_SEED]), chunk=CHUNKS)
+def test_fuzz_graphalytics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vertices: bytes, edges: bytes,
+                           chunk: int) -> None:
     (tmp_path / "f.v").write_bytes(vertices)
     (tmp_path / "f.e").write_bytes(edges)
 
@@ -164,4 +176,4 @@ def test_fuzz_graphalytics(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, vert
         g = gb.io.read_graphalytics(tmp_path / "f", directed=False, backend="numpy")
         return (*matrix_arrays(g.matrix), g.ids)
 
-    check_both_paths(read, monkeypatch)
+    check_both_paths(read, monkeypatch, chunk)

@@ -235,6 +235,8 @@ def split_records(
     nonempty = np.flatnonzero(counts)
     end_line = first_line + len(counts) - (2 if text.endswith("\n") or not text else 1)
     if len(nonempty) == 0:
+        if text.split():  # a control character the byte scan took for a space
+            raise _first_split_mismatch(text, counts, name, first_line)
         return Records([], allowed[0], np.empty(0, np.int64), name, end_line)
     found = counts[nonempty]
     width = int(found[0])
