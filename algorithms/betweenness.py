@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from grblas_gpu import FP64, Matrix, Vector, binary, monoid, semiring, unary
 
-from ._checks import check_numeric, check_source, check_square
+from ._checks import check_vertex_memory, check_numeric, check_source, check_square, rows_with_entries
 
 __all__ = ["betweenness_centrality"]
 
@@ -41,10 +41,11 @@ def betweenness_centrality(A: Matrix, sources: Sequence[int] | None = None, *,
     """
     check_square(A, "betweenness_centrality")
     check_numeric(A, "betweenness_centrality")
+    check_vertex_memory(A, "betweenness_centrality", 27)
     n = A.nrows
     backend = A.backend
-    if sources is None:
-        sources = range(n)
+    if sources is None:  # a source without out-edges adds nothing: work bounded by the entries
+        sources = rows_with_entries(A)
     sources = [check_source(A, s, "betweenness_centrality") for s in sources]
     E = A.apply(unary.one).new(dtype=FP64)
     bc = Vector.from_scalar(0.0, n, dtype=FP64, backend=backend)

@@ -7,7 +7,7 @@ import functools
 from grblas_gpu import INT64, Matrix, Vector, binary, monoid, semiring
 from grblas_gpu.operators import TypedSemiring
 
-from ._checks import check_numeric, check_source, check_square
+from ._checks import check_vertex_memory, check_numeric, check_source, check_square
 
 __all__ = ["bfs_levels", "bfs_parents"]
 
@@ -42,6 +42,7 @@ def bfs_levels(A: Matrix, source: int) -> Vector:
     check_square(A, "bfs_levels")
     source = check_source(A, source, "bfs_levels")
     check_numeric(A, "bfs_levels")
+    check_vertex_memory(A, "bfs", 27)
     levels = Vector.from_coo([source], [0], size=A.nrows, dtype=INT64, backend=A.backend)
     frontier = levels.dup()
     while frontier.nvals:
@@ -68,6 +69,7 @@ def bfs_parents(A: Matrix, source: int) -> Vector:
     check_square(A, "bfs_parents")
     source = check_source(A, source, "bfs_parents")
     check_numeric(A, "bfs_parents")
+    check_vertex_memory(A, "bfs", 27)
     parents = Vector.from_coo([source], [source], size=A.nrows, dtype=INT64, backend=A.backend)
     frontier = parents.dup()
     while frontier.nvals:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from grblas_gpu import INT64, InvalidValue, Matrix, Vector, binary, indexunary, monoid, semiring, unary
+from grblas_gpu import INT64, Matrix, Vector, binary, indexunary, monoid, semiring, unary
 
-from ._checks import check_numeric, check_square
+from ._checks import check_vertex_memory, check_count, check_numeric, check_square
 
 __all__ = ["cdlp"]
 
@@ -39,8 +39,8 @@ def cdlp(A: Matrix, max_iter: int = 10, directed: bool | None = None) -> Vector:
     """
     check_square(A, "cdlp")
     check_numeric(A, "cdlp")
-    if max_iter < 0:
-        raise InvalidValue(f"cdlp: max_iter must be >= 0, got {max_iter}")
+    check_vertex_memory(A, "cdlp", 48, host_per_vertex=80)
+    max_iter = check_count(max_iter, "max_iter", "cdlp")
     n = A.nrows
     backend = A.backend
     E = A.apply(unary.one).new(dtype=INT64)

@@ -21,6 +21,7 @@ import importlib
 import itertools
 import json
 import math
+import os
 import sys
 import threading
 import time
@@ -567,6 +568,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         sys.stderr.write(f"{PROG}: error: {_one_line(e)}\n")
         return 1
+    except Exception as e:  # noqa: BLE001 - a fault of ours: still one line, and the traceback on request
+        if os.environ.get("GRBLAS_GPU_TRACEBACK"):
+            raise
+        sys.stdout.flush()
+        sys.stderr.write(f"{PROG}: internal error ({type(e).__name__}): {_one_line(e)}"
+                         " (set GRBLAS_GPU_TRACEBACK=1 for the traceback)\n")
+        return 2
 
 
 if __name__ == "__main__":

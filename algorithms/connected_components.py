@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from grblas_gpu import BOOL, INT64, Matrix, Vector, binary, semiring, unary
+from grblas_gpu import INT64, Matrix, Vector, binary, semiring
 
-from ._checks import check_numeric, check_square
+from ._checks import check_vertex_memory, check_numeric, check_square
 
 __all__ = ["connected_components"]
 
@@ -15,7 +15,8 @@ def connected_components(A: Matrix) -> Vector:
     """Component label of every vertex: the smallest vertex id in its component (INT64).
 
     Edge directions are ignored (weakly connected components): the algorithm
-    works on the symmetric pattern ``S = A + A'``.
+    works on the symmetric pattern ``S = A + A'``, as ``S x = A x (min) A' x`` (no copy
+    of the graph is made; A' is A's kept transpose, or A itself when symmetric).
 
     Math: start with ``label[v] = v``.  Each round, every vertex takes the smallest
     label among itself and its neighbours: ``label <- label min (S min.second label)``
@@ -32,14 +33,21 @@ def connected_components(A: Matrix) -> Vector:
     """
     check_square(A, "connected_components")
     check_numeric(A, "connected_components")
+    check_vertex_memory(A, "connected_components", 48, host_per_vertex=8)
     n = A.nrows
-    pattern = A.apply(unary.one).new(BOOL)
-    S = pattern.ewise_add(pattern.T, binary.lor).new()
+    # S = A + A' is never built: labels travel along A and, unless A is symmetric, along A'
+    # too (A's transpose, built once and kept with A; finding out builds it).  min_second
+    # never reads the matrix's values.
+    symmetric = A.is_symmetric
+    send = semiring.min_second[INT64]
     ids = np.arange(n, dtype=np.int64)
     labels = Vector.from_coo(ids, ids, size=n, dtype=INT64, backend=A.backend)
     frontier = labels.dup()
     while frontier.nvals:
-        frontier = S.mxv(frontier, semiring.min_second).new()
+        sent = frontier
+        frontier = A.mxv(sent, send).new()
+        if not symmetric:
+            frontier(binary.min) << A.T.mxv(sent, send)
         smaller = frontier.ewise_mult(labels, binary.lt).new()
         frontier(smaller.V, replace=True) << frontier  # drop labels that are not smaller
         labels(binary.min) << frontier

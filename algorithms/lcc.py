@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid, semiring, unary
 
-from ._checks import check_numeric, check_square
+from ._checks import check_vertex_memory, check_numeric, check_square
 
 __all__ = ["local_clustering_coefficient"]
 
@@ -35,6 +35,7 @@ def local_clustering_coefficient(A: Matrix, directed: bool | None = None) -> Vec
     """
     check_square(A, "local_clustering_coefficient")
     check_numeric(A, "local_clustering_coefficient")
+    check_vertex_memory(A, "local_clustering_coefficient", 27)
     n = A.nrows
     E = A.select("offdiag").new().apply(unary.one).new(dtype=INT64)
     S = E.ewise_add(E.T, binary.first).new()

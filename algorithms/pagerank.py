@@ -6,12 +6,12 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from grblas_gpu import FP64, Matrix, Vector, binary, monoid, select, semiring
+from grblas_gpu import FP64, Matrix, Vector, binary, monoid, select, semiring, unary
 from grblas_gpu.dtypes import DataType, lookup_dtype
 from grblas_gpu.operators import Semiring
 from grblas_gpu.exceptions import InvalidValue
 
-from ._checks import check_numeric, check_square
+from ._checks import check_vertex_memory, check_count, check_fraction, check_non_negative, check_numeric, check_square, check_tolerance
 
 __all__ = ["ConvergenceError", "pagerank"]
 
@@ -67,6 +67,10 @@ def pagerank(
     """
     check_square(A, "pagerank")
     check_numeric(A, "pagerank")
+    check_vertex_memory(A, "pagerank", 54)
+    alpha = check_fraction(alpha, "alpha", "pagerank")
+    tol = check_tolerance(tol, "tol", "pagerank")
+    max_iter = check_count(max_iter, "max_iter", "pagerank")
     t = lookup_dtype(dtype)
     if not t.is_float:
         raise InvalidValue(f"pagerank: dtype must be FP32 or FP64, got {t}")
@@ -121,6 +125,7 @@ def _make_edge_weights(A: Matrix, alpha: float, weight: bool, t: DataType) -> tu
     n, backend = A.nrows, A.backend
     teleport_weight = Vector.from_scalar(1.0, n, t, backend=backend)  # alpha + (1 - alpha) where dangling
     if weight:  # a row whose weights sum to 0 is dangling too
+        check_non_negative(A, "pagerank")  # (here: once while the weights are kept with A)
         out_weight = A.reduce_rowwise(monoid.plus[t]).new().select(select.valuene, 0).new()
     else:  # out-degrees: each row's count of entries (1 or more), as A times a full vector over plus_pair
         out_weight = A.mxv(teleport_weight, semiring.plus_pair[t]).new()
@@ -140,6 +145,8 @@ def _teleport(personalization: Vector | Mapping[int, float] | None, n: int, t: D
         personalization = Vector.from_coo(keys, [personalization[k] for k in keys], size=n,
                                           dtype=FP64, backend=backend)
     p(binary.plus) << personalization
+    if p.apply(unary.isnan).new().reduce(monoid.lor).new().value or p.reduce(monoid.min).new().value < 0:
+        raise InvalidValue("pagerank: the personalization values must be >= 0 (and not NaN)")
     total = p.reduce().new().value
     if not total > 0:
         raise InvalidValue("pagerank: the personalization values must have a positive sum")

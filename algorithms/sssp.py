@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from grblas_gpu import Matrix, Vector, binary, select, semiring
+import numpy as np
+
+from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid, select, semiring
 from grblas_gpu.exceptions import InvalidValue
 
-from ._checks import check_numeric, check_source, check_square
+from ._checks import check_vertex_memory, check_no_nan, check_numeric, check_source, check_square
 
 __all__ = ["sssp"]
 
@@ -44,7 +46,14 @@ def sssp(A: Matrix, source: int) -> Vector:
 
     Returns a Vector of A's type: ``d[v]`` is the distance to ``v``; vertices
     that cannot be reached have no entry.  BOOL matrices are refused (use
-    ``A.dup(INT64)`` for unit lengths).
+    ``A.dup(INT64)`` for unit lengths), and so are NaN weights (``InvalidValue``).
+
+    Integer path sums never wrap: they are exact or refused.  Where ``n * max|w|`` fits
+    A's type no sum can overflow and the rounds run in it.  Otherwise a type narrower than
+    64 bits runs in INT64 and a distance outside A's type raises ``InvalidValue``; a
+    64-bit type runs in its own type and in FP64 as well, and ``InvalidValue`` is raised
+    where they disagree (a sum wrapped) or a distance reaches half the type's range (too
+    near it to vouch for).
 
     Reference: R. Bellman, "On a routing problem", Quart. Appl. Math. 16 (1958);
     J. Kepner and J. Gilbert, *Graph Algorithms in the Language of Linear
@@ -53,6 +62,18 @@ def sssp(A: Matrix, source: int) -> Vector:
     check_square(A, "sssp")
     source = check_source(A, source, "sssp")
     check_numeric(A, "sssp", allow_bool=False)
+    check_vertex_memory(A, "sssp", 27)
+    check_no_nan(A, "sssp")
+    if A.dtype.is_integer and A.nvals:
+        bound = A.nrows * max(abs(A.reduce_scalar(monoid.min).new().value),
+                              abs(A.reduce_scalar(monoid.max).new().value))
+        if bound > A.dtype.max:
+            return _sssp_without_wrap(A, source, bound)
+    return _sssp(A, source)
+
+
+def _sssp(A: Matrix, source: int) -> Vector:
+    """The rounds of :func:`sssp` in A's own type (arguments checked)."""
     n, infinity = A.nrows, A.dtype.max
     frontier = Vector.from_coo([source], [0], size=n, dtype=A.dtype, backend=A.backend)
     full = A.dtype.is_float  # +inf where no path is known yet: a +inf term changes nothing
@@ -71,3 +92,22 @@ def sssp(A: Matrix, source: int) -> Vector:
     if frontier.nvals:
         raise InvalidValue("sssp: a negative cycle is reachable from the source")
     return dist.select(select.valuelt, infinity).new() if full else dist
+
+
+def _sssp_without_wrap(A: Matrix, source: int, bound: int) -> Vector:
+    """:func:`sssp` for integer weights whose sums might overflow A's type (see there)."""
+    t = A.dtype
+    if t.itemsize < 8 and bound <= INT64.max:
+        wide = _sssp(A.dup(INT64), source)
+        if wide.nvals and (wide.reduce(monoid.max).new().value > t.max or wide.reduce(monoid.min).new().value < t.min):
+            raise InvalidValue(f"sssp: a shortest path length does not fit {t}: give A a wider type")
+        return wide.dup(t)
+    exact, approx = _sssp(A, source), _sssp(A.dup(FP64), source)
+    i_idx, i_vals = exact.to_coo()
+    f_idx, f_vals = approx.to_coo()
+    far = float(np.abs(f_vals).max()) if len(f_vals) else 0.0
+    tol = far * A.nrows * 2.0**-52 + 1.0
+    if (far >= 2.0**62 or not np.array_equal(i_idx, f_idx)
+            or np.abs(i_vals.astype(np.float64) - f_vals).max(initial=0.0) > tol):
+        raise InvalidValue(f"sssp: shortest path lengths overflow {t} (or come within a factor 2 of its range)")
+    return exact

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grblas_gpu import FP64, Matrix, Vector, binary, select, semiring
 
-from ._checks import check_numeric, check_source, check_square
+from ._checks import check_vertex_memory, check_no_nan, check_numeric, check_source, check_square
 
 __all__ = ["widest_path"]
 
@@ -22,7 +22,8 @@ def widest_path(A: Matrix, source: int) -> Vector:
     reached by a simple path, so at most n-1 rounds change anything.
 
     Semiring: ``max_min``.  Returns an FP64 Vector: the source holds ``+inf``,
-    vertices that cannot be reached have no entry.  BOOL matrices are refused.
+    vertices that cannot be reached have no entry.  BOOL matrices and NaN capacities
+    are refused.
 
     Reference: M. Pollack, "The maximum capacity through a network",
     Operations Research 8 (1960); Kepner and Gilbert, *Graph Algorithms in the
@@ -31,6 +32,8 @@ def widest_path(A: Matrix, source: int) -> Vector:
     check_square(A, "widest_path")
     source = check_source(A, source, "widest_path")
     check_numeric(A, "widest_path", allow_bool=False)
+    check_vertex_memory(A, "widest_path", 27)
+    check_no_nan(A, "widest_path")
     n, inf = A.nrows, float("inf")
     frontier = Vector.from_coo([source], [inf], size=n, dtype=FP64, backend=A.backend)
     width = Vector.from_scalar(-inf, n, FP64, backend=A.backend)  # -inf: no path yet, so it changes nothing

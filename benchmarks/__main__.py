@@ -9,8 +9,17 @@ import sys
 import time
 from pathlib import Path
 
-from . import graphs, ours, peers, report
+from . import graphs, ours, peers, products, report
 from .graphs import Graph
+
+
+PARTS = ("mxv", "products")
+MXV_NOTE = (
+    "mxv ratios divide ours by cuSPARSE plus_times SpMV on the same graph (on a GPU, the median "
+    "of the ratios of calls made in turn with cuSPARSE's); PageRank is per iteration ({pr} "
+    "iterations, tol=0, unweighted); launch-only floor = {lpl} empty launches + 1 scalar "
+    "device-to-host read per level; SSSP levels are estimated as 1 + the deepest hop count of a "
+    "shortest-path tree")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -28,6 +37,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--no-cold", action="store_true", help="skip the fresh-process compile timing")
     p.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     p.add_argument("--quick", action="store_true", help="tiny graphs for a smoke run")
+    p.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS),
+                   help="mxv: mxv, PageRank, BFS, SSSP and first use; products: mxm, triangles, LCC")
+    p.add_argument("--mxm-scales", type=int, nargs="*", default=None,
+                   help="kron scales of the mxm rows (symmetric graphs; the grid is added)")
+    p.add_argument("--tc-scales", type=int, nargs="*", default=None,
+                   help="kron scales of the triangle-count and LCC rows")
     a = p.parse_args(argv)
     if a.backend is None:
         import grblas_gpu as gb
@@ -35,6 +50,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         a.backend = "cupy" if gb.gpu_available() else "numpy"
     a.scales = a.scales or ([8, 10] if a.quick else [16, 18, 20, 22])
     a.grid = a.grid if a.grid is not None else (30 if a.quick else 1000)
+    gpu = a.backend == "cupy"
+    if a.mxm_scales is None:
+        a.mxm_scales = [8] if a.quick else ([12, 14, 16] if gpu else [12])
+    if a.tc_scales is None:
+        a.tc_scales = [8, 10] if a.quick else ([12, 14, 16, 18, 20, 22] if gpu else [12, 14])
     if a.quick:
         a.repeat, a.warmup, a.pr_iters = min(a.repeat, 3), min(a.warmup, 1), min(a.pr_iters, 5)
     return a
@@ -104,20 +124,8 @@ def run_grid(g: Graph, cfg: ours.Config, data: dict) -> None:
     data["results"] += peers.scipy_peers(g, cfg, outs, src)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    cfg = ours.Config(args.backend, args.warmup, args.repeat, args.budget, args.pr_iters,
-                      args.launches_per_level)
-    gpu = args.backend == "cupy"
-    data = {"meta": meta(args), "graphs": [], "results": [], "memory": [], "targets": []}
-    data["meta"]["notes"].append(
-        "mxv ratios divide ours by cuSPARSE plus_times SpMV on the same graph (on a GPU, the median "
-        "of the ratios of calls made in turn with cuSPARSE's); PageRank is per "
-        f"iteration ({args.pr_iters} iterations, tol=0, unweighted); launch-only floor = "
-        f"{args.launches_per_level} empty launches + 1 scalar device-to-host read per level; SSSP "
-        "levels are estimated as 1 + the deepest hop count of a shortest-path tree")
-    if not gpu:
-        data["meta"]["notes"].append("CPU backend: GPU peers skipped; GPU targets do not apply")
+def run_mxv_suite(args: argparse.Namespace, cfg: ours.Config, data: dict, gpu: bool) -> None:
+    """mxv, PageRank, BFS and SSSP on the kron graphs, the grid and the SNAP or given graphs."""
     data["results"] += ours.small_mxv(cfg)
     if not args.no_cold:
         log("first-use (compile) timing in fresh processes")
@@ -145,7 +153,58 @@ def main(argv: list[str] | None = None) -> int:
             sym = graphs.from_edges(g.name + "-sym", g.kind, *_edges(g), g.n, symmetric=True)
             data["graphs"].append(sym.summary())
         run_pair(g, sym, cfg, data, gpu)
-    main_scale = 22 if 22 in args.scales else None  # the absolute targets are set at scale 22
+
+
+def run_products(args: argparse.Namespace, cfg: ours.Config, data: dict) -> None:
+    """mxm rows on the symmetric kron graphs of ``--mxm-scales`` and the grid; triangle count
+    and LCC rows on those of ``--tc-scales``."""
+    data["meta"]["notes"].append(
+        "mxm rows: ours A.mxm(A, semiring).new() timed in turn with the peer's plus_times A @ A of "
+        "the same graph (cuSPARSE SpGEMM through cupyx on the GPU, scipy.sparse on the CPU), "
+        "ratio = median of ours / peer; triangles and LCC: ours through grblas_gpu.algorithms in "
+        "turn with SuiteSparse:GraphBLAS (python-graphblas, all cores; L = tril(S, -1), "
+        "L plus_pair L' masked by L; LCC from S plus_pair S masked by S) and, on the CPU, scipy; "
+        "ours builds the symmetric pattern inside the call, the peers are given it")
+    for scale in sorted(set(args.mxm_scales) | set(args.tc_scales)):
+        log(f"building kron scale {scale} (symmetric)")
+        try:
+            g = graphs.kronecker_symmetric(scale)
+        except MemoryError as exc:
+            data["results"].append(ours.record(f"kron{scale}-sym", "build", "host", skipped=repr(exc)))
+            break
+        if not any(x["name"] == g.name for x in data["graphs"]):
+            data["graphs"].append(g.summary())
+        if scale in args.mxm_scales:
+            log(f"{g.name}: mxm ({g.nnz:,} edges)")
+            data["results"] += products.bench_mxm(g, cfg)
+        if scale in args.tc_scales:
+            log(f"{g.name}: triangles, lcc")
+            data["results"] += products.bench_triangles(g, cfg)
+        del g
+    if args.grid:
+        g = graphs.grid(args.grid)
+        if not any(x["name"] == g.name for x in data["graphs"]):
+            data["graphs"].append(g.summary())
+        log(f"{g.name}: mxm")
+        data["results"] += products.bench_mxm(g, cfg)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    cfg = ours.Config(args.backend, args.warmup, args.repeat, args.budget, args.pr_iters,
+                      args.launches_per_level)
+    gpu = args.backend == "cupy"
+    data = {"meta": meta(args), "graphs": [], "results": [], "memory": [], "targets": []}
+    if "mxv" in args.parts:
+        data["meta"]["notes"].append(MXV_NOTE.format(pr=args.pr_iters, lpl=args.launches_per_level))
+    if not gpu:
+        data["meta"]["notes"].append("CPU backend: GPU peers skipped; GPU targets do not apply")
+    if "mxv" in args.parts:
+        run_mxv_suite(args, cfg, data, gpu)
+    if "products" in args.parts:
+        run_products(args, cfg, data)
+    # The absolute targets are set at scale 22.
+    main_scale = 22 if 22 in args.scales and "mxv" in args.parts else None
     report.write(data, args.out, main_scale)
     log(f"wrote {args.out}/results.json, results.md" + ("" if (args.out / "results.png").exists() else ""))
     return 0

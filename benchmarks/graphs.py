@@ -223,6 +223,23 @@ def kronecker(scale: int, seed: int = 42) -> tuple[Graph, Graph]:
     return directed, symmetric
 
 
+def kronecker_symmetric(scale: int, seed: int = 42) -> Graph:
+    """The symmetric Kronecker graph of ``2**scale`` vertices alone (the same graph as
+    :func:`kronecker`'s second, without building the directed CSR)."""
+    import time
+
+    t0 = time.perf_counter()
+    n = 1 << scale
+    keys = kronecker_keys(scale, seed)
+    sym = np.concatenate([keys, _swap_keys(keys, scale)])
+    del keys
+    sym = _unique_sorted(sym)
+    g = Graph(f"kron{scale}-sym", "kron-symmetric", n, *_csr_from_unique_keys(sym, n, scale, seed),
+              symmetric=True)
+    g.build_s = time.perf_counter() - t0
+    return g
+
+
 def from_edges(name: str, kind: str, src: np.ndarray, dst: np.ndarray, n: int, *,
                symmetric: bool, seed: int = 42, drop_self_loops: bool = True) -> Graph:
     """A CSR graph from an edge list (duplicates removed; reversed edges added if symmetric)."""

@@ -58,7 +58,8 @@ def record(graph: str, op: str, impl: str, timing: dict | None = None, **extra: 
 def matrix(g: Graph, backend: str, dtype: str = "FP32") -> gb.Matrix:
     """The graph as a grblas_gpu Matrix (BOOL: pattern only)."""
     values: Any = True if dtype == "BOOL" else g.weights
-    return gb.Matrix.from_csr(g.indptr, g.indices, values, ncols=g.n, dtype=dtype, backend=backend)
+    return gb.Matrix.from_csr(g.indptr, g.indices, values, ncols=g.n, dtype=dtype, backend=backend,
+                              symmetric=g.symmetric)
 
 
 def dense_x(n: int, seed: int = 7) -> np.ndarray:

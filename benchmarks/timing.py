@@ -77,7 +77,7 @@ def measure(fn: Callable[[], Any], *, gpu: bool, warmup: int = 2, repeat: int = 
 
 
 def measure_paired(fn: Callable[[], Any], peer: Callable[[], Any], *, gpu: bool, warmup: int = 2,
-                   repeat: int = 30, budget_s: float = 5.0) -> dict:
+                   repeat: int = 30, budget_s: float = 5.0, peer_host: bool = False) -> dict:
     """``fn`` and ``peer`` timed in turn: ``fn``'s :func:`measure` figures plus
     ``peer_median_s`` and ``peer_ratio``, the median of the ratios of its timed calls to the
     peer's timed call beside each.
@@ -87,24 +87,56 @@ def measure_paired(fn: Callable[[], Any], peer: Callable[[], Any], *, gpu: bool,
     in turn see the same drift.  Each timed call follows an untimed call of the same
     operation, so that it finds the caches as a call in a loop of its own would (as in
     :func:`measure`), not as the other operation left them.
+
+    ``peer_host``: the peer runs on the host (a CPU library beside our GPU call); it is timed
+    by wall clock with the GPU synchronized before and after.
     """
     once = _gpu_once if gpu else functools.partial(_wall_once, gpu=False)
+    peer_once = functools.partial(_wall_once, gpu=gpu) if peer_host else once
 
-    def warm_then_time(f: Callable[[], Any]) -> float:
+    def warm_then_time(f: Callable[[], Any], timer: Callable[[Callable[[], Any]], float]) -> float:
         f()
-        return once(f)
+        return timer(f)
 
     for _ in range(warmup):
-        warm_then_time(fn)
-        warm_then_time(peer)
+        warm_then_time(fn, once)
+        warm_then_time(peer, peer_once)
     ours: list[float] = []
     theirs: list[float] = []
     while len(ours) < max(1, repeat) and (not ours or sum(ours) + sum(theirs) < budget_s):
-        ours.append(warm_then_time(fn))
-        theirs.append(warm_then_time(peer))
-    return {"median_s": statistics.median(ours), "min_s": min(ours), "runs": len(ours),
-            "timer": "cuda-events" if gpu else "perf_counter", "peer_median_s": statistics.median(theirs),
+        ours.append(warm_then_time(fn, once))
+        theirs.append(warm_then_time(peer, peer_once))
+    return _paired_figures(ours, theirs, gpu, peer_host)
+
+
+def _paired_figures(ours: list[float], theirs: list[float], gpu: bool, peer_host: bool) -> dict:
+    """The figures of :func:`measure_paired` from the timed calls made in turn."""
+    timer = "cuda-events" if gpu else "perf_counter"
+    return {"median_s": statistics.median(ours), "min_s": min(ours), "runs": len(ours), "timer": timer,
+            "peer_timer": "wall+sync" if (peer_host and gpu) else timer,
+            "peer_median_s": statistics.median(theirs),
             "peer_ratio": statistics.median(a / b for a, b in zip(ours, theirs))}
+
+
+def measure_turns(fn: Callable[[], Any], peer: Callable[[], Any], *, gpu: bool, warmup: int = 1,
+                  repeat: int = 10, budget_s: float = 3.0, peer_host: bool = False) -> dict:
+    """:func:`measure_paired` for operations that may take seconds each (products,
+    triangle counts at large scales).
+
+    An untimed call of each is clocked by the wall (a second one when the first pair passes
+    ``budget_s``, for a first use compiles kernels); when the pair still passes ``budget_s``,
+    one more call of each, in turn, is the only timed pair; otherwise :func:`measure_paired`
+    runs as usual.
+    """
+    probe = _wall_once(fn, gpu) + _wall_once(peer, gpu)
+    if probe > budget_s:
+        probe = _wall_once(fn, gpu) + _wall_once(peer, gpu)
+    if probe <= budget_s:
+        return measure_paired(fn, peer, gpu=gpu, warmup=warmup, repeat=repeat, budget_s=budget_s,
+                              peer_host=peer_host)
+    once = _gpu_once if gpu else functools.partial(_wall_once, gpu=False)
+    peer_once = functools.partial(_wall_once, gpu=gpu) if peer_host else once
+    return _paired_figures([once(fn)], [peer_once(peer)], gpu, peer_host)
 
 
 def time_once(fn: Callable[[], Any], *, gpu: bool) -> tuple[float, Any]:

@@ -18,7 +18,7 @@ from .backends import Backend
 from .dtypes import DataType
 from .operators.base import Positions, TypedBinaryOp, TypedMonoid
 
-_INT64_MAX = 2**63 - 1
+_INT64_MAX = INT64_MAX = 2**63 - 1
 
 
 @dataclass

@@ -34,7 +34,13 @@ class Descriptor:
 
 def lookup(name: str) -> Descriptor:
     """The predefined descriptor named like ``GrB_DESC_<name>`` (e.g. ``"RSC"``)."""
-    return _PREDEFINED[name.upper().removeprefix("GRB_DESC_")]
+    found = _PREDEFINED.get(name.upper().removeprefix("GRB_DESC_"))
+    if found is None:
+        from .exceptions import InvalidValue  # (the exceptions are a module of the same floor)
+
+        raise InvalidValue(f"no predefined descriptor is named {name!r}: use letters of R, S, C, T0, T1"
+                           " in that order (e.g. 'RSC', 'T0'), or 'NULL'")
+    return found
 
 
 _PREDEFINED: dict[str, Descriptor] = {}

@@ -152,7 +152,7 @@ def lookup_dtype(dtype: Any) -> DataType:
             return found
     try:
         np_dtype = np.dtype(dtype)
-    except TypeError:
+    except Exception:  # noqa: BLE001 - np.dtype raises TypeError, ValueError, even SyntaxError ("0123")
         np_dtype = None
     if np_dtype is not None and np_dtype in _BY_NUMPY:
         return _BY_NUMPY[np_dtype]
@@ -186,7 +186,9 @@ def dtype_of_value(value: Any) -> DataType:
     if isinstance(value, np.generic):
         return lookup_dtype(value.dtype)
     if isinstance(value, int):
-        return INT64 if -(2**63) <= value < 2**63 else UINT64
+        if not -(2**63) <= value < 2**64:
+            raise DomainMismatch(f"integer {value} fits no GraphBLAS type (INT64 or UINT64)")
+        return INT64 if value < 2**63 else UINT64
     if isinstance(value, float):
         return FP64
     raise DomainMismatch(f"value {value!r} of type {type(value).__name__} is not a GraphBLAS scalar")

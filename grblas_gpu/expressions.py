@@ -23,7 +23,7 @@ from . import _bitmap
 from . import _sparse as sp
 from .backends import get_backend
 from .dtypes import DataType, lookup_dtype, unify
-from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
+from .exceptions import DimensionMismatch, DomainMismatch, GraphBLASError, InvalidValue, OutOfMemory
 from .mask import Mask, as_mask
 from .operators import BinaryOp, Monoid, TypedBinaryOp, get_binary, typed_binary
 from .scalar import Scalar
@@ -61,7 +61,12 @@ class Expression:
 
     def compute(self, mask: Mask | None = None) -> Any:
         """Evaluate to a new object (``mask`` is a hint: entries outside it may be skipped)."""
-        return self._compute(mask)  # type: ignore[misc]
+        try:
+            return self._compute(mask)  # type: ignore[misc]
+        except MemoryError as exc:  # an allocation the memory check let through failed after all
+            if isinstance(exc, GraphBLASError):
+                raise
+            raise OutOfMemory(f"{self.name}: {exc}") from exc
 
     def add_into(self, target: Any, accum: Any) -> bool:
         """``target(accum) << self`` (no mask) in one pass, where the operation can join its
@@ -195,6 +200,14 @@ class Updater:
 
     def update(self, value: Any) -> None:
         """Compute ``value`` and write it into the target by the mask/accumulate rule."""
+        try:
+            self._update(value)
+        except MemoryError as exc:  # an allocation the memory checks let through failed after all
+            if isinstance(exc, GraphBLASError):
+                raise
+            raise OutOfMemory(f"writing into {type(self.target).__name__}: {exc}") from exc
+
+    def _update(self, value: Any) -> None:
         if self.changed is not None:
             self._update_reporting(value)
             return

@@ -1,4 +1,5 @@
-"""Matrix: a sparse matrix stored as CSR, its transpose built on first need and cached."""
+"""Matrix: a sparse matrix stored as CSR (in a MatrixStore); its transpose and other derived
+forms are built on first need, counted, and can be dropped."""
 
 from __future__ import annotations
 
@@ -13,12 +14,22 @@ from .dtypes import FP64, DataType, cast_scalar, lookup_dtype
 from .exceptions import DimensionMismatch, InvalidValue, NotImplementedException, NoValue
 from .expressions import Expression, Updater
 from .indexing import resolve_scalar_index
+from .limits import check_dimension, require_bytes
 from .operators.base import Positions
 from .ops.indexing import extract_expr
 from .ops.reduction import reduce_rows_expr, reduce_scalar_expr
 from .ops.structural import kronecker_expr, matrix_diag, transpose_csr
 from .scalar import Scalar
-from .storage import build_entries, building_backend, host_array, infer_dtype
+from .storage import (
+    MatrixStore,
+    build_entries,
+    building_backend,
+    csr_input,
+    host_array,
+    infer_dtype,
+    pointer_dtype,
+    read_only,
+)
 
 _HEAVIEST_ROWS = 1 << 16  # row lengths kept for Matrix._most_entries
 
@@ -41,8 +52,13 @@ class Matrix(Collection):
     @classmethod
     def from_coo(cls, rows: Any, cols: Any, values: Any = 1.0, nrows: int | None = None,
                  ncols: int | None = None, *, dtype: Any = None, dup_op: Any = None,
-                 backend: str | None = None, name: str | None = None) -> "Matrix":
-        """A Matrix from coordinates and values (a scalar value is given to every entry)."""
+                 backend: str | None = None, name: str | None = None,
+                 symmetric: bool | None = None) -> "Matrix":
+        """A Matrix from coordinates and values (a scalar value is given to every entry).
+
+        The coordinates are sorted (one stable sort of packed ``row * ncols + col`` keys) into
+        new arrays: the caller's are never held.  ``symmetric=True`` declares the matrix equal
+        to its transpose (not checked; see :attr:`is_symmetric`)."""
         be = get_backend(backend)
         build = building_backend(be, rows, cols, values)
         r = host_array(build, rows, np.int64, "rows")
@@ -53,6 +69,7 @@ class Matrix(Collection):
         A = cls(t, nrows, ncols, backend=be.name, name=name)
         rs, cs, vals = build_entries(build, [r, c], [A._nrows, A._ncols], values, t, dup_op)
         A._set_sorted(*(be.asarray(a) for a in (rs, cs, vals)))
+        A._declare(symmetric)
         return A
 
     @classmethod
@@ -60,7 +77,10 @@ class Matrix(Collection):
                    backend: str | None = None, name: str | None = None) -> "Matrix":
         """A Matrix with an entry at every position, except where the value is ``missing_value``."""
         be = get_backend(backend)
-        arr = be.asarray(values)
+        try:
+            arr = be.asarray(values)
+        except (ValueError, TypeError) as exc:  # a ragged list, or values that are not numbers
+            raise InvalidValue(f"from_dense needs a rectangular array of numbers: {exc}") from None
         if arr.ndim != 2:
             raise DimensionMismatch(f"from_dense needs a 2-D array for a Matrix, got shape {arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
@@ -70,24 +90,61 @@ class Matrix(Collection):
 
     @classmethod
     def from_csr(cls, indptr: Any, col_indices: Any, values: Any = 1.0, ncols: int | None = None, *,
-                 dtype: Any = None, backend: str | None = None, name: str | None = None) -> "Matrix":
-        """A Matrix from CSR arrays (column indices sorted or not; no duplicates)."""
+                 dtype: Any = None, backend: str | None = None, name: str | None = None,
+                 copy: bool | None = None, symmetric: bool | None = None) -> "Matrix":
+        """A Matrix from CSR arrays: row ``i`` holds ``col_indices[indptr[i]:indptr[i+1]]``.
+
+        One vectorised pass validates the input: ``indptr`` starts at 0, never decreases and
+        ends at ``len(col_indices)`` (else InvalidValue / DimensionMismatch); every index is in
+        ``[0, ncols)`` (IndexOutOfBound); no column repeats within a row (InvalidValue).
+        Rows whose indices are out of order are sorted (only those rows, in a copy).
+
+        Sharing: where an array is already of the type the Matrix stores (int32 or int64
+        ``indptr``; int32 ``col_indices`` for fewer than 2**31 columns; ``values`` of the
+        matrix's type; C-contiguous, on the backend's device), it is held as it is, not
+        copied.  The library never writes a held array in place.  ``copy=None`` (default):
+        a NumPy array is shared and made read-only (with the arrays it views), so that a later
+        write through it raises ValueError instead of changing the matrix silently; memory of
+        a writeable non-NumPy buffer is copied, and so are CuPy arrays (they cannot be made
+        read-only).  Other views of the same memory made before the call keep their flags:
+        pass ``copy=True`` to keep writing through them.  ``copy=False`` shares CuPy arrays
+        too: the caller must not write them afterwards.  ``copy=True`` always copies.
+        ``A.memory_usage()["shared"]`` tells whether anything is shared.
+
+        ``symmetric=True`` declares the matrix equal to its transpose (not checked; see
+        :attr:`is_symmetric`).
+        """
+        return cls._csr_built(indptr, col_indices, values, ncols, dtype, backend, name, copy, symmetric, True)
+
+    @classmethod
+    def _csr_built(cls, indptr: Any, col_indices: Any, values: Any, ncols: int | None, dtype: Any,
+                   backend: str | None, name: str | None, copy: bool | None, symmetric: bool | None,
+                   hold: bool) -> "Matrix":
+        """:meth:`from_csr`; with ``hold=False`` the caller's arrays are only read (see
+        :func:`grblas_gpu.storage.csr_input`): the Matrix must not outlive the call."""
         be = get_backend(backend)
-        ptr = host_array(be, indptr, np.int64, "indptr")
-        if len(ptr) == 0 or int(ptr[0]) != 0 or bool((ptr[1:] < ptr[:-1]).any()):
-            raise InvalidValue("indptr must start at 0 and never decrease")
-        idx = host_array(be, col_indices, np.int64, "col_indices")
-        if int(ptr[-1]) != len(idx):
-            raise DimensionMismatch(f"indptr ends at {int(ptr[-1])} but there are {len(idx)} column indices")
-        rows = sp.csr_rows(be.xp, ptr)
-        return cls.from_coo(rows, idx, values, len(ptr) - 1, ncols, dtype=dtype, backend=be.name, name=name)
+        t = infer_dtype(values, dtype)
+        ptr, idx, vals, ncols, shared = csr_input(be, indptr, col_indices, values, ncols, t, copy, hold)
+        A = cls(t, len(ptr) - 1, ncols, backend=be.name, name=name)
+        A._store = MatrixStore(ptr, None, idx, vals, shared=shared and hold)
+        A._declare(symmetric)
+        return A
 
     @classmethod
     def from_csc(cls, indptr: Any, row_indices: Any, values: Any = 1.0, nrows: int | None = None, *,
-                 dtype: Any = None, backend: str | None = None, name: str | None = None) -> "Matrix":
-        """A Matrix from CSC arrays."""
-        T = cls.from_csr(indptr, row_indices, values, nrows, dtype=dtype, backend=backend)
-        out = T._transposed().dup()
+                 dtype: Any = None, backend: str | None = None, name: str | None = None,
+                 copy: bool | None = None, symmetric: bool | None = None) -> "Matrix":
+        """A Matrix from CSC arrays: column ``j`` holds ``row_indices[indptr[j]:indptr[j+1]]``.
+
+        Validated as :meth:`from_csr` validates; the CSR the Matrix stores is made from them
+        by one sort (the caller's arrays are read, never held, frozen or written).  A matrix
+        declared ``symmetric`` has the same CSR and CSC, so its arrays are taken as
+        :meth:`from_csr` takes them (``copy`` applies then)."""
+        T = cls._csr_built(indptr, row_indices, values, nrows, dtype, backend, name, copy, symmetric,
+                           hold=bool(symmetric))
+        if symmetric:
+            return T
+        out = transpose_csr(T)  # new arrays: T, which may hold the caller's, is dropped
         out.name = name
         return out
 
@@ -100,6 +157,7 @@ class Matrix(Collection):
         t = infer_dtype(value, dtype)
         A = cls(t, nrows, ncols, backend=be.name, name=name)
         n = A._nrows * A._ncols
+        require_bytes(n * (t.itemsize + 8) + 8 * A._nrows, be.name, f"a full {A._nrows}x{A._ncols} Matrix")
         indptr = sp.arange(xp, A._nrows + 1) * A._ncols
         indices = xp.tile(xp.arange(A._ncols, dtype=sp.index_dtype(A._ncols)), A._nrows)
         v = value.require_value() if isinstance(value, Scalar) else value
@@ -114,42 +172,137 @@ class Matrix(Collection):
         A._set_sorted(rows, cols, be.cast(values, dtype))
         return A
 
-    # Storage: CSR row pointers, or (hypersparse, when row pointers would dwarf the entries)
-    # the row of every entry.  Either gives the other on demand.
+    @classmethod
+    def _from_csr_parts(cls, be: Any, dtype: DataType, nrows: int, ncols: int, ptr: Any, indices: Any,
+                        values: Any) -> "Matrix":
+        """A Matrix holding the library's own sorted, duplicate-free CSR arrays (not copied)."""
+        A = cls(dtype, nrows, ncols, backend=be.name)
+        A._set_csr(ptr, indices, be.cast(values, dtype))
+        return A
+
+    # Storage: one MatrixStore (see grblas_gpu.storage) holds the arrays.  At rest: CSR row
+    # pointers, or (hypersparse, when row pointers would dwarf the entries) the row of every
+    # entry; either gives the other on demand.  The private names other modules read
+    # (_ptr, _rowidx, _indices, _vals, _T, _derived) are views of the store.
+    _store: MatrixStore
+
     def _set_csr(self, indptr: Any, indices: Any, values: Any) -> None:
         # int32 row pointers and column indices where they fit (each decided on its own: the
         # kernels take int64 pointers beside int32 indices, as a matrix of 2**31 entries needs).
-        self._ptr: Any = indptr.astype(sp.index_dtype(len(indices) + 1), copy=False)
-        self._rowidx: Any = None
-        self._indices = indices.astype(sp.index_dtype(self._ncols), copy=False)
-        self._vals = values
-        self._T: Matrix | None = None
-        self._derived: dict[Any, Any] = {}  # see _memo
+        self._store = MatrixStore(indptr.astype(pointer_dtype(len(indices)), copy=False), None,
+                                  indices.astype(sp.index_dtype(self._ncols), copy=False), values)
 
     def _set_sorted(self, rows: Any, cols: Any, values: Any) -> None:
         if self._nrows <= 8 * len(cols) + 2**20:
             self._set_csr(sp.rows_to_indptr(self._be.xp, rows, self._nrows), cols, values)
             return
-        self._set_csr(self._be.xp.zeros(0, dtype=np.int64), cols, values)
-        self._ptr, self._rowidx = None, rows.astype(np.int64, copy=False)
+        self._store = MatrixStore(None, rows.astype(np.int64, copy=False),
+                                  cols.astype(sp.index_dtype(self._ncols), copy=False), values)
+
+    @property
+    def _ptr(self) -> Any:
+        """CSR row pointers, or None for a hypersparse matrix until :attr:`_indptr` builds them."""
+        return self._store.ptr
+
+    @property
+    def _rowidx(self) -> Any:
+        """The row of every entry (int64) of a hypersparse matrix, else None."""
+        return self._store.rowidx
+
+    @property
+    def _indices(self) -> Any:
+        """The column of every entry (int32 where the columns fit, else int64), row by row."""
+        return self._store.indices
+
+    @property
+    def _vals(self) -> Any:
+        """The value of every entry, row by row."""
+        return self._store.vals
+
+    @property
+    def _T(self) -> "Matrix | None":  # noqa: N802
+        """The transpose when at hand (this matrix itself when symmetric), else None."""
+        st = self._store
+        return self if st.symmetric else st.transpose
+
+    @property
+    def _derived(self) -> dict[Any, Any]:
+        """Derived values kept with the arrays (see :meth:`_memo`)."""
+        return self._store.derived
 
     @property
     def _indptr(self) -> Any:
-        """CSR row pointers (built on first need for a hypersparse matrix)."""
-        if self._ptr is None:
+        """CSR row pointers (built on first need for a hypersparse matrix, and counted as derived)."""
+        st = self._store
+        if st.ptr is None:
             if self._nrows > 2**31:
                 raise NotImplementedException(
                     f"this operation needs row pointers for all {self._nrows} rows of a hypersparse matrix")
-            self._ptr = sp.rows_to_indptr(self._be.xp, self._rowidx, self._nrows)
-        return self._ptr
+            st.ptr, st.ptr_built = sp.rows_to_indptr(self._be.xp, st.rowidx, self._nrows), True
+        return st.ptr
 
     def _memo(self, key: Any, make: Any) -> Any:
-        """``make()``, a value derived from the stored arrays, computed once until they change."""
+        """``make()``, a value derived from the stored arrays, computed once until they change
+        (or :meth:`free_derived` drops it)."""
+        derived = self._store.derived
         try:
-            return self._derived[key]
+            return derived[key]
         except KeyError:
-            made = self._derived[key] = make()
+            made = derived[key] = make()
             return made
+
+    # ---------------------------------------------------------------- memory
+    def memory_usage(self) -> dict[str, Any]:
+        """Bytes this Matrix holds: ``at_rest`` (its CSR, or hypersparse row list),
+        ``derived`` (the transpose, cast values, plans, row lengths now kept: built on need,
+        dropped by :meth:`free_derived`), and ``shared``: whether the at-rest arrays are also
+        held by the caller (given to :meth:`from_csr` or handed out by an export)."""
+        st = self._store
+        return {"at_rest": st.nbytes_at_rest(), "derived": st.nbytes_derived(), "shared": st.shared}
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays this Matrix holds now, at rest and derived."""
+        st = self._store
+        return st.nbytes_at_rest() + st.nbytes_derived()
+
+    def free_derived(self) -> None:
+        """Drop every derived form (the transpose, cast values, plans, row lengths); each is
+        built again when next needed.  The entries are untouched."""
+        self._store.drop_derived()
+
+    @property
+    def is_symmetric(self) -> bool:
+        """Whether the matrix equals its transpose (structure and values).
+
+        Known when declared (``symmetric=`` on construction, or by setting this property, which
+        is not checked) or found once: the first look compares the matrix with its transpose
+        (which it builds, and keeps only when they differ; so does every first use of the
+        transpose of a square matrix).  A symmetric matrix is its own
+        transpose: no second copy is built for ``A.T`` or for pulling ``u' A``.  Any change to
+        the entries forgets what was known."""
+        st = self._store
+        if st.symmetric is None:
+            st.symmetric = self._nrows == self._ncols and self._equals_transpose()
+        return bool(st.symmetric)
+
+    @is_symmetric.setter
+    def is_symmetric(self, value: bool) -> None:
+        self._declare(bool(value))
+
+    def _declare(self, symmetric: bool | None) -> None:
+        """Record a declared symmetry (None: unknown)."""
+        if symmetric is None:
+            return
+        if symmetric and self._nrows != self._ncols:
+            raise DimensionMismatch(f"a {self._nrows} x {self._ncols} matrix cannot be symmetric")
+        st = self._store
+        st.symmetric = bool(symmetric)
+        if symmetric:
+            st.transpose = None
+
+    def _equals_transpose(self) -> bool:
+        return self._transposed() is self  # (building the transpose compares it)
 
     def _spmv_plan(self) -> Any:
         """The backend's SpMV plan for this matrix (its work split into balanced tiles)."""
@@ -185,9 +338,11 @@ class Matrix(Collection):
         return int(totals[held] + (k - held) * (totals[held] - totals[held - 1]))  # the rest are no longer
 
     def _values_as(self, t: DataType) -> Any:
-        """The stored values cast to ``t``, cached: a loop of products casts them once."""
+        """The stored values cast to ``t`` for the pull, kept as a derived form on the GPU: a
+        loop of products casts them once.  The CPU pull casts a block of rows at a time (no
+        full-size copy), so there they come as they are."""
         vals = self._vals
-        if vals.dtype == t.np_type:  # (most often: no cast, and no cache key to hash)
+        if vals.dtype == t.np_type or self._be.name == "numpy":  # (most often: no cast, no key to hash)
             return vals
         return self._memo(("values", t), lambda: self._be.cast(vals, t))
 
@@ -232,21 +387,35 @@ class Matrix(Collection):
         h = self._be.to_host
         return h(self._rows()).astype(np.int64), h(self._indices).astype(np.int64), h(self._vals).copy()
 
-    def to_csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(indptr, col_indices, values) as NumPy arrays."""
-        h = self._be.to_host
-        return h(self._indptr).astype(np.int64), h(self._indices).astype(np.int64), h(self._vals).copy()
+    def to_csr(self, *, copy: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(indptr, col_indices, values) as NumPy arrays.
 
-    def to_csc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(indptr, row_indices, values) as NumPy arrays."""
-        return self._transposed().to_csr()
+        The integer arrays are of the types the Matrix stores (int32 where they fit, else
+        int64).  On the CPU backend they are the Matrix's own arrays as read-only views (no
+        copy; a write raises ValueError); from the GPU, host copies.  ``copy=True``: writable
+        copies with int64 indices, whatever the backend."""
+        h = self._be.to_host
+        parts = (self._indptr, self._indices, self._vals)
+        if copy:
+            return h(parts[0]).astype(np.int64), h(parts[1]).astype(np.int64), h(parts[2]).copy()
+        if self._be.name == "numpy":
+            self._store.shared = True
+            return tuple(read_only(a) for a in parts)  # type: ignore[return-value]
+        return tuple(h(a) for a in parts)  # type: ignore[return-value]
+
+    def to_csc(self, *, copy: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(indptr, row_indices, values) as NumPy arrays: the CSR of the transpose, shared
+        or copied as :meth:`to_csr` says (the transpose is built, and kept as a derived form)."""
+        return self._transposed().to_csr(copy=copy)
 
     def to_dense(self, fill_value: Any = None, dtype: Any = None) -> np.ndarray:
         """A dense NumPy array; missing entries get ``fill_value`` (required if any are missing)."""
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
         if fill_value is None and self.nvals < self._nrows * self._ncols:
             raise NoValue("some entries are missing; give fill_value= for them")
-        out = np.full(self.shape, 0 if fill_value is None else fill_value, dtype=t.np_type)
+        fill = cast_scalar(0 if fill_value is None else fill_value, t)
+        require_bytes(self._nrows * self._ncols * t.itemsize, "numpy", f"a dense {self._nrows}x{self._ncols} array")
+        out = np.full(self.shape, fill, dtype=t.np_type)
         r, c, v = self.to_coo()
         out[r, c] = v
         return out
@@ -255,8 +424,13 @@ class Matrix(Collection):
         """A copy on another backend (``"numpy"`` or ``"cupy"``)."""
         be = get_backend(backend)
         h = self._be.to_host
-        return Matrix._from_sorted(be, self._dtype, self._nrows, self._ncols, be.asarray(h(self._rows())),
-                                   be.asarray(h(self._indices)), be.asarray(h(self._vals)))
+        st = self._store
+        parts = [None if a is None else be.asarray(h(a)) for a in (st.ptr, st.rowidx, st.indices, st.vals)]
+        if st.ptr_built:
+            parts[0] = None
+        A = Matrix(self._dtype, self._nrows, self._ncols, backend=be.name)
+        A._store = MatrixStore(*parts, symmetric=st.symmetric)
+        return A
 
     # ---------------------------------------------------------------- elements
     def __getitem__(self, key: Any) -> Expression:
@@ -316,9 +490,12 @@ class Matrix(Collection):
         if mask is not None:
             return self._as_expression().new(dtype, mask=mask, name=name)
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
-        A = Matrix._from_sorted(self._be, t, self._nrows, self._ncols, self._rows().copy(), self._indices.copy(),
-                                self._vals.copy())
-        A.name = name
+        st = self._store
+        copy = self._be.copy
+        parts = [None if a is None or a is st.ptr and st.ptr_built else copy(a) for a in (st.ptr, st.rowidx, st.indices)]
+        A = Matrix(t, self._nrows, self._ncols, backend=self._be.name, name=name)
+        A._store = MatrixStore(*parts, self._be.cast(st.vals, t) if t != self._dtype else copy(st.vals),
+                               symmetric=st.symmetric)
         return A
 
     def clear(self) -> None:
@@ -366,10 +543,30 @@ class Matrix(Collection):
 
     # ---------------------------------------------------------------- internals for the glue
     def _transposed(self) -> "Matrix":
-        """The transpose as a Matrix, cached until this matrix changes."""
-        if self._T is None:
-            self._T = transpose_csr(self)
-        return self._T
+        """The transpose as a Matrix (never written: shared by every use), kept as a derived
+        form until this matrix changes or :meth:`free_derived`; a symmetric matrix itself."""
+        st = self._store
+        if st.symmetric:
+            return self
+        if st.transpose is None:
+            T = transpose_csr(self)
+            if st.symmetric is None and self._nrows == self._ncols and _same_csr(self, T):
+                st.symmetric = True  # found so once: no transpose is kept
+                return self
+            st.symmetric = False if st.symmetric is None and self._nrows == self._ncols else st.symmetric
+            st.transpose = T
+            T._store.transpose = self._snapshot()  # A'' is A: a product through T' copies nothing
+        return st.transpose
+
+    def _snapshot(self) -> "Matrix":
+        """A Matrix holding this one's at-rest arrays as they are now (not copies: they are
+        never written in place), so it keeps today's entries whatever this one becomes."""
+        st = self._store
+        M = Matrix.__new__(Matrix)
+        M._be, M._dtype, M._nrows, M._ncols, M.name = self._be, self._dtype, self._nrows, self._ncols, None
+        M._store = MatrixStore(None if st.ptr_built else st.ptr, st.rowidx, st.indices, st.vals,
+                               shared=st.shared, symmetric=st.symmetric)
+        return M
 
     def _rows(self) -> Any:
         """The row of every stored entry (int64)."""
@@ -502,6 +699,15 @@ def as_matrix(obj: Any) -> Matrix:
     raise InvalidValue(f"expected a Matrix, got {type(obj).__name__}")
 
 
+def _same_csr(A: Matrix, B: Matrix) -> bool:
+    """Whether two matrices of one shape hold the same entries and values (NaN differs)."""
+    xp = A._be.xp
+    if A._ptr is None or B._ptr is None:  # hypersparse: not asked (its row pointers may not fit)
+        return False
+    return bool(xp.array_equal(A._ptr, B._ptr) and xp.array_equal(A._indices, B._indices)
+                and xp.array_equal(A._vals, B._vals))
+
+
 def _present(xp: Any, arr: Any, missing_value: Any) -> Any:
     """Which elements of a dense array become entries (NaN as missing_value matches NaN)."""
     if missing_value is None:
@@ -512,9 +718,7 @@ def _present(xp: Any, arr: Any, missing_value: Any) -> Any:
 
 
 def _check_dim(n: Any, what: str) -> int:
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
-        raise InvalidValue(f"{what} must be a non-negative integer, got {n!r}")
-    return int(n)
+    return check_dimension(n, what)
 
 
 def _is_element(key: Any) -> bool:

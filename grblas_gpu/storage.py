@@ -1,7 +1,10 @@
-"""Building sorted, duplicate-free storage from user-given coordinates and values."""
+"""Storage: building sorted, duplicate-free entries from user input, and the store that owns
+a Matrix's arrays (its CSR at rest, the forms derived from it, and what is shared)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -27,14 +30,17 @@ def building_backend(be: Any, *inputs: Any) -> Any:
 
 
 def host_array(be: Any, x: Any, dtype: Any, what: str) -> Any:
-    """``x`` as a 1-D integer array of the backend, validated."""
+    """``x`` as a 1-D integer array of the backend (of ``dtype``; None: of any integer type),
+    validated."""
     arr = be.asarray(x)
     if arr.ndim != 1:
         raise InvalidIndex(f"{what} must be one-dimensional, got shape {arr.shape}")
     if arr.size and arr.dtype.kind not in "iu":
         if arr.dtype.kind == "f" and bool(be.xp.all(arr == be.xp.trunc(arr))):
-            return arr.astype(dtype)
+            return arr.astype(dtype or np.int64)
         raise InvalidIndex(f"{what} must be integers, not {arr.dtype}")
+    if dtype is None:  # any integer type, the caller's array where it is one
+        return arr if arr.dtype.kind in "iu" else arr.astype(np.int64)
     return arr.astype(dtype, copy=False)
 
 
@@ -67,12 +73,13 @@ def build_entries(be: Any, coords: list[Any], dims: list[int], values: Any, t: D
     vals = _values_array(be, values, n, t)
     if n < 2:  # nothing to sort or combine (a BFS source); copies, as the sorted path makes
         return (*[c.astype(np.int64) for c in coords], vals.copy())
-    if len(coords) == 1:
-        order = sp.lexsort_pairs(xp, xp.zeros(n, dtype=np.int64), coords[0], stable_ties=True)
-    else:
-        order = sp.lexsort_pairs(xp, coords[0], coords[1], stable_ties=True)
-    coords = [c[order].astype(np.int64) for c in coords]
+    # One stable sort (duplicates stay in input order for dup_op): of the indices, or of
+    # packed row * ncols + col keys (a radix sort on the GPU; no stacked copies of the input).
+    order = sort_pairs(xp, coords[0], coords[1], dims[0], dims[1]) if len(coords) == 2 else \
+        stable_argsort(xp, coords[0])
+    coords = [c[order].astype(np.int64, copy=False) for c in coords]
     vals = vals[order]
+    del order
     dup = xp.ones(n - 1, dtype=bool)
     for c in coords:
         dup &= c[1:] == c[:-1]
@@ -137,3 +144,276 @@ def _left_fold(be: Any, op: Any, vals: Any, offsets: Any, t: DataType) -> Any:
         live = xp.flatnonzero(counts > r)
         acc[live] = be.cast(be.binary(op, be.cast(acc[live], op.x_type), be.cast(vals[starts[live] + r], op.y_type)), t)
     return acc
+
+
+# ----------------------------------------------------------------------------- the store
+
+_WIDE_POINTERS = [False]  # tests force int64 row pointers on small matrices (see wide_pointers)
+
+
+@contextmanager
+def wide_pointers() -> Iterator[None]:
+    """Inside: every matrix made gets int64 row pointers, as one of 2**31 entries or more
+    does (for tests of that path on small matrices)."""
+    _WIDE_POINTERS.append(True)
+    try:
+        yield
+    finally:
+        _WIDE_POINTERS.pop()
+
+
+def pointer_dtype(nnz: int) -> Any:
+    """The type of row pointers to ``nnz`` entries: int32 where they fit, else int64."""
+    return np.int64 if _WIDE_POINTERS[-1] else sp.index_dtype(nnz + 1)
+
+
+class MatrixStore:
+    """The arrays of one Matrix: what it holds at rest and the forms derived from them.
+
+    At rest: the CSR (``ptr``, ``indices``, ``vals``), or, for a hypersparse matrix, the row
+    of every entry (``rowidx``) in place of ``ptr``.  Nothing else is kept at rest.
+
+    Derived forms are built by the Matrix on need and kept here until :meth:`drop_derived`
+    or until the arrays change (a new store): the transpose, cast values, SpMV plans, row
+    lengths (``derived``, keyed by what they are), and a hypersparse matrix's row pointers.
+    A symmetric matrix (``symmetric`` True, declared or found) is its own transpose, so it
+    never keeps one.
+
+    ``shared``: whether the at-rest arrays are also the caller's (given to a constructor or
+    handed out by an export).  The library never writes an array of a store in place, shared
+    or not; a NumPy array that is shared is made read-only, so a write by the caller raises
+    instead of changing the matrix silently.
+    """
+
+    __slots__ = ("ptr", "rowidx", "indices", "vals", "shared", "derived", "transpose", "symmetric", "ptr_built")
+
+    def __init__(self, ptr: Any, rowidx: Any, indices: Any, vals: Any, *, shared: bool = False,
+                 symmetric: bool | None = None) -> None:
+        self.ptr, self.rowidx, self.indices, self.vals = ptr, rowidx, indices, vals
+        self.shared = shared
+        self.symmetric = symmetric
+        self.derived: dict[Any, Any] = {}
+        self.transpose: Any = None
+        self.ptr_built = False  # ptr derived from rowidx (a hypersparse matrix's, on need)
+
+    def at_rest(self) -> list[Any]:
+        """The arrays held at rest."""
+        first = self.rowidx if self.rowidx is not None else self.ptr
+        return [a for a in (first, self.indices, self.vals) if a is not None]
+
+    def nbytes_at_rest(self) -> int:
+        """Bytes of the arrays held at rest."""
+        return sum(int(a.nbytes) for a in self.at_rest())
+
+    def nbytes_derived(self, seen: set[Any] | None = None) -> int:
+        """Bytes of the derived forms now kept (arrays the at-rest ones view are not counted;
+        nor, with ``seen``, those counted already)."""
+        seen = set() if seen is None else seen
+        seen.add(id(self))
+        seen.update(_memory_key(a) for a in self.at_rest())
+        parts = [self.derived, self.transpose] + ([self.ptr] if self.ptr_built else [])
+        return sum(_nbytes(p, seen) for p in parts)
+
+    def drop_derived(self) -> None:
+        """Forget every derived form (each is built again on next need)."""
+        self.derived.clear()
+        self.transpose = None
+        if self.ptr_built:
+            self.ptr, self.ptr_built = None, False
+
+
+def _memory_key(a: Any) -> tuple[int, int]:
+    """Where an array's memory lies: (address, bytes)."""
+    data = getattr(a, "data", None)
+    ptr = getattr(data, "ptr", None)  # a CuPy array
+    if ptr is None:
+        ptr = a.__array_interface__["data"][0]
+    return int(ptr), int(a.nbytes)
+
+
+def _nbytes(obj: Any, seen: set[Any]) -> int:
+    """Bytes of the arrays reachable from ``obj`` (each block counted once)."""
+    if obj is None or isinstance(obj, (int, float, str, bool, bytes)):
+        return 0
+    if hasattr(obj, "nbytes") and hasattr(obj, "__array_interface__") or hasattr(obj, "__cuda_array_interface__"):
+        key = _memory_key(obj)
+        if key in seen:
+            return 0
+        seen.add(key)
+        return int(obj.nbytes)
+    if id(obj) in seen:
+        return 0
+    seen.add(id(obj))
+    if isinstance(obj, dict):
+        return sum(_nbytes(v, seen) for v in obj.values())
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return sum(_nbytes(v, seen) for v in obj)
+    store = getattr(obj, "_store", None)
+    if isinstance(store, MatrixStore):  # a Matrix (a transpose): its arrays, each counted once
+        if id(store) in seen:
+            return 0
+        rest = sum(_nbytes(a, seen) for a in store.at_rest())
+        return rest + store.nbytes_derived(seen)
+    if getattr(type(obj), "kind", None) == "Vector":
+        return _nbytes([obj.__dict__.get("_sp"), obj.__dict__.get("_bm")], seen)
+    if hasattr(obj, "__dataclass_fields__"):  # a backend's plan and the like
+        return sum(_nbytes(getattr(obj, f, None), seen) for f in obj.__dataclass_fields__)
+    return 0  # kernels, operators, backends: not this matrix's memory
+
+
+# ----------------------------------------------------------------------------- sharing
+
+
+def holds_safely(be: Any, a: Any, copy: bool | None) -> Any:
+    """``a`` (an array of the backend) as a store may hold it: ``a`` itself where it may be
+    shared, else a copy.
+
+    ``copy=None``: a C-contiguous NumPy array is shared and made read-only, with every array
+    it views (its chain of bases), so that a write through them raises ValueError instead of
+    changing the matrix silently; one whose memory belongs to a writeable non-NumPy buffer
+    (a bytearray, a writeable memory map, another library's tensor) is copied.  Views made
+    of the same memory before the call keep their own flags, so a caller who holds such a
+    view and means to write it passes ``copy=True``.  A CuPy array is copied (it cannot be
+    made read-only).  ``copy=False``: as None, but CuPy arrays are shared too (the caller
+    must not write them).  ``copy=True``: always a copy."""
+    if copy:
+        return be.copy(a)
+    if isinstance(a, np.ndarray):
+        if not a.flags.c_contiguous:
+            return a.copy()
+        chain = []
+        b: Any = a
+        while isinstance(b, np.ndarray):
+            chain.append(b)
+            b = b.base
+        if b is not None and not _read_only_buffer(b):
+            return a.copy()
+        for x in chain:
+            x.flags.writeable = False
+        return a
+    return a if copy is False and a.flags.c_contiguous else be.copy(a)
+
+
+def _read_only_buffer(b: Any) -> bool:
+    """Whether a buffer that an array views (not an array) cannot be written."""
+    try:
+        return bool(memoryview(b).readonly)
+    except TypeError:
+        return False
+
+
+def read_only(a: Any) -> Any:
+    """A NumPy array that a store holds, made read-only for handing out: the array itself
+    when it owns its memory (the store never writes it anyway), else a read-only view.
+    Others are returned as they are."""
+    if isinstance(a, np.ndarray) and a.flags.writeable:
+        if a.base is None:
+            a.flags.writeable = False
+            return a
+        a = a.view()
+        a.flags.writeable = False
+    return a
+
+
+# ----------------------------------------------------------------------------- CSR input
+
+
+def index_input(be: Any, x: Any, what: str) -> Any:
+    """``x`` as a 1-D integer array of the backend, int32 or int64 (the caller's own array
+    where it already is one)."""
+    arr = host_array(be, x, None, what)
+    return arr if arr.dtype in (np.int32, np.int64) else arr.astype(np.int64)
+
+
+def csr_input(be: Any, indptr: Any, indices: Any, values: Any, ncols: int | None, t: DataType,
+              copy: bool | None, hold: bool = True) -> tuple[Any, Any, Any, int, bool]:
+    """CSR arrays a store may hold, from a caller's: (ptr, indices, values, ncols, shared).
+
+    One vectorised pass validates them: pointers start at 0, never decrease and end at the
+    number of indices; indices lie in ``[0, ncols)`` and increase strictly within each row.
+    Sorted input is taken as it is (shared where the types match: see :func:`holds_safely`);
+    only the rows that are out of order are sorted, in a copy.  A repeated column in a row
+    raises InvalidValue.  ``hold=False``: the arrays are only read (for a matrix made from
+    them at once, such as a transpose), so the caller's are neither frozen nor copied."""
+    ptr, idx = index_input(be, indptr, "indptr"), index_input(be, indices, "col_indices")
+    xp = be.xp
+    nnz = int(idx.shape[0])
+    if len(ptr) == 0 or int(ptr[0]) != 0 or bool((ptr[1:] < ptr[:-1]).any()):
+        raise InvalidValue("indptr must start at 0 and never decrease")
+    if int(ptr[-1]) != nnz:
+        raise DimensionMismatch(f"indptr ends at {int(ptr[-1])} but there are {nnz} column indices")
+    lo, hi = (int(idx.min()), int(idx.max())) if nnz else (0, -1)
+    ncols = hi + 1 if ncols is None else ncols
+    if lo < 0 or hi >= ncols:
+        raise IndexOutOfBound(f"column {lo if lo < 0 else hi} is out of range for dimension {ncols}")
+    vals = _values_array(be, values, nnz, t)
+    mine = {id(a) for a in (ptr, idx, vals)} - {id(indptr), id(indices), id(values)}
+    if idx.dtype != sp.index_dtype(ncols):
+        idx = idx.astype(sp.index_dtype(ncols))
+        mine.add(id(idx))
+    if id(ptr) in mine or (ptr.dtype == np.int32 and _WIDE_POINTERS[-1]):
+        ptr = ptr.astype(pointer_dtype(nnz), copy=False)
+        mine.add(id(ptr))
+    unsorted = _unsorted_rows(xp, ptr, idx)
+    if unsorted is not None:
+        idx, vals = _sort_rows(be, ptr, idx, vals, unsorted, ncols, mine)
+        mine.update((id(idx), id(vals)))
+    held = [a if id(a) in mine or not hold else holds_safely(be, a, copy) for a in (ptr, idx, vals)]
+    shared = any(h is a and id(a) not in mine for h, a in zip(held, (ptr, idx, vals)))
+    return held[0], held[1], held[2], ncols, shared
+
+
+def _unsorted_rows(xp: Any, ptr: Any, idx: Any) -> Any:
+    """The rows whose indices do not increase strictly, or None when there are none."""
+    nnz = int(idx.shape[0])
+    if nnz < 2:
+        return None
+    rises = idx[1:] > idx[:-1]
+    starts = ptr[1:-1]
+    starts = starts[(starts > 0) & (starts < nnz)]
+    rises[starts - 1] = True  # a row's first index is compared with nothing
+    if bool(rises.all()):
+        return None
+    falls = xp.flatnonzero(~rises)
+    del rises
+    return xp.unique(xp.searchsorted(ptr, falls, side="right") - 1)
+
+
+def _sort_rows(be: Any, ptr: Any, idx: Any, vals: Any, rows: Any, ncols: int, mine: set[int]) -> tuple[Any, Any]:
+    """``idx`` and ``vals`` with the entries of ``rows`` sorted by column (in copies unless
+    they are the library's own); a column repeated in a row raises InvalidValue."""
+    xp = be.xp
+    p64 = ptr.astype(np.int64, copy=False)
+    starts = p64[rows]
+    request, pos = sp.expand_ranges(xp, starts, p64[rows + 1] - starts)
+    cols = idx[pos].astype(np.int64)
+    order = sort_pairs(xp, request, cols, len(rows), ncols)
+    cols, request = cols[order], request[order]
+    same = (cols[1:] == cols[:-1]) & (request[1:] == request[:-1])
+    if bool(same.any()):
+        k = int(xp.flatnonzero(same)[0])
+        raise InvalidValue(f"duplicate entry at ({int(rows[request[k]])}, {int(cols[k])})")
+    idx = idx if id(idx) in mine else idx.copy()
+    vals = vals if id(vals) in mine else vals.copy()
+    idx[pos] = cols.astype(idx.dtype)
+    vals[pos] = vals[pos[order]]
+    return idx, vals
+
+
+def sort_pairs(xp: Any, major: Any, minor: Any, nmajor: int, nminor: int) -> Any:
+    """The stable permutation sorting (major, minor) pairs: one sort of packed keys
+    ``major * nminor + minor`` where they fit in int64 (a radix sort on the GPU), else a
+    lexicographic sort of both."""
+    if len(major) == 0:
+        return xp.zeros(0, dtype=np.int64)
+    if nmajor * max(nminor, 1) <= sp.INT64_MAX:
+        key = major.astype(np.int64)  # a copy, made the key in place
+        key *= nminor
+        key += minor
+        return stable_argsort(xp, key)
+    return sp.lexsort_pairs(xp, major, minor)
+
+
+def stable_argsort(xp: Any, key: Any) -> Any:
+    """The stable sorting permutation of ``key`` (CuPy's sort is a radix sort, stable)."""
+    return xp.argsort(key, kind="stable") if xp is np else xp.argsort(key)

@@ -14,6 +14,7 @@ from .dtypes import BOOL, FP64, DataType, cast_scalar, lookup_dtype
 from .exceptions import DimensionMismatch, InvalidValue, NoValue
 from .expressions import Expression, Updater
 from .indexing import resolve_scalar_index
+from .limits import check_dimension, require_bytes
 from .operators.base import Positions
 from .ops.indexing import extract_expr
 from .ops.reduction import reduce_scalar_expr
@@ -74,7 +75,10 @@ class Vector(Collection):
                    backend: str | None = None, name: str | None = None) -> "Vector":
         """A Vector with an entry at every position, except where the value is ``missing_value``."""
         be = get_backend(backend)
-        arr = be.asarray(exact_list(values, lookup_dtype(dtype)) if dtype is not None else values)
+        try:
+            arr = be.asarray(exact_list(values, lookup_dtype(dtype)) if dtype is not None else values)
+        except (ValueError, TypeError) as exc:  # a ragged list, or values that are not numbers
+            raise InvalidValue(f"from_dense needs a 1-D array of numbers: {exc}") from None
         if arr.ndim != 1:
             raise DimensionMismatch(f"from_dense needs a 1-D array for a Vector, got shape {arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
@@ -92,6 +96,59 @@ class Vector(Collection):
         v = cls._without_storage(be, t, size, name)
         v._set_bitmap(be.full(v._size, True, BOOL), be.full(v._size, _plain(value), t), v._size)
         return v
+
+    @classmethod
+    def from_dlpack(cls, x: Any, *, dtype: Any = None, backend: str | None = None, copy: bool | None = None,
+                    name: str | None = None) -> "Vector":
+        """A full Vector over a 1-D array of any DLPack producer: a torch tensor, a CuPy or
+        NumPy array, a JAX array.
+
+        The backend is the array's device (CUDA: "cupy", CPU: "numpy") unless ``backend``
+        names another (then the values are copied there).  Where the device and type match,
+        the Vector views the producer's memory, not a copy (``copy=True`` copies): the library
+        never writes that memory in place, but a write through the producer changes the
+        Vector's values.  ``dtype`` casts (a copy).
+        """
+        device = x.__dlpack_device__()[0] if hasattr(x, "__dlpack_device__") else 1
+        be = get_backend(backend if backend is not None else ("numpy" if device == 1 else "cupy"))
+        try:
+            arr = be.xp.from_dlpack(x)
+        except (BufferError, RuntimeError, TypeError, ValueError):  # on another device
+            arr = be.asarray(np.from_dlpack(x) if device == 1 else _cupy_from_dlpack(x))
+        if arr.ndim != 1:
+            raise DimensionMismatch(f"from_dlpack needs a 1-D array for a Vector, got shape {arr.shape}")
+        t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
+        vals = be.cast(arr, t)
+        if copy or not vals.flags.c_contiguous:
+            vals = be.xp.ascontiguousarray(vals).copy()
+        elif vals is arr:
+            vals = vals.view()  # a view: never taken for the library's in-place writes
+        v = cls._without_storage(be, t, arr.shape[0], name)
+        v._set_bitmap(be.full(v._size, True, BOOL), vals, v._size)
+        return v
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: bool | None = None) -> Any:
+        """The values of a full Vector, for ``torch.from_dlpack``, ``cupy.from_dlpack``,
+        ``numpy.from_dlpack``: the Vector's own memory, not a copy (unless ``copy``).  The
+        library never writes it in place afterwards (a later write to the Vector makes new
+        arrays), so the consumer's array keeps today's values; a write through the consumer
+        changes the Vector.  A Vector with a missing entry raises NoValue."""
+        if self.nvals != self._size:
+            raise NoValue(f"{self._size - self.nvals} entries are missing; only a full Vector exports by DLPack")
+        bits, vals = self._bitmap()
+        if copy:
+            vals = self._be.copy(vals)
+        elif self._be.owns_block(vals):
+            vals = vals.view()
+            self._bm = (bits, vals)  # shared from now on: never written in place
+        kwargs = {k: a for k, a in (("stream", stream), ("max_version", max_version), ("dl_device", dl_device))
+                  if a is not None}
+        return vals.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """(DLPack device type, device id) of the values: (1, 0) on the CPU, (2, id) on a GPU."""
+        return self._be.xp.empty(0, dtype=np.int8).__dlpack_device__()
 
     @classmethod
     def _without_storage(cls, be: Any, dtype: Any, size: int, name: str | None = None) -> "Vector":
@@ -214,7 +271,9 @@ class Vector(Collection):
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
         if fill_value is None and self.nvals < self._size:
             raise NoValue(f"{self._size - self.nvals} entries are missing; give fill_value= for them")
-        out = np.full(self._size, 0 if fill_value is None else fill_value, dtype=t.np_type)
+        fill = cast_scalar(0 if fill_value is None else fill_value, t)
+        require_bytes(self._size * t.itemsize, "numpy", f"a dense array of {self._size} values")
+        out = np.full(self._size, fill, dtype=t.np_type)
         idx, vals = self.to_coo()
         out[idx] = vals
         return out
@@ -379,6 +438,12 @@ class _LoneHolder:
 _LONE_REFS = _bitmap_refs(_LoneHolder())
 
 
+def _cupy_from_dlpack(x: Any) -> Any:
+    import cupy
+
+    return cupy.from_dlpack(x)
+
+
 def _empty_array(be: Any, dtype: np.dtype) -> Any:
     """A shared empty array (a shared array is never written in place, so sharing is safe)."""
     key = (be.name, dtype)
@@ -388,9 +453,7 @@ def _empty_array(be: Any, dtype: np.dtype) -> Any:
 
 
 def _check_size(n: Any) -> int:
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
-        raise InvalidValue(f"size must be a non-negative integer, got {n!r}")
-    return int(n)
+    return check_dimension(n, "size")
 
 
 def _is_int(key: Any) -> bool:

@@ -56,3 +56,16 @@ def test_package_level_name_is_the_function() -> None:
     import grblas_gpu.algorithms as alg
 
     assert callable(alg.triangle_count) and callable(alg.cdlp)
+
+
+def test_product_is_dot_form_without_transpose(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The masked product ``L @ L.T`` runs as dot products over L's rows (one kernel call,
+    the dot form) and still counts right."""
+    be = gb.backends.get_backend(backend)
+    calls: list[str] = []
+    for name in ("mxm_gustavson", "mxm_dot"):
+        kernel = getattr(be, name)
+        monkeypatch.setattr(be, name, lambda *args, _n=name, _k=kernel: calls.append(_n) or _k(*args))
+    G = nx.gnp_random_graph(60, 0.2, seed=9)
+    assert triangle_count(nx_adjacency(G, backend, 1, "INT64")) == nx_triangles(G)
+    assert calls == ["mxm_dot"]

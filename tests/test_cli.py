@@ -343,3 +343,49 @@ def test_progress_only_on_a_terminal() -> None:
         time.sleep(0.05)
     assert "loading" in tty.getvalue() and tty.getvalue().endswith("\r\033[K")
     assert pipe.getvalue() == ""
+
+
+# ----------------------------------------------------------------------------- bad input
+
+
+def test_bad_graphblas_type_line_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "typed.mtx"
+    bad.write_text("%%MatrixMarket matrix coordinate real general\n%%GraphBLAS type 0123\n3 3 1\n1 2 1.0\n")
+    assert_one_line_error(run_cli("bfs", bad), "typed.mtx")
+
+
+def test_internal_error_is_one_line(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("something\nbroke")
+
+    monkeypatch.setattr(cli, "_call", broken)
+    monkeypatch.delenv("GRBLAS_GPU_TRACEBACK", raising=False)
+    assert cli.main(["tc", "--builtin", "grid", "--scale", "4"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("grblas-gpu: internal error (RuntimeError): something broke")
+
+
+HUGE = 10**12
+
+
+def write_huge(tmp_path: Path) -> Path:
+    """Three edges in a file that declares 10^12 vertices."""
+    path = tmp_path / "huge.mtx"
+    path.write_text(f"%%MatrixMarket matrix coordinate real general\n{HUGE} {HUGE} 3\n1 2 1.0\n2 3 1.0\n3 1 1.0\n")
+    return path
+
+
+@pytest.mark.parametrize("algorithm", ["bc", "sssp", "widest-path", "bfs", "pagerank", "lcc", "cc", "cdlp"])
+def test_huge_vertex_count_says_out_of_memory(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                              algorithm: str) -> None:
+    start = time.perf_counter()
+    assert cli.main([algorithm, str(write_huge(tmp_path))]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("grblas-gpu: error: "), err
+    assert f"{HUGE:,} vertices needs" in err[0] and "available" in err[0], err[0]
+    assert time.perf_counter() - start < 30  # refused before any work in the vertex count
+
+
+def test_huge_vertex_count_triangle_count_works(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert cli.main(["tc", str(write_huge(tmp_path))]) == 0
+    assert "1 triangle" in capsys.readouterr().out

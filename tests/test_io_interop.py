@@ -161,6 +161,57 @@ def test_to_networkx_undirected_and_ids() -> None:
         to_networkx(A, ids=[1, 2])
 
 
+# ----------------------------------------------------------------------------- sharing
+
+
+def canonical(n: int = 30, nnz: int = 120, seed: int = 0) -> "sps.csr_array":
+    rng = np.random.default_rng(seed)
+    m = sps.csr_array((rng.standard_normal(nnz), (rng.integers(0, n, nnz), rng.integers(0, n, nnz))), shape=(n, n))
+    m.sum_duplicates()
+    return sps.csr_array((m.data, m.indices.astype(np.int32), m.indptr.astype(np.int32)), shape=m.shape)
+
+
+def test_from_scipy_sparse_shares_a_canonical_csr() -> None:
+    m = canonical()
+    A = from_scipy_sparse(m, backend="numpy")
+    assert A.memory_usage()["shared"] and np.shares_memory(A._vals, m.data)
+    assert not m.data.flags.writeable  # frozen: a write raises instead of changing A silently
+    with pytest.raises(ValueError):
+        m.data[0] = 1.0
+    np.testing.assert_array_equal(to_scipy_sparse(A).toarray(), m.toarray())
+
+
+def test_from_scipy_sparse_copy_true() -> None:
+    m = canonical()
+    A = from_scipy_sparse(m, backend="numpy", copy=True)
+    dense = m.toarray()
+    m.data[:] = 0.0  # still the caller's to write
+    assert not np.shares_memory(A._vals, m.data)
+    np.testing.assert_array_equal(to_scipy_sparse(A).toarray(), dense)
+
+
+def test_from_scipy_sparse_unsorted_and_duplicates() -> None:
+    m = sps.csr_array((np.array([1.0, 2.0, 3.0, 4.0]), np.array([2, 0, 2, 1]), np.array([0, 3, 4])), shape=(2, 3))
+    assert not m.has_canonical_format
+    A = from_scipy_sparse(m, backend="numpy")
+    assert coo_dict(A) == {(0, 0): 2.0, (0, 2): 4.0, (1, 1): 4.0}
+    assert m.data.flags.writeable and m.data.tolist() == [1.0, 2.0, 3.0, 4.0]  # not touched
+
+
+def test_to_scipy_sparse_shares_read_only() -> None:
+    A = from_scipy_sparse(canonical(), backend="numpy", copy=True)
+    m = to_scipy_sparse(A)
+    assert np.shares_memory(m.data, A._vals) and np.shares_memory(m.indices, A._indices)
+    with pytest.raises(ValueError):
+        m.data[0] = 5.0
+    w = m.copy()
+    w.data[0] = 5.0  # a copy is the caller's own
+    assert A[int(w.nonzero()[0][0]), int(w.nonzero()[1][0])].value != 5.0
+    B = from_scipy_sparse(m, backend="numpy")  # the round trip copies nothing
+    assert B._vals is A._vals or np.shares_memory(B._vals, A._vals)
+    assert B.isequal(A, check_dtype=True)
+
+
 # ----------------------------------------------------------------------------- cupyx (GPU only)
 
 gpu = pytest.mark.skipif(not gpu_available(), reason="needs CuPy and a CUDA GPU")
@@ -185,3 +236,18 @@ def test_cupyx_integer_becomes_float64() -> None:
     assert m.dtype == np.float64
     B = from_cupyx_sparse(m, dtype="INT32", backend="numpy")
     assert B.isequal(sample("INT32").to("numpy"), check_dtype=True)
+
+
+@pytest.mark.gpu
+@gpu
+def test_cupyx_shares_with_copy_false() -> None:
+    import cupy
+
+    m = to_cupyx_sparse(from_scipy_sparse(canonical(), backend="cupy"))
+    A = from_cupyx_sparse(m, copy=False)
+    assert A._vals.data.ptr == m.data.data.ptr and A.memory_usage()["shared"]
+    B = from_cupyx_sparse(m)  # the default copies (CuPy arrays cannot be made read-only)
+    assert B._vals.data.ptr != m.data.data.ptr and B.isequal(A)
+    C = to_cupyx_sparse(A)  # the export shares the Matrix's device arrays
+    assert C.data.data.ptr == A._vals.data.ptr
+    assert bool(cupy.all(C.indices == m.indices))

@@ -192,3 +192,96 @@ def test_later_api_errors(backend: str) -> None:
     modularity = nv.SpectralClusteringParameter(algorithm=nv.NVGRAPH_MODULARITY_MAXIMIZATION)
     raises(nv.NVGRAPH_STATUS_GRAPH_TYPE_NOT_SUPPORTED, nv.nvgraphSpectralClustering, hc, gc, 0, modularity,
            np.zeros(3), np.zeros(2), np.zeros(6))
+
+
+# ----------------------------------------------------------------------------- Python errors are statuses
+
+
+def test_bad_arguments_are_statuses_not_python_errors(backend: str) -> None:
+    """Each of these raised IndexError, ValueError or TypeError; nvGRAPH returns a status."""
+    xp = xp_of(backend)
+    h, g = csc(backend)
+    for source in ([], "a", 1.5, np.array([1.5]), None, True):
+        raises(INVALID, nv.nvgraphSssp, h, g, 0, source, 0)
+    raises(INVALID, nv.nvgraphWidestPath, h, g, 0, np.array([0.5]), 0)
+    raises(INVALID, nv.nvgraphSetVertexData, h, g, 3.0, 0)
+    raises(INVALID, nv.nvgraphSetVertexData, h, g, "abc", 0)
+    raises(INVALID, nv.nvgraphSetVertexData, h, g, xp.ones((3, 1), np.float32), 0)  # accepted, then failed at Get
+    for max_iter in (None, 1.5, "10", 2**40):
+        raises(INVALID, nv.nvgraphPagerank, h, g, 0, 0.85, 0, 0, 1, 1e-6, max_iter)
+    raises(INVALID, nv.nvgraphPagerank, h, g, 0, 0.85, 0, 0, 1, float("nan"), 0)
+    raises(INVALID, nv.nvgraphPagerank, h, g, 0, "x", 0, 0, 1, 1e-6, 0)
+    read_only = np.zeros(3, np.float32)
+    read_only.flags.writeable = False
+    raises(INVALID, nv.nvgraphGetVertexData, h, g, read_only, 0)
+    assert nv.nvgraphSssp(h, g, 0, np.array([1], np.int32), 0) == nv.NVGRAPH_STATUS_SUCCESS
+    assert get_vertex(h, g, 0, 3, np.float32, backend).tolist() == [2.0, 0.0, 1.0]
+
+
+def test_status_string_of_anything() -> None:
+    for status in (None, "x", 11, -1, 2**70, 3.5j):
+        assert nv.nvgraphStatusGetString(status) == "Unknown nvGRAPH Status"
+    assert nv.nvgraphStatusGetString(np.int32(3)) == "nvGRAPH invalid value"
+
+
+def test_contract_graph_aggregate_count(backend: str) -> None:
+    h, g = csr(backend)
+    out = nv.nvgraphCreateGraphDescr(h)
+    labels = np.array([0, 1, 0], np.int32)
+    for k in (2**31, 4, 0, -1, 1.5, None):
+        raises(INVALID, nv.nvgraphContractGraph, h, g, out, labels, k, 0, 1, 0, 1)
+    assert nv.nvgraphContractGraph(h, g, out, labels, 2, 0, 1, 0, 1) == nv.NVGRAPH_STATUS_SUCCESS
+
+
+def _csr6(indices: list[int], offsets: list[int] | None = None) -> Any:
+    offsets = offsets or [0, 1, 2, 3, 3, 3, 3]
+    return nv.nvgraphCSRTopology32I_st(6, len(indices), np.array(offsets, np.int32), np.array(indices, np.int32))
+
+
+def test_convert_topology_checks_its_input_and_writes_nothing_on_error() -> None:
+    h = nv.nvgraphCreate()
+    convert = nv.nvgraphConvertTopology
+    R, C, F = nv.NVGRAPH_CSR_32, nv.NVGRAPH_CSC_32, nv.CUDA_R_64F
+
+    def fresh() -> tuple[Any, np.ndarray]:
+        offsets = np.full(7, -5, np.int32)
+        return nv.nvgraphCSCTopology32I_st(source_indices=np.full(3, -5, np.int32), destination_offsets=offsets), \
+            np.full(3, -5.0)
+
+    for src, data in [(_csr6([1, 100, 2]), np.ones(3)),            # index >= n: a 101-entry offsets array
+                      (_csr6([1, -1, 2]), np.ones(3)),
+                      (_csr6([1, 2, 3], [0, 2, 1, 3, 3, 3, 3]), np.ones(3)),  # decreasing offsets
+                      (_csr6([1, 2, 3], [0, 1, 2]), np.ones(3)),              # offsets too short
+                      (_csr6([1, 2, 3]), np.ones(2)),                         # short edge data
+                      (_csr6([1, 2, 3]), np.ones((3, 1)))]:
+        dst, out = fresh()
+        raises(INVALID, convert, h, R, src, data, F, C, dst, out)
+        assert (dst.destination_offsets == -5).all() and (dst.source_indices == -5).all() and (out == -5).all()
+    dst, out = fresh()
+    read_only = np.zeros(3)
+    read_only.flags.writeable = False
+    raises(INVALID, convert, h, R, _csr6([1, 2, 3]), np.ones(3), F, C, dst, read_only)
+    assert (dst.destination_offsets == -5).all()
+    dst, out = fresh()
+    assert convert(h, R, _csr6([1, 2, 3]), np.array([1.0, 2.0, 3.0]), F, C, dst, out) == nv.NVGRAPH_STATUS_SUCCESS
+    assert dst.destination_offsets.tolist() == [0, 0, 1, 2, 3, 3, 3] and dst.source_indices.tolist() == [0, 1, 2]
+    assert out.tolist() == [1.0, 2.0, 3.0]
+
+
+def test_subgraph_vertex_ids_must_be_integers(backend: str) -> None:
+    h, g = csr(backend)
+    sub = nv.nvgraphCreateGraphDescr(h)
+    raises(INVALID, nv.nvgraphExtractSubgraphByVertex, h, g, sub, np.array([0.5, 1.7]), 2)
+    raises(INVALID, nv.nvgraphExtractSubgraphByVertex, h, g, sub, [0.0, 1.0], 2)
+    raises(INVALID, nv.nvgraphExtractSubgraphByVertex, h, g, sub, np.array([0, 1]), 1.5)
+    raises(INVALID, nv.nvgraphExtractSubgraphByEdge, h, g, sub, np.array([0.5]), 1)
+    assert nv.nvgraphExtractSubgraphByVertex(h, g, sub, np.array([0, 1]), 2) == nv.NVGRAPH_STATUS_SUCCESS
+
+
+def test_traversal_source_must_be_an_integer(backend: str) -> None:
+    h, g, _ = make_graph(backend, [0, 1], [1, 0], None, vsets=1, esets=0, vtype=nv.CUDA_R_32I)
+    params = nv.nvgraphTraversalParameterInit()
+    nv.nvgraphTraversalSetDistancesIndex(params, 0)
+    for source in (1.5, "0", [], None):
+        raises(INVALID, nv.nvgraphTraversal, h, g, nv.NVGRAPH_TRAVERSAL_BFS, source, params)
+    assert nv.nvgraphTraversal(h, g, nv.NVGRAPH_TRAVERSAL_BFS, 0, params) == nv.NVGRAPH_STATUS_SUCCESS

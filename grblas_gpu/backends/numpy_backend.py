@@ -13,9 +13,13 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import BOOL, DataType, cast_scalar
+from ..limits import require_bytes
 from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ..operators.cmath import cast_array
-from . import Backend
+from . import Backend, numpy_mxm
+from .operands import CsrOperand, CsrProduct, MaskOperand
+
+_PULL_BLOCK = 1 << 16  # entries: the least a block of the CPU pull takes (see NumpyBackend._pull)
 
 
 class NumpyBackend(Backend):
@@ -70,11 +74,13 @@ class NumpyBackend(Backend):
 
     def full(self, size: int, value: Any, t: DataType) -> np.ndarray:
         """An array of ``size`` elements of type ``t``, each ``value``."""
+        require_bytes(size * t.itemsize, "numpy", f"an array of {size} {t} values")
         return np.full(size, cast_scalar(value, t), dtype=t.np_type)
 
     def bitmap_of(self, idx: np.ndarray, vals: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
         """(presence, dense values) of ``size`` positions holding the entries ``idx``, ``vals``
         (values elsewhere are 0 here; callers never read them)."""
+        require_bytes(size * (1 + vals.dtype.itemsize), "numpy", f"a bitmap of {size} positions")
         bits = np.zeros(size, dtype=bool)
         dense = np.zeros(size, dtype=vals.dtype)
         bits[idx] = True
@@ -186,6 +192,16 @@ class NumpyBackend(Backend):
         """No plan: the NumPy SpMV needs none."""
         return None
 
+    # -------------------------------------------------------------- matrix products
+    def mxm_gustavson(self, semiring: TypedSemiring, a: CsrOperand, b: CsrOperand,
+                      mask: MaskOperand | None = None) -> CsrProduct:
+        """``C = A B`` row by row, in batches of product terms (see :mod:`.numpy_mxm`)."""
+        return numpy_mxm.gustavson(self, semiring, a, b, mask)
+
+    def mxm_dot(self, semiring: TypedSemiring, a: CsrOperand, bt: CsrOperand, mask: MaskOperand) -> CsrProduct:
+        """``C<M> = A B`` as a dot product per mask position (see :mod:`.numpy_mxm`)."""
+        return numpy_mxm.dot(self, semiring, a, bt, mask)
+
     # -------------------------------------------------------------- reductions
     def segment_reduce(self, monoid: TypedMonoid, values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         """Reduce ``values[offsets[s]:offsets[s+1]]`` with the monoid for every segment s.
@@ -198,9 +214,25 @@ class NumpyBackend(Backend):
         if monoid.is_any:
             return values[starts].copy()
         if monoid.ufunc is not None:
+            t = monoid.type.np_type
+            if values.dtype != t:  # a narrower type: widened a block at a time (no full-size copy)
+                return self._widening_reduce(monoid.ufunc, values, np.asarray(offsets, dtype=np.int64), t)
             with np.errstate(all="ignore"):
-                return monoid.ufunc.reduceat(values, starts).astype(monoid.type.np_type, copy=False)
+                return monoid.ufunc.reduceat(values, starts).astype(t, copy=False)
         return self._pairwise_reduce(monoid.op, values, starts)
+
+    @staticmethod
+    def _widening_reduce(ufunc: Any, values: np.ndarray, offsets: np.ndarray, t: Any) -> np.ndarray:
+        """``ufunc.reduceat`` of ``values`` cast to ``t``, over blocks of whole segments."""
+        out = np.empty(len(offsets) - 1, dtype=t)
+        i = 0
+        while i < len(out):
+            j = min(len(out), max(i + 1, int(np.searchsorted(offsets, offsets[i] + _PULL_BLOCK, side="right")) - 1))
+            part = values[offsets[i]:offsets[j]].astype(t)
+            with np.errstate(all="ignore"):
+                out[i:j] = ufunc.reduceat(part, offsets[i:j] - offsets[i])
+            i = j
+        return out
 
     def reduce_all(self, monoid: TypedMonoid, values: np.ndarray) -> np.ndarray:
         """All of ``values`` (at least one) reduced with the monoid, as a 1-element array."""
@@ -288,26 +320,46 @@ class NumpyBackend(Backend):
         if complement and row_mask is not None:
             row_mask = ~np.asarray(row_mask, dtype=bool)
         nrows = len(indptr) - 1
-        counts = np.diff(indptr)
-        rows = np.repeat(np.arange(nrows, dtype=np.int64), counts)
-        keep = np.ones(len(indices), dtype=bool) if x_present is None else x_present[indices]
-        if row_mask is not None:
-            keep &= row_mask[rows]
-        rows, cols, avals = rows[keep], indices[keep].astype(np.int64), values[keep]
-        xv = x[cols]
-        mult = semiring.mult
-        if vector_first:
-            pos = Positions(0, cols, cols, rows) if mult.positional else None
-            prod = mult(xv, avals, pos)
-        else:
-            pos = Positions(rows, cols, cols, 0) if mult.positional else None
-            prod = mult(avals, xv, pos)
-        prod = cast_array(prod, semiring.out_type)
         out = np.zeros(nrows, dtype=semiring.out_type.np_type)
         present = np.zeros(nrows, dtype=bool)
+        # Blocks of whole rows, so that the temporaries (a dozen bytes and more per entry) are
+        # bounded by a block, not by the matrix: the working memory stays a small share of it.
+        block = max(_PULL_BLOCK, len(indices) >> 7)
+        lo = 0
+        while lo < nrows:
+            hi = min(nrows, max(lo + 1, int(np.searchsorted(indptr, int(indptr[lo]) + block, side="right")) - 1))
+            self._pull_rows(semiring, indptr, indices, values, x, x_present, row_mask, vector_first, lo, hi,
+                            out, present)
+            lo = hi
+        return out, present
+
+    def _pull_rows(self, semiring: TypedSemiring, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray,
+                   x: np.ndarray, x_present: np.ndarray | None, row_mask: np.ndarray | None, vector_first: bool,
+                   lo: int, hi: int, out: np.ndarray, present: np.ndarray) -> None:
+        """:meth:`_pull` for rows ``lo`` to ``hi``, into ``out`` and ``present``."""
+        first, last = int(indptr[lo]), int(indptr[hi])
+        indices, values = indices[first:last], values[first:last]
+        rows = np.repeat(np.arange(lo, hi, dtype=np.int64), np.diff(indptr[lo:hi + 1]))
+        keep = None if x_present is None else x_present[indices]
+        if row_mask is not None:
+            in_mask = row_mask[rows]
+            keep = in_mask if keep is None else keep & in_mask
+        if keep is not None:
+            rows, indices, values = rows[keep], indices[keep], values[keep]
+        cols = indices.astype(np.int64)
+        xv = x[cols]
+        mult = semiring.mult
+        if mult.reads("y" if vector_first else "x"):  # cast here, a block at a time (no full-size copy)
+            values = cast_array(values, mult.y_type if vector_first else mult.x_type)
+        if vector_first:
+            pos = Positions(0, cols, cols, rows) if mult.positional else None
+            prod = mult(xv, values, pos)
+        else:
+            pos = Positions(rows, cols, cols, 0) if mult.positional else None
+            prod = mult(values, xv, pos)
+        prod = cast_array(prod, semiring.out_type)
         if len(rows):
             starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
             seg_rows = rows[starts]
             out[seg_rows] = self.segment_reduce(semiring.monoid, prod, np.r_[starts, len(rows)])
             present[seg_rows] = True
-        return out, present

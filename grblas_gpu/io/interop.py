@@ -47,21 +47,34 @@ def _type_of(np_dtype: Any, dtype: Any) -> Any:
 # ----------------------------------------------------------------------------- SciPy
 
 
-def from_scipy_sparse(m: Any, *, dtype: Any = None, backend: str | None = None) -> Matrix:
-    """A Matrix from any SciPy sparse array or matrix; duplicate entries are summed (as SciPy does)."""
-    csr = m.tocsr(copy=True)
-    csr.sum_duplicates()  # also sorts the indices; never drops explicit zeros
-    t = _type_of(csr.dtype, dtype)
-    return _matrix_class().from_csr(
-        np.asarray(csr.indptr, np.int64), np.asarray(csr.indices, np.int64), np.asarray(csr.data),
-        ncols=csr.shape[1], dtype=t, backend=backend,
-    )
+def from_scipy_sparse(m: Any, *, dtype: Any = None, backend: str | None = None, copy: bool | None = None,
+                      symmetric: bool | None = None) -> Matrix:
+    """A Matrix from any SciPy sparse array or matrix; duplicate entries are summed (as SciPy does).
+
+    A CSR array in canonical form (sorted indices, no duplicates) is taken as
+    :meth:`Matrix.from_csr` takes arrays: validated in one pass and, where the types match,
+    shared rather than copied (its NumPy arrays are then made read-only; ``copy=True``
+    copies instead).  Other formats are converted by SciPy first (a copy).
+    ``symmetric=True`` declares the matrix equal to its transpose (not checked).
+    """
+    t = _type_of(m.dtype, dtype)
+    if m.format == "csr" and m.has_canonical_format:
+        csr = m
+    else:
+        csr = m.tocsr(copy=True)
+        csr.sum_duplicates()  # also sorts the indices; never drops explicit zeros
+        copy = False  # our own copy: nothing else holds it
+    return _matrix_class().from_csr(csr.indptr, csr.indices, csr.data, ncols=csr.shape[1], dtype=t,
+                                    backend=backend, copy=copy, symmetric=symmetric)
 
 
 def to_scipy_sparse(A: Matrix, format: str = "csr") -> Any:
     """``A`` as a SciPy sparse array (``scipy.sparse.csr_array`` etc.); explicit zeros are kept.
 
-    ``format``: ``"csr"``, ``"csc"``, ``"coo"``, or any other SciPy format name.
+    ``format``: ``"csr"``, ``"csc"``, ``"coo"``, or any other SciPy format name.  From the CPU
+    backend, a CSR (or CSC) result holds the Matrix's own arrays as read-only views, not
+    copies (see :meth:`Matrix.to_csr`): methods that would write them in place raise
+    ValueError; ``.copy()`` gives a writable one.
     """
     import scipy.sparse as sps
 
@@ -71,34 +84,59 @@ def to_scipy_sparse(A: Matrix, format: str = "csr") -> Any:
     shape = (A.nrows, A.ncols)
     if fmt == "csc":
         indptr, indices, values = A.to_csc()
-        return sps.csc_array((values, indices, indptr), shape=shape)
+        return _scipy_compressed(sps.csc_array, values, indices, indptr, shape)
     if fmt == "coo":
         rows, cols, values = A.to_coo()
         return sps.coo_array((values, (rows, cols)), shape=shape)
     indptr, indices, values = A.to_csr()
-    out = sps.csr_array((values, indices, indptr), shape=shape)
+    out = _scipy_compressed(sps.csr_array, values, indices, indptr, shape)
     return out if fmt == "csr" else out.asformat(fmt)
+
+
+def _scipy_compressed(cls: Any, values: Any, indices: Any, indptr: Any, shape: tuple[int, int]) -> Any:
+    """A SciPy CSR/CSC array over the given arrays, without copies where SciPy allows: it
+    wants one index type for both arrays (int32 pointers of a large matrix are widened)."""
+    if indices.dtype != indptr.dtype:
+        wide = np.promote_types(indices.dtype, indptr.dtype)
+        indices, indptr = indices.astype(wide, copy=False), indptr.astype(wide, copy=False)
+    out = cls((values, indices, indptr), shape=shape, copy=False)
+    out.has_sorted_indices = True
+    out.has_canonical_format = True
+    return out
 
 
 # ----------------------------------------------------------------------------- CuPy
 
 
-def from_cupyx_sparse(m: Any, *, dtype: Any = None, backend: str | None = "cupy") -> Matrix:
+def from_cupyx_sparse(m: Any, *, dtype: Any = None, backend: str | None = "cupy", copy: bool | None = None,
+                      symmetric: bool | None = None) -> Matrix:
     """A Matrix from a ``cupyx.scipy.sparse`` matrix, on the GPU unless ``backend`` says otherwise.
 
-    Duplicate entries are summed (as cupyx does).
+    Duplicate entries are summed (as cupyx does).  A CSR matrix in canonical form is taken
+    as :meth:`Matrix.from_csr` takes arrays: validated in one pass, and copied unless
+    ``copy=False``, which shares its arrays (the caller must not write them afterwards:
+    CuPy arrays cannot be made read-only).  ``symmetric=True`` declares the matrix equal to
+    its transpose (not checked).
     """
-    csr = m.tocsr(copy=True)
-    csr.sum_duplicates()
-    t = _type_of(csr.dtype, dtype)
-    return _matrix_class().from_csr(csr.indptr, csr.indices, csr.data, ncols=csr.shape[1], dtype=t, backend=backend)
+    t = _type_of(m.dtype, dtype)
+    if m.format == "csr" and m.has_canonical_format:
+        csr = m
+    else:
+        csr = m.tocsr(copy=True)
+        csr.sum_duplicates()
+        copy = False  # our own copy
+    return _matrix_class().from_csr(csr.indptr, csr.indices, csr.data, ncols=csr.shape[1], dtype=t,
+                                    backend=backend, copy=copy, symmetric=symmetric)
 
 
 def to_cupyx_sparse(A: Matrix, format: str = "csr") -> Any:
     """``A`` as a ``cupyx.scipy.sparse`` matrix (``"csr"``, ``"csc"`` or ``"coo"``); explicit zeros kept.
 
     cupyx holds only bool, float32/64 and complex values: integer matrices become float64
-    (exact up to 2**53).  The arrays pass through the host.
+    (exact up to 2**53).  From the GPU backend the arrays stay on the device; a CSR result
+    of a float matrix shares the Matrix's arrays where cupyx takes their types (int32
+    indices and pointers) instead of copying them, and must then not be written in place
+    (the Matrix would change with it); CSC is the CSR of the kept transpose.
     """
     import cupy
     import cupyx.scipy.sparse as csps
@@ -113,10 +151,16 @@ def to_cupyx_sparse(A: Matrix, format: str = "csr") -> Any:
         rows, cols, values = A.to_coo()
         dev = [cupy.asarray(x) for x in (values.astype(value_type), rows, cols)]
         return csps.coo_matrix((dev[0], (dev[1], dev[2])), shape=shape)
-    indptr, indices, values = A.to_csr() if fmt == "csr" else A.to_csc()
-    parts = (cupy.asarray(values.astype(value_type)), cupy.asarray(indices.astype(np.int32)), cupy.asarray(indptr))
+    if A.nvals >= 2**31 or max(shape) >= 2**31:
+        raise InvalidValue(f"cupyx sparse matrices take int32 indices: {A.nvals} entries of a {shape} matrix do not fit")
+    M = A if fmt == "csr" else A._transposed()
+    if M.backend == "cupy":
+        ptr, idx, vals = M._indptr, M._indices, M._vals
+    else:
+        ptr, idx, vals = (cupy.asarray(x) for x in M.to_csr())
+    parts = (vals.astype(value_type, copy=False), idx.astype(np.int32, copy=False), ptr.astype(np.int32, copy=False))
     cls = csps.csr_matrix if fmt == "csr" else csps.csc_matrix
-    return cls(parts, shape=shape)
+    return cls(parts, shape=shape, copy=False)
 
 
 # ----------------------------------------------------------------------------- NetworkX

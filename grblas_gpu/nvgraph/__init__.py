@@ -28,3 +28,21 @@ __all__ = (
      "nvgraphCOOTopology32I_st", "nvgraphCSRTopology32I_t", "nvgraphCSCTopology32I_t", "nvgraphCOOTopology32I_t"]
     + constants.__all__ + graph.__all__ + analytics.__all__ + convert.__all__ + clustering.__all__
 )
+
+
+def _guard_c_functions() -> None:
+    """Every ``nvgraph*`` function, here and in its module, fails only through NvgraphError."""
+    import inspect
+
+    from .errors import c_api
+
+    for module in (analytics, clustering, convert, graph):
+        for name in module.__all__:
+            fn = getattr(module, name)
+            if name.startswith("nvgraph") and inspect.isfunction(fn) and not hasattr(fn, "__wrapped_c_api__"):
+                wrapped = c_api(fn)
+                setattr(module, name, wrapped)
+                globals()[name] = wrapped
+
+
+_guard_c_functions()

@@ -6,6 +6,7 @@ arrays on their backend, and computes with the public algebra or ``grblas_gpu.al
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -14,7 +15,7 @@ import numpy as np
 from grblas_gpu import Vector, binary, monoid, semiring
 
 from . import constants as c
-from .errors import NvgraphError, require
+from .errors import NvgraphError, integer, require, vertex_pointer
 from .graph import (
     check_descr,
     check_handle,
@@ -139,10 +140,8 @@ def _path_setup(handle: Any, descrG: Any, weight_index: Any, source_vert: Any, r
     check_topology(d, c.NVGRAPH_CSC_32, function)
     w = check_index(weight_index, d.edge_sets, "weight_index")
     r = check_index(result_index, d.vertex_sets, "result index")
-    require(source_vert is not None, "source_vert is NULL")
-    s = int(np.asarray(source_vert).reshape(-1)[0])
     # The C code does not range-check the source (memory corruption); we return INVALID_VALUE.
-    require(0 <= s < d.nvertices, f"source vertex {s} is outside [0, {d.nvertices})")
+    s = vertex_pointer(source_vert, d.nvertices)
     t = c.NUMPY_TYPES[value_type_of(d, c.FLOAT_TYPES, c.NVGRAPH_STATUS_TYPE_NOT_SUPPORTED, function)]
     return d, t, w, s, r
 
@@ -211,9 +210,12 @@ def _pagerank_params(d: nvgraphGraphDescr_t, weight_index: Any, alpha: Any, book
     check_values(d)
     check_topology(d, c.NVGRAPH_CSC_32, "nvgraphPagerank")
     require(has_guess in (0, 1), f"has_guess must be 0 or 1, got {has_guess!r}")
-    max_iter = 500 if max_iter <= 0 else int(max_iter)
+    max_iter = integer(max_iter, "max_iter", -(2**31), 2**31)  # a C int
+    max_iter = 500 if max_iter <= 0 else max_iter
+    require(isinstance(tolerance, (numbers.Real, np.floating, np.integer)) and not isinstance(tolerance, bool),
+            f"tolerance must be a number, got {tolerance!r}")
     tol = float(np.float32(tolerance))
-    require(0.0 <= tol < 1.0, f"tolerance {tolerance!r} must be in [0, 1)")
+    require(0.0 <= tol < 1.0, f"tolerance {tolerance!r} must be in [0, 1)")  # (NaN fails too)
     tol = 1e-6 if tol == 0.0 else tol
     t = c.NUMPY_TYPES[value_type_of(d, c.FLOAT_TYPES, c.NVGRAPH_STATUS_TYPE_NOT_SUPPORTED, "nvgraphPagerank")]
     a = _pointer_value(alpha, t, "alpha")
@@ -354,9 +356,7 @@ def nvgraphTraversal(handle: nvgraphHandle_t, descrG: nvgraphGraphDescr_t, trave
     require(traversalT == c.NVGRAPH_TRAVERSAL_BFS, f"unknown traversal {traversalT!r}")
     require(isinstance(params, nvgraphTraversalParameter_t), "params is NULL")
     value_type_of(d, (c.CUDA_R_32I,), c.NVGRAPH_STATUS_TYPE_NOT_SUPPORTED, "nvgraphTraversal")
-    require(source_vert is not None, "source_vert is NULL")
-    s = int(np.asarray(source_vert).reshape(-1)[0])
-    require(0 <= s < d.nvertices, f"source vertex {s} is outside [0, {d.nvertices})")
+    s = vertex_pointer(source_vert, d.nvertices)
     dist = _optional_index(params.distances_index, d.vertex_sets, "distances index")
     pred = _optional_index(params.predecessors_index, d.vertex_sets, "predecessors index")
     mask = _optional_index(params.edge_mask_index, d.edge_sets, "edge mask index")

@@ -15,7 +15,7 @@ import numpy as np
 from grblas_gpu import Matrix, Vector, binary, monoid, semiring
 
 from . import constants as c
-from .errors import NvgraphError, require
+from .errors import NvgraphError, integer, require
 from .graph import (
     HAS_VALUES,
     check_descr,
@@ -186,7 +186,8 @@ def nvgraphContractGraph(handle: nvgraphHandle_t, descrG: nvgraphGraphDescr_t, c
         require(op in _REDUCE, f"unknown nvgraphSemiringOps_t {op!r}")
     if d.state == HAS_VALUES:
         value_type_of(d, c.FLOAT_TYPES, c.NVGRAPH_STATUS_TYPE_NOT_SUPPORTED, "nvgraphContractGraph")
-    k = int(numaggregates)
+    # size_t in C; more aggregates than vertices leaves some empty and only costs memory
+    k = integer(numaggregates, "numaggregates", 1, d.nvertices + 1)
     labels = _labels(aggregates, d.nvertices, k)
     S = _aggregation(labels, k, d.backend)
     pull = d.ttype == c.NVGRAPH_CSC_32  # matrix rows = the stored offsets' vertices

@@ -11,10 +11,11 @@ from typing import Any
 import numpy as np
 
 from . import constants as c
-from .errors import require, type_not_supported
+from .errors import integer, require, type_not_supported
 from .graph import (
     HAS_VALUES,
     IS_EMPTY,
+    check_buffer,
     check_descr,
     check_handle,
     nvgraphGraphDescr_t,
@@ -51,6 +52,30 @@ def _struct_to_coo(ttype: int, topo: Any) -> tuple[int, int, np.ndarray, np.ndar
         return n, nnz, idx.astype(np.int64), _expand(off[: n + 1], n)
     src, dst = to_host(topo.source_indices)[:nnz], to_host(topo.destination_indices)[:nnz]
     return n, nnz, src.astype(np.int64), dst.astype(np.int64)
+
+
+def _checked_coo(ttype: int, topo: Any) -> tuple[int, int, np.ndarray, np.ndarray]:
+    """:func:`_struct_to_coo` of a struct whose sizes, offsets and indices are checked first
+    (INVALID_VALUE): the C code would read past the arrays or write past the outputs."""
+    n = integer(topo.nvertices, "nvertices", 1)
+    nnz = integer(topo.nedges, "nedges", 0)
+    names = {c.NVGRAPH_CSR_32: ("source_offsets", "destination_indices"),
+             c.NVGRAPH_CSC_32: ("destination_offsets", "source_indices"),
+             c.NVGRAPH_COO_32: ("source_indices", "destination_indices")}[ttype]
+    arrays = [getattr(topo, name) for name in names]
+    compressed = ttype != c.NVGRAPH_COO_32
+    for name, arr, size in zip(names, arrays, (n + 1 if compressed else nnz, nnz)):
+        require(arr is not None, f"srcTopology.{name} is NULL")
+        check_buffer(to_host(arr), size, f"srcTopology.{name}")
+        require(to_host(arr).dtype.kind in "iu", f"srcTopology.{name} must hold integers")
+    if compressed:
+        off = to_host(arrays[0])[: n + 1].astype(np.int64)
+        require(int(off[0]) == 0 and int(off[-1]) == nnz and not bool((off[1:] < off[:-1]).any()),
+                "offsets must start at 0, never decrease and end at nedges")
+    for name, arr in zip(names[1:] if compressed else names, arrays[1:] if compressed else arrays):
+        idx = to_host(arr)[:nnz]
+        require(bool(((idx >= 0) & (idx < n)).all()), f"srcTopology.{name} holds a vertex outside [0, {n})")
+    return _struct_to_coo(ttype, topo)
 
 
 def _order_for(ttype: int, tag: int, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
@@ -98,10 +123,16 @@ def nvgraphConvertTopology(handle: nvgraphHandle_t, srcTType: int, srcTopology: 
             f"no conversion from topology {srcTType!r} to {dstTType!r}")
     require(isinstance(srcTopology, STRUCT_FOR_TYPE[srcTType]) and isinstance(dstTopology, STRUCT_FOR_TYPE[dstTType]),
             "topology structs do not match their types")
-    n, nnz, src, dst = _struct_to_coo(srcTType, srcTopology)
+    n, nnz, src, dst = _checked_coo(srcTType, srcTopology)
+    check_buffer(srcEdgeData, nnz, "srcEdgeData")
+    check_buffer(dstEdgeData, nnz, "dstEdgeData", writable=True)
     order = _order_for(dstTType, getattr(dstTopology, "tag", 0), src, dst)
-    _fill_struct(dstTopology, n, nnz, _coo_fields(dstTType, n, src[order], dst[order]))
+    fields = _coo_fields(dstTType, n, src[order], dst[order])
+    for name, arr in fields.items():  # every output checked before any is written
+        if getattr(dstTopology, name) is not None:
+            check_buffer(getattr(dstTopology, name), len(arr), f"dstTopology.{name}", writable=True)
     values = to_host(srcEdgeData)[:nnz].astype(c.NUMPY_TYPES[dataType])
+    _fill_struct(dstTopology, n, nnz, fields)
     copy_into(dstEdgeData, values[order])
     return c.NVGRAPH_STATUS_SUCCESS
 
@@ -158,8 +189,10 @@ def nvgraphConvertGraph(handle: nvgraphHandle_t, srcDescrG: nvgraphGraphDescr_t,
 def _check_selection(values: Any, count: Any, limit: int, what: str) -> np.ndarray:
     """Validate a subgraph selection: non-empty, ascending, no duplicates, inside ``[0, limit)``."""
     require(values is not None, f"{what} is NULL")
-    arr = np.asarray(to_host(values)).astype(np.int64).reshape(-1)
-    count = len(arr) if count is None else int(count)
+    arr = np.asarray(to_host(values))
+    require(arr.dtype.kind in "iu", f"{what} must be integers, got {arr.dtype}")
+    arr = arr.astype(np.int64).reshape(-1)
+    count = len(arr) if count is None else integer(count, f"the number of {what}", 1)
     require(0 < count < c.INT_MAX and count <= len(arr), f"bad number of {what}: {count}")
     arr = arr[:count]
     require(bool(((arr >= 0) & (arr < limit)).all()), f"{what} must lie in [0, {limit - 1}]")

@@ -89,6 +89,21 @@ def check_index(index: Any, sets: Sequence[Any], what: str) -> int:
     return int(index)
 
 
+def check_buffer(data: Any, size: int, what: str, *, writable: bool = False) -> None:
+    """INVALID_VALUE unless ``data`` is a one-dimensional array (or list) of at least ``size``
+    numbers, and, as an output, one that can be written."""
+    if isinstance(data, list):
+        require(len(data) >= size and all(isinstance(x, (int, float, np.number)) and not isinstance(x, bool)
+                                           for x in data[:size]), f"{what} must hold {size} numbers")
+        return
+    require(hasattr(data, "shape") and hasattr(data, "dtype"), f"{what} must be an array, got {type(data).__name__}")
+    require(len(data.shape) == 1, f"{what} must be one-dimensional, got shape {tuple(data.shape)}")
+    require(data.dtype.kind in "biuf", f"{what} must hold numbers, got {data.dtype}")
+    require(data.shape[0] >= size, f"{what} has {data.shape[0]} values, {size} are needed")
+    flags = getattr(data, "flags", None)
+    require(not writable or bool(getattr(flags, "writeable", True)), f"{what} is read-only")  # (CuPy arrays have no such flag)
+
+
 def check_ttype(descr: nvgraphGraphDescr_t, ttype: int | None) -> None:
     """The guide's 5-argument data calls: TType given and not the graph's -> INVALID_VALUE."""
     require(ttype is None or ttype == descr.ttype, f"TType {ttype} does not match the graph's {descr.ttype}")
@@ -264,7 +279,7 @@ def _set_data(handle: Any, descr: Any, data: Any, setnum: Any, TType: int | None
     """Copy the caller's values into a set."""
     d, k = _data_target(handle, descr, data, setnum, TType, vertex)
     size = d.nvertices if vertex else d.nedges
-    require(len(data) >= size, f"data has {len(data)} values, the set needs {size}")
+    check_buffer(data, size, "data")
     sets = d.vertex_sets if vertex else d.edge_sets
     sets[k] = to_backend(data, d.backend, d.dtype)[:size]
     return c.NVGRAPH_STATUS_SUCCESS
@@ -274,7 +289,7 @@ def _get_data(handle: Any, descr: Any, out: Any, setnum: Any, TType: int | None,
     """Copy a set into the caller's array, in place."""
     d, k = _data_target(handle, descr, out, setnum, TType, vertex)
     sets = d.vertex_sets if vertex else d.edge_sets
-    require(len(out) >= len(sets[k]), f"out has {len(out)} places, the set holds {len(sets[k])}")
+    check_buffer(out, len(sets[k]), "the output array", writable=True)
     copy_into(out, sets[k])
     return c.NVGRAPH_STATUS_SUCCESS
 

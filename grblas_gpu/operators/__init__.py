@@ -158,9 +158,24 @@ class _SemiringNamespace(Namespace):
 def make_monoid(name: str, binop: Any, identity: Any, terminal: Any = None) -> Monoid:
     """A Monoid from a binary operator and an identity (a value, or a function of the type)."""
     op = get_binary(binop)
+    for value, what in ((identity, "identity"), (terminal, "terminal")):
+        if value is not None and not callable(value):
+            _check_monoid_value(value, what)
     ident = identity if callable(identity) else (lambda t: identity)
     term = None if terminal is None else (terminal if callable(terminal) else (lambda t: terminal))
     return Monoid(name, binop=op, identity_of=ident, terminal_of=term)
+
+
+def _check_monoid_value(value: Any, what: str) -> None:
+    """A monoid's identity or terminal given as a value must be a number (checked now, not at
+    the first use of the monoid)."""
+    from ..dtypes import dtype_of_value
+    from ..exceptions import DomainMismatch
+
+    try:
+        dtype_of_value(value)
+    except DomainMismatch as exc:
+        raise DomainMismatch(f"a monoid's {what} must be a number or a function of the type: {exc}") from None
 
 
 unary = _UnaryNamespace("unary", catalog.UNARY)

@@ -26,6 +26,7 @@ from ..expressions import (
     write_result,
 )
 from ..indexing import ALL, resolve_index
+from ..limits import require_bytes
 from ..mask import Mask
 from ..operators import typed_binary
 from ..scalar import Scalar
@@ -292,6 +293,10 @@ def _scalar_region_coords(C: Any, I: Any, J: Any, mask: Mask | None) -> list[Any
         if not mask.structure:
             e = e.take(be.cast(e.values, lookup_dtype(bool)))
         return [e.keys] if C.kind == "Vector" else list(m._coords_of(e.keys, ks))
+    n_rows = (C.size if C.kind == "Vector" else C.nrows) if I is None else len(I)
+    n_cols = 1 if C.kind == "Vector" else (C.ncols if J is None else len(J))
+    # (coordinates, values, then C's copy with them: about 32 bytes a position)
+    require_bytes(n_rows * n_cols * 32, be.name, f"assigning a scalar to {n_rows * n_cols} positions")
     rows = sp.arange(xp, C.size if C.kind == "Vector" else C.nrows) if I is None else be.asarray(I)
     if C.kind == "Vector":
         return [rows]

@@ -5,7 +5,7 @@ Matrix-vector products run one of two ways, chosen per call from the vector's de
   vector (the backend's ``spmv`` kernel; rows outside the mask are skipped);
 - push: the stored rows of the vector's entries are expanded, multiplied, and
   combined by output index (best for a sparse frontier).
-mxm expands products row by row (Gustavson's order) and combines equal positions.
+mxm is planned in :mod:`.mxm` (Gustavson's row-wise product or masked dot products).
 """
 
 from __future__ import annotations
@@ -113,6 +113,9 @@ class _MatVec(Expression):
 
     def compute(self, mask: Mask | None = None) -> Vector:
         """The product as a new Vector (``mask`` is a hint: rows outside it may be skipped)."""
+        count = self._u._count  # (an int, or a count still on the device: not read here)
+        if self._A.nvals == 0 or (count.__class__ is int and count == 0):  # no terms: bounded by entries
+            return Vector(self._typed.out_type, self._out_size, backend=self._A._be.name)
         push, M = self._direction()
         if push:
             return _push(self._typed, M, self._u, self._vector_first, self._out_size, mask)
@@ -457,38 +460,10 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
 
 
 def mxm_expr(A: Any, B: Any, op: Any) -> Expression:
-    """``A B`` as an expression."""
-    A, B = as_matrix(A), as_matrix(B)
-    if A.ncols != B.nrows:
-        raise DimensionMismatch(f"mxm: A is {A.nrows}x{A.ncols} but B is {B.nrows}x{B.ncols}")
-    check_same_backend(A, B)
-    typed = typed_semiring(op, unify(A.dtype, B.dtype))
+    """``A B`` as an expression (planned by :mod:`.mxm`)."""
+    from .mxm import mxm_expr as planned
 
-    def compute(mask: Mask | None) -> Matrix:
-        return _mxm(typed, A, B, mask)
-
-    return Expression(f"mxm({typed.name})", "Matrix", (A.nrows, B.ncols), typed.out_type, A._be, compute, (A, B))
-
-
-def _mxm(sr: TypedSemiring, A: Matrix, B: Matrix, mask: Mask | None) -> Matrix:
-    be = A._be
-    xp = be.xp
-    out = Matrix(sr.out_type, A.nrows, B.ncols, backend=be.name)
-    a_rows = A._rows()
-    k = A._indices.astype(np.int64)
-    request, position = sp.expand_ranges(xp, *B._row_ranges(k))
-    i = a_rows[request]
-    j = B._indices[position].astype(np.int64)
-    ks = out._keyspace([out, A, B] + ([mask.parent] if mask is not None else []))
-    keys = ks.encode(i, j)
-    if mask is not None and not mask.complement:
-        keep = mask.members(be, keys, ks)
-        request, position, i, j, keys = request[keep], position[keep], i[keep], j[keep], keys[keep]
-    kk = k[request]
-    pos = Positions(i, kk, kk, j) if sr.mult.positional else None
-    prod = sp.apply_binary(be, sr.mult, A._vals[request], B._vals[position], pos)
-    e = sp.reduce_by_key(be, sr.monoid, keys, be.cast(prod, sr.out_type))
-    return out._from_entries(e, ks, sr.out_type)
+    return planned(A, B, op)
 
 
 def inner_expr(u: Any, v: Any, op: Any) -> Expression:

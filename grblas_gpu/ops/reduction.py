@@ -26,11 +26,21 @@ def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
         M = A._transposed() if transpose else A
         be = M._be
         rows, offsets = _row_segments(M)
-        vals = be.segment_reduce(mon, be.cast(M._vals, mon.type), offsets)
+        vals = be.segment_reduce(mon, _reduce_operand(be, mon, M._vals), offsets)
         return Vector._from_parts(be, mon.type, size, rows, vals)
 
     name = "reduce_columnwise" if transpose else "reduce_rowwise"
     return Expression(f"{name}({mon.name})", "Vector", (size,), mon.type, A._be, compute, (A,))
+
+
+def _reduce_operand(be: Any, mon: Any, vals: Any) -> Any:
+    """A matrix's values as the reduction reads them: cast to the monoid's type, except where
+    the CPU's ufunc casts them as it reduces (a widening cast, which C-style casting agrees
+    with): no full-size copy."""
+    if be.name == "numpy" and mon.ufunc is not None and not mon.is_any \
+            and np.can_cast(vals.dtype, mon.type.np_type, "safe"):
+        return vals
+    return be.cast(vals, mon.type)
 
 
 def _row_segments(M: Any) -> tuple[Any, Any]:
@@ -69,7 +79,7 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
             if not obj._full:
                 vals = be.xp.where(bits, vals, be.xp.asarray(mon.identity, dtype=mon.type.np_type))
         else:
-            vals = be.cast(obj._entries(obj._keyspace([obj])).values, mon.type)
+            vals = _reduce_operand(be, mon, obj._vals)  # (the values alone: no keys are made)
         s._hold(be.reduce_all(mon, vals))  # read back only when asked for
         return s
 

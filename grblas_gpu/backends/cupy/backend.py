@@ -21,6 +21,7 @@ import numpy as np
 
 from ...dtypes import ALL_TYPES, BOOL, DataType, cast_scalar, lookup_dtype
 from ...exceptions import DomainMismatch, InvalidValue, OutOfMemory
+from ...limits import register_available, require_bytes
 from ...operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ...operators.cmath import cast_array
 from .. import Backend
@@ -73,6 +74,19 @@ _NO_POSITIONS = (_NULL, np.int64(0)) * 4  # the positional arguments of an opera
 _FLAGS32 = (np.int32(0), np.int32(1))  # int32 flags, made once (0.2-0.6 us a scalar)
 _ZERO64 = np.int64(0)
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _device_available() -> int | None:
+    """The bytes the current device may allocate now: its free memory and the free blocks of
+    CuPy's pool (the memory rule of :mod:`grblas_gpu.limits`)."""
+    try:
+        free = int(cupy.cuda.runtime.memGetInfo()[0])
+        return free + int(cupy.get_default_memory_pool().free_bytes())
+    except cupy.cuda.runtime.CUDARuntimeError:  # no answer: no check; the allocation will tell
+        return None
+
+
+register_available("cupy", _device_available)
 
 
 def _map_out_of_memory(method: _F) -> _F:
@@ -544,6 +558,7 @@ class CupyBackend(Backend):
     @_map_out_of_memory
     def full(self, size: int, value: Any, t: DataType) -> cupy.ndarray:
         """An array of ``size`` elements of type ``t``, each ``value``."""
+        require_bytes(size * t.itemsize, "cupy", f"an array of {size} {t} values")
         out = cupy.empty(size, dtype=t.np_type)
         if t.is_bool:  # a byte per flag: a memset
             if size:
@@ -557,6 +572,7 @@ class CupyBackend(Backend):
     def bitmap_of(self, idx: Any, vals: Any, size: int) -> tuple[cupy.ndarray, cupy.ndarray]:
         """(presence, dense values) of ``size`` positions holding the entries ``idx`` (int64),
         ``vals``: a memset and one scatter pass (values elsewhere are left unset: never read)."""
+        require_bytes(size * (1 + vals.dtype.itemsize), "cupy", f"a bitmap of {size} positions")
         bits = cupy.zeros(size, dtype=np.bool_)
         dense = cupy.empty(size, dtype=vals.dtype)
         n = int(idx.shape[0])
@@ -1228,6 +1244,24 @@ class CupyBackend(Backend):
         ends = cupy.empty(n, dtype=np.int64)
         self._launch_changing(module, "ends", 1, 1024, (ptr, rows, np.int64(n), ends))
         return ends
+
+    @_map_out_of_memory
+    def mxm_gustavson(self, semiring: TypedSemiring, a: Any, b: Any, mask: Any = None) -> Any:
+        """``C = A B`` row by row in generated hash-table kernels (see :mod:`.spgemm`); ``a``, ``b``
+        :class:`~..operands.CsrOperand`, ``mask`` a :class:`~..operands.MaskOperand` or None.
+        Returns a :class:`~..operands.CsrProduct`."""
+        from .spgemm import mxm_gustavson
+
+        return mxm_gustavson(self, semiring, a, b, mask)
+
+    @_map_out_of_memory
+    def mxm_dot(self, semiring: TypedSemiring, a: Any, bt: Any, mask: Any) -> Any:
+        """``C<M> = A B'`` as one dot product per position of the (not complemented) structural
+        ``mask``, ``bt`` holding B's columns as rows; a :class:`~..operands.CsrProduct` (see
+        :mod:`.dot_mxm`)."""
+        from .dot_mxm import mxm_dot
+
+        return mxm_dot(self, semiring, a, bt, mask)
 
     def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> SpmvPlan:
         """How :meth:`spmv` splits a matrix's work.

@@ -1,0 +1,280 @@
+"""``python -m benchmarks.memory``: the memory a loaded Matrix holds and each algorithm's peak.
+
+For each Kronecker scale given (the directed GAP graph, as :mod:`benchmarks.large` builds
+it; default 22 to 27 on a GPU, 8 to 12 on the CPU) it reports
+
+* the CSR bytes: int64 indptr, int32 indices, float32 values;
+* the Matrix at rest: bytes held by the loaded FP32 Matrix (the CuPy memory pool's used
+  bytes after construction on the GPU; traced host memory, tracemalloc, on the CPU), and the
+  peak while loading;
+* for ``bfs_levels``, ``sssp`` (from the highest-degree vertex), ``pagerank`` (tol=0,
+  unweighted) and ``connected_components``: the peak beyond the loaded matrix (the pool's
+  high-water mark of used bytes, sampled at every allocation, on the GPU; the tracemalloc
+  peak on the CPU), as bytes and as a multiple of the CSR, and the wall time of the run
+  (kernels compiled beforehand on a small graph).
+
+The run stops after the first scale where building, loading, BFS, SSSP or PageRank fails
+(the error is reported) and names the largest scale that ran BFS, SSSP and PageRank.
+Results go to ``memory.json`` and ``memory.md`` in ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import json
+import platform
+import sys
+import time
+import tracemalloc
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from . import large
+from .timing import PeakMemory, device_sync
+
+ALGORITHMS = ("bfs_levels", "sssp", "pagerank", "connected_components")
+REQUIRED = ("bfs_levels", "sssp", "pagerank")
+GIB = 1 << 30
+
+
+class HostPeak:
+    """The tracemalloc counterpart of :class:`timing.PeakMemory` (host memory, CPU backend).
+
+    Tracing must be on (:func:`tracemalloc.start`) before the bytes to count are allocated.
+    """
+
+    def __init__(self) -> None:
+        self.base_used = 0
+        self.peak_used = 0
+
+    @contextmanager
+    def track(self) -> Iterator["HostPeak"]:
+        """Record the peak of the traced memory inside the ``with`` block."""
+        tracemalloc.reset_peak()
+        self.base_used = tracemalloc.get_traced_memory()[0]
+        try:
+            yield self
+        finally:
+            self.peak_used = tracemalloc.get_traced_memory()[1]
+
+    def summary(self) -> dict:
+        """Peak bytes: absolute traced, and traced above the start."""
+        return {"peak_used_bytes": self.peak_used, "peak_extra_bytes": self.peak_used - self.base_used}
+
+
+def _tracker(gpu: bool) -> PeakMemory | HostPeak:
+    return PeakMemory() if gpu else HostPeak()
+
+
+def _used_bytes(gpu: bool) -> int:
+    """Bytes in use now: the CuPy pool's used bytes on the GPU, traced host bytes on the CPU."""
+    if gpu:
+        import cupy
+
+        device_sync()
+        return int(cupy.get_default_memory_pool().used_bytes())
+    return tracemalloc.get_traced_memory()[0]
+
+
+def _release(gpu: bool) -> None:
+    gc.collect()
+    if gpu:
+        import cupy
+
+        device_sync()
+        cupy.get_default_memory_pool().free_all_blocks()
+
+
+def _runs(A: Any, source: int, pr_iters: int) -> dict[str, Callable[[], Any]]:
+    import grblas_gpu.algorithms as alg
+
+    return {"bfs_levels": lambda: alg.bfs_levels(A, source), "sssp": lambda: alg.sssp(A, source),
+            "pagerank": lambda: alg.pagerank(A, tol=0, max_iter=pr_iters, weight=False),
+            "connected_components": lambda: alg.connected_components(A)}
+
+
+def _error_text(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:300]
+
+
+def warm_up(backend: str, pr_iters: int) -> None:
+    """Run every algorithm once on a small graph, so that no measured run compiles kernels."""
+    import grblas_gpu as gb
+
+    g = large.build(8)
+    A = gb.Matrix.from_csr(g.indptr, g.indices, g.weights, ncols=g.n, dtype="FP32", backend=backend,
+                           symmetric=g.symmetric)
+    for fn in _runs(A, g.max_degree_vertex(), pr_iters).values():
+        fn()
+    device_sync()
+
+
+def measure_scale(scale: int, backend: str, pr_iters: int) -> dict:
+    """Build, load and run every algorithm at one scale; failures become ``error`` fields."""
+    import grblas_gpu as gb
+
+    gpu = backend == "cupy"
+    row: dict = {"scale": scale, "graph": f"kron{scale}", "algorithms": []}
+    _release(gpu)
+    before = _used_bytes(gpu)
+    try:
+        g = large.build(scale)
+    except Exception as exc:  # noqa: BLE001 - MemoryError and the like end the run
+        return {**row, "error": "build: " + _error_text(exc)}
+    row.update({"vertices": g.n, "edges": g.nnz, "csr_bytes": g.nbytes, "build_s": round(g.build_s, 3)})
+    source = g.max_degree_vertex()
+    loading = _tracker(gpu)
+    t0 = time.perf_counter()
+    try:
+        with loading.track():
+            A = gb.Matrix.from_csr(g.indptr, g.indices, g.weights, ncols=g.n, dtype="FP32", backend=backend,
+                                   symmetric=g.symmetric)
+            device_sync()
+    except Exception as exc:  # noqa: BLE001 - out of memory while loading ends the run
+        del g
+        _release(gpu)
+        return {**row, "error": "load: " + _error_text(exc)}
+    row["load_s"] = round(time.perf_counter() - t0, 3)
+    del g
+    gc.collect()
+    row["matrix_bytes"] = _used_bytes(gpu) - before
+    row["load_peak_bytes"] = loading.summary()["peak_extra_bytes"]
+    for name, fn in _runs(A, source, pr_iters).items():
+        row["algorithms"].append(_measure_algorithm(name, fn, gpu, row["csr_bytes"]))
+    del A
+    _release(gpu)
+    return row
+
+
+def _measure_algorithm(name: str, fn: Callable[[], Any], gpu: bool, csr_bytes: int) -> dict:
+    """One run of ``fn`` under a peak tracker."""
+    _release(gpu)
+    tracker = _tracker(gpu)
+    out: dict = {"algorithm": name}
+    t0 = time.perf_counter()
+    try:
+        with tracker.track():
+            res = fn()
+            device_sync()
+        out["seconds"] = round(time.perf_counter() - t0, 4)
+        out["nvals"] = int(res.nvals)
+        del res
+    except Exception as exc:  # noqa: BLE001 - out of memory is a result here
+        out["error"] = _error_text(exc)
+    peak = tracker.summary()
+    out.update(peak)
+    out["peak_x_csr"] = peak["peak_extra_bytes"] / csr_bytes if csr_bytes else None
+    _release(gpu)
+    return out
+
+
+def ran_required(row: dict) -> bool:
+    """True when BFS, SSSP and PageRank all ran at this scale."""
+    done = {a["algorithm"] for a in row.get("algorithms", []) if "error" not in a}
+    return "error" not in row and set(REQUIRED) <= done
+
+
+def run(scales: list[int], backend: str, pr_iters: int) -> dict:
+    """Every scale in turn, up to the first that does not fit."""
+    gpu = backend == "cupy"
+    if not gpu:
+        tracemalloc.start()
+    data = {"meta": _meta(backend, pr_iters), "scales": []}
+    warm_up(backend, pr_iters)
+    for scale in scales:
+        print(f"[{time.strftime('%H:%M:%S')}] kron scale {scale}", file=sys.stderr, flush=True)
+        row = measure_scale(scale, backend, pr_iters)
+        data["scales"].append(row)
+        if not ran_required(row):
+            break
+    fitted = [r["scale"] for r in data["scales"] if ran_required(r)]
+    data["largest_scale"] = max(fitted) if fitted else None
+    if not gpu:
+        tracemalloc.stop()
+    return data
+
+
+def _meta(backend: str, pr_iters: int) -> dict:
+    device = f"CPU ({platform.processor() or platform.machine()})"
+    total = None
+    if backend == "cupy":
+        import cupy
+
+        props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
+        device = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
+        total = int(cupy.cuda.Device().mem_info[1])
+    return {"backend": backend, "device": device, "device_memory_bytes": total, "host": platform.node(),
+            "date": datetime.datetime.now().isoformat(timespec="seconds"), "pr_iters": pr_iters,
+            "memory_counter": "CuPy pool used bytes (high-water mark sampled at each allocation)"
+            if backend == "cupy" else "tracemalloc (host)"}
+
+
+def _size(b: Any) -> str:
+    """Bytes in GiB, MiB or KiB, whichever reads best."""
+    if not isinstance(b, (int, float)):
+        return ""
+    for unit, scale in (("GiB", GIB), ("MiB", 1 << 20)):
+        if abs(b) >= scale:
+            return f"{b / scale:.2f} {unit}"
+    return f"{b / 1024:.1f} KiB"
+
+
+def markdown(data: dict) -> str:
+    """The results as Markdown tables."""
+    m = data["meta"]
+    lines = [f"# Memory ({m['backend']})", "", f"Device: {m['device']}  ", f"Date: {m['date']}  ",
+             f"Counter: {m['memory_counter']}; PageRank {m['pr_iters']} iterations; graphs: directed "
+             "GAP Kronecker; CSR = int64 indptr + int32 indices + float32 values", "",
+             "| graph | vertices | edges | CSR | Matrix at rest | at rest / CSR | load peak | "
+             "load s | notes |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in data["scales"]:
+        rest = r.get("matrix_bytes")
+        ratio = f"{rest / r['csr_bytes']:.2f}x" if rest is not None and r.get("csr_bytes") else ""
+        lines.append(f"| {r['graph']} | {r.get('vertices', ''):,} | {r.get('edges', ''):,} | "
+                     f"{_size(r.get('csr_bytes'))} | {_size(rest)} | {ratio} | {_size(r.get('load_peak_bytes'))} | "
+                     f"{r.get('load_s', '')} | {r.get('error', '')} |" if "vertices" in r else
+                     f"| {r['graph']} | | | | | | | | {r.get('error', '')} |")
+    lines += ["", "| graph | algorithm | seconds | peak beyond the matrix | peak / CSR | notes |",
+              "|---|---|---|---|---|---|"]
+    for r in data["scales"]:
+        for a in r["algorithms"]:
+            x = f"{a['peak_x_csr']:.2f}x" if a.get("peak_x_csr") is not None else ""
+            lines.append(f"| {r['graph']} | {a['algorithm']} | {a.get('seconds', '')} | "
+                         f"{_size(a.get('peak_extra_bytes'))} | {x} | {a.get('error', '')} |")
+    largest = data.get("largest_scale")
+    lines += ["", f"Largest scale that ran BFS, SSSP and PageRank: {largest if largest is not None else 'none'}"]
+    return "\n".join(lines) + "\n"
+
+
+def write(data: dict, out: Path) -> None:
+    """``memory.json`` and ``memory.md`` in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "memory.json").write_text(json.dumps(data, indent=1, default=str))
+    (out / "memory.md").write_text(markdown(data))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    p = argparse.ArgumentParser(prog="python -m benchmarks.memory", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("scales", type=int, nargs="*", help="kron scales (default 22..27 on a GPU, 8..12 on the CPU)")
+    p.add_argument("--backend", choices=("numpy", "cupy"), default=None)
+    p.add_argument("--pr-iters", type=int, default=10)
+    p.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    a = p.parse_args(argv)
+    if a.backend is None:
+        import grblas_gpu as gb
+
+        a.backend = "cupy" if gb.gpu_available() else "numpy"
+    scales = a.scales or (list(range(22, 28)) if a.backend == "cupy" else [8, 10, 12])
+    data = run(scales, a.backend, a.pr_iters)
+    write(data, a.out)
+    print(markdown(data))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

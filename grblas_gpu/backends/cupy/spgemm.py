@@ -1,0 +1,217 @@
+"""Row-wise Gustavson SpGEMM on the GPU: planning, workspace and launches.
+
+``C = A B`` (optionally through a structural mask) in two passes over the same row bins, as
+nsparse, spECK and OpSparse do:
+
+1. a bound on each row's columns (its flops, capped by the mask row and by ncols), rows binned
+   by it;
+2. symbolic: each row's exact number of columns, counted in a shared-memory hash table (a group
+   of lanes per row, the table and group sized by the bin) or, for rows of more than 4096, in
+   a bitmap; then row pointers by a scan and an exact allocation of the product;
+3. numeric: rows binned again by their exact size, terms combined into hash tables with the
+   monoid (hardware atomics where the monoid has them, a compare-and-swap loop otherwise),
+   each table sorted in shared memory and written out; the longest rows accumulate into a
+   dense row whose bitmap is read in order.
+
+A masked product tests each term's column against the mask row (a binary search in the
+sorted row): the allowed terms only reach the tables, whose size the mask row bounds.  No pass
+holds more than one row's terms per group; the dense rows' workspace is allocated for a batch
+of rows at a time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cupy
+import numpy as np
+
+from ...exceptions import OutOfMemory
+from ...operators.base import TypedSemiring
+from ..operands import CsrOperand, CsrProduct, MaskOperand
+from . import spgemm_codegen as sg
+
+__all__ = ["mxm_gustavson"]
+
+_WARP_BLOCK = 256  # flops: a warp per row
+_BINS_BLOCKS = 264  # bins: a grid stride, enough blocks to fill an H100 twice
+_STATIC_SHARED = 48 * 1024  # dynamic shared memory a block may take without asking for more
+_WORKSPACE_MOST = 1 << 30  # bytes of dense-row workspace at most (less where less is free)
+_INT32_MAX = 2**31 - 1
+
+
+def mxm_gustavson(be: Any, semiring: TypedSemiring, a: CsrOperand, b: CsrOperand,
+                  mask: MaskOperand | None = None) -> CsrProduct:
+    """``C = A B`` over ``semiring`` (see :meth:`Backend.mxm_gustavson`), ``be`` the CuPy
+    backend whose compiled kernels it uses."""
+    nrows, ncols = int(a.nrows), int(b.ncols)
+    ptr_t, idx_t = _layout(a, b, mask, ncols)
+    out_dtype = np.dtype(semiring.out_type.np_type)
+    if mask is not None and mask.complement and mask.nvals == 0:
+        mask = None
+    if nrows == 0 or ncols == 0 or a.nvals == 0 or b.nvals == 0 or (mask is not None and not mask.complement
+                                                                      and mask.nvals == 0):
+        return CsrProduct(cupy.zeros(nrows + 1, np.int64), cupy.empty(0, idx_t), cupy.empty(0, out_dtype))
+    plan = _Plan(be, semiring, a, b, mask, ptr_t, idx_t, ncols)
+    indptr = plan.symbolic()
+    nnz = int(indptr[-1])
+    indices, values = cupy.empty(nnz, idx_t), cupy.empty(nnz, out_dtype)
+    if nnz:
+        plan.numeric(indptr, indices, values)
+    return CsrProduct(indptr, indices, values)
+
+
+def _layout(a: CsrOperand, b: CsrOperand, mask: MaskOperand | None, ncols: int) -> tuple[Any, Any]:
+    """One (row pointer, column index) layout of ``codegen.CSR_INDEX_TYPES`` for all operands
+    and the product: int64 indices where any operand has them or B is too wide for int32,
+    int64 pointers where any operand has them or the indices are int64."""
+    arrays = [a, b] + ([mask] if mask is not None else [])
+    wide = ncols > _INT32_MAX or any(np.dtype(x.indices.dtype) == np.int64 for x in arrays)
+    idx_t = np.dtype(np.int64 if wide else np.int32)
+    long_ptr = wide or any(np.dtype(x.indptr.dtype) == np.int64 for x in arrays)
+    return np.dtype(np.int64 if long_ptr else np.int32), idx_t
+
+
+def _device(x: Any, dtype: Any = None) -> Any:
+    """``x`` as a contiguous CuPy array (of ``dtype`` where given); None stays None."""
+    if x is None:
+        return None
+    arr = cupy.asarray(x) if dtype is None else cupy.asarray(x, dtype=dtype)
+    return arr if arr.flags.c_contiguous else cupy.ascontiguousarray(arr)
+
+
+def _log2(n: int) -> int:
+    return int(n).bit_length() - 1
+
+
+def _free_bytes() -> int:
+    """Device memory free for new arrays: the driver's free bytes and the pool's idle blocks."""
+    return int(cupy.cuda.runtime.memGetInfo()[0]) + int(cupy.get_default_memory_pool().free_bytes())
+
+
+class _Plan:
+    """One product's operands as the kernels take them, and its launches."""
+
+    def __init__(self, be: Any, semiring: TypedSemiring, a: CsrOperand, b: CsrOperand, mask: MaskOperand | None,
+                 ptr_t: Any, idx_t: Any, ncols: int) -> None:
+        self.be, self.nrows, self.ncols = be, int(a.nrows), ncols
+        self.sym = sg.symbolic_module(ptr_t.name, idx_t.name)
+        self.num = sg.numeric_module(semiring, ptr_t.name, idx_t.name)
+        self.key_bytes = idx_t.itemsize
+        self.slot = np.dtype(np.int32 if semiring.out_type.itemsize < 4 and semiring.out_type.is_signed
+                             else np.uint32 if semiring.out_type.itemsize < 4 else semiring.out_type.np_type)
+        self.a = (_device(a.indptr, ptr_t), _device(a.indices, idx_t))
+        self.b = (_device(b.indptr, ptr_t), _device(b.indices, idx_t))
+        self.a_val, self.b_val = _device(a.values), _device(b.values)
+        if mask is None:
+            self.m: tuple[Any, ...] = (None, None, np.int32(0))
+        else:
+            self.m = (_device(mask.indptr, ptr_t), _device(mask.indices, idx_t), np.int32(bool(mask.complement)))
+        # Lanes sharing a row of B: about its mean length (a road graph's 4 lanes, 32 for dense rows).
+        mean = b.nvals / max(int(b.nrows), 1)
+        self.wlog = min(5, max(0, int(np.ceil(np.log2(max(mean, 1.0))))))
+        self.bound = cupy.empty(self.nrows, np.int64)
+
+    # ------------------------------------------------------------------ launches
+    def _launch(self, module: Any, role: str, grid: int, block: int, args: tuple[Any, ...], smem: int = 0) -> None:
+        fn = self.be._function(module, role)
+        if smem > _STATIC_SHARED:
+            fn.max_dynamic_shared_size_bytes = smem
+        fn((grid,), (block,), args, shared_mem=smem)
+
+    def _bins(self, nnz: Any) -> tuple[Any, np.ndarray]:
+        """Rows grouped by bin (by bound, or for the numeric pass by ``nnz``): the row ids in
+        bin order and the first position of each bin (NBINS + 1 host ints)."""
+        bins = cupy.empty(self.nrows, np.int8)
+        words = cupy.zeros(32, np.uint64)  # the bins' counts, then the places handed out
+        counts, cursor = words[:16], words[16:]
+        self._launch(self.sym, "bins", _BINS_BLOCKS, _WARP_BLOCK, (self.bound, nnz, np.int64(self.nrows), bins, counts))
+        order = cupy.empty(self.nrows, np.int64)
+        self._launch(self.sym, "group", -(-self.nrows // _WARP_BLOCK), _WARP_BLOCK,
+                     (bins, np.int64(self.nrows), counts, cursor, order))
+        starts = np.zeros(sg.NBINS + 1, np.int64)
+        np.cumsum(counts.get()[:sg.NBINS].astype(np.int64), out=starts[1:])
+        return order, starts
+
+    def _shared_bins(self, starts: np.ndarray) -> Any:
+        """(bin, first, count) of each non-empty shared-memory bin."""
+        for number, spec in enumerate(sg.SHARED_BINS, start=1):
+            count = int(starts[number + 1] - starts[number])
+            if count:
+                yield spec, int(starts[number]), count
+
+    # ------------------------------------------------------------------ passes
+    def symbolic(self) -> Any:
+        """The product's row pointers (int64, nrows + 1)."""
+        a_ptr, a_idx = self.a
+        b_ptr, b_idx = self.b
+        m_ptr, m_idx, complement = self.m
+        grid = -(-self.nrows * 32 // _WARP_BLOCK)
+        self._launch(self.sym, "flops", grid, _WARP_BLOCK, (a_ptr, a_idx, b_ptr, m_ptr, complement,
+                                                            np.int64(self.nrows), np.int64(self.ncols), self.bound))
+        order, starts = self._bins(None)
+        row_nnz = cupy.zeros(self.nrows, np.int64)
+        walk = (a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement)
+        for spec, first, count in self._shared_bins(starts):
+            per_block = spec.block // spec.group
+            smem = per_block * (spec.table * self.key_bytes + 4)
+            glog = _log2(spec.group)
+            self._launch(self.sym, "count", -(-count // per_block), spec.block,
+                         walk + (order[first:first + count], np.int64(count), np.int32(glog),
+                                 np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog)), row_nnz), smem)
+        first, count = int(starts[sg.DENSE_BIN]), int(starts[sg.NBINS] - starts[sg.DENSE_BIN])
+        if count:
+            self._count_dense(walk, order[first:first + count], row_nnz)
+        indptr = cupy.zeros(self.nrows + 1, np.int64)
+        indptr[1:] = cupy.cumsum(row_nnz)
+        self.row_nnz = row_nnz
+        return indptr
+
+    def _count_dense(self, walk: tuple[Any, ...], rows: Any, row_nnz: Any) -> None:
+        nwords = (self.ncols + 31) // 32
+        glog = _log2(sg.DENSE_THREADS)
+        fixed = (np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(nwords))
+        if nwords * 4 <= _STATIC_SHARED:
+            self._launch(self.sym, "count_dense", rows.size, sg.DENSE_THREADS, walk + (rows,) + fixed + (None, row_nnz),
+                         nwords * 4)
+            return
+        batch = self._batch(nwords * 4, rows.size)
+        work = cupy.empty(batch * nwords, np.uint32)
+        for s in range(0, rows.size, batch):
+            part = rows[s:s + batch]
+            self._launch(self.sym, "count_dense", part.size, sg.DENSE_THREADS, walk + (part,) + fixed + (work, row_nnz))
+
+    def _batch(self, per_row: int, rows: int) -> int:
+        """Rows of dense workspace (``per_row`` bytes each) to allocate at once."""
+        free = _free_bytes()
+        if per_row > free:
+            raise OutOfMemory(f"a dense accumulator row needs {per_row:,} bytes; {free:,} are free")
+        return max(1, min(rows, min(_WORKSPACE_MOST, free // 4) // per_row))
+
+    def numeric(self, indptr: Any, indices: Any, values: Any) -> None:
+        """Fill the product's column indices and values (allocated to its exact size)."""
+        a_ptr, a_idx = self.a
+        b_ptr, b_idx = self.b
+        m_ptr, m_idx, complement = self.m
+        order, starts = self._bins(self.row_nnz)
+        walk = (a_ptr, a_idx, self.a_val, b_ptr, b_idx, self.b_val, m_ptr, m_idx, complement)
+        out = (indptr, indices, values)
+        for spec, first, count in self._shared_bins(starts):
+            per_block = spec.block // spec.group
+            smem = per_block * spec.table * (self.key_bytes + self.slot.itemsize)
+            glog = _log2(spec.group)
+            self._launch(self.num, "fill", -(-count // per_block), spec.block,
+                         walk + (order[first:first + count], np.int64(count), np.int32(glog),
+                                 np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog))) + out, smem)
+        first, count = int(starts[sg.DENSE_BIN]), int(starts[sg.NBINS] - starts[sg.DENSE_BIN])
+        if count:
+            nwords = (self.ncols + 31) // 32
+            batch = self._batch(nwords * 4 + self.ncols * self.slot.itemsize, count)
+            bits, vals = cupy.empty(batch * nwords, np.uint32), cupy.empty(batch * self.ncols, self.slot)
+            glog = _log2(sg.DENSE_THREADS)
+            rows = order[first:first + count]
+            for s in range(0, count, batch):
+                part = rows[s:s + batch]
+                self._launch(self.num, "fill_dense", part.size, sg.DENSE_THREADS,
+                             walk + (part, np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(self.ncols),
+                                     bits, vals) + out)

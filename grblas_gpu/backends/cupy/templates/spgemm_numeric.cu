@@ -1,0 +1,166 @@
+{{COMMON}}
+
+// Numeric pass of C = A B over the semiring: MULT(A(i, k), B(k, j)) with positions (i, k, k, j),
+// cast to the monoid's type T and combined into the accumulator slot of column j.  Slots hold
+// S: T itself for 4- and 8-byte types, a 32-bit word for narrower ones (atomics need 4 bytes).
+typedef {{A}} sg_a_t;
+typedef {{B}} sg_b_t;
+typedef {{T}} sg_t;
+typedef {{S}} sg_s_t;
+typedef {{OUT_INDEX_T}} sg_out_index_t;
+typedef {{MONOID}} sg_monoid;
+static constexpr bool sg_reads_a = {{READS_A}};
+static constexpr bool sg_reads_b = {{READS_B}};
+
+// What an accumulator slot starts from: the identity, or where that is not exact for every
+// term, a value the monoid treats as one that is (NaN for fmin/fmax, which a sole NaN term
+// keeps; -0.0 for a float sum, which a sole -0.0 term keeps).
+__device__ __forceinline__ sg_s_t sg_init() { return (sg_s_t)({{INIT}}); }
+
+__device__ __forceinline__ sg_t sg_term(const sg_a_t* __restrict__ a_val, const sg_b_t* __restrict__ b_val,
+                                        int64_t i, sg_ptr_t pa, int64_t k, sg_ptr_t pb, int64_t j) {
+    const sg_a_t a = sg_reads_a ? a_val[pa] : (sg_a_t)0;  // a value array may be null where unread
+    const sg_b_t b = sg_reads_b ? b_val[pb] : (sg_b_t)0;
+    return {{PRODUCT}};
+}
+
+// *slot = monoid(*slot, v) atomically: a compare-and-swap loop on the slot's bits (any
+// monoid, user-defined ones included, NaN rules kept).
+__device__ __forceinline__ void sg_cas_combine(sg_s_t* slot, sg_t v) {
+    typedef typename gb_bits_of<sizeof(sg_s_t)>::U U;
+    U* bits = reinterpret_cast<U*>(slot);
+    U old = *(volatile U*)bits, assumed;
+    do {
+        assumed = old;
+        const sg_s_t next = (sg_s_t)sg_monoid::call((sg_t)gb_from_bits<sg_s_t, U>(assumed), v);
+        const U next_bits = gb_to_bits<sg_s_t, U>(next);
+        if (next_bits == assumed) return;
+        old = atomicCAS(bits, assumed, next_bits);
+    } while (old != assumed);
+}
+
+// Adds term v to the slot: the hardware atomic where the monoid has one ({{COMBINE_NAME}}).
+__device__ __forceinline__ void sg_combine(sg_s_t* slot, sg_t v) {
+    {{COMBINE}};
+}
+
+// Takes the term of column j whose slot is `slot` (`claimed`: this call made the slot's
+// column present).  ANY: the first term claims the column and no other combines.
+__device__ __forceinline__ void sg_take(sg_s_t* slot, bool claimed, const sg_a_t* a_val, const sg_b_t* b_val,
+                                        int64_t i, sg_ptr_t pa, int64_t k, sg_ptr_t pb, int64_t j) {
+    if constexpr (sg_monoid::is_any) {
+        if (claimed) *slot = (sg_s_t)sg_term(a_val, b_val, i, pa, k, pb, j);
+    } else {
+        sg_combine(slot, sg_term(a_val, b_val, i, pa, k, pb, j));
+    }
+}
+
+// Sorts each group's table (2^tlog keys, their values beside) by key, bitonically, the group's
+// 2^glog lanes sharing each stage; empty slots (all ones) go last.  Every thread of the block
+// must call it (all groups of a block have tables of one size).
+__device__ __forceinline__ void sg_bitonic(sg_key_t* keys, sg_s_t* vals, int tlog, int lane, int glog) {
+    const int n = 1 << tlog, half = n >> 1, g = 1 << glog;
+    for (int k = 2; k <= n; k <<= 1) {
+        for (int j = k >> 1; j > 0; j >>= 1) {
+            for (int t = lane; t < half; t += g) {
+                const int x = ((t & ~(j - 1)) << 1) | (t & (j - 1));  // t with a 0 bit inserted at j
+                const int y = x | j;
+                const sg_key_t kx = keys[x], ky = keys[y];
+                if ((kx > ky) == ((x & k) == 0)) {
+                    keys[x] = ky;
+                    keys[y] = kx;
+                    const sg_s_t vx = vals[x];
+                    vals[x] = vals[y];
+                    vals[y] = vx;
+                }
+            }
+            __syncthreads();
+        }
+    }
+}
+
+// Numeric pass, shared-memory tables: the entries of each listed row, written sorted at
+// c_ptr[i].  Groups and tables as in the symbolic count (a table of 2^tlog keys, then one of
+// 2^tlog slots, per row); the table has at least twice as many slots as the row has entries.
+extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill(
+        const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx, const sg_a_t* __restrict__ a_val,
+        const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx, const sg_b_t* __restrict__ b_val,
+        const sg_ptr_t* __restrict__ m_ptr, const sg_index_t* __restrict__ m_idx, int complement,
+        const int64_t* __restrict__ rows, int64_t nlisted, int glog, int tlog, int wlog,
+        const int64_t* __restrict__ c_ptr, sg_out_index_t* __restrict__ c_idx, sg_t* __restrict__ c_val) {
+    extern __shared__ __align__(16) unsigned char sg_smem[];
+    const int per_block = blockDim.x >> glog;
+    const int slot = threadIdx.x >> glog, lane = threadIdx.x & ((1 << glog) - 1);
+    const int all = per_block << tlog;
+    sg_key_t* all_keys = (sg_key_t*)sg_smem;
+    sg_s_t* all_vals = (sg_s_t*)(all_keys + all);  // 2^tlog >= 32 keys a row: 8-byte aligned
+    for (int t = threadIdx.x; t < all; t += blockDim.x) {
+        all_keys[t] = sg_empty;
+        all_vals[t] = sg_init();
+    }
+    __syncthreads();
+    sg_key_t* keys = all_keys + ((size_t)slot << tlog);
+    sg_s_t* vals = all_vals + ((size_t)slot << tlog);
+    const unsigned hmask = (1u << tlog) - 1u;
+    const int64_t r = (int64_t)blockIdx.x * per_block + slot;
+    const int64_t i = r < nlisted ? rows[r] : 0;
+    if (r < nlisted) {
+        sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, lane, glog, wlog,
+                [&](sg_ptr_t pa, int64_t k, sg_ptr_t pb, int64_t j) {
+                    bool claimed;
+                    const unsigned h = sg_insert(keys, hmask, j, &claimed);
+                    sg_take(vals + h, claimed, a_val, b_val, i, pa, k, pb, j);
+                });
+    }
+    __syncthreads();
+    sg_bitonic(keys, vals, tlog, lane, glog);
+    if (r < nlisted) {
+        const int64_t base = c_ptr[i], n = c_ptr[i + 1] - base;
+        for (int64_t t = lane; t < n; t += (1 << glog)) {
+            c_idx[base + t] = (sg_out_index_t)keys[t];
+            c_val[base + t] = (sg_t)vals[t];
+        }
+    }
+}
+
+// Numeric pass for the longest rows: a block (2^glog threads) per listed row accumulates into
+// a dense row of ncols slots and a bitmap of its columns (in `bits` and `vals`, one of each
+// per block), then writes the columns in order, so the row comes out sorted.
+extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill_dense(
+        const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx, const sg_a_t* __restrict__ a_val,
+        const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx, const sg_b_t* __restrict__ b_val,
+        const sg_ptr_t* __restrict__ m_ptr, const sg_index_t* __restrict__ m_idx, int complement,
+        const int64_t* __restrict__ rows, int glog, int wlog, int64_t ncols, unsigned* work_bits,
+        sg_s_t* work_vals, const int64_t* __restrict__ c_ptr, sg_out_index_t* __restrict__ c_idx,
+        sg_t* __restrict__ c_val) {
+    const int64_t nwords = (ncols + 31) >> 5;
+    unsigned* bits = work_bits + (size_t)blockIdx.x * (size_t)nwords;
+    sg_s_t* vals = work_vals + (size_t)blockIdx.x * (size_t)ncols;
+    for (int64_t w = threadIdx.x; w < nwords; w += blockDim.x) bits[w] = 0u;
+    if constexpr (!sg_monoid::is_any) {
+        for (int64_t c = threadIdx.x; c < ncols; c += blockDim.x) vals[c] = sg_init();
+    }
+    __syncthreads();
+    const int64_t i = rows[blockIdx.x];
+    sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, threadIdx.x, glog, wlog,
+            [&](sg_ptr_t pa, int64_t k, sg_ptr_t pb, int64_t j) {
+                const bool claimed = sg_set_bit(bits, j);
+                sg_take(vals + j, claimed, a_val, b_val, i, pa, k, pb, j);
+            });
+    __syncthreads();
+    int64_t base = c_ptr[i];
+    for (int64_t w0 = 0; w0 < nwords; w0 += blockDim.x) {
+        const int64_t w = w0 + threadIdx.x;
+        unsigned word = w < nwords ? bits[w] : 0u;
+        unsigned total;
+        int64_t at = base + (int64_t)sg_block_scan((unsigned)__popc(word), &total);
+        while (word != 0u) {
+            const int64_t j = (w << 5) + (__ffs(word) - 1);
+            word &= word - 1u;
+            c_idx[at] = (sg_out_index_t)j;
+            c_val[at] = (sg_t)vals[j];
+            ++at;
+        }
+        base += total;
+    }
+}
