@@ -237,3 +237,16 @@ def test_a_chunk_of_one_control_character_is_an_error(tmp_path: Path, parser: st
     with pytest.raises(FileFormatError, match="control character") as info:
         read_graphalytics(tmp_path / "g", directed=True)
     assert info.value.line == 2
+
+
+def test_graphalytics_and_edge_list_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_chunks, "CHUNK_BYTES", 16)
+    (tmp_path / "g.v").write_text("".join(f"{v}\n" for v in range(40)))
+    (tmp_path / "g.e").write_text("".join(f"{v} {(v * 7) % 40}\n" for v in range(40)))
+    seen: list[tuple[int, int | None]] = []
+    read_graphalytics(tmp_path / "g", directed=True, progress=lambda d, t: seen.append((d, t)))
+    totals = {t for _, t in seen}
+    assert totals == {(tmp_path / "g.v").stat().st_size, (tmp_path / "g.e").stat().st_size}
+    seen.clear()
+    gb.io.read_edgelist(tmp_path / "g.e", progress=lambda d, t: seen.append((d, t)))
+    assert len(seen) > 5 and seen[-1] == ((tmp_path / "g.e").stat().st_size,) * 2

@@ -97,7 +97,8 @@ class MMHeader:
     ``dtype`` is the type the values are read as; ``graphblas_type`` tells whether a
     ``%%GraphBLAS type`` line chose it.  ``nentries`` is the number of data entries the size
     line declares (for ``array``, the number of values listed).  ``data_line`` is the
-    1-based line where the data starts, ``data_offset`` its offset in the text.
+    1-based line where the data starts, ``data_offset`` its offset in the file (bytes; in
+    the text for :func:`parse_mm_header`).
     """
 
     format: str
