@@ -43,16 +43,16 @@ class Coo:
 
 
 def mirror(
-    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, order: np.ndarray, *, negate: bool = False
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Add (j, i) for every off-diagonal (i, j); ``order`` (e.g. line numbers) follows the copies."""
+    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, order: np.ndarray | None, *, negate: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """Add (j, i) for every off-diagonal (i, j); ``order`` (e.g. line numbers, or None) follows the copies."""
     off = rows != cols
     mirrored = -values[off] if negate else values[off]
     return (
         np.concatenate([rows, cols[off]]),
         np.concatenate([cols, rows[off]]),
         np.concatenate([values, mirrored]),
-        np.concatenate([order, order[off]]),
+        None if order is None else np.concatenate([order, order[off]]),
     )
 
 
@@ -80,14 +80,15 @@ def _strictly_increasing(key: np.ndarray) -> bool:
     return bool(np.all(key[1:] > key[:-1]))
 
 
-def has_duplicates(rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int) -> bool:
-    """True when some (row, col) pair repeats.  O(n) for entries sorted by row or by column."""
+def has_duplicates(rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int, *, by_column: bool = True) -> bool:
+    """True when some (row, col) pair repeats.  O(n) for entries sorted by row (or by column,
+    when ``by_column``: Matrix Market files are often written column by column)."""
     if len(rows) < 2:
         return False
     if nrows * ncols >= 2**62:
         return find_duplicate(rows, cols, np.arange(len(rows))) is not None
     by_row = rows * ncols + cols
-    if _strictly_increasing(by_row) or _strictly_increasing(cols * nrows + rows):
+    if _strictly_increasing(by_row) or (by_column and _strictly_increasing(cols * nrows + rows)):
         return False
     by_row.sort()
     return bool(np.any(by_row[1:] == by_row[:-1]))

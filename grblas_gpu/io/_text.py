@@ -1,10 +1,13 @@
-"""Fast, validating tokenisation of line-oriented numeric text (shared by every reader).
+"""The pure path: validating tokenisation of line-oriented numeric text (shared by every reader).
 
-A data section is read whole, checked line by line with vectorised NumPy (every
-non-blank line must hold the same number of fields), split once with
-``str.split`` and converted column by column with ``np.array(tokens, dtype)``,
-which parses millions of tokens per second.  Only when something is wrong does a
-slow Python loop run, to find the first bad token and report its line.
+A chunk of data is checked line by line with vectorised NumPy (every non-blank line
+must hold the same number of fields, every character of a data line is ASCII and no
+number holds ``_``), split once with ``str.split`` and converted column by column with
+``np.array(tokens, dtype)``.  Only when something is wrong does a slow Python loop run,
+to find the first bad token and report its line.  Numbers are what the formats allow:
+ASCII digits, no ``_`` separators (Python's ``int`` and ``float`` accept both), and a
+real literal that overflows is an error, not ``inf`` (``inf`` and ``nan`` written as such
+are read).  :class:`FastRecords` holds the same columns when pyarrow parsed the chunk.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import gzip
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Union
@@ -21,14 +24,18 @@ import numpy as np
 
 from ..dtypes import BOOL, UINT64, DataType
 from ..operators.cmath import cast_array
+from ._chunks import LineMap, fast_available, fast_columns, nonempty_lines, pick_delimiter
 from .errors import FileFormatError
 
-__all__ = ["Source", "read_text", "Records", "split_records", "line_iter"]
+__all__ = ["Source", "read_text", "Records", "FastRecords", "split_records", "line_iter", "NON_FINITE",
+           "chunk_records", "concat_columns"]
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 
 _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
+#: The tokens that stand for a non-finite real (any case, with an optional sign).
+NON_FINITE = ("inf", "infinity", "nan")
 
 
 def source_name(source: Any) -> str:
@@ -39,7 +46,11 @@ def source_name(source: Any) -> str:
 
 
 def read_text(source: Source) -> tuple[str, str]:
-    """Return ``(text, name)`` for a path (``.gz`` is decompressed) or an open file object."""
+    """Return ``(text, name)`` for a path (``.gz`` is decompressed) or an open file object.
+
+    Bytes that are not UTF-8 are kept as lone surrogates (``surrogateescape``): a comment
+    line may hold anything; :func:`split_records` rejects them on a data line, naming it.
+    """
     name = source_name(source)
     if hasattr(source, "read"):
         data = source.read()  # type: ignore[union-attr]
@@ -49,10 +60,7 @@ def read_text(source: Source) -> tuple[str, str]:
         with opener(path, "rb") as f:
             data = f.read()
     if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise FileFormatError(f"not a UTF-8 text file (bad byte at offset {e.start})", name) from None
+        data = data.decode("utf-8", "surrogateescape")
     if "\r" in data:
         data = data.replace("\r\n", "\n").replace("\r", "\n")
     return data, name
@@ -105,6 +113,67 @@ class Records:
         """A FileFormatError for record number ``record`` (0-based)."""
         return FileFormatError(reason, self.name, int(self.lines[record]))
 
+    def int_column(self, j: int, what: str) -> np.ndarray:
+        """Column ``j`` as int64 (an index)."""
+        return parse_index_column(self, j, what)
+
+    def id_column(self, j: int, what: str) -> np.ndarray:
+        """Column ``j`` as non-negative ids (int64, uint64 past INT64_MAX)."""
+        return parse_id_column(self, j, what)
+
+    def float_column(self, j: int, what: str) -> np.ndarray:
+        """Column ``j`` as float64."""
+        return parse_float_column(self, j, what)
+
+    def value_column(self, j: int, t: DataType, *, what: str = "value", note: str = "") -> np.ndarray:
+        """Column ``j`` as values of type ``t`` (see :func:`parse_value_column`)."""
+        return parse_value_column(self, j, t, what=what, note=note)
+
+
+@dataclass
+class FastRecords:
+    """A chunk's columns as parsed by pyarrow (``columns[j]``: int64 or float64, all finite).
+
+    Offers the column methods of :class:`Records`, with the same checks and messages.
+    ``lines`` maps a record to its line (see ``_chunks.LineSpan``).
+    """
+
+    columns: list[np.ndarray]
+    width: int
+    span: Any
+    name: str
+
+    def __len__(self) -> int:
+        return len(self.columns[0])
+
+    def error(self, record: int, reason: str) -> FileFormatError:
+        """A FileFormatError for record number ``record`` (0-based) of the chunk."""
+        return FileFormatError(reason, self.name, self.span.line(record))
+
+    def int_column(self, j: int, what: str) -> np.ndarray:
+        """Column ``j`` as int64."""
+        return self.columns[j]
+
+    def id_column(self, j: int, what: str) -> np.ndarray:
+        """Column ``j`` as non-negative ids."""
+        ids = self.columns[j]
+        if len(ids) and ids.min() < 0:
+            i = int(np.flatnonzero(ids < 0)[0])
+            raise self.error(i, f"{what} {ids[i]} is negative")
+        return ids
+
+    def float_column(self, j: int, what: str) -> np.ndarray:
+        """Column ``j`` as float64."""
+        return self.columns[j].astype(np.float64, copy=False)
+
+    def value_column(self, j: int, t: DataType, *, what: str = "value", note: str = "") -> np.ndarray:
+        """Column ``j`` as values of type ``t``; integer types were parsed as int64 and are range-checked."""
+        values = self.columns[j]
+        if t.is_float:
+            return _narrow_float(self, values.astype(np.float64, copy=False), t, what, None)
+        _check_range(self, values, t, what, note)  # the readers ask pyarrow for int64 here
+        return values.astype(t.np_type)
+
 
 def _tokens_per_line(text: str) -> np.ndarray:
     """The number of whitespace-separated tokens on each line of ``text`` (vectorised)."""
@@ -127,6 +196,24 @@ def _first_split_mismatch(text: str, counts: np.ndarray, name: str, first_line: 
     return FileFormatError("unexpected whitespace or control character", name)
 
 
+def _check_characters(text: str, name: str, first_line: int) -> None:
+    """Reject a data line with a non-ASCII character (a non-UTF-8 byte included) or a ``_``."""
+    if text.isascii() and "_" not in text:
+        return
+    for i, line in enumerate(text.split("\n")):
+        bad = next((ch for ch in line if ord(ch) > 127 or ch == "_"), None)
+        if bad is None:
+            continue
+        if "\udc80" <= bad <= "\udcff":
+            reason = f"byte 0x{ord(bad) - 0xDC00:02x} is not UTF-8 text"
+        elif bad == "_":
+            token = next(t for t in line.split() if "_" in t)
+            reason = f"{token!r} is not a number ('_' is not allowed in numbers)"
+        else:
+            reason = f"unexpected character {bad!r} (U+{ord(bad):04X}): numbers are ASCII digits"
+        raise FileFormatError(reason, name, first_line + i)
+
+
 def split_records(
     text: str,
     *,
@@ -137,15 +224,19 @@ def split_records(
 ) -> Records:
     """Split ``text`` (whose first line is line ``first_line`` of the file) into records.
 
-    Blank lines and lines starting with one of ``comments`` are skipped.  Every other line
-    must hold the same number of fields, one of ``widths`` (the first record decides).
+    Blank lines and lines starting with one of ``comments`` are skipped (whatever bytes
+    they hold).  Every other line must hold the same number of fields, one of ``widths``
+    (the first record decides), and only ASCII characters.
     """
     allowed = (widths,) if isinstance(widths, int) else widths
     text = blank_comment_lines(text, comments)
+    _check_characters(text, name, first_line)
     counts = _tokens_per_line(text)
     nonempty = np.flatnonzero(counts)
     end_line = first_line + len(counts) - (2 if text.endswith("\n") or not text else 1)
     if len(nonempty) == 0:
+        if text.split():  # a control character the byte scan took for a space
+            raise _first_split_mismatch(text, counts, name, first_line)
         return Records([], allowed[0], np.empty(0, np.int64), name, end_line)
     found = counts[nonempty]
     width = int(found[0])
@@ -223,14 +314,37 @@ def _parse_uint64(records: Records, col: list[str], what: str) -> np.ndarray:
         raise records.error(i, f"{what} {col[i]!r} is not an integer in 0..2**64-1") from None
 
 
+def _is_non_finite_token(token: str) -> bool:
+    return token.lstrip("+-").lower() in NON_FINITE
+
+
 def parse_float_column(records: Records, j: int, what: str = "value") -> np.ndarray:
-    """Column ``j`` as float64 (accepts ``inf``, ``-inf``, ``nan``, ``Infinity``)."""
+    """Column ``j`` as float64 (accepts ``inf``, ``-inf``, ``nan``, ``Infinity``; rejects an overflowing literal)."""
     col = records.column(j)
     try:
-        return np.array(col, dtype=np.float64)
+        values = np.array(col, dtype=np.float64)
     except ValueError:
         i = _first_failure(col, float)
         raise records.error(i, f"{what} {col[i]!r} is not a number") from None
+    infinite = np.isinf(values)
+    if infinite.any():
+        for i in np.flatnonzero(infinite).tolist():
+            if not _is_non_finite_token(col[i]):
+                raise records.error(i, f"{what} {col[i]} is out of range for FP64 (it overflows to inf)")
+    return values
+
+
+def _narrow_float(records: Any, values: np.ndarray, t: DataType, what: str, col: list[str] | None) -> np.ndarray:
+    """``values`` as ``t``; a finite value that overflows FP32 is an error."""
+    with np.errstate(over="ignore"):  # an overflow is reported below, as an error naming the line
+        out = values.astype(t.np_type)
+    if t.np_type != np.float64:
+        grown = np.isinf(out) & np.isfinite(values)
+        if grown.any():
+            i = int(np.flatnonzero(grown)[0])
+            shown = col[i] if col is not None else repr(float(values[i]))
+            raise records.error(i, f"{what} {shown} is out of range for {t} (it overflows to inf)")
+    return out
 
 
 def parse_value_column(records: Records, j: int, t: DataType, *, what: str = "value", note: str = "") -> np.ndarray:
@@ -238,12 +352,13 @@ def parse_value_column(records: Records, j: int, t: DataType, *, what: str = "va
 
     Integer and BOOL types parse integer tokens exactly (uint64 beyond INT64_MAX when ``t``
     is UINT64); an integral real token such as ``3.0`` is accepted too.  BOOL takes 0 and 1.
-    Floating types parse reals; FP32 rounds.  ``note`` is appended to range errors.
+    Floating types parse reals; FP32 rounds, and a value beyond its range is an error.
+    ``note`` is appended to range errors.
     """
     if t.is_float:
-        return parse_float_column(records, j, what).astype(t.np_type)
+        return _narrow_float(records, parse_float_column(records, j, what), t, what, records.column(j))
     values = _parse_integral(records, j, t, what)
-    _check_range(records, j, values, t, what, note)
+    _check_range(records, values, t, what, note)
     return values.astype(t.np_type)
 
 
@@ -272,7 +387,7 @@ def _parse_integral(records: Records, j: int, t: DataType, what: str) -> np.ndar
     return floats.astype(np.int64)
 
 
-def _check_range(records: Records, j: int, values: np.ndarray, t: DataType, what: str, note: str) -> None:
+def _check_range(records: Any, values: np.ndarray, t: DataType, what: str, note: str) -> None:
     lo, hi = (0, 1) if t == BOOL else (int(t.min), int(t.max))
     if values.dtype.kind == "u":
         bad = values > np.uint64(min(hi, 2**64 - 1))
@@ -281,9 +396,59 @@ def _check_range(records: Records, j: int, values: np.ndarray, t: DataType, what
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         allowed = "0 or 1" if t == BOOL else f"{lo}..{hi}"
-        raise records.error(i, f"{what} {records.column(j)[i]} is out of range for {t} ({allowed}){note}")
+        raise records.error(i, f"{what} {values[i]} is out of range for {t} ({allowed}){note}")
 
 
 def cast_values(values: np.ndarray, t: DataType) -> np.ndarray:
     """``values`` cast C-style to ``t`` (a no-op when already of that type)."""
     return cast_array(np.asarray(values), t, np)
+
+
+# ----------------------------------------------------------------------------- chunks
+
+
+def chunk_records(
+    data: bytes,
+    first: int,
+    count: int,
+    name: str,
+    lines: LineMap,
+    *,
+    kinds: Sequence[str] | None,
+    widths: tuple[int, ...] | int,
+    comments: tuple[str, ...] = (),
+    delimiter: str | None = None,
+    prepare: Callable[[str], str] | None = None,
+) -> Records | FastRecords:
+    """The records of one chunk (``count`` lines from line ``first``), added to ``lines``.
+
+    pyarrow parses the chunk when it can (``kinds`` says int or float per field; None asks
+    for the pure path) and no comment prefix occurs in it; otherwise, or when pyarrow
+    rejects the chunk or is unsure, the pure path reads it and names the line of any
+    error.  ``prepare`` rewrites the chunk's text for the pure path (a delimiter).
+    """
+    if kinds is not None and fast_available() and not any(p.encode() in data for p in comments):
+        d = pick_delimiter(data, delimiter)
+        columns = fast_columns(data, kinds, d) if d else None
+        if columns is not None:
+            n = len(columns[0])
+            exact = None if n == count else nonempty_lines(data, first)
+            if exact is None or len(exact) == n:
+                return FastRecords(columns, len(kinds), lines.add(n, first, exact), name)
+    text = data.decode("utf-8", "surrogateescape")
+    if prepare is not None:
+        text = prepare(text)
+    records = split_records(text, name=name, first_line=first, widths=widths, comments=comments)
+    lines.add(len(records), first, records.lines)
+    return records
+
+
+def concat_columns(arrays: list[np.ndarray], dtype: Any) -> np.ndarray:
+    """One array from the chunks' columns; int64 and uint64 chunks (ids past INT64_MAX) join as uint64."""
+    if not arrays:
+        return np.empty(0, dtype=dtype)
+    kinds = {a.dtype for a in arrays}
+    if len(kinds) > 1:
+        target = np.uint64 if kinds <= {np.dtype(np.int64), np.dtype(np.uint64)} else dtype
+        arrays = [a.astype(target) for a in arrays]
+    return np.concatenate(arrays) if len(arrays) > 1 else arrays[0]

@@ -86,8 +86,9 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     return "edgelist"
 
 
-def _matrix_market(path: Path, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None) -> LoadedGraph:
-    coo, header = parse_matrix_market(path, dtype=dtype, allow_duplicates=dup_op is not None)
+def _matrix_market(path: Path, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None,
+                   progress: Any = None) -> LoadedGraph:
+    coo, header = parse_matrix_market(path, dtype=dtype, allow_duplicates=dup_op is not None, progress=progress)
     A = build_matrix(coo, dup_op=dup_op, backend=backend)
     props = {k: getattr(header, k) for k in ("format", "field", "symmetry", "nrows", "ncols", "comments")}
     props["dtype"] = A.dtype
@@ -113,7 +114,7 @@ def read_graph(path: str | os.PathLike[str], *, format: str | None = None, **kw:
     ``format`` overrides detection (``"matrixmarket"``/``"mtx"``, ``"graphalytics"``/
     ``"ldbc"``, ``"edgelist"``/``"snap"``).  Other keywords go to the reader:
     :func:`~grblas_gpu.io.mmread`, :func:`~grblas_gpu.io.read_graphalytics` or
-    :func:`~grblas_gpu.io.read_edgelist` (``backend=`` works for all three).
+    :func:`~grblas_gpu.io.read_edgelist` (``backend=`` and ``progress=`` work for all three).
     """
     if format is None:
         kind = detect_format(path)

@@ -12,6 +12,11 @@
 * Unweighted edges get the value ``True`` (BOOL) unless ``dtype`` says otherwise;
   weights are read as FP64 unless ``dtype`` names another type (integer types parse
   integers exactly and reject values that do not fit).
+* Numbers are ASCII digits (``1_0`` and other scripts' digits are errors); a weight that
+  overflows its type is an error, ``inf``/``nan`` written as such are read.  Comment
+  lines may hold any bytes.
+* The file is read in chunks, by pyarrow's CSV reader where it is installed and by a
+  pure NumPy path otherwise or where pyarrow is unsure; both answer alike.
 """
 
 from __future__ import annotations
@@ -24,19 +29,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import BOOL, FP64, DataType, lookup_dtype
-from ._coo import Coo, build_matrix, keep_first, mirror
-from ._text import (
-    Records,
-    Source,
-    blank_comment_lines,
-    cast_values,
-    line_iter,
-    parse_float_column,
-    parse_id_column,
-    parse_value_column,
-    read_text,
-    split_records,
-)
+from ._coo import Coo, build_matrix, has_duplicates, keep_first, mirror
+from ._chunks import ByteReader, LineMap, Progress
+from ._text import FastRecords, Records, Source, blank_comment_lines, cast_values, chunk_records, concat_columns
 from .errors import FileFormatError
 
 if TYPE_CHECKING:
@@ -55,24 +50,30 @@ class EdgeList:
     weighted: bool
 
 
-def _normalise_delimiter(text: str, delimiter: str | None, name: str) -> str:
-    """Turn a delimiter into spaces, rejecting empty fields; None: comma if the first line has one."""
-    if delimiter is None:
-        delimiter = "," if "," in _first_data_line(text) else None
+def _normalise_delimiter(text: str, delimiter: str | None, name: str, first_line: int = 1) -> str:
+    """Turn a delimiter into spaces, rejecting empty fields (``text`` starts on line ``first_line``)."""
     if delimiter is None or delimiter.isspace():
         return text
     d = re.escape(delimiter)
     empty = re.search(rf"(?m)^[ \t]*{d}|{d}[ \t]*({d}|$)", text)
     if empty is not None:
-        raise FileFormatError(f"empty field (delimiter {delimiter!r})", name, text.count("\n", 0, empty.start()) + 1)
+        line = first_line + text.count("\n", 0, empty.start())
+        raise FileFormatError(f"empty field (delimiter {delimiter!r})", name, line)
     return text.replace(delimiter, " ")
 
 
-def _first_data_line(text: str) -> str:
-    for _, _, line in line_iter(text):
-        if line.strip():
-            return line
-    return ""
+def _first_data_line(reader: ByteReader, prefixes: tuple[str, ...]) -> str:
+    """Skip the leading blank and comment lines; return the first data line (left unread), or ""."""
+    marks = tuple(p.encode() for p in prefixes)
+    while True:
+        raw = reader.readline()
+        if not raw:
+            return ""
+        stripped = raw.lstrip(b" \t\f\v")
+        if not stripped.strip() or (marks and stripped.startswith(marks)):
+            continue
+        reader.unread(raw)
+        return raw.decode("utf-8", "surrogateescape")
 
 
 def _comment_prefixes(comments: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -81,31 +82,55 @@ def _comment_prefixes(comments: str | Sequence[str] | None) -> tuple[str, ...]:
     return (comments,) if isinstance(comments, str) else tuple(comments)
 
 
-def _weights(records: Records, dtype: DataType) -> np.ndarray:
-    if dtype.is_float:
-        return parse_float_column(records, 2, "weight").astype(dtype.np_type)
+def _weights(records: Records | FastRecords, dtype: DataType) -> np.ndarray:
     if dtype.is_bool:
-        return parse_float_column(records, 2, "weight") != 0
-    return parse_value_column(records, 2, dtype, what="weight")
+        return records.float_column(2, "weight") != 0
+    return records.value_column(2, dtype, what="weight")
 
 
 def _vertex_numbers(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The sorted distinct ids and each endpoint's position among them."""
     if src.dtype != dst.dtype:
         src, dst = src.astype(np.uint64), dst.astype(np.uint64)
+    n = len(src)
+    top = int(max(src.max(), dst.max())) if n else 0
+    if top < 4 * n + 1024:  # ids about as many as the edges: a presence map, no sort
+        present = np.zeros(top + 1, dtype=bool)
+        present[src] = True
+        present[dst] = True
+        ids = np.flatnonzero(present).astype(src.dtype)
+        position = np.cumsum(present, dtype=np.int64) - 1
+        return ids, position[src], position[dst]
     ids, inverse = np.unique(np.concatenate([src, dst]), return_inverse=True)
     inverse = inverse.astype(np.int64).reshape(-1)
-    return ids, inverse[: len(src)], inverse[len(src) :]
+    return ids, inverse[:n], inverse[n:]
 
 
 def edges_to_coo(
     rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n: int, dtype: DataType, *, directed: bool
 ) -> Coo:
     """An ``n`` x ``n`` adjacency from edges in file order: both directions if undirected, first edge wins."""
-    order = np.arange(len(rows), dtype=np.int64)
+    order = np.arange(len(rows), dtype=np.int64)  # file order: a mirrored edge takes its line's place
     if not directed:
         rows, cols, values, order = mirror(rows, cols, values, order)
-    rows, cols, values = keep_first(rows, cols, values, order)
+    if has_duplicates(rows, cols, n, n, by_column=False):  # edge lists come sorted by source, if at all
+        rows, cols, values = keep_first(rows, cols, values, order)
     return Coo(rows, cols, cast_values(values, dtype), n, n, dtype)
+
+
+def _layout(first: str, delimiter: str | None, weighted: bool | None, dtype: Any) -> tuple[int | None, DataType]:
+    """The width the first data line shows (None when not 2 or 3: the pure path reports it) and the value type."""
+    width = len(first.replace(delimiter, " ").split()) if delimiter else len(first.split())
+    known = width if width in (2, 3) else None
+    use_weights = known == 3 and weighted is not False
+    t = lookup_dtype(dtype) if dtype is not None else (FP64 if use_weights else BOOL)
+    return known, t
+
+
+def _kinds(width: int | None, t: DataType) -> tuple[str, ...] | None:
+    if width is None:
+        return None
+    return ("int", "int") if width == 2 else ("int", "int", "float" if t.is_float or t.is_bool else "int")
 
 
 def parse_edgelist(
@@ -116,26 +141,39 @@ def parse_edgelist(
     dtype: Any = None,
     comments: str | Sequence[str] | None = "#",
     delimiter: str | None = None,
+    progress: Progress = None,
 ) -> EdgeList:
     """Read an edge list into NumPy COO arrays and the sorted original vertex ids.
 
     ``weighted=None`` uses the third column when there is one; ``True`` requires it;
-    ``False`` ignores it.  See the module documentation for every rule.
+    ``False`` ignores it.  The file is read in chunks; ``progress`` reports them (see
+    :func:`~grblas_gpu.io.parse_matrix_market`).  See the module documentation for every rule.
     """
-    text, name = read_text(source)
-    text = blank_comment_lines(text, _comment_prefixes(comments))
-    text = _normalise_delimiter(text, delimiter, name)
-    records = split_records(text, name=name, widths=(2, 3))
-    del text
-    if weighted and len(records) and records.width == 2:
-        raise records.error(0, "weighted=True, but the edges have no third (weight) column")
-    use_weights = records.width == 3 and weighted is not False
-    t = lookup_dtype(dtype) if dtype is not None else (FP64 if use_weights else BOOL)
-    src = parse_id_column(records, 0, "vertex id")
-    dst = parse_id_column(records, 1, "vertex id")
-    values = _weights(records, t) if use_weights else np.ones(len(records), dtype=t.np_type)
-    ids, rows, cols = _vertex_numbers(src, dst)
-    coo = edges_to_coo(rows, cols, values, len(ids), t, directed=directed)
+    prefixes = _comment_prefixes(comments)
+    lines = LineMap()
+    src, dst, weights = [], [], []
+    with ByteReader(source) as reader:
+        name = reader.name
+        first = _first_data_line(reader, prefixes)
+        if delimiter is None:
+            delimiter = "," if "," in first else None
+        width, t = _layout(first, delimiter, weighted, dtype)
+        use_weights = width == 3 and weighted is not False
+        for data, first_line, n in reader.chunks(progress):
+            records = chunk_records(
+                data, first_line, n, name, lines, kinds=_kinds(width, t), widths=(width,) if width else (2, 3),
+                comments=prefixes, delimiter=delimiter,
+                prepare=lambda text, f=first_line: _normalise_delimiter(blank_comment_lines(text, prefixes),
+                                                                        delimiter, name, f),
+            )
+            if weighted and len(records) and records.width == 2:
+                raise records.error(0, "weighted=True, but the edges have no third (weight) column")
+            src.append(records.id_column(0, "vertex id"))
+            dst.append(records.id_column(1, "vertex id"))
+            weights.append(_weights(records, t) if use_weights else np.ones(len(records), dtype=t.np_type))
+    ids, rows, cols = _vertex_numbers(concat_columns(src, np.int64), concat_columns(dst, np.int64))
+    del src, dst
+    coo = edges_to_coo(rows, cols, concat_columns(weights, t.np_type), len(ids), t, directed=directed)
     return EdgeList(coo, ids, directed, use_weights)
 
 
@@ -148,14 +186,17 @@ def read_edgelist(
     comments: str | Sequence[str] | None = "#",
     delimiter: str | None = None,
     backend: str | None = None,
+    progress: Progress = None,
 ) -> tuple[Matrix, np.ndarray]:
     """Read an edge list (SNAP format) into ``(A, ids)``.
 
     ``A[i, j]`` is the edge from vertex ``ids[i]`` to vertex ``ids[j]`` (``ids`` sorted
     ascending, NumPy).  Values: the weights (FP64, or ``dtype``), else True (BOOL).
-    Repeated edges keep their first occurrence; self-loops are kept.
+    Repeated edges keep their first occurrence; self-loops are kept.  ``progress`` reports
+    the reading of long files (see :func:`~grblas_gpu.io.parse_matrix_market`).
     """
     edges = parse_edgelist(
-        path, directed=directed, weighted=weighted, dtype=dtype, comments=comments, delimiter=delimiter
+        path, directed=directed, weighted=weighted, dtype=dtype, comments=comments, delimiter=delimiter,
+        progress=progress,
     )
     return build_matrix(edges.coo, backend=backend), edges.ids

@@ -17,6 +17,9 @@
   either the reader asks for the argument.
 * Weights: a third column is read as FP64 (INT64 when the ``edge-properties.types``
   property says ``int``/``long``); without one every edge is True (BOOL).
+* Numbers are ASCII digits (``1_0`` and other scripts' digits are errors naming the
+  line); a weight that overflows is an error.  The ``.v`` and ``.e`` files are read in
+  chunks, by pyarrow's CSV reader where it is installed (see :mod:`grblas_gpu.io`).
 """
 
 from __future__ import annotations
@@ -31,13 +34,16 @@ import numpy as np
 from ..dtypes import BOOL, FP64, INT64, DataType
 from ..exceptions import InvalidValue
 from ._coo import build_matrix, map_ids
+from ._chunks import ByteReader, LineMap, Progress
 from ._text import (
+    FastRecords,
     Records,
     Source,
+    chunk_records,
+    concat_columns,
     line_iter,
     parse_float_column,
     parse_id_column,
-    parse_value_column,
     read_text,
     split_records,
 )
@@ -133,6 +139,8 @@ def parse_properties(source: Source, graph_name: str | None = None) -> dict[str,
         s = line.strip()
         if not s or s[0] in "#!":
             continue
+        if any("\udc80" <= ch <= "\udcff" for ch in s):
+            raise FileFormatError("a byte that is not UTF-8 text", name, lineno)
         sep = min((i for i in (s.find("="), s.find(":")) if i > 0), default=-1)
         if sep < 0:
             raise FileFormatError(f"expected 'key = value', found {s[:40]!r}", name, lineno)
@@ -170,28 +178,44 @@ def _pick(prefix: Path, suffix: str, named: Any) -> Path:
 # ----------------------------------------------------------------------------- reading
 
 
-def _read_vertices(path: Path) -> np.ndarray:
-    text, name = read_text(path)
-    records = split_records(text, name=name, widths=1)
-    ids = parse_id_column(records, 0, "vertex id")
+def _read_vertices(path: Path, progress: Progress) -> np.ndarray:
+    lines = LineMap()
+    parts = []
+    with ByteReader(path) as reader:
+        for data, first, n in reader.chunks(progress):
+            records = chunk_records(data, first, n, reader.name, lines, kinds=("int",), widths=1)
+            parts.append(records.id_column(0, "vertex id"))
+    ids = concat_columns(parts, np.int64)
     order = np.argsort(ids, kind="stable")
     sorted_ids = ids[order]
     repeat = np.flatnonzero(sorted_ids[1:] == sorted_ids[:-1])
     if len(repeat):
         later = int(max(order[repeat[0]], order[repeat[0] + 1]))
-        raise records.error(later, f"vertex id {ids[later]} is listed twice")
+        raise FileFormatError(f"vertex id {ids[later]} is listed twice", reader.name, lines.line(later))
     return sorted_ids
 
 
-def _edge_type(records: Records, settings: dict[str, Any]) -> DataType:
-    if records.width == 2:
+def _first_width(reader: ByteReader) -> int | None:
+    """The number of fields on the first non-blank line (left unread), None when not 2 or 3."""
+    while True:
+        raw = reader.readline()
+        if not raw:
+            return None
+        if raw.strip():
+            reader.unread(raw)
+            width = len(raw.split())
+            return width if width in (2, 3) else None
+
+
+def _edge_type(width: int | None, settings: dict[str, Any]) -> DataType:
+    if width != 3:
         return BOOL
     types = [str(t).lower() for t in settings.get("edge-properties.types", [])]
     return INT64 if types and types[0] in _INT_TYPES else FP64
 
 
-def _edge_rows(records: Records, column: int, ids: np.ndarray, vfile: Path) -> np.ndarray:
-    wanted = parse_id_column(records, column, "vertex id")
+def _edge_rows(records: Records | FastRecords, column: int, ids: np.ndarray, vfile: Path) -> np.ndarray:
+    wanted = records.id_column(column, "vertex id")
     if wanted.dtype != ids.dtype:
         wanted, ids = wanted.astype(np.uint64), ids.astype(np.uint64)
     pos, missing = map_ids(ids, wanted)
@@ -209,23 +233,42 @@ def _directed(directed: bool | None, settings: dict[str, Any], name: str) -> boo
     raise InvalidValue(f"Graphalytics graph {name!r} has no 'directed' property: pass directed=True or False")
 
 
+def _read_edges(path: Path, ids: np.ndarray, settings: dict[str, Any], vfile: Path,
+                progress: Progress) -> tuple[np.ndarray, np.ndarray, np.ndarray, DataType]:
+    """Rows, columns and values of the ``.e`` file's edges, in file order, and the value type."""
+    lines = LineMap()
+    rows, cols, values = [], [], []
+    with ByteReader(path) as reader:
+        width = _first_width(reader)
+        t = _edge_type(width, settings)
+        kinds = None if width is None else ("int", "int", "float" if t.is_float else "int")[:width]
+        for data, first, n in reader.chunks(progress):
+            records = chunk_records(data, first, n, reader.name, lines, kinds=kinds,
+                                    widths=(width,) if width else (2, 3))
+            rows.append(_edge_rows(records, 0, ids, vfile))
+            cols.append(_edge_rows(records, 1, ids, vfile))
+            if t == BOOL:
+                values.append(np.ones(len(records), dtype=bool))
+            else:
+                values.append(records.value_column(2, t, what="weight"))
+    join = concat_columns
+    return join(rows, np.int64), join(cols, np.int64), join(values, t.np_type), t
+
+
 def read_graphalytics(
-    path: str | os.PathLike[str], *, directed: bool | None = None, backend: str | None = None
+    path: str | os.PathLike[str], *, directed: bool | None = None, backend: str | None = None,
+    progress: Progress = None,
 ) -> GraphalyticsGraph:
     """Read a Graphalytics graph given its prefix (``dir/example-directed``) or any of its files.
 
     Returns a :class:`GraphalyticsGraph`; see the module documentation for every rule.
+    ``progress`` reports the reading of long files (see :func:`~grblas_gpu.io.parse_matrix_market`).
     """
     files = find_graphalytics_files(path)
     settings = files.settings
     is_directed = _directed(directed, settings, files.name)
-    ids = _read_vertices(files.vertices)
-    text, name = read_text(files.edges)
-    records = split_records(text, name=name, widths=(2, 3))
-    rows = _edge_rows(records, 0, ids, files.vertices)
-    cols = _edge_rows(records, 1, ids, files.vertices)
-    t = _edge_type(records, settings)
-    values = np.ones(len(records), dtype=bool) if t == BOOL else parse_value_column(records, 2, t, what="weight")
+    ids = _read_vertices(files.vertices, progress)
+    rows, cols, values, t = _read_edges(files.edges, ids, settings, files.vertices, progress)
     coo = edges_to_coo(rows, cols, values, len(ids), t, directed=is_directed)
     matrix = build_matrix(coo, backend=backend)
     return GraphalyticsGraph(matrix, ids, is_directed, settings, files.name, t != BOOL)

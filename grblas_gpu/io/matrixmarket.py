@@ -21,20 +21,31 @@ Reading follows the NIST Matrix Market format and LAGraph's extension:
 * Duplicate entries are an error (as in LAGraph), reported with both lines; pass
   ``dup_op=`` to :func:`mmread` to combine them instead.
 * The size line ``nrows ncols nentries`` (coordinate) or ``nrows ncols`` (array) must
-  follow the header; an array size line may carry a third number if it equals
-  ``nrows * ncols`` (LAGraph's ``*_cluster.mtx`` files do this).
+  follow the header: ASCII digits, each at most 2**60 (GrB_INDEX_MAX); an array size
+  line may carry a third number if it equals ``nrows * ncols`` (LAGraph's
+  ``*_cluster.mtx`` files do this).
 * Blank lines and ``%`` comment lines may appear anywhere, also among the entries
   (LAGraph's ``west0067_jumbled.mtx`` has one there).
 * Array files list values column by column (the lower triangle for symmetric, the strict
-  lower triangle for skew-symmetric); every position becomes a stored entry.
+  lower triangle for skew-symmetric); every position becomes a stored entry, the zero
+  diagonal of a skew-symmetric array file included (the format does not list it).
+* Numbers are ASCII digits (no ``_`` separators, no other scripts' digits).  A real
+  literal too large for the type (``1e999999``; ``1e39`` in a ``float`` file) is an
+  error; ``inf``, ``-inf``, ``nan`` written as such are read.
+* Comment lines are skipped whatever bytes they hold; a data line must be ASCII.
+* The entries are read in chunks, by pyarrow's CSV reader where it is installed (the
+  ``readers`` extra) and by a pure NumPy path otherwise, or wherever pyarrow is unsure;
+  both give the same answer and the same error.  ``progress=`` reports long files.
 
 Every error is a :class:`FileFormatError` naming the file and the line.
 """
 
 from __future__ import annotations
 
-import os
 import dataclasses
+import os
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -42,9 +53,10 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import BOOL, FP32, FP64, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, DataType, lookup_dtype
-from ..exceptions import DomainMismatch, InvalidValue
+from ..exceptions import InvalidValue
+from ._chunks import ByteReader, LineMap, Progress
 from ._coo import Coo, build_matrix, find_duplicate, has_duplicates, mirror
-from ._text import Records, Source, line_iter, parse_index_column, parse_value_column, read_text, split_records
+from ._text import FastRecords, Records, Source, chunk_records, concat_columns, line_iter
 from .errors import FileFormatError, UnsupportedFormatError
 
 if TYPE_CHECKING:
@@ -72,6 +84,10 @@ GRAPHBLAS_TYPES: dict[str, DataType] = {
 }
 _C_NAMES = {t: name for name, t in GRAPHBLAS_TYPES.items()}
 _FIELD_TYPES = {"pattern": BOOL, "integer": INT64, "real": FP64}
+#: The largest dimension GraphBLAS allows (GrB_INDEX_MAX + 1 = 2**60).
+GRB_INDEX_MAX = 2**60
+_DIGITS = re.compile(r"[0-9]+")
+_TYPE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 @dataclass
@@ -81,7 +97,8 @@ class MMHeader:
     ``dtype`` is the type the values are read as; ``graphblas_type`` tells whether a
     ``%%GraphBLAS type`` line chose it.  ``nentries`` is the number of data entries the size
     line declares (for ``array``, the number of values listed).  ``data_line`` is the
-    1-based line where the data starts, ``data_offset`` its offset in the text.
+    1-based line where the data starts, ``data_offset`` its offset in the file (bytes; in
+    the text for :func:`parse_mm_header`).
     """
 
     format: str
@@ -135,9 +152,12 @@ def graphblas_type(name: str) -> DataType:
         return GRAPHBLAS_TYPES[key]
     if "complex" in key:
         raise UnsupportedFormatError(f"type {name!r} is not supported (grblas_gpu has no complex type)")
+    bare = name.strip().removeprefix("GrB_")
+    if not _TYPE_NAME.fullmatch(bare):
+        raise FileFormatError(f"unknown %%GraphBLAS type {name!r}")
     try:
-        return lookup_dtype(name.strip().removeprefix("GrB_"))
-    except DomainMismatch:
+        return lookup_dtype(bare)
+    except Exception:  # noqa: BLE001 - the name is file text: whatever the lookup raises, it names no type
         raise FileFormatError(f"unknown %%GraphBLAS type {name!r}") from None
 
 
@@ -155,13 +175,13 @@ def _parse_size(line: str, fmt: str, name: str, lineno: int) -> tuple[int, int, 
     words = line.split()
     want = "nrows ncols nentries" if fmt == "coordinate" else "nrows ncols"
     ok_count = len(words) == 3 if fmt == "coordinate" else len(words) in (2, 3)
-    try:
-        numbers = [int(w) for w in words]
-    except ValueError:
-        numbers = []
-    if not ok_count or len(numbers) != len(words) or min(numbers) < 0:
+    numbers = [int(w) for w in words if _DIGITS.fullmatch(w)]
+    if not ok_count or len(numbers) != len(words):
         found = line.strip()
         raise FileFormatError(f"the size line must be '{want}' (non-negative integers), found {found!r}", name, lineno)
+    for what, n in zip(("nrows", "ncols", "nentries"), numbers):
+        if n > GRB_INDEX_MAX:
+            raise FileFormatError(f"{what} {n} is larger than GrB_INDEX_MAX (2**60)", name, lineno)
     nrows, ncols = numbers[0], numbers[1]
     if fmt == "array" and len(numbers) == 3 and numbers[2] != nrows * ncols:
         raise FileFormatError(f"array size line: {numbers[2]} is not nrows * ncols = {nrows * ncols}", name, lineno)
@@ -183,10 +203,14 @@ def _check_header(h: MMHeader, name: str, size_line: int) -> None:
         h.nentries = _array_count(h.nrows, h.symmetry)
 
 
-def parse_mm_header(text: str, name: str = "<stream>") -> MMHeader:
-    """Parse the banner, the comments and the size line of a Matrix Market text."""
-    lines = line_iter(text)
-    first = next(iter(lines), None)
+def _comment_text(stripped: str) -> str:
+    """A comment's text, any byte that is not UTF-8 shown as U+FFFD."""
+    return stripped[1:].encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _parse_header_lines(lines: Iterator[tuple[int, int, str]], name: str) -> MMHeader:
+    """The header from ``(line number, offset after the line, line)`` triples; stops after the size line."""
+    first = next(lines, None)
     if first is None:
         raise FileFormatError("empty file: missing the '%%MatrixMarket matrix ...' banner", name, 1)
     fmt, fld, sym = _parse_banner(first[2], name)
@@ -201,7 +225,7 @@ def parse_mm_header(text: str, name: str = "<stream>") -> MMHeader:
                 if found is not None:
                     dtype, type_line = found, lineno
                     continue
-            comments.append(stripped[1:])
+            comments.append(_comment_text(stripped))
             continue
         if not stripped:
             continue
@@ -213,28 +237,29 @@ def parse_mm_header(text: str, name: str = "<stream>") -> MMHeader:
     raise FileFormatError("missing the size line (the file ends after the header)", name, last)
 
 
+def parse_mm_header(text: str, name: str = "<stream>") -> MMHeader:
+    """Parse the banner, the comments and the size line of a Matrix Market text."""
+    return _parse_header_lines(iter(line_iter(text)), name)
+
+
+def _reader_lines(reader: ByteReader) -> Iterator[tuple[int, int, str]]:
+    while True:
+        raw = reader.readline()
+        if not raw:
+            return
+        yield reader.line, reader.done, raw.decode("utf-8", "surrogateescape").rstrip("\r\n")
+
+
 def mminfo(source: Source) -> MMHeader:
-    """The header of a Matrix Market file: format, field, symmetry, size, type, comments."""
-    text, name = read_text(source)
-    return parse_mm_header(text, name)
+    """The header of a Matrix Market file: format, field, symmetry, size, type, comments.
+
+    Reads the header only, not the entries.
+    """
+    with ByteReader(source) as reader:
+        return _parse_header_lines(_reader_lines(reader), reader.name)
 
 
 # ----------------------------------------------------------------------------- data
-
-
-def _read_records(text: str, h: MMHeader, name: str) -> Records:
-    width = 1 if h.format == "array" else (2 if h.field == "pattern" else 3)
-    records = split_records(text[h.data_offset :], name=name, first_line=h.data_line, widths=width,
-                            comments=("%",))
-    if len(records) < h.nentries:
-        raise FileFormatError(
-            f"the file ends after {len(records)} of the {h.nentries} entries the size line declares",
-            name,
-            records.end_line,
-        )
-    if len(records) > h.nentries:
-        raise records.error(h.nentries, f"more entries than the {h.nentries} the size line declares")
-    return records
 
 
 def _type_note(h: MMHeader) -> str:
@@ -243,100 +268,200 @@ def _type_note(h: MMHeader) -> str:
     return ""
 
 
-def _read_values(records: Records, j: int, h: MMHeader, dtype: DataType | None) -> np.ndarray:
+def _value_type(h: MMHeader, dtype: DataType | None) -> DataType:
+    if h.dtype == INT64 and not h.graphblas_type and dtype == UINT64:
+        return UINT64  # an integer file asked for as UINT64 may hold values above INT64_MAX
+    return h.dtype
+
+
+def _kinds(h: MMHeader) -> tuple[str, ...]:
+    """What pyarrow parses each field as."""
+    value = "float" if h.dtype.is_float else "int"
+    if h.format == "array":
+        return (value,)
+    return ("int", "int") if h.field == "pattern" else ("int", "int", value)
+
+
+def _chunk_records(data: bytes, first: int, count: int, h: MMHeader, name: str,
+                   lines: LineMap) -> Records | FastRecords:
+    """One chunk's entries, by pyarrow where it can, else by the pure path (which names any error's line)."""
+    kinds = _kinds(h)
+    return chunk_records(data, first, count, name, lines, kinds=kinds, widths=len(kinds), comments=("%",))
+
+
+def _read_values(records: Records | FastRecords, j: int, h: MMHeader, t: DataType) -> np.ndarray:
     if h.field == "pattern":
         return np.ones(len(records), dtype=h.dtype.np_type)
-    t = h.dtype
-    if t == INT64 and not h.graphblas_type and dtype is not None and lookup_dtype(dtype) == UINT64:
-        t = UINT64  # an integer file asked for as UINT64 may hold values above INT64_MAX
-    return parse_value_column(records, j, t, note=_type_note(h))
+    return records.value_column(j, t, note=_type_note(h))
 
 
-def _read_indices(records: Records, j: int, n: int, what: str) -> np.ndarray:
-    idx = parse_index_column(records, j, what)
-    bad = (idx < 1) | (idx > n)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
+def _read_indices(records: Records | FastRecords, j: int, n: int, what: str) -> np.ndarray:
+    idx = records.int_column(j, what)
+    if len(idx) and (idx.min() < 1 or idx.max() > n):  # two reductions; the mask only on error
+        i = int(np.flatnonzero((idx < 1) | (idx > n))[0])
         raise records.error(i, f"{what} {idx[i]} is out of range 1..{n}")
     return idx - 1
 
 
-def _coordinate(records: Records, h: MMHeader, dtype: DataType | None) -> tuple[np.ndarray, ...]:
+def _coordinate(records: Records | FastRecords, h: MMHeader, t: DataType) -> tuple[np.ndarray, ...]:
     rows = _read_indices(records, 0, h.nrows, "row index")
     cols = _read_indices(records, 1, h.ncols, "column index")
-    values = _read_values(records, 2, h, dtype)
+    values = _read_values(records, 2, h, t)
     if h.symmetry == "skew-symmetric":
         diag = (rows == cols) & (values != 0)
         if diag.any():
             raise records.error(int(np.flatnonzero(diag)[0]), "a skew-symmetric matrix needs a zero diagonal")
-    return rows, cols, values, records.lines
+        _check_negatable(records, values, t)
+    return rows, cols, values
 
 
-def _array(records: Records, h: MMHeader, dtype: DataType | None) -> tuple[np.ndarray, ...]:
-    values = _read_values(records, 0, h, dtype)
+def _check_negatable(records: Records | FastRecords, values: np.ndarray, t: DataType) -> None:
+    """A skew-symmetric integer value whose negation does not fit its type (-128 for int8) is an error."""
+    if t.is_float or not len(values):
+        return
+    lowest = values == np.iinfo(values.dtype).min
+    if lowest.any():
+        i = int(np.flatnonzero(lowest)[0])
+        raise records.error(i, f"value {values[i]} of a skew-symmetric {t} matrix: its negation does not fit {t}")
+
+
+def _array_positions(h: MMHeader) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column of each listed value: column by column (down the lower triangle when symmetric)."""
     n, m = h.nrows, h.ncols
     if h.symmetry == "general":
-        rows = np.tile(np.arange(n, dtype=np.int64), m)
-        cols = np.repeat(np.arange(m, dtype=np.int64), n)
-    else:  # column by column down the lower triangle: the transpose of triu's row-major order
-        k = 0 if h.symmetry == "symmetric" else 1
-        upper_r, upper_c = np.triu_indices(n, k)
-        rows, cols = upper_c.astype(np.int64), upper_r.astype(np.int64)
-    return rows, cols, values, records.lines
+        return np.tile(np.arange(n, dtype=np.int64), m), np.repeat(np.arange(m, dtype=np.int64), n)
+    k = 0 if h.symmetry == "symmetric" else 1  # the transpose of triu's row-major order
+    upper_r, upper_c = np.triu_indices(n, k)
+    return upper_c.astype(np.int64), upper_r.astype(np.int64)
 
 
-def _expand(h: MMHeader, parts: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
-    rows, cols, values, lines = parts
+def _expand(h: MMHeader, rows: np.ndarray, cols: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Both triangles of a symmetric matrix; an array skew-symmetric one gets its zero diagonal stored."""
     if h.symmetry == "general":
-        return parts
-    return mirror(rows, cols, values, lines, negate=h.symmetry == "skew-symmetric")
+        return rows, cols, values
+    skew = h.symmetry == "skew-symmetric"
+    rows, cols, values, _ = mirror(rows, cols, values, None, negate=skew)
+    if skew and h.format == "array":  # every position of an array file is an entry, the diagonal too
+        diag = np.arange(h.nrows, dtype=np.int64)
+        rows, cols = np.concatenate([rows, diag]), np.concatenate([cols, diag])
+        values = np.concatenate([values, np.zeros(h.nrows, values.dtype)])
+    return rows, cols, values
 
 
-def _check_duplicates(h: MMHeader, stored: tuple[np.ndarray, ...], name: str) -> None:
+def _check_duplicates(h: MMHeader, rows: np.ndarray, cols: np.ndarray, lines: LineMap, name: str) -> None:
     """Raise if an entry repeats, counting (i, j) and (j, i) as one in a symmetric file."""
-    rows, cols = stored[0], stored[1]
     if h.symmetry != "general":
         rows, cols = np.maximum(rows, cols), np.minimum(rows, cols)
     if not has_duplicates(rows, cols, h.nrows, h.ncols):
         return
-    dup = find_duplicate(rows, cols, stored[3])
+    dup = find_duplicate(rows, cols, np.arange(len(rows), dtype=np.int64))
     assert dup is not None
     i, j, first, again = dup
     hint = f" (a {h.symmetry} file stores each off-diagonal pair once)" if h.symmetry != "general" else ""
-    raise FileFormatError(f"duplicate entry ({i + 1}, {j + 1}), already given on line {first}{hint}", name, again)
+    raise FileFormatError(f"duplicate entry ({i + 1}, {j + 1}), already given on line {lines.line(first)}{hint}",
+                          name, lines.line(again))
+
+
+class _Columns:
+    """The entries' columns, filled chunk by chunk.
+
+    Where the file is long enough to hold the entries the size line declares (two bytes a
+    field at least), they go into arrays of that size as they come: no second copy at the
+    end.  Otherwise (a stream, a ``.gz`` file, a size line that cannot be true) each chunk's
+    arrays are kept and joined at the end.
+    """
+
+    def __init__(self, declared: int, room: int | None, dtypes: list[Any]) -> None:
+        self.dtypes = dtypes
+        self.count = 0
+        fits = room is not None and declared * 2 * len(dtypes) <= room
+        self.filled = [np.empty(declared, dtype=d) for d in dtypes] if fits else None
+        self.parts: list[tuple[np.ndarray, ...]] = []
+
+    def add(self, arrays: tuple[np.ndarray, ...]) -> None:
+        """Append one chunk's columns."""
+        n = len(arrays[0])
+        if self.filled is not None:
+            for out, a in zip(self.filled, arrays):
+                out[self.count : self.count + n] = a
+        else:
+            self.parts.append(arrays)
+        self.count += n
+
+    def result(self) -> list[np.ndarray]:
+        """Every column, whole."""
+        if self.filled is not None:
+            return self.filled
+        return [concat_columns([p[j] for p in self.parts], d) for j, d in enumerate(self.dtypes)]
+
+
+def _read_entries(reader: ByteReader, h: MMHeader, t: DataType, progress: Progress,
+                  lines: LineMap) -> list[np.ndarray]:
+    """[rows, cols, values], or [values] for an array file, checked against the size line."""
+    value_type = (h.dtype if h.field == "pattern" else t).np_type
+    dtypes = [value_type] if h.format == "array" else [np.int64, np.int64, value_type]
+    room = None if reader.total is None else reader.total - reader.done
+    columns = _Columns(h.nentries, room, dtypes)
+    for data, first, n in reader.chunks(progress):
+        records = _chunk_records(data, first, n, h, reader.name, lines)
+        if columns.count + len(records) > h.nentries:
+            raise records.error(h.nentries - columns.count,
+                                f"more entries than the {h.nentries} the size line declares")
+        if h.format == "coordinate":
+            columns.add(_coordinate(records, h, t))
+        else:
+            values = _read_values(records, 0, h, t)
+            if h.symmetry == "skew-symmetric":
+                _check_negatable(records, values, t)
+            columns.add((values,))
+    if columns.count < h.nentries:
+        raise FileFormatError(f"the file ends after {columns.count} of the {h.nentries} entries the size line "
+                              "declares", reader.name, reader.line)
+    return columns.result()
 
 
 def parse_matrix_market(
-    source: Source, *, dtype: Any = None, allow_duplicates: bool = False
+    source: Source, *, dtype: Any = None, allow_duplicates: bool = False, progress: Progress = None
 ) -> tuple[Coo, MMHeader]:
     """Read a Matrix Market file into NumPy COO arrays (0-based, symmetry expanded).
 
     Returns ``(coo, header)``; ``coo.dtype`` is the file's type, or ``dtype`` when given
     (values cast C-style).  Duplicates raise FileFormatError unless ``allow_duplicates``.
+    The entries are read in chunks; ``progress`` is called as ``progress(bytes_done,
+    bytes_total)`` after each (``bytes_total`` None for a stream or a ``.gz`` file), or
+    ``progress=True`` prints one line per chunk to stderr.
     """
-    text, name = read_text(source)
-    h = parse_mm_header(text, name)
-    records = _read_records(text, h, name)
-    del text
     want = None if dtype is None else lookup_dtype(dtype)
-    parts = _coordinate(records, h, want) if h.format == "coordinate" else _array(records, h, want)
-    del records
-    if not allow_duplicates and h.format == "coordinate":
-        _check_duplicates(h, parts, name)
-    rows, cols, values, _ = _expand(h, parts)
+    lines = LineMap()
+    with ByteReader(source) as reader:
+        h = _parse_header_lines(_reader_lines(reader), reader.name)
+        t = _value_type(h, want)
+        columns = _read_entries(reader, h, t, progress, lines)
+        name = reader.name
+    values = columns[-1]
+    if h.format == "coordinate":
+        rows, cols = columns[0], columns[1]
+        if not allow_duplicates:
+            _check_duplicates(h, rows, cols, lines, name)
+    else:
+        rows, cols = _array_positions(h)
+    del columns
+    rows, cols, values = _expand(h, rows, cols, values)
     coo = Coo(rows, cols, values, h.nrows, h.ncols, lookup_dtype(values.dtype))
     return coo.cast(want), h
 
 
-def mmread(source: Source, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None) -> Matrix:
+def mmread(source: Source, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None,
+           progress: Progress = None) -> Matrix:
     """Read a Matrix Market file (a path, ``.gz`` included, or an open file) into a Matrix.
 
     The type is the ``%%GraphBLAS type`` line's, else BOOL for pattern, INT64 for integer,
     FP64 for real; ``dtype=`` casts to another (C-style).  Duplicate entries raise
     :class:`FileFormatError` unless ``dup_op`` (a BinaryOp or Monoid) combines them.
+    ``progress`` reports the reading of long files (see :func:`parse_matrix_market`).
     See the module documentation for every rule.
     """
-    coo, _ = parse_matrix_market(source, dtype=dtype, allow_duplicates=dup_op is not None)
+    coo, _ = parse_matrix_market(source, dtype=dtype, allow_duplicates=dup_op is not None, progress=progress)
     return build_matrix(coo, dup_op=dup_op, backend=backend)
 
 

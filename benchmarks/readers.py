@@ -1,0 +1,178 @@
+"""File readers against their peers: ``python -m benchmarks.readers [--edges N] [--repeat R]``.
+
+Writes a Matrix Market file (``coordinate real general``, ``N`` distinct entries in random
+order, 17-digit reals) and a SNAP edge list (two comment lines, then ``N`` tab-separated
+``src dst`` lines) to a temporary folder, then times, in this one process:
+
+* Matrix Market: ``grblas_gpu.io.parse_matrix_market`` (to COO arrays, duplicates
+  checked), ``grblas_gpu.io.mmread`` (to a Matrix), and the pure path forced, against
+  ``scipy.io.mmread`` and ``fast_matrix_market.read_coo``;
+* edge list: ``grblas_gpu.io.parse_edgelist``, ``read_edgelist`` and the pure path,
+  against ``numpy.loadtxt`` and ``pandas.read_csv`` (C engine).
+
+Each figure is the best of ``R`` runs, the contenders taking turns (the machine may be
+shared); ratios are ours over the peer.  Missing peers are skipped.  Reading with one thread: ``--threads 1`` sets
+pyarrow's and fast_matrix_market's (and scipy's) thread use to one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def write_files(folder: Path, edges: int, seed: int = 1) -> tuple[Path, Path]:
+    """A Matrix Market file and a SNAP edge list of ``edges`` distinct random entries."""
+    rng = np.random.default_rng(seed)
+    n = 1 << 20
+    keys = np.unique(rng.integers(0, n * n, int(edges * 1.01)))
+    keys = rng.permutation(keys)[:edges]
+    rows, cols = (keys // n + 1).tolist(), (keys % n + 1).tolist()
+    values = rng.standard_normal(len(keys)).tolist()
+    mtx, snap = folder / "bench.mtx", folder / "bench.txt"
+    with open(mtx, "w") as f:
+        f.write(f"%%MatrixMarket matrix coordinate real general\n% benchmark\n{n} {n} {len(keys)}\n")
+        f.writelines(f"{r} {c} {v!r}\n" for r, c, v in zip(rows, cols, values))
+    with open(snap, "w") as f:
+        f.write("# Directed graph (benchmark)\n# FromNodeId\tToNodeId\n")
+        f.writelines(f"{r}\t{c}\n" for r, c in zip(rows, cols))
+    return mtx, snap
+
+
+def best_of_interleaved(cases: dict[str, Callable[[], Any]], repeat: int) -> dict[str, float]:
+    """The fastest of ``repeat`` timed calls of each case, in seconds, the cases taking turns.
+
+    Taking turns (one call of each, ``repeat`` rounds, after one untimed round) lets every
+    contender see the same load on a shared machine.
+    """
+    for fn in cases.values():
+        fn()
+    best = {name: float("inf") for name in cases}
+    for _ in range(repeat):
+        for name, fn in cases.items():
+            t0 = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - t0)
+    return best
+
+
+def _pure(fn: Callable[[], Any]) -> Callable[[], Any]:
+    from grblas_gpu.io import _chunks
+
+    def run() -> Any:
+        saved, _chunks.FAST = _chunks.FAST, False
+        try:
+            return fn()
+        finally:
+            _chunks.FAST = saved
+
+    return run
+
+
+def matrix_market_cases(path: Path, threads: int | None) -> dict[str, Callable[[], Any]]:
+    """The Matrix Market contenders (peers that are not installed are left out)."""
+    import grblas_gpu.io as gio
+
+    cases: dict[str, Callable[[], Any]] = {
+        "grblas_gpu parse_matrix_market": lambda: gio.parse_matrix_market(path),
+        "grblas_gpu mmread (to a Matrix)": lambda: gio.mmread(path, backend="numpy"),
+        "grblas_gpu parse, pure path": _pure(lambda: gio.parse_matrix_market(path)),
+    }
+    try:
+        import scipy.io
+
+        cases["scipy.io.mmread"] = lambda: scipy.io.mmread(path)
+    except ImportError:
+        pass
+    try:
+        import fast_matrix_market as fmm
+
+        cases["fast_matrix_market.read_coo"] = lambda: fmm.read_coo(path, parallelism=threads)
+    except ImportError:
+        pass
+    return cases
+
+
+def edge_list_cases(path: Path) -> dict[str, Callable[[], Any]]:
+    """The edge-list contenders (peers that are not installed are left out)."""
+    import grblas_gpu.io as gio
+
+    cases: dict[str, Callable[[], Any]] = {
+        "grblas_gpu parse_edgelist": lambda: gio.parse_edgelist(path),
+        "grblas_gpu read_edgelist (to a Matrix)": lambda: gio.read_edgelist(path, backend="numpy"),
+        "grblas_gpu parse, pure path": _pure(lambda: gio.parse_edgelist(path)),
+        "numpy.loadtxt": lambda: np.loadtxt(path, dtype=np.int64, comments="#"),
+    }
+    try:
+        import pandas as pd
+
+        cases["pandas.read_csv (C engine)"] = lambda: pd.read_csv(
+            path, sep="\t", comment="#", header=None, dtype=np.int64, engine="c"
+        )
+    except ImportError:
+        pass
+    return cases
+
+
+def report(title: str, times: dict[str, float], peers: list[str]) -> None:
+    """Print each time and, for each of ours, its ratio to every peer present."""
+    print(f"\n{title}")
+    for name, t in times.items():
+        print(f"  {name:42s} {t:8.3f} s")
+    for name, t in times.items():
+        if not name.startswith("grblas_gpu"):
+            continue
+        ratios = ", ".join(f"{t / times[p]:.2f}x {p}" for p in peers if p in times)
+        print(f"  {name:42s} {ratios}")
+
+
+def set_threads(threads: int | None) -> None:
+    """Limit pyarrow (our fast path) and scipy's fast_matrix_market to ``threads``."""
+    if threads is None:
+        return
+    from grblas_gpu.io import _chunks
+
+    _chunks.THREADS = threads > 1
+    try:
+        import scipy.io._fast_matrix_market as sfmm
+
+        sfmm.PARALLELISM = threads
+    except ImportError:
+        pass
+    try:
+        import pyarrow
+
+        pyarrow.set_cpu_count(threads)
+    except ImportError:
+        pass
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Write the files, time every contender, print the figures and ratios."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--edges", type=int, default=2_000_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=None, help="threads for pyarrow and fast_matrix_market")
+    args = ap.parse_args(argv)
+    set_threads(args.threads)
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        mtx, snap = write_files(Path(tmp), args.edges)
+        sizes = f"{os.path.getsize(mtx) / 1e6:.1f} MB and {os.path.getsize(snap) / 1e6:.1f} MB"
+        print(f"{args.edges} entries: wrote {sizes} in {time.perf_counter() - t0:.1f} s; "
+              f"best of {args.repeat}, threads {args.threads or 'default'}")
+        mm = best_of_interleaved(matrix_market_cases(mtx, args.threads), args.repeat)
+        report("Matrix Market", mm, ["scipy.io.mmread", "fast_matrix_market.read_coo"])
+        el = best_of_interleaved(edge_list_cases(snap), args.repeat)
+        report("SNAP edge list", el, ["numpy.loadtxt", "pandas.read_csv (C engine)"])
+
+
+if __name__ == "__main__":
+    main()

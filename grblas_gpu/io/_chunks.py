@@ -1,0 +1,245 @@
+"""Reading a data file in chunks of whole lines, each parsed by a fast library or the pure path.
+
+A reader opens a :class:`ByteReader`, reads its header line by line, then takes the data
+in chunks of about :data:`CHUNK_BYTES` that end on a line break.  Each chunk is parsed by
+pyarrow's CSV reader when it is installed (:func:`fast_columns`), else, or when pyarrow
+rejects the chunk or is unsure of it (comment lines, mixed separators, ``inf``/``nan``,
+integers beyond int64), by the pure path in ``_text``, which finds the exact error and
+names its line.  pyarrow is strict where it answers (a token with trailing characters,
+an extra field, ``1_0``, a non-ASCII digit all fail), so the two paths agree on every
+file; the test suite checks that they do, on random files.
+
+Why pyarrow and not fast_matrix_market: fast_matrix_market (measured, 1.7.6) accepts
+``1 1 1.5abc``, reads ``1 1 1-2`` as 1.0, ``0x10`` as 0 and ignores extra fields, so
+its answers would need re-checking token by token.  pyarrow needs two guards, both
+cheap byte searches: a non-finite float sends the chunk to the pure path, and so does an
+``x`` where integers are read (pyarrow reads the integer ``0x10`` as 16).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Union
+
+import numpy as np
+
+
+try:  # an optional extra: grblas-gpu[readers]
+    import pyarrow as _pa
+    import pyarrow.csv as _pacsv
+except ImportError:  # pragma: no cover - exercised where pyarrow is absent
+    _pa = None
+    _pacsv = None
+
+__all__ = ["CHUNK_BYTES", "FAST", "Progress", "ByteReader", "LineMap", "fast_available", "fast_columns"]
+
+#: Bytes per chunk (whole lines); tests make it small to cross chunk boundaries.
+CHUNK_BYTES = 1 << 26
+#: Use pyarrow where it is installed (tests set False to force the pure path).  The
+#: environment variable ``GRBLAS_GPU_PURE_READERS=1`` does the same.
+FAST = True
+#: Let pyarrow parse one chunk on several threads.
+THREADS = True
+
+Progress = Union[Callable[[int, Union[int, None]], Any], bool, None]
+
+
+def fast_available() -> bool:
+    """True when chunks go to pyarrow first (installed, and neither FAST nor the variable turned it off)."""
+    return _pacsv is not None and FAST and os.environ.get("GRBLAS_GPU_PURE_READERS", "") != "1"
+
+
+# ----------------------------------------------------------------------------- the file
+
+
+def _stderr_progress(name: str) -> Callable[[int, int | None], None]:
+    def report(done: int, total: int | None) -> None:
+        of = f" of {total / 1e6:.1f} MB ({100 * done / total:.0f}%)" if total else " MB"
+        print(f"grblas_gpu.io: {name}: {done / 1e6:.1f}{of}", file=sys.stderr, flush=True)
+
+    return report
+
+
+class ByteReader:
+    """A path (``.gz`` decompressed), a binary or a text stream, read as bytes.
+
+    ``readline`` serves the header; :meth:`chunks` the rest.  ``line`` is the number of
+    lines consumed so far (the next line is ``line + 1``).  Use as a context manager.
+    """
+
+    def __init__(self, source: Any) -> None:
+        self.total: int | None = None
+        self._close = False
+        if hasattr(source, "read"):
+            self.name = str(getattr(source, "name", "<stream>"))
+            self._f = _binary_stream(source)
+        else:
+            path = Path(os.fspath(source))
+            self.name = os.fspath(source)
+            if path.suffix == ".gz":
+                self._f = gzip.open(path, "rb")
+            else:
+                self._f = open(path, "rb")  # noqa: SIM115 - closed by __exit__
+                self.total = os.fstat(self._f.fileno()).st_size
+            self._close = True
+        self.line = 0
+        self.done = 0
+        self._pending = b""
+
+    def __enter__(self) -> ByteReader:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._close:
+            self._f.close()
+
+    def readline(self) -> bytes:
+        """The next line (with its line break), b"" at the end."""
+        if self._pending:
+            end = self._pending.find(b"\n")
+            if end >= 0:
+                line, self._pending = self._pending[: end + 1], self._pending[end + 1 :]
+            else:
+                line, self._pending = self._pending + self._f.readline(), b""
+        else:
+            line = self._f.readline()
+        self.done += len(line)
+        if line:
+            self.line += 1
+        return line
+
+    def unread(self, line: bytes) -> None:
+        """Give back the line just read: :meth:`chunks` starts with it."""
+        self._pending = line + self._pending
+        self.done -= len(line)
+        self.line -= 1
+
+    def chunks(self, progress: Progress = None, size: int | None = None) -> Iterator[tuple[bytes, int, int]]:
+        """Yield ``(data, first_line, line_count)``: the rest of the file in chunks of whole lines."""
+        report = _stderr_progress(self.name) if progress is True else (progress or None)
+        size = size or CHUNK_BYTES
+        pending, self._pending = self._pending, b""
+        while True:
+            block = self._f.read(max(size - len(pending), 1))
+            if pending:
+                block, pending = pending + block, b""
+            if block and not block.endswith(b"\n"):
+                block += self._f.readline()  # finish the last line
+            if not block:
+                return
+            first = self.line + 1
+            count = block.count(b"\n") + (not block.endswith(b"\n"))
+            self.line += count
+            self.done += len(block)
+            yield block, first, count
+            if report is not None:
+                report(self.done, self.total)
+
+
+def _binary_stream(source: Any) -> IO[bytes]:
+    probe = source.read(0)
+    if isinstance(probe, bytes):
+        return source  # type: ignore[no-any-return]
+    return io.BytesIO(source.read().encode("utf-8", "surrogateescape"))
+
+
+# ----------------------------------------------------------------------------- line numbers
+
+
+@dataclass
+class LineSpan:
+    """The lines of one chunk's records: ``first + k`` for record ``k``, or ``exact[k]``."""
+
+    start: int  # index of the chunk's first record among all records
+    count: int
+    first: int
+    exact: np.ndarray | None = None
+
+    def line(self, k: int) -> int:
+        """The line of record ``k`` of this chunk."""
+        return int(self.exact[k]) if self.exact is not None else self.first + k
+
+
+class LineMap:
+    """Maps a record's index (over all chunks) to its 1-based line in the file."""
+
+    def __init__(self) -> None:
+        self.spans: list[LineSpan] = []
+        self.count = 0
+
+    def add(self, count: int, first: int, exact: np.ndarray | None) -> LineSpan:
+        """Append a chunk of ``count`` records; return its span."""
+        span = LineSpan(self.count, count, first, exact)
+        self.spans.append(span)
+        self.count += count
+        return span
+
+    def line(self, i: int) -> int:
+        """The line of record ``i``."""
+        starts = [s.start for s in self.spans]
+        k = int(np.searchsorted(starts, i, side="right")) - 1
+        span = self.spans[k]
+        return span.line(i - span.start)
+
+
+def nonempty_lines(data: bytes, first: int) -> np.ndarray:
+    """The 1-based numbers of the lines of ``data`` that hold anything (pyarrow skips empty ones)."""
+    b = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(b == 10)
+    if len(b) and b[-1] != 10:
+        ends = np.append(ends, len(b))
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    return np.flatnonzero(ends > starts).astype(np.int64) + first
+
+
+# ----------------------------------------------------------------------------- pyarrow
+
+
+def fast_columns(data: bytes, kinds: Sequence[str], delimiter: str) -> list[np.ndarray] | None:
+    """``data`` parsed by pyarrow into one array per kind (``"int"`` -> int64, ``"float"`` -> float64).
+
+    None where pyarrow is off, rejects the chunk, or is unsure (a non-finite float: the pure
+    path tells an allowed ``inf`` from an overflowing literal).
+    """
+    if not fast_available() or not data or data.isspace():
+        return None
+    if "int" in kinds and (b"x" in data or b"X" in data):
+        return None  # pyarrow reads 0x10 as 16; the formats have no hexadecimal
+    names = [f"c{j}" for j in range(len(kinds))]
+    types = {n: (_pa.int64() if k == "int" else _pa.float64()) for n, k in zip(names, kinds)}
+    try:
+        table = _pacsv.read_csv(
+            _pa.py_buffer(data),
+            read_options=_pacsv.ReadOptions(column_names=names, use_threads=THREADS, block_size=1 << 22),
+            parse_options=_pacsv.ParseOptions(
+                delimiter=delimiter, quote_char=False, double_quote=False, escape_char=False,
+                newlines_in_values=False, ignore_empty_lines=True,
+            ),
+            convert_options=_pacsv.ConvertOptions(
+                column_types=types, null_values=[], true_values=[], false_values=[],
+                strings_can_be_null=False, quoted_strings_can_be_null=False,
+            ),
+        )
+    except (_pa.ArrowInvalid, _pa.ArrowException, ValueError):
+        return None
+    columns = [table.column(j).to_numpy() for j in range(len(kinds))]
+    for col, kind in zip(columns, kinds):
+        if kind == "float" and not np.isfinite(col).all():
+            return None
+    return columns
+
+
+def pick_delimiter(data: bytes, delimiter: str | None) -> str | None:
+    """The one-byte separator of ``data`` for pyarrow, or None when it mixes spaces and tabs."""
+    if delimiter is not None and not delimiter.isspace():
+        return delimiter if len(delimiter.encode()) == 1 else None
+    tab, space = b"\t" in data, b" " in data
+    if tab and space:
+        return None
+    return "\t" if tab else " "
