@@ -218,3 +218,15 @@ __all__ = [
     "assert_matches", "coo_snapshot", "mask_flags", "mask_arg", "descriptor", "run", "ref_mask",
     "accum_op", "random_mask", "seed_of",
 ]
+
+
+@pytest.fixture(params=["pyarrow", "pure"])
+def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """File chunks parsed by pyarrow (skipped where it is not installed), or the pure path forced."""
+    from grblas_gpu.io import _chunks
+
+    if request.param == "pyarrow":
+        pytest.importorskip("pyarrow", reason="pyarrow (the readers extra) is not installed")
+    monkeypatch.setattr(_chunks, "FAST", request.param == "pyarrow")
+    monkeypatch.delenv("GRBLAS_GPU_PURE_READERS", raising=False)
+    return request.param

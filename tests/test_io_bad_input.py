@@ -19,20 +19,12 @@ from grblas_gpu.io import (
     read_graphalytics,
     read_graphalytics_output,
 )
-from grblas_gpu.io import _chunks
 from conftest import scipy_mmread
 
 BANNER = "%%MatrixMarket matrix coordinate real general\n"
 
 
-@pytest.fixture(autouse=True, params=["pyarrow", "pure"])
-def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Run each test with chunks parsed by pyarrow, then with the pure path forced."""
-    if request.param == "pyarrow":
-        pytest.importorskip("pyarrow", reason="pyarrow (the readers extra) is not installed")
-    monkeypatch.setattr(_chunks, "FAST", request.param == "pyarrow")
-    monkeypatch.delenv("GRBLAS_GPU_PURE_READERS", raising=False)
-    return request.param
+pytestmark = pytest.mark.usefixtures("parser")  # each test with pyarrow, then the pure path
 
 
 def write(tmp_path: Path, data: str | bytes, name: str = "m.mtx") -> Path:

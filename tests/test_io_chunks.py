@@ -16,14 +16,6 @@ from grblas_gpu.io import _chunks
 sps = pytest.importorskip("scipy.sparse")
 
 
-@pytest.fixture(params=["pyarrow", "pure"])
-def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Chunks parsed by pyarrow (skipped where it is not installed), or the pure path forced."""
-    if request.param == "pyarrow":
-        pytest.importorskip("pyarrow", reason="pyarrow (the readers extra) is not installed")
-    monkeypatch.setattr(_chunks, "FAST", request.param == "pyarrow")
-    monkeypatch.delenv("GRBLAS_GPU_PURE_READERS", raising=False)
-    return request.param
 
 
 @pytest.fixture(params=[1 << 26, 97, 1])
