@@ -1,6 +1,6 @@
 """The ``grblas-gpu`` command, end to end: built-in graphs, every file format, output files, errors.
 
-Most tests run ``python -m grblas_gpu.algorithms`` in a subprocess, as a user would; the
+Most tests run ``python -m grblas_gpu`` in a subprocess, as a user would; the
 graph files are written here into ``tmp_path``.  Results are checked against networkx and
 scipy on the same small graphs.
 """
@@ -8,8 +8,12 @@ scipy on the same small graphs.
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import json
+import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -18,19 +22,24 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from grblas_gpu.algorithms import builtin_graphs, cli
+
+import grblas_gpu
+from grblas_gpu import cli
+from grblas_gpu.cli import app, builtin_graphs
 
 nx = pytest.importorskip("networkx")
 csgraph = pytest.importorskip("scipy.sparse.csgraph")
 sparse = pytest.importorskip("scipy.sparse")
 
+CHECKOUT = Path(__file__).resolve().parent.parent
 ALGORITHMS = ["sssp", "widest-path", "pagerank", "bfs", "cc", "tc", "lcc", "cdlp", "bc"]
 
 
 def run_cli(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """``python -m grblas_gpu.algorithms ARGS``, capturing text output."""
-    cmd = [sys.executable, "-m", "grblas_gpu.algorithms", *map(str, args)]
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=120, check=False)
+    """``python -m grblas_gpu ARGS``, capturing text output (the package imported from this checkout in any ``cwd``)."""
+    cmd = [sys.executable, "-m", "grblas_gpu", *map(str, args)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env, timeout=120, check=False)
 
 
 def assert_ok(proc: subprocess.CompletedProcess[str]) -> str:
@@ -86,22 +95,22 @@ def write_edgelist(path: Path) -> Path:
     return path
 
 
-def write_graphalytics(folder: Path, source: int) -> Path:
-    """ID_EDGES (weighted) as Graphalytics files; returns the prefix."""
-    prefix = folder / "tiny"
+def write_graphalytics(folder: Path, source: int, name: str = "tiny") -> Path:
+    """ID_EDGES (weighted) as Graphalytics files ``name.v``, ``name.e``, ``name.properties``; returns the prefix."""
+    prefix = folder / name
     ids = sorted({v for e in ID_EDGES for v in e} | {77})  # 77: an isolated vertex
-    (folder / "tiny.v").write_text("".join(f"{v}\n" for v in ids))
-    (folder / "tiny.e").write_text("".join(f"{u} {v} {1 + (u + v) % 5}.5\n" for u, v in ID_EDGES))
+    (folder / f"{name}.v").write_text("".join(f"{v}\n" for v in ids))
+    (folder / f"{name}.e").write_text("".join(f"{u} {v} {1 + (u + v) % 5}.5\n" for u, v in ID_EDGES))
     props = [
-        "graph.tiny.vertex-file = tiny.v",
-        "graph.tiny.edge-file = tiny.e",
-        "graph.tiny.directed = true",
-        "graph.tiny.edge-properties.names = weight",
-        "graph.tiny.edge-properties.types = real",
-        f"graph.tiny.bfs.source-vertex = {source}",
-        f"graph.tiny.sssp.source-vertex = {source}",
+        f"graph.{name}.vertex-file = {name}.v",
+        f"graph.{name}.edge-file = {name}.e",
+        f"graph.{name}.directed = true",
+        f"graph.{name}.edge-properties.names = weight",
+        f"graph.{name}.edge-properties.types = real",
+        f"graph.{name}.bfs.source-vertex = {source}",
+        f"graph.{name}.sssp.source-vertex = {source}",
     ]
-    (folder / "tiny.properties").write_text("\n".join(props) + "\n")
+    (folder / f"{name}.properties").write_text("\n".join(props) + "\n")
     return prefix
 
 
@@ -153,6 +162,138 @@ def test_console_script() -> None:
     cmd = [exe, "tc", "--builtin", "grid", "--scale", "4"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
     assert "0 triangles" in assert_ok(proc)
+
+
+# ----------------------------------------------------------------------------- subcommands
+
+# Each algorithm's own options, as documented (the shared ones are in SHARED_OPTIONS).
+OWN_OPTIONS = {
+    "sssp": {"--source"},
+    "widest-path": {"--source"},
+    "pagerank": {"--alpha", "--tol", "--max-iter"},
+    "bfs": {"--source", "--parents"},
+    "cc": set(),
+    "tc": set(),
+    "lcc": set(),
+    "cdlp": {"--max-iter"},
+    "bc": {"--sources", "--batch-size"},
+}
+SHARED_OPTIONS = {"--format", "--builtin", "--scale", "--undirected", "--unweighted", "--backend", "--top", "--output"}
+# Words each subcommand's help uses to name its algorithm and its output.
+HELP_WORDS = {
+    "sssp": ("shortest paths", "distance"),
+    "widest-path": ("widest", "width"),
+    "pagerank": ("PageRank", "rank"),
+    "bfs": ("Breadth-first search", "level"),
+    "cc": ("Connected components", "component"),
+    "tc": ("Triangle count", "triangles"),
+    "lcc": ("clustering coefficient", "coefficient of every vertex"),
+    "cdlp": ("label propagation", "community"),
+    "bc": ("Betweenness centrality", "centrality of every vertex"),
+}
+
+
+def options_in(text: str) -> set[str]:
+    """The long options a help text names."""
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", text))
+
+
+def test_version() -> None:
+    proc = run_cli("--version")
+    assert assert_ok(proc) == f"grblas-gpu {grblas_gpu.__version__}\n"
+
+
+@pytest.mark.parametrize("args, status", [([], 2), (["--help"], 0)])
+def test_no_subcommand_lists_the_subcommands(args: list[str], status: int) -> None:
+    proc = run_cli(*args)
+    assert proc.returncode == status and "Traceback" not in proc.stderr
+    assert "usage: grblas-gpu ALGORITHM" in proc.stdout
+    listed = proc.stdout.split("algorithms:\n")[1].split("\n\n")[0]
+    assert [line.split()[0] for line in listed.splitlines() if re.match(r"    \S", line)] == ALGORITHMS
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_subcommand_help_lists_only_its_options(algorithm: str) -> None:
+    out = assert_ok(run_cli(algorithm, "--help"))
+    assert out.startswith(f"usage: grblas-gpu {algorithm} [GRAPH]")
+    assert options_in(out) - {"--help"} - {"--" + w for w in ("source", "parents", "builtin")} <= (
+        SHARED_OPTIONS | OWN_OPTIONS[algorithm]), "an option of another algorithm is listed"
+    options_part = out.split("\nGRAPH is ")[0]  # the notes after the options mention --builtin
+    assert options_in(options_part) == SHARED_OPTIONS | OWN_OPTIONS[algorithm] | {"--help"}
+    for words in HELP_WORDS[algorithm]:
+        assert words in out
+
+
+@pytest.mark.parametrize(
+    "args, owners",
+    [
+        (["tc", "--source", "3"], "sssp, widest-path, bfs"),
+        (["pagerank", "--sources", "1,2"], "bc"),
+        (["bfs", "--alpha", "0.5"], "pagerank"),
+        (["cc", "--max-iter", "3"], "pagerank, cdlp"),
+        (["sssp", "--parents"], "bfs"),
+        (["lcc", "--batch-size=4"], "bc"),
+    ],
+)
+def test_option_of_another_algorithm_is_refused(args: list[str], owners: str) -> None:
+    proc = run_cli(*args)
+    assert proc.returncode == 2
+    flag = args[1].split("=")[0]
+    assert_one_line_error(proc, f"{args[0]} has no option {flag}", f"(it is an option of {owners})",
+                          f"see grblas-gpu {args[0]} --help")
+
+
+def test_unknown_option_and_extra_argument() -> None:
+    assert_one_line_error(run_cli("tc", "--frobnicate"), "unrecognized arguments: --frobnicate")
+    assert_one_line_error(run_cli("tc", "a.mtx", "b.mtx"), "unrecognized arguments: b.mtx")
+
+
+def readme_examples() -> list[str]:
+    """The command lines of README's ``grblas-gpu`` section, comments stripped, the template line left out."""
+    readme = CHECKOUT / "README.md"
+    section = readme.read_text().split("## The `grblas-gpu` command")[1].split("\n## ")[0]
+    lines = [line.split("#")[0].strip() for line in section.splitlines()]
+    return [line for line in lines if line.startswith("grblas-gpu ") and "ALGORITHM" not in line]
+
+
+def test_readme_examples_run(tmp_path: Path) -> None:
+    examples = readme_examples()
+    assert len(examples) >= 4
+    write_mtx(tmp_path / "graph.mtx")
+    write_edgelist(tmp_path / "wiki-Vote.txt")
+    write_graphalytics(tmp_path, source=42, name="example-directed")
+    for line in examples:
+        out = assert_ok(run_cli(*shlex.split(line)[1:], cwd=tmp_path))
+        assert "computed: " in out, line
+    assert read_csv(tmp_path / "levels.csv") == {3: 0, 4: 1, 0: 2, 1: 3, 2: 3}  # bfs from 3 in EDGES
+
+
+def test_help_examples_parse() -> None:
+    parser = cli.build_parser()
+    helps = [parser.format_help()] + [parser.commands[name].format_help() for name in ALGORITHMS]
+    examples = {line.strip() for h in helps for line in h.splitlines() if line.startswith("  grblas-gpu ")}
+    assert len(examples) >= len(ALGORITHMS)
+    for line in examples:
+        args = parser.parse_args(shlex.split(line)[1:])
+        assert args.algorithm == shlex.split(line)[1]
+
+
+def test_bc_batch_size_matches_networkx(tmp_path: Path) -> None:
+    graph = write_edgelist(tmp_path / "graph.txt")
+    expected = nx.betweenness_centrality(nx.DiGraph(ID_EDGES), normalized=False)
+    for batch in ("1", "4"):
+        out_file = tmp_path / f"bc{batch}.json"
+        assert_ok(run_cli("bc", graph, "--batch-size", batch, "-o", out_file))
+        got = {int(k): v for k, v in json.loads(out_file.read_text())["values"].items()}
+        assert got == pytest.approx(expected)
+
+
+def test_console_script_entry_point_is_the_cli() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    pyproject = tomllib.loads((CHECKOUT / "pyproject.toml").read_text())
+    module, _, function = pyproject["project"]["scripts"]["grblas-gpu"].partition(":")
+    assert importlib.import_module(module).__dict__[function] is cli.main
+    assert module in pyproject["tool"]["setuptools"]["packages"]
 
 
 # ----------------------------------------------------------------------------- file formats
@@ -358,7 +499,7 @@ def test_internal_error_is_one_line(capsys: pytest.CaptureFixture[str], monkeypa
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("something\nbroke")
 
-    monkeypatch.setattr(cli, "_call", broken)
+    monkeypatch.setattr(app, "_call", broken)
     monkeypatch.delenv("GRBLAS_GPU_TRACEBACK", raising=False)
     assert cli.main(["tc", "--builtin", "grid", "--scale", "4"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

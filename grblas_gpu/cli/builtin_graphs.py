@@ -1,4 +1,4 @@
-"""Graphs generated inside the project, so the command line and the notebooks have data anywhere.
+"""Graphs generated inside the project, so the command line has data anywhere.
 
 Every generator is deterministic (a seeded NumPy ``Generator``), vectorised and fast:
 the default graphs (2**12 vertices) take a few milliseconds.

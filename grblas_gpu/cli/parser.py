@@ -1,0 +1,161 @@
+"""The command's arguments: one subcommand per algorithm, each with only its own options.
+
+The options every subcommand shares (the graph, its format, the backend, the output) come
+from one parent parser; an algorithm's own options are named in its
+:class:`~.commands.AlgorithmSpec` and defined once in :data:`OPTIONS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import grblas_gpu as gb
+
+from . import builtin_graphs
+from .commands import ALGORITHMS, AlgorithmSpec
+
+__all__ = ["OPTIONS", "PROG", "build_parser"]
+
+PROG = "grblas-gpu"
+
+
+class _Parser(argparse.ArgumentParser):
+    """A parser whose errors are one line, ``grblas-gpu: error: ... (see grblas-gpu CMD --help)``,
+    and which names the subcommand an option belongs to when another one is given it."""
+
+    commands: dict[str, _Parser]
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{PROG}: error: {message} (see {self.prog} --help)\n")
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command = getattr(ns, "algorithm", None)
+            target = getattr(self, "commands", {}).get(command, self)
+            target.error(self._unrecognized(command, extras))
+        return ns
+
+    def _unrecognized(self, command: str | None, extras: list[str]) -> str:
+        """The error for arguments the subcommand does not take: another algorithm's option if it is one."""
+        for arg in extras:
+            flag = arg.split("=", 1)[0]
+            owners = [name for name, sub in getattr(self, "commands", {}).items()
+                      if flag in sub._option_string_actions]
+            if command is not None and owners:
+                return f"{command} has no option {flag} (it is an option of {', '.join(owners)})"
+        return f"unrecognized arguments: {' '.join(extras)}"
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def _vertex_list(text: str) -> list[int]:
+    try:
+        return [int(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected vertex ids separated by commas, got {text!r}") from None
+
+
+def _output_path(text: str) -> Path:
+    path = Path(text)
+    if path.suffix.lower() not in (".csv", ".json"):
+        raise argparse.ArgumentTypeError(f"{text!r}: the file name must end in .csv or .json")
+    return path
+
+
+# An algorithm's own options, by the names AlgorithmSpec.options uses.
+OPTIONS: dict[str, Callable[[argparse._ActionsContainer], Any]] = {
+    "source": lambda g: g.add_argument(
+        "--source", type=int, metavar="VERTEX",
+        help="source vertex (default: the Graphalytics source in the .properties file, else vertex 0 of a file "
+             "and the vertex of highest out-degree of a built-in graph)"),
+    "parents": lambda g: g.add_argument(
+        "--parents", action="store_true", help="report each vertex's parent in the BFS tree instead of its level"),
+    "alpha": lambda g: g.add_argument(
+        "--alpha", type=float, help="damping factor (default: 0.85, or the Graphalytics property)"),
+    "tol": lambda g: g.add_argument(
+        "--tol", type=float, default=1e-6, help="convergence tolerance (default: %(default)s)"),
+    "pagerank-max-iter": lambda g: g.add_argument(
+        "--max-iter", type=_positive_int, default=100, help="iteration limit (default: %(default)s)"),
+    "cdlp-max-iter": lambda g: g.add_argument(
+        "--max-iter", type=_positive_int, help="number of rounds (default: 10, or the Graphalytics property)"),
+    "sources": lambda g: g.add_argument(
+        "--sources", type=_vertex_list, metavar="V,V,...", help="source vertices, e.g. 0,5,9 (default: every vertex)"),
+    "batch-size": lambda g: g.add_argument(
+        "--batch-size", type=_positive_int, default=128, metavar="N",
+        help="sources processed together (memory grows with N; default: %(default)s)"),
+}
+
+_GRAPH_NOTES = """\
+GRAPH is a Matrix Market file (.mtx), a SNAP edge list ('src dst [weight]' lines) or a
+Graphalytics graph (its .v, .e or .properties file, or their common prefix). Without
+GRAPH a built-in graph is generated (--builtin, default kron: a 2**12-vertex Kronecker
+graph with integer weights in [1, 255]).
+
+Vertices are the file's own ids for edge lists and Graphalytics graphs; Matrix Market
+and built-in graphs number them from 0.
+"""
+
+
+def _shared_options() -> argparse.ArgumentParser:
+    """The parent parser of every subcommand: the graph, the backend and the output."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("graph", metavar="GRAPH", nargs="?", help="graph file; omit to use a built-in graph")
+    g = p.add_argument_group("graph")
+    g.add_argument("--format", choices=("mtx", "edgelist", "graphalytics"), help="file format (default: detected)")
+    g.add_argument("--builtin", choices=list(builtin_graphs.BUILTIN_GRAPHS), help="built-in graph (default: kron)")
+    g.add_argument("--scale", type=_positive_int, default=builtin_graphs.DEFAULT_SCALE,
+                   help="built-in graph of 2**SCALE vertices (default: %(default)s)")
+    g.add_argument("--undirected", action="store_true", help="make the graph undirected (add every reverse edge)")
+    g.add_argument("--unweighted", action="store_true", help="ignore edge weights (every edge weighs 1)")
+    r = p.add_argument_group("run")
+    r.add_argument("--backend", choices=gb.backends.BACKENDS,
+                   help="cupy (GPU) or numpy (CPU); default: cupy if a GPU is usable")
+    o = p.add_argument_group("output")
+    o.add_argument("--top", type=_positive_int, default=10, metavar="K",
+                   help="rows of results to print (default: %(default)s)")
+    o.add_argument("--output", "-o", type=_output_path, metavar="FILE",
+                   help="write every result to FILE (.csv or .json)")
+    return p
+
+
+def _add_command(subparsers: Any, spec: AlgorithmSpec, shared: argparse.ArgumentParser) -> _Parser:
+    """The subcommand of one algorithm: its help, the shared options and its own."""
+    sub: _Parser = subparsers.add_parser(
+        spec.name, parents=[shared], help=spec.help, prog=f"{PROG} {spec.name}",
+        usage=f"{PROG} {spec.name} [GRAPH] [options]",
+        description=f"{spec.help[0].upper()}{spec.help[1:]}: prints and writes {spec.output}.",
+        epilog=f"{_GRAPH_NOTES}\nexample:\n  {PROG} {spec.example}\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    if spec.options:
+        own = sub.add_argument_group(spec.name)
+        for name in spec.options:
+            OPTIONS[name](own)
+    return sub
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command's argument parser: ``grblas-gpu ALGORITHM [GRAPH] [options]``."""
+    p = _Parser(
+        prog=PROG,
+        usage=f"{PROG} ALGORITHM [GRAPH] [options]",
+        description="Run a graph algorithm on a graph file or a built-in graph, on the GPU (CuPy) or CPU (NumPy).",
+        epilog=f"{_GRAPH_NOTES}\n'{PROG} ALGORITHM --help' lists the algorithm's options.\n\nexamples:\n"
+               + "".join(f"  {PROG} {ALGORITHMS[n].example}\n" for n in ("bfs", "sssp", "pagerank", "bc")),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"{PROG} {gb.__version__}")
+    subparsers = p.add_subparsers(dest="algorithm", metavar="ALGORITHM", title="algorithms", required=True)
+    shared = _shared_options()
+    p.commands = {spec.name: _add_command(subparsers, spec, shared) for spec in ALGORITHMS.values()}
+    return p
