@@ -9,6 +9,7 @@ from .betweenness import betweenness_centrality
 from .bfs import bfs_levels, bfs_parents
 from .cdlp import cdlp
 from .connected_components import connected_components
+from .core_number import core_number
 from .lcc import local_clustering_coefficient
 from .pagerank import pagerank
 from .sssp import sssp
@@ -17,5 +18,6 @@ from .widest_path import widest_path
 
 __all__ = [
     "betweenness_centrality", "bfs_levels", "bfs_parents", "cdlp", "connected_components",
+    "core_number",
     "local_clustering_coefficient", "pagerank", "sssp", "triangle_count", "widest_path",
 ]
