@@ -10,6 +10,7 @@ from .bfs import bfs_levels, bfs_parents
 from .cdlp import cdlp
 from .connected_components import connected_components
 from .core_number import core_number
+from .jaccard import jaccard
 from .k_truss import k_truss
 from .lcc import local_clustering_coefficient
 from .pagerank import pagerank
@@ -20,6 +21,6 @@ from .widest_path import widest_path
 __all__ = [
     "betweenness_centrality", "bfs_levels", "bfs_parents", "cdlp", "connected_components",
     "core_number",
-    "k_truss",
+    "jaccard", "k_truss",
     "local_clustering_coefficient", "pagerank", "sssp", "triangle_count", "widest_path",
 ]
