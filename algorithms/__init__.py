@@ -13,6 +13,7 @@ from .core_number import core_number
 from .jaccard import jaccard
 from .k_truss import k_truss
 from .lcc import local_clustering_coefficient
+from .multi_source_bfs import multi_source_bfs
 from .pagerank import pagerank
 from .sssp import sssp
 from .triangle_count import triangle_count
@@ -21,6 +22,6 @@ from .widest_path import widest_path
 __all__ = [
     "betweenness_centrality", "bfs_levels", "bfs_parents", "cdlp", "connected_components",
     "core_number",
-    "jaccard", "k_truss",
+    "jaccard", "k_truss", "multi_source_bfs",
     "local_clustering_coefficient", "pagerank", "sssp", "triangle_count", "widest_path",
 ]
