@@ -92,7 +92,7 @@ def read_mtx(name: str, backend: str) -> tuple[gb.Matrix, nx.Graph]:
 
 @pytest.mark.parametrize("name", ["karate.mtx", "bcsstk13.mtx"])
 def test_lagraph_graphs(backend: str, name: str) -> None:
-    A, G = read_mtx(name, backend)  # one triangle stored; bcsstk13 has its diagonal too
+    A, G = read_mtx(name, backend)  # both triangles; bcsstk13 has its diagonal too
     for k in (3, 5, 8):
         assert as_dict(k_truss(A, k)) == nx_truss(G, k)
 
