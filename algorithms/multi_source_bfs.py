@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from grblas_gpu import INT64, Matrix, binary
+from grblas_gpu import INT64, Matrix, binary, semiring
 
 from ._checks import check_count, check_numeric, check_source, check_square, check_vertex_memory
-from .bfs import next_level
 
 __all__ = ["multi_source_bfs"]
 
@@ -18,16 +17,15 @@ def multi_source_bfs(A: Matrix, sources: Sequence[int], cutoff: int | None = Non
     cannot be reached (or lies beyond ``cutoff`` hops).
 
     Row ``k`` of the frontier matrix ``F`` holds the vertices that source ``k`` reached
-    first at the last level, valued with that level.  The next level is one product for
-    all sources, written only where no level is known yet::
+    first at the last level.  The next level ``d`` is one product for all sources,
+    written only where no level is known yet::
 
-        F<!levels, replace> = F any.(x + 1) A     (masked Gustavson: the complemented mask
-                                                   filters inside each row's accumulator)
-        levels += F
+        F<!levels, replace> = F any.pair A      (masked Gustavson: the complemented mask
+                                                 filters inside each row's accumulator)
+        levels += d at the entries of F
 
-    (the semiring of :func:`bfs_levels`: any term will do, its value the frontier's level
-    plus one, and ``A``'s values are never read).  The search stops when no row of ``F``
-    has an entry, or after ``cutoff`` levels.  Each level's work is the edges out of the
+    (``any.pair``: any term will do and no value is read, of ``F`` or of ``A``).  The
+    search stops when no row of ``F`` has an entry, or after ``cutoff`` levels.  Each level's work is the edges out of the
     frontiers, so all levels together read each source's reachable edges once.
 
     ``A[u, w]`` is the edge ``u -> w``; a symmetric ``A`` is an undirected graph.  A
@@ -51,7 +49,7 @@ def multi_source_bfs(A: Matrix, sources: Sequence[int], cutoff: int | None = Non
     frontier = levels.dup()
     depth = 0
     while frontier.nvals and (cutoff is None or depth < cutoff):
-        frontier(~levels.S, replace=True) << frontier.mxm(A, next_level())
-        levels(binary.plus) << frontier  # new positions only: the union adds nothing up
         depth += 1
+        frontier(~levels.S, replace=True) << frontier.mxm(A, semiring.any_pair)
+        levels(binary.plus) << frontier.apply(binary.second, right=depth)  # new positions only
     return levels
