@@ -20,7 +20,7 @@ def core_number(A: Matrix, directed: bool = False) -> Vector:
 
         peel = select(degree <= k)              core<peel> = k
         degree = select(degree > k)             (the vertices left)
-        degree<degree> -= peel' plus.pair E     (a sparse vector times the graph: push)
+        degree<degree> -= peel' plus.pair E     (vxm: push from a small peel, else pull)
 
     ``E`` is the pattern of ``A`` without its diagonal (values and self-loops are
     ignored).  ``directed=False`` (the default) takes the undirected graph of ``A``:
