@@ -9,13 +9,23 @@ from .betweenness import betweenness_centrality
 from .bfs import bfs_levels, bfs_parents
 from .cdlp import cdlp
 from .connected_components import connected_components
+from .core_number import core_number
+from .jaccard import jaccard
+from .k_truss import k_truss
 from .lcc import local_clustering_coefficient
+from .multi_source_bfs import multi_source_bfs
 from .pagerank import pagerank
 from .sssp import sssp
+from .strongly_connected_components import strongly_connected_components
 from .triangle_count import triangle_count
 from .widest_path import widest_path
 
 __all__ = [
     "betweenness_centrality", "bfs_levels", "bfs_parents", "cdlp", "connected_components",
+    "core_number",
+    "jaccard",
+    "k_truss",
+    "multi_source_bfs",
+    "strongly_connected_components",
     "local_clustering_coefficient", "pagerank", "sssp", "triangle_count", "widest_path",
 ]

@@ -29,6 +29,11 @@ ALGORITHMS = {
     "local_clustering_coefficient": alg.local_clustering_coefficient,
     "cdlp": lambda A: alg.cdlp(A, 3),
     "betweenness_centrality": lambda A: alg.betweenness_centrality(A, [0, 1]),
+    "core_number": alg.core_number,
+    "k_truss": lambda A: alg.k_truss(A, 3),
+    "jaccard": lambda A: alg.jaccard(A, [(0, 1), (2, 4)]),
+    "multi_source_bfs": lambda A: alg.multi_source_bfs(A, [0, 3]),
+    "strongly_connected_components": alg.strongly_connected_components,
 }
 
 
