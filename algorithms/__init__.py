@@ -9,6 +9,9 @@ from .betweenness import betweenness_centrality
 from .bfs import bfs_levels, bfs_parents
 from .cdlp import cdlp
 from .connected_components import connected_components
+from .eigenvector import eigenvector_centrality
+from .hits import hits
+from .katz import katz_centrality
 from .lcc import local_clustering_coefficient
 from .pagerank import pagerank
 from .sssp import sssp
@@ -18,4 +21,5 @@ from .widest_path import widest_path
 __all__ = [
     "betweenness_centrality", "bfs_levels", "bfs_parents", "cdlp", "connected_components",
     "local_clustering_coefficient", "pagerank", "sssp", "triangle_count", "widest_path",
+    "eigenvector_centrality", "hits", "katz_centrality",
 ]
