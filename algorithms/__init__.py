@@ -8,9 +8,11 @@ composing your own algorithm.
 from .betweenness import betweenness_centrality
 from .bfs import bfs_levels, bfs_parents
 from .cdlp import cdlp
+from .coloring import greedy_coloring
 from .connected_components import connected_components
 from .eigenvector import eigenvector_centrality
 from .hits import hits
+from .independent_set import maximal_independent_set
 from .katz import katz_centrality
 from .lcc import local_clustering_coefficient
 from .pagerank import pagerank
@@ -22,4 +24,5 @@ __all__ = [
     "betweenness_centrality", "bfs_levels", "bfs_parents", "cdlp", "connected_components",
     "local_clustering_coefficient", "pagerank", "sssp", "triangle_count", "widest_path",
     "eigenvector_centrality", "hits", "katz_centrality",
+    "greedy_coloring", "maximal_independent_set",
 ]
