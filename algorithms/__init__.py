@@ -16,6 +16,7 @@ from .independent_set import maximal_independent_set
 from .katz import katz_centrality
 from .lcc import local_clustering_coefficient
 from .pagerank import pagerank
+from .spanning_forest import minimum_spanning_forest
 from .sssp import sssp
 from .triangle_count import triangle_count
 from .widest_path import widest_path
@@ -24,5 +25,5 @@ __all__ = [
     "betweenness_centrality", "bfs_levels", "bfs_parents", "cdlp", "connected_components",
     "local_clustering_coefficient", "pagerank", "sssp", "triangle_count", "widest_path",
     "eigenvector_centrality", "hits", "katz_centrality",
-    "greedy_coloring", "maximal_independent_set",
+    "greedy_coloring", "maximal_independent_set", "minimum_spanning_forest",
 ]
