@@ -35,8 +35,8 @@ def greedy_coloring(A: Matrix, seed: Any = None) -> Vector:
     ``interchange`` are not offered: the order is the random priorities'.
 
     Reference: M. T. Jones and P. E. Plassmann, "A parallel graph coloring heuristic",
-    SIAM J. Sci. Comput. 14 (1993); Osama, Truong, Yang, Buluc, Owens, Owens, "Graph
-    coloring on the GPU", IPDPSW 2019; networkx ``greedy_color``.
+    SIAM J. Sci. Comput. 14 (1993); M. Osama, M. Truong, C. Yang, A. Buluc, J. D. Owens,
+    "Graph coloring on the GPU", IPDPSW 2019; networkx ``greedy_color``.
     """
     check_square(A, "greedy_coloring")
     check_numeric(A, "greedy_coloring")
