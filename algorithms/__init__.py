@@ -8,13 +8,19 @@ composing your own algorithm.
 from .betweenness import betweenness_centrality
 from .bfs import bfs_levels, bfs_parents
 from .cdlp import cdlp
+from .coloring import greedy_coloring
 from .connected_components import connected_components
 from .core_number import core_number
+from .eigenvector import eigenvector_centrality
+from .hits import hits
+from .independent_set import maximal_independent_set
 from .jaccard import jaccard
 from .k_truss import k_truss
+from .katz import katz_centrality
 from .lcc import local_clustering_coefficient
 from .multi_source_bfs import multi_source_bfs
 from .pagerank import pagerank
+from .spanning_forest import minimum_spanning_forest
 from .sssp import sssp
 from .strongly_connected_components import strongly_connected_components
 from .triangle_count import triangle_count
@@ -22,10 +28,8 @@ from .widest_path import widest_path
 
 __all__ = [
     "betweenness_centrality", "bfs_levels", "bfs_parents", "cdlp", "connected_components",
-    "core_number",
-    "jaccard",
-    "k_truss",
-    "multi_source_bfs",
-    "strongly_connected_components",
-    "local_clustering_coefficient", "pagerank", "sssp", "triangle_count", "widest_path",
+    "core_number", "eigenvector_centrality", "greedy_coloring", "hits", "jaccard", "k_truss",
+    "katz_centrality", "local_clustering_coefficient", "maximal_independent_set",
+    "minimum_spanning_forest", "multi_source_bfs", "pagerank", "sssp",
+    "strongly_connected_components", "triangle_count", "widest_path",
 ]
