@@ -12,7 +12,6 @@ from pathlib import Path
 from . import graphs, ours, peers, products, report
 from .graphs import Graph
 
-
 PARTS = ("mxv", "products")
 MXV_NOTE = (
     "mxv ratios divide ours by cuSPARSE plus_times SpMV on the same graph (on a GPU, the median "

@@ -28,9 +28,10 @@ import platform
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from . import large
 from .timing import PeakMemory, device_sync
@@ -51,7 +52,7 @@ class HostPeak:
         self.peak_used = 0
 
     @contextmanager
-    def track(self) -> Iterator["HostPeak"]:
+    def track(self) -> Iterator[HostPeak]:
         """Record the peak of the traced memory inside the ``with`` block."""
         tracemalloc.reset_peak()
         self.base_used = tracemalloc.get_traced_memory()[0]

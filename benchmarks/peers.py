@@ -8,7 +8,8 @@ Each peer's result is checked once against ours (max abs diff) and the check rec
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

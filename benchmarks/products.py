@@ -17,7 +17,8 @@ implemented) becomes a row with ``skipped`` holding the error, and the run goes 
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

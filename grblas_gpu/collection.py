@@ -17,8 +17,6 @@ from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from .expressions import Expression, Updater, check_same_backend, parse_output_args, write_plain
 from .infix import ewise, matmul
 from .mask import Mask
-from .operators import binary, catalog, indexunary, unary
-from .operators import select as select_ns
 from .operators import (
     BinaryOp,
     IndexUnaryOp,
@@ -30,11 +28,16 @@ from .operators import (
     TypedSemiring,
     TypedUnaryOp,
     UnaryOp,
+    binary,
+    catalog,
     get_indexunary,
     get_semiring,
+    indexunary,
     typed_binary,
     typed_indexunary,
+    unary,
 )
+from .operators import select as select_ns
 from .scalar import Scalar
 
 
@@ -58,12 +61,12 @@ class Collection:
         return self._be.name
 
     @property
-    def S(self) -> Mask:  # noqa: N802 - GraphBLAS name
+    def S(self) -> Mask:
         """Structural mask: every stored entry allows a write."""
         return Mask(self, structure=True)
 
     @property
-    def V(self) -> Mask:  # noqa: N802 - GraphBLAS name
+    def V(self) -> Mask:
         """Value mask: stored entries whose value is true allow a write."""
         return Mask(self, structure=False)
 
@@ -96,7 +99,7 @@ class Collection:
         return Expression(f"{self.name or self.kind.lower()}", self.kind, self.shape, self._dtype, self._be,
                           lambda mask: self, (self,))
 
-    def _replace_with(self, other: "Collection") -> None:
+    def _replace_with(self, other: Collection) -> None:
         """Take ``other``'s entries, cast to this object's type."""
         ks = self._keyspace([other])
         e = other._entries(ks)
@@ -107,11 +110,11 @@ class Collection:
         self._be.synchronize()
 
     # ---------------------------------------------------------------- comparison
-    def isequal(self, other: "Collection", *, check_dtype: bool = False) -> bool:
+    def isequal(self, other: Collection, *, check_dtype: bool = False) -> bool:
         """Same shape, same structure and equal values (and same type when ``check_dtype``)."""
         return self._compare(other, check_dtype, lambda a, b: self._be.xp.all(a == b))
 
-    def isclose(self, other: "Collection", *, rel_tol: float = 1e-7, abs_tol: float = 0.0,
+    def isclose(self, other: Collection, *, rel_tol: float = 1e-7, abs_tol: float = 0.0,
                 check_dtype: bool = False) -> bool:
         """Same shape and structure, values within ``rel_tol``/``abs_tol`` (NaN equals NaN)."""
         xp = self._be.xp
@@ -134,7 +137,7 @@ class Collection:
         xa, xb = self._be.cast(a.values, t), self._be.cast(b.values, t)
         return bool(values_equal(xa, xb))
 
-    def __eq__(self, other: Any) -> Any:
+    def __eq__(self, other: object) -> Any:
         raise TypeError(f"use .isequal() to compare a {self.kind}, or .ewise_mult(other, 'eq') element-wise")
 
     __hash__ = None  # type: ignore[assignment]
@@ -143,15 +146,15 @@ class Collection:
         raise TypeError(f"the truth value of a {self.kind} is ambiguous; compare .nvals")
 
     # ---------------------------------------------------------------- element-wise
-    def ewise_add(self, other: "Collection", op: Any = "plus") -> Expression:
+    def ewise_add(self, other: Collection, op: Any = "plus") -> Expression:
         """Union of entries: ``op`` where both exist, the lone value where one does."""
         return self._ewise(other, op, "ewise_add", union=True)
 
-    def ewise_mult(self, other: "Collection", op: Any = "times") -> Expression:
+    def ewise_mult(self, other: Collection, op: Any = "times") -> Expression:
         """Intersection of entries, combined by ``op``."""
         return self._ewise(other, op, "ewise_mult", union=False)
 
-    def ewise_union(self, other: "Collection", op: Any, left_default: Any, right_default: Any) -> Expression:
+    def ewise_union(self, other: Collection, op: Any, left_default: Any, right_default: Any) -> Expression:
         """Union of entries; a lone value is combined with the other side's default."""
         return self._ewise(other, op, "ewise_union", union=True, defaults=(left_default, right_default))
 

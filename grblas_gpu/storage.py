@@ -15,7 +15,6 @@ from .dtypes import DataType, cast_scalar, dtype_of_value, lookup_dtype
 from .exceptions import DimensionMismatch, IndexOutOfBound, InvalidIndex, InvalidValue
 from .operators import TypedBinaryOp, catalog, get_binary, typed_binary
 
-
 _HOST_BUILD_MAX = 1 << 16  # entries; larger inputs are sorted on the object's own backend
 
 

@@ -22,8 +22,9 @@ min by the sign of x; BOOL arithmetic is ``plus = lor``, ``minus = lxor``,
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -330,14 +331,14 @@ class Obj:
     def nvals(self) -> int:
         return int(self.present.sum())
 
-    def copy(self) -> "Obj":
+    def copy(self) -> Obj:
         return Obj(self.values.copy(), self.present.copy())
 
-    def astype(self, t: np.dtype) -> "Obj":
+    def astype(self, t: np.dtype) -> Obj:
         return Obj(cast(self.values, t), self.present.copy())
 
     @property
-    def T(self) -> "Obj":
+    def T(self) -> Obj:
         return Obj(self.values.T.copy(), self.present.T.copy())
 
     def coo(self) -> tuple[np.ndarray, ...]:

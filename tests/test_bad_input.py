@@ -10,16 +10,17 @@ GrB-named exception and leaves the output as it was.
 from __future__ import annotations
 
 import tracemalloc
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import networkx as nx
 import numpy as np
 import pytest
+from grblas_gpu.algorithms import cdlp, pagerank, sssp, widest_path
 
 import grblas_gpu as gb
 from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid
 from grblas_gpu import exceptions as ex
-from grblas_gpu.algorithms import cdlp, pagerank, sssp, widest_path
 from grblas_gpu.limits import INDEX_MAX
 
 MiB = 2**20

@@ -303,7 +303,7 @@ def test_positional(gpu: Any, name: str) -> None:
 def test_user_defined_semiring(gpu: Any) -> None:
     """A user-defined monoid (combined by a compare-and-swap loop) and multiplier, on INT64 and
     on INT8 (a 1-byte type, combined in a 4-byte slot)."""
-    keep_larger = binaries.register_anonymous(lambda x, y: x if x > y else y, name="keep_larger")
+    keep_larger = binaries.register_anonymous(lambda x, y: max(y, x), name="keep_larger")
     mono = monoids.register_anonymous(keep_larger, lambda t: t.min if not t.is_bool else False, name="keep_larger")
     twice_plus = binaries.register_anonymous(lambda x, y: x * 2 + y, name="twice_plus")
     sr = semirings.register_anonymous(mono, twice_plus, name="keep_larger_twice_plus")

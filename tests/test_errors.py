@@ -3,14 +3,15 @@ output exactly as it was."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
+from conftest import coo_snapshot
 
 import grblas_gpu as gb
 from grblas_gpu import exceptions as ex
-from conftest import coo_snapshot
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
+from nvgraph_helpers import BACKENDS, get_vertex, host, make_graph, random_graph, xp_of
 
 import grblas_gpu.nvgraph as nv
-from nvgraph_helpers import BACKENDS, get_vertex, host, make_graph, random_graph, xp_of
 
 FLT_MAX = np.finfo(np.float32).max
 

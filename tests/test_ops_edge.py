@@ -11,10 +11,10 @@ import textwrap
 
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
 import reference as ref
 from conftest import assert_matches, to_gb, to_model
+
+import grblas_gpu as gb
 
 F64, I64 = np.dtype(np.float64), np.dtype(np.int64)
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, sssp
 
 import grblas_gpu as gb
 from grblas_gpu import binary, semiring
-from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, sssp
 from grblas_gpu.exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue, NoValue
 from grblas_gpu.storage import wide_pointers
 

@@ -134,7 +134,7 @@ class Backend:
             raise InvalidValue(f"{op!r}: ewise_add needs a non-positional operator of one type")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load(name: str) -> Backend:
     if name == "numpy":
         from .numpy_backend import NumpyBackend

@@ -18,8 +18,9 @@ and drops nothing (:mod:`.scipy_product`).  See :mod:`.operands` for the contrac
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -70,7 +71,7 @@ class _Terms:
     pb: np.ndarray
     ikj: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
-    def take(self, sel: np.ndarray) -> "_Terms":
+    def take(self, sel: np.ndarray) -> _Terms:
         """The terms ``sel`` picks (a boolean or an index array)."""
         ikj = tuple(x[sel] for x in self.ikj) if self.ikj is not None else None
         return _Terms(self.pa[sel], self.pb[sel], ikj)  # type: ignore[arg-type]

@@ -29,7 +29,6 @@ from typing import IO, Any, Union
 
 import numpy as np
 
-
 try:  # an optional extra: grblas-gpu[readers]
     import pyarrow as _pa
     import pyarrow.csv as _pacsv
@@ -47,7 +46,7 @@ FAST = True
 #: Let pyarrow parse one chunk on several threads.
 THREADS = True
 
-Progress = Union[Callable[[int, Union[int, None]], Any], bool, None]
+Progress = Union[Callable[[int, int | None], Any], bool, None]
 
 
 def fast_available() -> bool:
@@ -95,7 +94,7 @@ class ByteReader:
     def __enter__(self) -> ByteReader:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._close:
             self._f.close()
 

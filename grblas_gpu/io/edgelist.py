@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import BOOL, FP64, DataType, lookup_dtype
-from ._coo import Coo, build_matrix, has_duplicates, keep_first, mirror
 from ._chunks import ByteReader, LineMap, Progress
+from ._coo import Coo, build_matrix, has_duplicates, keep_first, mirror
 from ._text import FastRecords, Records, Source, blank_comment_lines, cast_values, chunk_records, concat_columns
 from .errors import FileFormatError
 

@@ -7,8 +7,9 @@ edge set, all on the backend of the topology arrays (CuPy arrays -> "cupy").
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -80,7 +80,7 @@ class _Renderer:
         self.cuda = cuda
         self.int_args = int_args
 
-    def __call__(self, node: ast.expr) -> str:  # noqa: C901 - one branch per node kind
+    def __call__(self, node: ast.expr) -> str:
         r = self
         if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float)):
             return _literal(node.value, r.cuda)

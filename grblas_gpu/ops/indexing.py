@@ -31,7 +31,6 @@ from ..mask import Mask
 from ..operators import typed_binary
 from ..scalar import Scalar
 
-
 # ------------------------------------------------------------------------------ extract
 
 

@@ -9,11 +9,10 @@ the compilation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import functools
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import cupy
@@ -123,13 +122,13 @@ def _contiguous(a: cupy.ndarray) -> cupy.ndarray:
     return a if a._c_contiguous else cupy.ascontiguousarray(a)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _sm_count(device: int) -> int:
     """Streaming multiprocessors of a device (asked once per device)."""
     return int(cupy.cuda.Device(device).attributes["MultiProcessorCount"])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _shared_memory(device: int) -> tuple[int, int]:
     """(shared memory an SM may give its blocks, bytes the driver reserves per block) of a
     device, in bytes (asked once per device)."""
@@ -865,7 +864,7 @@ class CupyBackend(Backend):
         x_present: Any | None,
         row_mask: Any | None,
         vector_first: bool,
-        plan: "SpmvPlan | None" = None,
+        plan: SpmvPlan | None = None,
         presence: bool = True,
         complement: bool = False,
         into: tuple[cupy.ndarray, cupy.ndarray] | None = None,
@@ -1036,7 +1035,7 @@ class CupyBackend(Backend):
         return call.run(values, x, x_present, row_mask, into, out)
 
     def _merge_call(self, semiring: TypedSemiring, ptr: cupy.ndarray, idx: cupy.ndarray, x: Any, x_present: Any,
-                    plan: SpmvPlan, vector_first: bool, nrows: int, into: bool, known: bool) -> "_MergeCall":
+                    plan: SpmvPlan, vector_first: bool, nrows: int, into: bool, known: bool) -> _MergeCall:
         """The launches of a merge-path pull, packed with everything that stays the same from
         call to call on these arrays: see :meth:`_spmv_merge`."""
         module = codegen.spmv_module(semiring, idx.dtype, vector_first, "merge", ptr.dtype)
@@ -1066,7 +1065,7 @@ class CupyBackend(Backend):
                                    carries + (np.int64(ntiles), CHANGES, CHANGES))
         return _MergeCall(semiring, nrows, gather, main, fixup, scratch)
 
-    def _column_cache(self, plan: SpmvPlan) -> "ColumnCache | None":
+    def _column_cache(self, plan: SpmvPlan) -> ColumnCache | None:
         """The plan's :class:`ColumnCache`, made on first request; None where the matrix is
         too small or too even to gain from one, or the copy of its indices would not fit."""
         if "columns" not in plan.derived:

@@ -34,12 +34,12 @@ class DeviceCount:
 
     __slots__ = ("_slots", "_slot", "_stream", "_value", "_done", "address")
 
-    def __init__(self, slots: "CountSlots", slot: int, stream: cupy.cuda.Stream) -> None:
+    def __init__(self, slots: CountSlots, slot: int, stream: cupy.cuda.Stream) -> None:
         self._slots, self._slot, self._stream, self._value = slots, slot, stream, None
         self._done: cupy.cuda.Event | None = None
         self.address = slots.address(slot)  # where the kernel writes the count
 
-    def mark(self) -> "DeviceCount":
+    def mark(self) -> DeviceCount:
         """Record where ``int()`` may stop waiting: after the work queued so far on the count's
         stream (its kernel among it).  Work queued later (a BFS level's frontier weight behind
         its count) then runs while the host goes on with the number."""
@@ -137,7 +137,7 @@ class StreamCounts:
         return arr
 
     @classmethod
-    def make(cls) -> "StreamCounts":
+    def make(cls) -> StreamCounts:
         """The state for the current device and stream."""
         pinned = cupy.cuda.alloc_pinned_memory(8)
         word = np.frombuffer(pinned, dtype=np.uint64, count=1)

@@ -87,7 +87,7 @@ def mxm_dot_module(semiring: TypedSemiring, ptr_type: Any, index_type: Any) -> K
                            f"gb_mxm_dot_{semiring.key}_{tag}", ops, kernels, ROLES)
 
 
-def registry_specs() -> Iterator["KernelSpec"]:
+def registry_specs() -> Iterator[KernelSpec]:
     """The registry's entries: every built-in semiring on the registry's types with int32 indices,
     and a few with the two wider layouts (int64, and int64 row pointers beside int32 indices)."""
     from .registry import KernelSpec  # the registry imports this module

@@ -158,8 +158,8 @@ backend's tests run); the other built-in semirings are listed on FP32 and INT64.
 def registry_specs() -> Iterator[Any]:
     """Kernel specs of every symbolic module and of the numeric modules of the built-in
     semirings (see :data:`REGISTRY_SEMIRINGS`), on each CSR index layout."""
-    from ...exceptions import DomainMismatch
     from ...dtypes import FP32, INT64
+    from ...exceptions import DomainMismatch
     from ...operators import catalog
     from ...operators import semiring as semirings
     from .registry import KernelSpec, _layout
