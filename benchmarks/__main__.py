@@ -205,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     # The absolute targets are set at scale 22.
     main_scale = 22 if 22 in args.scales and "mxv" in args.parts else None
     report.write(data, args.out, main_scale)
-    log(f"wrote {args.out}/results.json, results.md" + ("" if (args.out / "results.png").exists() else ""))
+    log(f"wrote {args.out}/results.json, results.md" + (", results.png" if (args.out / "results.png").exists() else ""))
     return 0
 
 

@@ -227,10 +227,10 @@ def markdown(data: dict) -> str:
     """The results as Markdown tables."""
     m = data["meta"]
     lines = [f"# Memory ({m['backend']})", "", f"Device: {m['device']}  ", f"Date: {m['date']}  ",
-             f"Counter: {m['memory_counter']}; PageRank {m['pr_iters']} iterations; graphs: directed "
-             "GAP Kronecker; CSR = int64 indptr + int32 indices + float32 values", "",
-             "| graph | vertices | edges | CSR | Matrix at rest | at rest / CSR | load peak | "
-             "load s | notes |", "|---|---|---|---|---|---|---|---|---|"]
+             (f"Counter: {m['memory_counter']}; PageRank {m['pr_iters']} iterations; graphs: directed "
+              "GAP Kronecker; CSR = int64 indptr + int32 indices + float32 values"), "",
+             ("| graph | vertices | edges | CSR | Matrix at rest | at rest / CSR | load peak | "
+              "load s | notes |"), "|---|---|---|---|---|---|---|---|---|"]
     for r in data["scales"]:
         rest = r.get("matrix_bytes")
         ratio = f"{rest / r['csr_bytes']:.2f}x" if rest is not None and r.get("csr_bytes") else ""
