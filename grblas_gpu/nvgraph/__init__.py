@@ -7,7 +7,7 @@ documented result); a failing one raises ``NvgraphError`` whose ``status`` is th
 Behaviour follows what the released library did (see docs/nvgraph.md).
 """
 
-from . import analytics, clustering, constants, convert, errors, graph, topology
+from . import analytics, clustering, constants, convert, graph
 from .analytics import *  # noqa: F403
 from .clustering import *  # noqa: F403
 from .constants import *  # noqa: F403
