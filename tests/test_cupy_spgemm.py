@@ -143,7 +143,7 @@ def check(gpu: Any, sr: TypedSemiring, a: sps.csr_matrix, b: sps.csr_matrix, mas
     indptr, indices, values = (gpu.to_host(x) for x in (got.indptr, got.indices, got.values))
     assert indptr.dtype == np.int64 and indptr.shape == (a.shape[0] + 1,)
     assert indices.dtype in (np.int32, np.int64) and values.dtype == sr.out_type.np_type
-    keys, ks, vals = terms(sr, a, av, b, bv, mask, complement)
+    keys, _ks, vals = terms(sr, a, av, b, bv, mask, complement)
     want_keys, want = reduce_terms(sr, keys, vals)
     ncols = b.shape[1]
     rows = np.repeat(np.arange(a.shape[0]), np.diff(indptr))

@@ -102,7 +102,7 @@ def test_unknown_dtype_is_domain_mismatch() -> None:
 def test_index_out_of_bound(objs: dict[str, Any], key: tuple[int, int]) -> None:
     A = objs["A"]
     with pytest.raises(ex.IndexOutOfBound):
-        A[key].value
+        A[key].value  # noqa: B018 - the read is what raises
     unchanged(A, ex.IndexOutOfBound, lambda: A.__setitem__(key, 1.0))
     unchanged(A, ex.IndexOutOfBound, lambda: A.__delitem__(key))
 

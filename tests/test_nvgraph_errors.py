@@ -43,7 +43,7 @@ def csr(backend: str, **kw: Any) -> tuple[Any, Any]:
 
 
 def test_bad_handle(backend: str) -> None:
-    h, g = csc(backend)
+    _h, g = csc(backend)
     dead = nv.nvgraphCreate()
     nv.nvgraphDestroy(dead)
     for bad in (None, dead, "handle"):

@@ -464,7 +464,7 @@ def test_frontier_weights_are_queued_with_the_frontier(monkeypatch: pytest.Monke
     assert queued, "frontiers weighed by queued sums"
     assert not any(waited), "no bitmap frontier weighed by a sum of its own"
     f = gb.Vector.from_coo([source], [0], size=n, dtype="INT64", backend="cupy")
-    f.nvals  # (the product's vector count is known, as in the loop)
+    f.nvals  # noqa: B018 - (the product's vector count is known, as in the loop)
     c = f.dup()
     c(~c.S, changed=f) << f.vxm(A, semiring.any_secondi[gb.INT64])
     assert f._weight is not None and f._weight[0]() is A
