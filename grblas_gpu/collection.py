@@ -6,7 +6,7 @@ implementation serves both shapes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -40,6 +40,10 @@ from .operators import (
 from .operators import select as select_ns
 from .scalar import Scalar
 
+if TYPE_CHECKING:
+    from .matrix import Matrix
+    from .vector import Vector
+
 
 class Collection:
     """Base of Vector and Matrix."""
@@ -48,6 +52,20 @@ class Collection:
     _be: Any
     _dtype: DataType
     name: str | None
+
+    if TYPE_CHECKING:  # what Vector and Matrix each implement, and the shared code here calls
+        @property
+        def shape(self) -> tuple[int, ...]: ...
+        @property
+        def nvals(self) -> int: ...
+        @property
+        def _vals(self) -> Any: ...
+        def _keyspace(self, objs: list[Any]) -> Any: ...
+        def _entries(self, ks: Any) -> sp.Entries: ...
+        def _set_entries(self, e: sp.Entries, ks: Any) -> None: ...
+        def _from_entries(self, e: sp.Entries, ks: Any, dtype: DataType) -> Collection: ...
+        def _positions_of(self, ks: Any, same: bool = True) -> Any: ...
+        def _coords_of(self, keys: Any, ks: Any) -> tuple[Any, Any]: ...
 
     # ---------------------------------------------------------------- basics
     @property
@@ -332,7 +350,7 @@ def _elementwise_expr(obj: Collection, name: str, shape: tuple[int, ...], out: D
         if _bitmap.wants_bitmap(src):
             return _bitmap.map_values(src, f, out)
         if not positional and src.kind == "Matrix":
-            return src._with_values(f(src._be, sp.Entries(None, src._vals), None), out)
+            return cast("Matrix", src)._with_values(f(src._be, sp.Entries(None, src._vals), None), out)
         ks = src._keyspace([src])
         e = src._entries(ks)
         be = src._be
@@ -357,11 +375,12 @@ def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expr
         src = obj
         be = src._be
         if _bitmap.wants_bitmap(src):
-            bits, dense = src._bitmap()
-            z = be.indexunary(typed, be.cast(dense, typed.in_type), sp.arange(be.xp, src.size), 0, thunk_v)
+            vec = cast("Vector", src)  # only a Vector is held as a bitmap
+            bits, dense = vec._bitmap()
+            z = be.indexunary(typed, be.cast(dense, typed.in_type), sp.arange(be.xp, vec.size), 0, thunk_v)
             if select:
-                return _bitmap.keep_where(src, be.cast(z, BOOL))
-            return type(src)._from_bitmap(be, typed.out_type, src.size, bits, z, src._count)
+                return _bitmap.keep_where(vec, be.cast(z, BOOL))
+            return type(vec)._from_bitmap(be, typed.out_type, vec.size, bits, z, vec._count)
         ks = src._keyspace([src])
         e = src._entries(ks)
         z = values(be, e, ks, src)

@@ -108,6 +108,7 @@ _unary("round", _dom_all, lambda t: cm.c_round if t.is_float else (lambda x: x.c
 _unary("signum", _dom_all,
        lambda t: cm.c_sign if t.is_float else (lambda x: np.sign(x).astype(t.np_type) if not t.is_bool else x.copy()),
        lambda t: "x" if t.is_bool else "gb_sign<Z>(x)")
+_f: Callable[..., Any]  # the NumPy function of each operator the loops below define
 for _n, _f in (("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfinite)):
     _unary(_n, _dom_float, _constant(_f), _constant(f"{_n}(x)"), out=lambda t: BOOL)
 
