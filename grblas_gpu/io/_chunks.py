@@ -76,6 +76,7 @@ class ByteReader:
     def __init__(self, source: Any) -> None:
         self.total: int | None = None
         self._close = False
+        self._f: IO[bytes] | gzip.GzipFile
         if hasattr(source, "read"):
             self.name = str(getattr(source, "name", "<stream>"))
             self._f = _binary_stream(source)

@@ -102,4 +102,4 @@ def registry_specs() -> Iterator[KernelSpec]:
             for ptr, index in layouts:
                 label = index if ptr == index else f"{ptr}/{index}"
                 yield KernelSpec("mxm_dot", f"mxm_dot {name}[{semiring.mult.x_type}] {label}",
-                                 lambda s=semiring, p=ptr, i=index: mxm_dot_module(s, p, i))
+                                 functools.partial(mxm_dot_module, semiring, ptr, index))

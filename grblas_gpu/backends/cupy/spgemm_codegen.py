@@ -166,7 +166,7 @@ def registry_specs() -> Iterator[Any]:
 
     for ptr, index in codegen.CSR_INDEX_TYPES:
         yield KernelSpec("spgemm", f"spgemm symbolic {_layout(ptr, index)}",
-                         lambda p=ptr, i=index: symbolic_module(p, i))
+                         functools.partial(symbolic_module, ptr, index))
     for name in catalog.BUILTIN_SEMIRINGS:
         types = ALL_TYPES if name in REGISTRY_SEMIRINGS else (FP32, INT64)
         for t in types:
@@ -177,4 +177,4 @@ def registry_specs() -> Iterator[Any]:
             layouts = codegen.CSR_INDEX_TYPES if name in REGISTRY_SEMIRINGS[:2] else codegen.CSR_INDEX_TYPES[:1]
             for ptr, index in layouts:
                 yield KernelSpec("spgemm", f"spgemm {name}[{sr.mult.x_type}] {_layout(ptr, index)}",
-                                 lambda s=sr, p=ptr, i=index: numeric_module(s, p, i))
+                                 functools.partial(numeric_module, sr, ptr, index))
