@@ -492,9 +492,10 @@ class Matrix(Collection):
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
         st = self._store
         copy = self._be.copy
-        parts = [None if a is None or a is st.ptr and st.ptr_built else copy(a) for a in (st.ptr, st.rowidx, st.indices)]
+        ptr, rowidx, indices = (None if a is None or a is st.ptr and st.ptr_built else copy(a)
+                                for a in (st.ptr, st.rowidx, st.indices))
         A = Matrix(t, self._nrows, self._ncols, backend=self._be.name, name=name)
-        A._store = MatrixStore(*parts, self._be.cast(st.vals, t) if t != self._dtype else copy(st.vals),
+        A._store = MatrixStore(ptr, rowidx, indices, self._be.cast(st.vals, t) if t != self._dtype else copy(st.vals),
                                symmetric=st.symmetric)
         return A
 

@@ -37,6 +37,10 @@ class Vector(Collection):
     # A product computed under a mask may set this to that Mask: it has no entry the mask
     # forbids, so the write that follows need not apply it again (read once, then cleared).
     _inside: Any = None
+    # The storage: sparse (indices, values) or bitmap (presence, values), one of them set.
+    _sp: tuple[Any, Any] | None
+    _bm: tuple[Any, Any] | None
+    _count: int | SupportsInt | None  # SupportsInt: a count the device makes
     # (weak reference to a matrix M, count): the lengths of M's rows that this Vector's entries
     # index, summed on the device, queued by the product that made it (see ops.multiply);
     # cleared with the storage.
@@ -176,9 +180,9 @@ class Vector(Collection):
 
     # ---------------------------------------------------------------- storage forms
     def _set_sparse(self, idx: Any, vals: Any) -> None:
-        self._sp: tuple[Any, Any] | None = (idx, vals)
-        self._bm: tuple[Any, Any] | None = None
-        self._count: int | SupportsInt | None = int(idx.shape[0])  # SupportsInt: a count the device makes
+        self._sp = (idx, vals)
+        self._bm = None
+        self._count = int(idx.shape[0])
         self._weight = None
 
     def _set_bitmap(self, bits: Any, vals: Any, count: Any = None) -> None:

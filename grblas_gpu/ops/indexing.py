@@ -185,6 +185,7 @@ def _assign_scalar_at_mask(updater: Updater, value: Any) -> bool:
         return False
     raw, t = scalar
     C, mask = updater.target, updater.mask
+    assert mask is not None  # called under a mask only
     be = C._be
     keys = mask.entries(be, None).keys
     fill = be.full(keys.shape[0], raw, t)
