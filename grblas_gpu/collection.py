@@ -41,7 +41,7 @@ from .operators import select as select_ns
 from .scalar import Scalar
 
 if TYPE_CHECKING:
-    from .matrix import Matrix
+    from .matrix import Matrix, TransposedMatrix
     from .vector import Vector
 
 
@@ -164,15 +164,15 @@ class Collection:
         raise TypeError(f"the truth value of a {self.kind} is ambiguous; compare .nvals")
 
     # ---------------------------------------------------------------- element-wise
-    def ewise_add(self, other: Collection, op: Any = "plus") -> Expression:
+    def ewise_add(self, other: Collection | TransposedMatrix, op: Any = "plus") -> Expression:
         """Union of entries: ``op`` where both exist, the lone value where one does."""
         return self._ewise(other, op, "ewise_add", union=True)
 
-    def ewise_mult(self, other: Collection, op: Any = "times") -> Expression:
+    def ewise_mult(self, other: Collection | TransposedMatrix, op: Any = "times") -> Expression:
         """Intersection of entries, combined by ``op``."""
         return self._ewise(other, op, "ewise_mult", union=False)
 
-    def ewise_union(self, other: Collection, op: Any, left_default: Any, right_default: Any) -> Expression:
+    def ewise_union(self, other: Collection | TransposedMatrix, op: Any, left_default: Any, right_default: Any) -> Expression:
         """Union of entries; a lone value is combined with the other side's default."""
         return self._ewise(other, op, "ewise_union", union=True, defaults=(left_default, right_default))
 
