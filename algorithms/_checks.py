@@ -11,7 +11,6 @@ import numbers
 from typing import Any
 
 from grblas_gpu import Matrix, monoid, unary
-from grblas_gpu.limits import require_bytes
 from grblas_gpu.exceptions import (
     DimensionMismatch,
     DomainMismatch,
@@ -19,6 +18,7 @@ from grblas_gpu.exceptions import (
     InvalidIndex,
     InvalidValue,
 )
+from grblas_gpu.limits import require_bytes
 
 __all__ = ["check_count", "check_fraction", "check_no_nan", "check_non_negative", "check_numeric",
            "check_source", "check_square", "check_tolerance", "check_vertex_memory", "rows_with_entries"]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from grblas_gpu import FP64, Matrix, Vector, binary, monoid, semiring, unary
 
-from ._checks import check_vertex_memory, check_numeric, check_source, check_square, rows_with_entries
+from ._checks import check_numeric, check_source, check_square, check_vertex_memory, rows_with_entries
 
 __all__ = ["betweenness_centrality"]
 

@@ -7,7 +7,7 @@ import functools
 from grblas_gpu import INT64, Matrix, Vector, binary, monoid, semiring
 from grblas_gpu.operators import TypedSemiring
 
-from ._checks import check_vertex_memory, check_numeric, check_source, check_square
+from ._checks import check_numeric, check_source, check_square, check_vertex_memory
 
 __all__ = ["bfs_levels", "bfs_parents"]
 

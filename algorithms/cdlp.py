@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grblas_gpu import INT64, Matrix, Vector, binary, indexunary, monoid, semiring, unary
 
-from ._checks import check_vertex_memory, check_count, check_numeric, check_square
+from ._checks import check_count, check_numeric, check_square, check_vertex_memory
 
 __all__ = ["cdlp"]
 

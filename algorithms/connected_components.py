@@ -6,7 +6,7 @@ import numpy as np
 
 from grblas_gpu import INT64, Matrix, Vector, binary, semiring
 
-from ._checks import check_vertex_memory, check_numeric, check_square
+from ._checks import check_numeric, check_square, check_vertex_memory
 
 __all__ = ["connected_components"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid, semiring, unary
 
-from ._checks import check_vertex_memory, check_numeric, check_square
+from ._checks import check_numeric, check_square, check_vertex_memory
 
 __all__ = ["local_clustering_coefficient"]
 

@@ -8,10 +8,18 @@ from typing import Any
 
 from grblas_gpu import FP64, Matrix, Vector, binary, monoid, select, semiring, unary
 from grblas_gpu.dtypes import DataType, lookup_dtype
-from grblas_gpu.operators import Semiring
 from grblas_gpu.exceptions import InvalidValue
+from grblas_gpu.operators import Semiring
 
-from ._checks import check_vertex_memory, check_count, check_fraction, check_non_negative, check_numeric, check_square, check_tolerance
+from ._checks import (
+    check_count,
+    check_fraction,
+    check_non_negative,
+    check_numeric,
+    check_square,
+    check_tolerance,
+    check_vertex_memory,
+)
 
 __all__ = ["ConvergenceError", "pagerank"]
 

@@ -7,7 +7,7 @@ import numpy as np
 from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid, select, semiring
 from grblas_gpu.exceptions import InvalidValue
 
-from ._checks import check_vertex_memory, check_no_nan, check_numeric, check_source, check_square
+from ._checks import check_no_nan, check_numeric, check_source, check_square, check_vertex_memory
 
 __all__ = ["sssp"]
 

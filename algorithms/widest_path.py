@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grblas_gpu import FP64, Matrix, Vector, binary, select, semiring
 
-from ._checks import check_vertex_memory, check_no_nan, check_numeric, check_source, check_square
+from ._checks import check_no_nan, check_numeric, check_source, check_square, check_vertex_memory
 
 __all__ = ["widest_path"]
 

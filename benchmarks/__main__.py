@@ -12,7 +12,6 @@ from pathlib import Path
 from . import graphs, ours, peers, products, report
 from .graphs import Graph
 
-
 PARTS = ("mxv", "products")
 MXV_NOTE = (
     "mxv ratios divide ours by cuSPARSE plus_times SpMV on the same graph (on a GPU, the median "
@@ -206,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     # The absolute targets are set at scale 22.
     main_scale = 22 if 22 in args.scales and "mxv" in args.parts else None
     report.write(data, args.out, main_scale)
-    log(f"wrote {args.out}/results.json, results.md" + ("" if (args.out / "results.png").exists() else ""))
+    log(f"wrote {args.out}/results.json, results.md" + (", results.png" if (args.out / "results.png").exists() else ""))
     return 0
 
 

@@ -316,7 +316,7 @@ def load_file(path: str | os.PathLike, seed: int = 42) -> Graph:
         indptr = z["indptr"].astype(np.int64)
         indices = z["indices"].astype(np.int32)
         n = max(indptr.size - 1, int(indices.max()) + 1 if indices.size else 0)
-        data = z["data"] if "data" in z else None
+        data = z.get("data")
     else:
         import scipy.io
         import scipy.sparse

@@ -75,12 +75,12 @@ def markdown(r: dict) -> str:
     """The results as a Markdown table."""
     gib = 1 << 30
     csr = r["graph"]["csr_bytes"]
-    lines = [f"# Large graph: {r['graph']['name']} ({r['graph']['vertices']:,} vertices, "
-             f"{r['graph']['edges']:,} directed edges)", "",
+    lines = [(f"# Large graph: {r['graph']['name']} ({r['graph']['vertices']:,} vertices, "
+              f"{r['graph']['edges']:,} directed edges)"), "",
              f"Device: {r['device']}  ", f"Date: {r['date']}  ",
-             f"Host CSR (int64 indptr, int32 indices, float32 weights): {csr / gib:.2f} GiB; "
-             f"built in {r['graph']['build_s']:.1f} s, loaded in {r['load_s']:.1f} s; "
-             f"matrix on the GPU: {r['matrix_bytes'] / gib:.2f} GiB", "",
+             (f"Host CSR (int64 indptr, int32 indices, float32 weights): {csr / gib:.2f} GiB; "
+              f"built in {r['graph']['build_s']:.1f} s, loaded in {r['load_s']:.1f} s; "
+              f"matrix on the GPU: {r['matrix_bytes'] / gib:.2f} GiB"), "",
              "| algorithm | time s | peak GPU memory GiB (pool, total) | peak above the loaded matrix GiB | peak / CSR | notes |",
              "|---|---|---|---|---|---|"]
     for row in r["runs"]:

@@ -28,9 +28,10 @@ import platform
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from . import large
 from .timing import PeakMemory, device_sync
@@ -51,7 +52,7 @@ class HostPeak:
         self.peak_used = 0
 
     @contextmanager
-    def track(self) -> Iterator["HostPeak"]:
+    def track(self) -> Iterator[HostPeak]:
         """Record the peak of the traced memory inside the ``with`` block."""
         tracemalloc.reset_peak()
         self.base_used = tracemalloc.get_traced_memory()[0]
@@ -226,10 +227,10 @@ def markdown(data: dict) -> str:
     """The results as Markdown tables."""
     m = data["meta"]
     lines = [f"# Memory ({m['backend']})", "", f"Device: {m['device']}  ", f"Date: {m['date']}  ",
-             f"Counter: {m['memory_counter']}; PageRank {m['pr_iters']} iterations; graphs: directed "
-             "GAP Kronecker; CSR = int64 indptr + int32 indices + float32 values", "",
-             "| graph | vertices | edges | CSR | Matrix at rest | at rest / CSR | load peak | "
-             "load s | notes |", "|---|---|---|---|---|---|---|---|---|"]
+             (f"Counter: {m['memory_counter']}; PageRank {m['pr_iters']} iterations; graphs: directed "
+              "GAP Kronecker; CSR = int64 indptr + int32 indices + float32 values"), "",
+             ("| graph | vertices | edges | CSR | Matrix at rest | at rest / CSR | load peak | "
+              "load s | notes |"), "|---|---|---|---|---|---|---|---|---|"]
     for r in data["scales"]:
         rest = r.get("matrix_bytes")
         ratio = f"{rest / r['csr_bytes']:.2f}x" if rest is not None and r.get("csr_bytes") else ""

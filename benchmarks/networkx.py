@@ -113,7 +113,7 @@ def bench_graph(nx: Any, g: Graph, args: argparse.Namespace, peers: list[str]) -
                 tp1, _ = _timed(lambda: call(nx, G, peer))
                 tp2, _ = _timed(lambda: call(nx, G, peer))
                 row[f"{peer}_first_s"], row[f"{peer}_second_s"] = tp1, tp2
-            except Exception as exc:  # a peer that cannot run this call is reported, not fatal
+            except Exception as exc:  # noqa: BLE001 - a peer that cannot run this call is reported, not fatal
                 row[f"{peer}_error"] = f"{type(exc).__name__}: {exc}"[:200]
         rows.append(row)
         peer_text = "".join(f"  {p}: {row[f'{p}_first_s']:.4f}/{row[f'{p}_second_s']:.4f} s"

@@ -11,8 +11,9 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -157,7 +158,7 @@ def bench_traversal(g: Graph, cfg: Config, outputs: dict, mem: list,
             idx, vals = res.to_coo()
             outputs[op] = (np.asarray(idx), np.asarray(vals))
             _track_memory(cfg, g, op, lambda: fn(A, src), mem)
-            extra = {"source": src, "reached": int(len(idx))}
+            extra = {"source": src, "reached": len(idx)}
             if op == "bfs":
                 extra["levels"] = _levels_of(res)
             return {**t, **extra}

@@ -8,7 +8,8 @@ Each peer's result is checked once against ours (max abs diff) and the check rec
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -76,7 +77,11 @@ def cusparse_spmv(g: Graph, cfg: Config, outputs: dict, spmv: Callable[[], Any] 
             A, x = cusparse_operands(g)
         except ImportError as exc:
             return [_skip(g.name, "mxv_plus_times", "cusparse", exc)]
-        spmv = lambda: A @ x
+
+        def product() -> Any:
+            return A @ x
+
+        spmv = product
     row = _guarded(g.name, "mxv_plus_times", lambda: _gpu_measure(cfg, spmv), "cusparse")
     row.update(check(outputs.get("mxv_plus_times"), spmv().get()))
     return [row]
@@ -166,7 +171,10 @@ def scipy_peers(g: Graph, cfg: Config, outputs: dict, source: int) -> list[dict]
                      "scipy.dijkstra")]
     if "sssp" in outputs:
         rows[-1].update(check(_dense_of(outputs["sssp"], g.n), dijkstra(M, indices=source), tol=1e-5))
-    bfo = lambda: breadth_first_order(M, source, directed=True, return_predecessors=False)
+
+    def bfo() -> Any:
+        return breadth_first_order(M, source, directed=True, return_predecessors=False)
+
     rows.append(_guarded(g.name, "bfs", lambda: _cpu_measure(cfg, bfo), "scipy.bfo"))
     if "bfs" in outputs:
         same = bool(np.array_equal(np.sort(outputs["bfs"][0]), np.sort(bfo())))
@@ -240,7 +248,10 @@ def graphblas_peers(g: Graph, gs: Graph, cfg: Config, outputs: dict, source: int
                 for op in ("mxv_min_plus", "bfs", "sssp", "pagerank")]
     A, S = _gb_matrix(gbl, g), _gb_matrix(gbl, gs)
     x = gbl.Vector.from_dense(dense_x(g.n), dtype="FP32")
-    mxv = lambda: A.mxv(x, gbl.semiring.min_plus).new()
+
+    def mxv() -> Any:
+        return A.mxv(x, gbl.semiring.min_plus).new()
+
     rows = [_guarded(g.name, "mxv_min_plus", lambda: _cpu_measure(cfg, mxv), "python-graphblas")]
     rows[-1].update(check(outputs.get("mxv_min_plus"), mxv().to_dense(fill_value=np.inf)))
     for op, run, tol in (("bfs", _gb_bfs, 0.0), ("sssp", _gb_bellman_ford, 1e-5)):

@@ -16,8 +16,10 @@ implemented) becomes a row with ``skipped`` holding the error, and the run goes 
 
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -42,12 +44,10 @@ def _release(cfg: Config) -> None:
     """Give the GPU memory pool's free blocks back (after a failure or a large graph)."""
     if not cfg.gpu:
         return
-    try:
+    with contextlib.suppress(Exception):  # no CuPy or no GPU: nothing to release
         import cupy
 
         cupy.get_default_memory_pool().free_all_blocks()
-    except Exception:  # noqa: BLE001 - nothing to release
-        pass
 
 
 def attempt(graph: str, op: str, impl: str, fn: Callable[[], dict], cfg: Config, **extra: Any) -> dict:
@@ -171,7 +171,9 @@ def bench_mxm(g: Graph, cfg: Config) -> list[dict]:
     for name, op in zip(MXM_SEMIRINGS, ops):
         held: dict = {}
 
-        def run(sr: Any = getattr(semiring, name)) -> None:
+        sr_bound = getattr(semiring, name)
+
+        def run(sr: Any = sr_bound) -> None:
             held.pop("C", None)  # (the previous product is freed before the next is made)
             held["C"] = A.mxm(A, sr).new()
 
@@ -194,10 +196,8 @@ def _graphblas() -> Any:
         raise ImportError(f"suitesparse_graphblas does not import: {exc}") from exc
     import graphblas as gbl
 
-    try:
+    with contextlib.suppress(Exception):  # not SuiteSparse, or a read-only setting
         gbl.ss.config["nthreads"] = os.cpu_count() or 1
-    except Exception:  # noqa: BLE001 - not SuiteSparse, or a read-only setting
-        pass
     return gbl
 
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 import argparse
 import itertools
 import statistics
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 import statistics
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any
 
 
 def device_sync() -> None:
@@ -163,7 +164,7 @@ class PeakMemory:
         self.base_used = 0
 
     @contextmanager
-    def track(self) -> Iterator["PeakMemory"]:
+    def track(self) -> Iterator[PeakMemory]:
         """Record the peaks of the allocations made inside the ``with`` block."""
         import cupy
 

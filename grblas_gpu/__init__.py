@@ -10,7 +10,7 @@ from ._checkout import find_algorithms_beside_package
 
 find_algorithms_beside_package()
 
-from . import descriptor, dtypes, exceptions, io  # noqa: E402
+from . import descriptor, dtypes, exceptions, io
 from .backends import default_backend, get_backend, gpu_available, use_backend
 from .descriptor import Descriptor
 from .dtypes import (

@@ -24,7 +24,7 @@ class _CheckoutFinder(importlib.abc.MetaPathFinder):
     def __init__(self, folder: Path) -> None:
         self.folder = folder
 
-    def find_spec(self, fullname, path=None, target=None):  # noqa: ANN001, ANN201 - importlib protocol
+    def find_spec(self, fullname, path=None, target=None):
         if fullname != _NAME:
             return None
         return importlib.util.spec_from_file_location(

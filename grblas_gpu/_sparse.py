@@ -31,7 +31,7 @@ class Entries:
     def __len__(self) -> int:
         return int(self.keys.shape[0])
 
-    def take(self, sel: Any) -> "Entries":
+    def take(self, sel: Any) -> Entries:
         """The entries at positions or boolean selector ``sel``."""
         return Entries(self.keys[sel], self.values[sel])
 

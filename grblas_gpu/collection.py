@@ -6,7 +6,7 @@ implementation serves both shapes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -17,8 +17,6 @@ from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from .expressions import Expression, Updater, check_same_backend, parse_output_args, write_plain
 from .infix import ewise, matmul
 from .mask import Mask
-from .operators import binary, catalog, indexunary, unary
-from .operators import select as select_ns
 from .operators import (
     BinaryOp,
     IndexUnaryOp,
@@ -30,12 +28,21 @@ from .operators import (
     TypedSemiring,
     TypedUnaryOp,
     UnaryOp,
+    binary,
+    catalog,
     get_indexunary,
     get_semiring,
+    indexunary,
     typed_binary,
     typed_indexunary,
+    unary,
 )
+from .operators import select as select_ns
 from .scalar import Scalar
+
+if TYPE_CHECKING:
+    from .matrix import Matrix, TransposedMatrix
+    from .vector import Vector
 
 
 class Collection:
@@ -45,6 +52,20 @@ class Collection:
     _be: Any
     _dtype: DataType
     name: str | None
+
+    if TYPE_CHECKING:  # what Vector and Matrix each implement, and the shared code here calls
+        @property
+        def shape(self) -> tuple[int, ...]: ...
+        @property
+        def nvals(self) -> int: ...
+        @property
+        def _vals(self) -> Any: ...
+        def _keyspace(self, objs: list[Any]) -> Any: ...
+        def _entries(self, ks: Any) -> sp.Entries: ...
+        def _set_entries(self, e: sp.Entries, ks: Any) -> None: ...
+        def _from_entries(self, e: sp.Entries, ks: Any, dtype: DataType) -> Collection: ...
+        def _positions_of(self, ks: Any, same: bool = True) -> Any: ...
+        def _coords_of(self, keys: Any, ks: Any) -> tuple[Any, Any]: ...
 
     # ---------------------------------------------------------------- basics
     @property
@@ -58,12 +79,12 @@ class Collection:
         return self._be.name
 
     @property
-    def S(self) -> Mask:  # noqa: N802 - GraphBLAS name
+    def S(self) -> Mask:
         """Structural mask: every stored entry allows a write."""
         return Mask(self, structure=True)
 
     @property
-    def V(self) -> Mask:  # noqa: N802 - GraphBLAS name
+    def V(self) -> Mask:
         """Value mask: stored entries whose value is true allow a write."""
         return Mask(self, structure=False)
 
@@ -96,7 +117,7 @@ class Collection:
         return Expression(f"{self.name or self.kind.lower()}", self.kind, self.shape, self._dtype, self._be,
                           lambda mask: self, (self,))
 
-    def _replace_with(self, other: "Collection") -> None:
+    def _replace_with(self, other: Collection) -> None:
         """Take ``other``'s entries, cast to this object's type."""
         ks = self._keyspace([other])
         e = other._entries(ks)
@@ -107,11 +128,11 @@ class Collection:
         self._be.synchronize()
 
     # ---------------------------------------------------------------- comparison
-    def isequal(self, other: "Collection", *, check_dtype: bool = False) -> bool:
+    def isequal(self, other: Collection, *, check_dtype: bool = False) -> bool:
         """Same shape, same structure and equal values (and same type when ``check_dtype``)."""
         return self._compare(other, check_dtype, lambda a, b: self._be.xp.all(a == b))
 
-    def isclose(self, other: "Collection", *, rel_tol: float = 1e-7, abs_tol: float = 0.0,
+    def isclose(self, other: Collection, *, rel_tol: float = 1e-7, abs_tol: float = 0.0,
                 check_dtype: bool = False) -> bool:
         """Same shape and structure, values within ``rel_tol``/``abs_tol`` (NaN equals NaN)."""
         xp = self._be.xp
@@ -134,7 +155,7 @@ class Collection:
         xa, xb = self._be.cast(a.values, t), self._be.cast(b.values, t)
         return bool(values_equal(xa, xb))
 
-    def __eq__(self, other: Any) -> Any:
+    def __eq__(self, other: object) -> Any:
         raise TypeError(f"use .isequal() to compare a {self.kind}, or .ewise_mult(other, 'eq') element-wise")
 
     __hash__ = None  # type: ignore[assignment]
@@ -143,15 +164,15 @@ class Collection:
         raise TypeError(f"the truth value of a {self.kind} is ambiguous; compare .nvals")
 
     # ---------------------------------------------------------------- element-wise
-    def ewise_add(self, other: "Collection", op: Any = "plus") -> Expression:
+    def ewise_add(self, other: Collection | TransposedMatrix, op: Any = "plus") -> Expression:
         """Union of entries: ``op`` where both exist, the lone value where one does."""
         return self._ewise(other, op, "ewise_add", union=True)
 
-    def ewise_mult(self, other: "Collection", op: Any = "times") -> Expression:
+    def ewise_mult(self, other: Collection | TransposedMatrix, op: Any = "times") -> Expression:
         """Intersection of entries, combined by ``op``."""
         return self._ewise(other, op, "ewise_mult", union=False)
 
-    def ewise_union(self, other: "Collection", op: Any, left_default: Any, right_default: Any) -> Expression:
+    def ewise_union(self, other: Collection | TransposedMatrix, op: Any, left_default: Any, right_default: Any) -> Expression:
         """Union of entries; a lone value is combined with the other side's default."""
         return self._ewise(other, op, "ewise_union", union=True, defaults=(left_default, right_default))
 
@@ -329,7 +350,7 @@ def _elementwise_expr(obj: Collection, name: str, shape: tuple[int, ...], out: D
         if _bitmap.wants_bitmap(src):
             return _bitmap.map_values(src, f, out)
         if not positional and src.kind == "Matrix":
-            return src._with_values(f(src._be, sp.Entries(None, src._vals), None), out)
+            return cast("Matrix", src)._with_values(f(src._be, sp.Entries(None, src._vals), None), out)
         ks = src._keyspace([src])
         e = src._entries(ks)
         be = src._be
@@ -354,11 +375,12 @@ def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expr
         src = obj
         be = src._be
         if _bitmap.wants_bitmap(src):
-            bits, dense = src._bitmap()
-            z = be.indexunary(typed, be.cast(dense, typed.in_type), sp.arange(be.xp, src.size), 0, thunk_v)
+            vec = cast("Vector", src)  # only a Vector is held as a bitmap
+            bits, dense = vec._bitmap()
+            z = be.indexunary(typed, be.cast(dense, typed.in_type), sp.arange(be.xp, vec.size), 0, thunk_v)
             if select:
-                return _bitmap.keep_where(src, be.cast(z, BOOL))
-            return type(src)._from_bitmap(be, typed.out_type, src.size, bits, z, src._count)
+                return _bitmap.keep_where(vec, be.cast(z, BOOL))
+            return type(vec)._from_bitmap(be, typed.out_type, vec.size, bits, z, vec._count)
         ks = src._keyspace([src])
         e = src._entries(ks)
         z = values(be, e, ks, src)

@@ -90,7 +90,7 @@ class DataType:
             return np.inf
         return np.iinfo(self.np_type).max
 
-    def __eq__(self, other: Any) -> bool:
+    def __eq__(self, other: object) -> bool:
         # The dataclass's comparison of field tuples, with the identity test first: the types
         # are the module's constants, compared several times per statement.
         if self is other:

@@ -103,4 +103,4 @@ class NotImplementedException(GraphBLASError, NotImplementedError):
 
 
 # The C API's name; an alias so ``gb.exceptions.NotImplemented`` reads like GrB_NOT_IMPLEMENTED.
-NotImplemented = NotImplementedException  # noqa: A001
+NotImplemented = NotImplementedException

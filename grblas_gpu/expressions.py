@@ -15,7 +15,8 @@ Every argument is validated before ``C`` changes, so an error leaves ``C`` as it
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -270,7 +271,7 @@ class Updater:
             return
         report_changes(C, D, lambda: write_result(C, T, self.mask, self.accum, self.replace))
 
-    def __getitem__(self, key: Any) -> "AssignTarget":
+    def __getitem__(self, key: Any) -> AssignTarget:
         return AssignTarget(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:

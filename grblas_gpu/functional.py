@@ -91,19 +91,19 @@ def _materialize(A: Any) -> Any:
     return A.parent._transposed() if isinstance(A, TransposedMatrix) else A
 
 
-def eWiseAdd(C: Any, mask: Any, accum: Any, op: Any, A: Any, B: Any, desc: Any = None) -> None:  # noqa: N802
+def eWiseAdd(C: Any, mask: Any, accum: Any, op: Any, A: Any, B: Any, desc: Any = None) -> None:
     """``C<mask> = accum(C, A (+) B)`` over the union of entries (GrB_eWiseAdd)."""
     d = _desc(desc)
     _out(C, mask, accum, d) << _materialize(_first(A, d)).ewise_add(_materialize(_second(B, d)), op)
 
 
-def eWiseMult(C: Any, mask: Any, accum: Any, op: Any, A: Any, B: Any, desc: Any = None) -> None:  # noqa: N802
+def eWiseMult(C: Any, mask: Any, accum: Any, op: Any, A: Any, B: Any, desc: Any = None) -> None:
     """``C<mask> = accum(C, A (*) B)`` over the intersection of entries (GrB_eWiseMult)."""
     d = _desc(desc)
     _out(C, mask, accum, d) << _materialize(_first(A, d)).ewise_mult(_materialize(_second(B, d)), op)
 
 
-def eWiseUnion(C: Any, mask: Any, accum: Any, op: Any, A: Any, alpha: Any, B: Any, beta: Any,  # noqa: N802
+def eWiseUnion(C: Any, mask: Any, accum: Any, op: Any, A: Any, alpha: Any, B: Any, beta: Any,
                desc: Any = None) -> None:
     """Union where a lone entry is combined with the other side's default (GxB_eWiseUnion)."""
     d = _desc(desc)

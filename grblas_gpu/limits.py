@@ -17,7 +17,8 @@ between) is reported as OutOfMemory by the executor.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

@@ -31,7 +31,7 @@ class Mask:
         fields["structure"] = structure
         fields["complement"] = complement
 
-    def __invert__(self) -> "Mask":
+    def __invert__(self) -> Mask:
         return Mask(self.parent, self.structure, not self.complement)
 
     def __repr__(self) -> str:

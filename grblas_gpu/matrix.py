@@ -53,7 +53,7 @@ class Matrix(Collection):
     def from_coo(cls, rows: Any, cols: Any, values: Any = 1.0, nrows: int | None = None,
                  ncols: int | None = None, *, dtype: Any = None, dup_op: Any = None,
                  backend: str | None = None, name: str | None = None,
-                 symmetric: bool | None = None) -> "Matrix":
+                 symmetric: bool | None = None) -> Matrix:
         """A Matrix from coordinates and values (a scalar value is given to every entry).
 
         The coordinates are sorted (one stable sort of packed ``row * ncols + col`` keys) into
@@ -74,7 +74,7 @@ class Matrix(Collection):
 
     @classmethod
     def from_dense(cls, values: Any, missing_value: Any = None, *, dtype: Any = None,
-                   backend: str | None = None, name: str | None = None) -> "Matrix":
+                   backend: str | None = None, name: str | None = None) -> Matrix:
         """A Matrix with an entry at every position, except where the value is ``missing_value``."""
         be = get_backend(backend)
         try:
@@ -91,7 +91,7 @@ class Matrix(Collection):
     @classmethod
     def from_csr(cls, indptr: Any, col_indices: Any, values: Any = 1.0, ncols: int | None = None, *,
                  dtype: Any = None, backend: str | None = None, name: str | None = None,
-                 copy: bool | None = None, symmetric: bool | None = None) -> "Matrix":
+                 copy: bool | None = None, symmetric: bool | None = None) -> Matrix:
         """A Matrix from CSR arrays: row ``i`` holds ``col_indices[indptr[i]:indptr[i+1]]``.
 
         One vectorised pass validates the input: ``indptr`` starts at 0, never decreases and
@@ -119,7 +119,7 @@ class Matrix(Collection):
     @classmethod
     def _csr_built(cls, indptr: Any, col_indices: Any, values: Any, ncols: int | None, dtype: Any,
                    backend: str | None, name: str | None, copy: bool | None, symmetric: bool | None,
-                   hold: bool) -> "Matrix":
+                   hold: bool) -> Matrix:
         """:meth:`from_csr`; with ``hold=False`` the caller's arrays are only read (see
         :func:`grblas_gpu.storage.csr_input`): the Matrix must not outlive the call."""
         be = get_backend(backend)
@@ -133,7 +133,7 @@ class Matrix(Collection):
     @classmethod
     def from_csc(cls, indptr: Any, row_indices: Any, values: Any = 1.0, nrows: int | None = None, *,
                  dtype: Any = None, backend: str | None = None, name: str | None = None,
-                 copy: bool | None = None, symmetric: bool | None = None) -> "Matrix":
+                 copy: bool | None = None, symmetric: bool | None = None) -> Matrix:
         """A Matrix from CSC arrays: column ``j`` holds ``row_indices[indptr[j]:indptr[j+1]]``.
 
         Validated as :meth:`from_csr` validates; the CSR the Matrix stores is made from them
@@ -150,7 +150,7 @@ class Matrix(Collection):
 
     @classmethod
     def from_scalar(cls, value: Any, nrows: int, ncols: int, dtype: Any = None, *,
-                    backend: str | None = None, name: str | None = None) -> "Matrix":
+                    backend: str | None = None, name: str | None = None) -> Matrix:
         """A full Matrix with every entry equal to ``value``."""
         be = get_backend(backend)
         xp = be.xp
@@ -166,7 +166,7 @@ class Matrix(Collection):
 
     @classmethod
     def _from_sorted(cls, be: Any, dtype: DataType, nrows: int, ncols: int, rows: Any, cols: Any,
-                     values: Any) -> "Matrix":
+                     values: Any) -> Matrix:
         """A Matrix from entries already sorted by (row, col) and unique."""
         A = cls(dtype, nrows, ncols, backend=be.name)
         A._set_sorted(rows, cols, be.cast(values, dtype))
@@ -174,7 +174,7 @@ class Matrix(Collection):
 
     @classmethod
     def _from_csr_parts(cls, be: Any, dtype: DataType, nrows: int, ncols: int, ptr: Any, indices: Any,
-                        values: Any) -> "Matrix":
+                        values: Any) -> Matrix:
         """A Matrix holding the library's own sorted, duplicate-free CSR arrays (not copied)."""
         A = cls(dtype, nrows, ncols, backend=be.name)
         A._set_csr(ptr, indices, be.cast(values, dtype))
@@ -220,7 +220,7 @@ class Matrix(Collection):
         return self._store.vals
 
     @property
-    def _T(self) -> "Matrix | None":  # noqa: N802
+    def _T(self) -> Matrix | None:
         """The transpose when at hand (this matrix itself when symmetric), else None."""
         st = self._store
         return self if st.symmetric else st.transpose
@@ -377,7 +377,7 @@ class Matrix(Collection):
         return int(self._indices.shape[0])
 
     @property
-    def T(self) -> "TransposedMatrix":  # noqa: N802 - GraphBLAS name
+    def T(self) -> TransposedMatrix:
         """The transpose, for use in an expression (``A.T.new()`` materialises it)."""
         return TransposedMatrix(self)
 
@@ -420,7 +420,7 @@ class Matrix(Collection):
         out[r, c] = v
         return out
 
-    def to(self, backend: str) -> "Matrix":
+    def to(self, backend: str) -> Matrix:
         """A copy on another backend (``"numpy"`` or ``"cupy"``)."""
         be = get_backend(backend)
         h = self._be.to_host
@@ -485,16 +485,17 @@ class Matrix(Collection):
         return default if val is None else val
 
     # ---------------------------------------------------------------- housekeeping
-    def dup(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> "Matrix":
+    def dup(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Matrix:
         """A copy, optionally cast to ``dtype`` and keeping only the entries under ``mask``."""
         if mask is not None:
             return self._as_expression().new(dtype, mask=mask, name=name)
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
         st = self._store
         copy = self._be.copy
-        parts = [None if a is None or a is st.ptr and st.ptr_built else copy(a) for a in (st.ptr, st.rowidx, st.indices)]
+        ptr, rowidx, indices = (None if a is None or a is st.ptr and st.ptr_built else copy(a)
+                                for a in (st.ptr, st.rowidx, st.indices))
         A = Matrix(t, self._nrows, self._ncols, backend=self._be.name, name=name)
-        A._store = MatrixStore(*parts, self._be.cast(st.vals, t) if t != self._dtype else copy(st.vals),
+        A._store = MatrixStore(ptr, rowidx, indices, self._be.cast(st.vals, t) if t != self._dtype else copy(st.vals),
                                symmetric=st.symmetric)
         return A
 
@@ -513,7 +514,7 @@ class Matrix(Collection):
         self._store = MatrixStore(None if st.ptr_built else st.ptr, st.rowidx, st.indices, vals,
                                   shared=st.shared, symmetric=symmetric)
 
-    def _with_values(self, values: Any, dtype: DataType) -> "Matrix":
+    def _with_values(self, values: Any, dtype: DataType) -> Matrix:
         """A Matrix of this one's structure holding ``values`` (one per entry, of ``dtype``):
         the result of an element-wise map.  The structure's arrays are held by both (the
         library writes no array of a store in place); a known symmetry is kept, as a map of
@@ -569,7 +570,7 @@ class Matrix(Collection):
         return matrix_diag(self, k)
 
     # ---------------------------------------------------------------- internals for the glue
-    def _transposed(self) -> "Matrix":
+    def _transposed(self) -> Matrix:
         """The transpose as a Matrix (never written: shared by every use), kept as a derived
         form until this matrix changes or :meth:`free_derived`; a symmetric matrix itself."""
         st = self._store
@@ -585,7 +586,7 @@ class Matrix(Collection):
             T._store.transpose = self._snapshot()  # A'' is A: a product through T' copies nothing
         return st.transpose
 
-    def _snapshot(self) -> "Matrix":
+    def _snapshot(self) -> Matrix:
         """A Matrix holding this one's at-rest arrays as they are now (not copies: they are
         never written in place), so it keeps today's entries whatever this one becomes."""
         st = self._store
@@ -614,7 +615,7 @@ class Matrix(Collection):
         vals = self._be.cast(e.values, self._dtype) if len(e) else self._be.xp.zeros(0, self._dtype.np_type)
         self._set_sorted(rows, cols, vals)
 
-    def _from_entries(self, e: sp.Entries, ks: sp.KeySpace, dtype: DataType) -> "Matrix":
+    def _from_entries(self, e: sp.Entries, ks: sp.KeySpace, dtype: DataType) -> Matrix:
         rows, cols = ks.decode(e.keys)
         vals = e.values if len(e) else self._be.xp.zeros(0, dtype.np_type)
         return Matrix._from_sorted(self._be, dtype, self._nrows, self._ncols, rows, cols, vals)
@@ -676,7 +677,7 @@ class TransposedMatrix:
         return self.parent.backend
 
     @property
-    def T(self) -> Matrix:  # noqa: N802
+    def T(self) -> Matrix:
         """The transpose of the transpose: the parent."""
         return self.parent
 

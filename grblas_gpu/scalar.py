@@ -31,7 +31,7 @@ class Scalar:
 
     @classmethod
     def from_value(cls, value: Any, dtype: Any = None, *, backend: str | None = None,
-                   name: str | None = None) -> "Scalar":
+                   name: str | None = None) -> Scalar:
         """A Scalar holding ``value`` (None gives an empty Scalar)."""
         if isinstance(value, Scalar):
             value = value.value
@@ -58,7 +58,7 @@ class Scalar:
         reading it back."""
         self._host, self._device = None, values
 
-    def _take_value(self, src: "Scalar") -> None:
+    def _take_value(self, src: Scalar) -> None:
         """Take ``src``'s value (or emptiness), cast to this Scalar's type; a value that is on
         the device stays there."""
         held = src._on_device()
@@ -104,7 +104,7 @@ class Scalar:
         """Remove the value."""
         self._value = None
 
-    def dup(self, dtype: Any = None) -> "Scalar":
+    def dup(self, dtype: Any = None) -> Scalar:
         """A copy, optionally cast to ``dtype``."""
         return Scalar.from_value(self.value, dtype or self._dtype, backend=self._be.name)
 
@@ -155,7 +155,7 @@ class Scalar:
 
         return Expression("scalar", "Scalar", (), self._dtype, self._be, lambda mask: self)
 
-    def __eq__(self, other: Any) -> bool:  # python-graphblas compares a Scalar with its value
+    def __eq__(self, other: object) -> bool:  # python-graphblas compares a Scalar with its value
         if isinstance(other, Scalar):
             return self.isequal(other)
         return self.value == other

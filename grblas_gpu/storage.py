@@ -15,7 +15,6 @@ from .dtypes import DataType, cast_scalar, dtype_of_value, lookup_dtype
 from .exceptions import DimensionMismatch, IndexOutOfBound, InvalidIndex, InvalidValue
 from .operators import TypedBinaryOp, catalog, get_binary, typed_binary
 
-
 _HOST_BUILD_MAX = 1 << 16  # entries; larger inputs are sorted on the object's own backend
 
 
@@ -130,7 +129,7 @@ def _combine_duplicates(be: Any, coords: list[Any], vals: Any, dup: Any, t: Data
         return (*out_coords, vals[offsets[1:] - 1])
     mon = catalog.MONOID.get(typed.name)
     builtin = not isinstance(dup_op, TypedBinaryOp) and mon is not None and mon.binop is get_binary(dup_op)
-    if builtin and typed.out_type == t and typed.x_type == t:
+    if builtin and mon is not None and typed.out_type == t and typed.x_type == t:
         return (*out_coords, be.segment_reduce(mon[t], vals, offsets))
     return (*out_coords, _left_fold(be, typed, vals, offsets, t))
 

@@ -15,12 +15,12 @@ from .exceptions import DimensionMismatch, InvalidValue, NoValue
 from .expressions import Expression, Updater
 from .indexing import resolve_scalar_index
 from .limits import check_dimension, require_bytes
+from .matrix import _present
 from .operators.base import Positions
 from .ops.indexing import extract_expr
 from .ops.reduction import reduce_scalar_expr
 from .ops.structural import vector_diag
 from .scalar import Scalar
-from .matrix import _present
 from .storage import build_entries, building_backend, exact_list, host_array, infer_dtype
 
 
@@ -37,6 +37,10 @@ class Vector(Collection):
     # A product computed under a mask may set this to that Mask: it has no entry the mask
     # forbids, so the write that follows need not apply it again (read once, then cleared).
     _inside: Any = None
+    # The storage: sparse (indices, values) or bitmap (presence, values), one of them set.
+    _sp: tuple[Any, Any] | None
+    _bm: tuple[Any, Any] | None
+    _count: int | SupportsInt | None  # SupportsInt: a count the device makes
     # (weak reference to a matrix M, count): the lengths of M's rows that this Vector's entries
     # index, summed on the device, queued by the product that made it (see ops.multiply);
     # cleared with the storage.
@@ -57,7 +61,7 @@ class Vector(Collection):
     # ---------------------------------------------------------------- construction
     @classmethod
     def from_coo(cls, indices: Any, values: Any = 1.0, size: int | None = None, *, dtype: Any = None,
-                 dup_op: Any = None, backend: str | None = None, name: str | None = None) -> "Vector":
+                 dup_op: Any = None, backend: str | None = None, name: str | None = None) -> Vector:
         """A Vector from indices and values (a scalar value is given to every entry)."""
         be = get_backend(backend)
         build = building_backend(be, indices, values)
@@ -72,7 +76,7 @@ class Vector(Collection):
 
     @classmethod
     def from_dense(cls, values: Any, missing_value: Any = None, *, dtype: Any = None,
-                   backend: str | None = None, name: str | None = None) -> "Vector":
+                   backend: str | None = None, name: str | None = None) -> Vector:
         """A Vector with an entry at every position, except where the value is ``missing_value``."""
         be = get_backend(backend)
         try:
@@ -89,7 +93,7 @@ class Vector(Collection):
 
     @classmethod
     def from_scalar(cls, value: Any, size: int, dtype: Any = None, *, backend: str | None = None,
-                    name: str | None = None) -> "Vector":
+                    name: str | None = None) -> Vector:
         """A full Vector with every entry equal to ``value``."""
         be = get_backend(backend)
         t = infer_dtype(value, dtype)
@@ -99,7 +103,7 @@ class Vector(Collection):
 
     @classmethod
     def from_dlpack(cls, x: Any, *, dtype: Any = None, backend: str | None = None, copy: bool | None = None,
-                    name: str | None = None) -> "Vector":
+                    name: str | None = None) -> Vector:
         """A full Vector over a 1-D array of any DLPack producer: a torch tensor, a CuPy or
         NumPy array, a JAX array.
 
@@ -151,7 +155,7 @@ class Vector(Collection):
         return self._be.xp.empty(0, dtype=np.int8).__dlpack_device__()
 
     @classmethod
-    def _without_storage(cls, be: Any, dtype: Any, size: int, name: str | None = None) -> "Vector":
+    def _without_storage(cls, be: Any, dtype: Any, size: int, name: str | None = None) -> Vector:
         """A Vector whose storage the caller sets next: ``__init__`` less its empty arrays
         (the internal constructors below run once or more per statement)."""
         v = cls.__new__(cls)
@@ -159,14 +163,14 @@ class Vector(Collection):
         return v
 
     @classmethod
-    def _from_parts(cls, be: Any, dtype: DataType, size: int, idx: Any, vals: Any) -> "Vector":
+    def _from_parts(cls, be: Any, dtype: DataType, size: int, idx: Any, vals: Any) -> Vector:
         v = cls._without_storage(be, dtype, size)
         v._set_sparse(idx.astype(np.int64, copy=False), be.cast(vals, dtype))
         return v
 
     @classmethod
     def _from_bitmap(cls, be: Any, dtype: DataType, size: int, bits: Any, vals: Any,
-                     count: Any = None) -> "Vector":
+                     count: Any = None) -> Vector:
         """A Vector from a presence array and dense values (values where absent are ignored);
         ``count``, when known, is the number of true bits (an int, or a count the device is
         still making that ``int()`` reads: see ``nvals``)."""
@@ -176,9 +180,9 @@ class Vector(Collection):
 
     # ---------------------------------------------------------------- storage forms
     def _set_sparse(self, idx: Any, vals: Any) -> None:
-        self._sp: tuple[Any, Any] | None = (idx, vals)
-        self._bm: tuple[Any, Any] | None = None
-        self._count: int | SupportsInt | None = int(idx.shape[0])  # SupportsInt: a count the device makes
+        self._sp = (idx, vals)
+        self._bm = None
+        self._count = int(idx.shape[0])
         self._weight = None
 
     def _set_bitmap(self, bits: Any, vals: Any, count: Any = None) -> None:
@@ -278,7 +282,7 @@ class Vector(Collection):
         out[idx] = vals
         return out
 
-    def to(self, backend: str) -> "Vector":
+    def to(self, backend: str) -> Vector:
         """A copy on another backend (``"numpy"`` or ``"cupy"``)."""
         be = get_backend(backend)
         return Vector._from_parts(be, self._dtype, self._size, be.asarray(self._be.to_host(self._idx)),
@@ -318,7 +322,7 @@ class Vector(Collection):
         return default if val is None else val
 
     # ---------------------------------------------------------------- housekeeping
-    def dup(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> "Vector":
+    def dup(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Vector:
         """A copy, optionally cast to ``dtype`` and keeping only the entries under ``mask``."""
         if mask is not None:
             return self._as_expression().new(dtype, mask=mask, name=name)
@@ -332,7 +336,7 @@ class Vector(Collection):
         v.name = name
         return v
 
-    def _sharing_copy(self) -> "Vector":
+    def _sharing_copy(self) -> Vector:
         """A Vector holding this one's arrays, not copies: while it lives neither is written in
         place (a shared array never is: see :meth:`_owns_bitmap`), so it keeps today's entries."""
         v = Vector._without_storage(self._be, self._dtype, self._size)
@@ -362,7 +366,7 @@ class Vector(Collection):
         or the identity when ``allow_empty`` is False)."""
         return reduce_scalar_expr(self, op, allow_empty)
 
-    def inner(self, other: "Vector", op: Any = "plus_times") -> Expression:
+    def inner(self, other: Vector, op: Any = "plus_times") -> Expression:
         """The dot product ``u' v`` over the semiring ``op``, as a Scalar expression."""
         return multiply.inner_expr(self, other, op)
 
@@ -381,7 +385,7 @@ class Vector(Collection):
         vals = self._be.cast(e.values, self._dtype) if len(e) else self._be.xp.zeros(0, self._dtype.np_type)
         self._set_sparse(e.keys.astype(np.int64, copy=False), vals)
 
-    def _from_entries(self, e: sp.Entries, ks: Any, dtype: DataType) -> "Vector":
+    def _from_entries(self, e: sp.Entries, ks: Any, dtype: DataType) -> Vector:
         vals = e.values if len(e) else self._be.xp.zeros(0, dtype.np_type)
         return Vector._from_parts(self._be, dtype, self._size, e.keys, vals)
 

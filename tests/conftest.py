@@ -15,11 +15,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from reference import TYPE_NAMES, Obj, is_float
 
 import grblas_gpu as gb
 from grblas_gpu.backends import gpu_available
-
-from reference import Obj, TYPE_NAMES, is_float
 
 BACKENDS = ["numpy"] + (["cupy"] if gpu_available() else [])
 

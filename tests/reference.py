@@ -22,8 +22,9 @@ min by the sign of x; BOOL arithmetic is ``plus = lor``, ``minus = lxor``,
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -197,6 +198,11 @@ def _positional(which: int) -> Callable:
 BINARY: dict[str, BinOp] = {}
 
 
+def _of_values(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any, Any, Any], Any]:
+    """A binary operator's reference of the two values only (binds a loop variable)."""
+    return lambda x, y, t, pos: f(x, y)
+
+
 def _def(name: str, f: Callable, domain: Callable = _dom_all, out: Callable = _same, positional: bool = False) -> None:
     BINARY[name] = BinOp(name, domain, out, f, positional)
 
@@ -218,12 +224,12 @@ _def("max", lambda x, y, t, pos: np.fmax(x, y) if is_float(t) else np.maximum(x,
 _def("pow", lambda x, y, t, pos: _pow(x, y, t))
 for _n, _f in (("eq", np.equal), ("ne", np.not_equal), ("gt", np.greater), ("lt", np.less),
                ("ge", np.greater_equal), ("le", np.less_equal)):
-    _def(_n, (lambda f: lambda x, y, t, pos: f(x, y))(_f), out=_to_bool)
+    _def(_n, _of_values(_f), out=_to_bool)
 for _n, _f in (("lor", np.logical_or), ("land", np.logical_and), ("lxor", np.logical_xor), ("lxnor", np.equal)):
-    _def(_n, (lambda f: lambda x, y, t, pos: f(x, y))(_f), domain=_dom_bool)
+    _def(_n, _of_values(_f), domain=_dom_bool)
 for _n, _f in (("bor", np.bitwise_or), ("band", np.bitwise_and), ("bxor", np.bitwise_xor),
                ("bxnor", lambda x, y: np.invert(np.bitwise_xor(x, y)))):
-    _def(_n, (lambda f: lambda x, y, t, pos: f(x, y))(_f), domain=_dom_int)
+    _def(_n, _of_values(_f), domain=_dom_int)
 for _which, _n in enumerate(("firsti", "firstj", "secondi", "secondj")):
     _def(_n, _positional(_which), out=_to_int64, positional=True)
 
@@ -330,14 +336,14 @@ class Obj:
     def nvals(self) -> int:
         return int(self.present.sum())
 
-    def copy(self) -> "Obj":
+    def copy(self) -> Obj:
         return Obj(self.values.copy(), self.present.copy())
 
-    def astype(self, t: np.dtype) -> "Obj":
+    def astype(self, t: np.dtype) -> Obj:
         return Obj(cast(self.values, t), self.present.copy())
 
     @property
-    def T(self) -> "Obj":
+    def T(self) -> Obj:
         return Obj(self.values.T.copy(), self.present.T.copy())
 
     def coo(self) -> tuple[np.ndarray, ...]:

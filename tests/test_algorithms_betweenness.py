@@ -8,11 +8,10 @@ from collections import deque
 import networkx as nx
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
+from conftest import full_fp64, nx_adjacency
 from grblas_gpu.algorithms.betweenness import betweenness_centrality
 
-from conftest import full_fp64, nx_adjacency
+import grblas_gpu as gb
 
 
 def bfs_counts(G: nx.DiGraph, s: int) -> tuple[dict[int, int], dict[int, int]]:

@@ -6,11 +6,10 @@ from collections import Counter
 
 import networkx as nx
 import pytest
-
-import grblas_gpu as gb
+from conftest import nx_adjacency
 from grblas_gpu.algorithms.cdlp import cdlp
 
-from conftest import nx_adjacency
+import grblas_gpu as gb
 
 
 def reference_cdlp(G: nx.Graph, iterations: int) -> list[int]:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
+from conftest import full_fp64, nx_adjacency
 from grblas_gpu.algorithms.lcc import local_clustering_coefficient
 
-from conftest import full_fp64, nx_adjacency
+import grblas_gpu as gb
 
 
 def graphalytics_lcc(G: nx.DiGraph) -> np.ndarray:

@@ -77,7 +77,7 @@ def test_kept_weights_follow_the_matrix(backend: str) -> None:
     n = 40
     G = random_graph(5, n, True)
     A = to_matrix(G, backend)
-    runs = [dict(), dict(alpha=0.6), dict(weight=False), dict(dtype=gb.FP32), dict()]
+    runs = [{}, {"alpha": 0.6}, {"weight": False}, {"dtype": gb.FP32}, {}]
     for kwargs in runs:
         got = pagerank(A, **kwargs)
         want = nx.pagerank(G, alpha=kwargs.get("alpha", 0.85), weight="weight" if kwargs.get("weight", True) else None)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
+from conftest import nx_adjacency
 from grblas_gpu.algorithms.triangle_count import triangle_count
 
-from conftest import nx_adjacency
+import grblas_gpu as gb
 
 
 def nx_triangles(G: nx.Graph) -> int:

@@ -10,16 +10,17 @@ GrB-named exception and leaves the output as it was.
 from __future__ import annotations
 
 import tracemalloc
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import networkx as nx
 import numpy as np
 import pytest
+from grblas_gpu.algorithms import cdlp, pagerank, sssp, widest_path
 
 import grblas_gpu as gb
 from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid
 from grblas_gpu import exceptions as ex
-from grblas_gpu.algorithms import cdlp, pagerank, sssp, widest_path
 from grblas_gpu.limits import INDEX_MAX
 
 MiB = 2**20
@@ -213,7 +214,7 @@ def test_scalar_too_large_for_any_type(backend: str) -> None:
 
 
 def test_integer_sssp_never_wraps(backend: str) -> None:
-    chain = dict(nrows=3, ncols=3)
+    chain = {"nrows": 3, "ncols": 3}
     A8 = Matrix.from_coo([0, 1], [1, 2], [100, 100], dtype="INT8", **chain)
     with pytest.raises(ex.InvalidValue, match="INT8"):
         sssp(A8, 0)
@@ -241,10 +242,10 @@ def test_nan_weights_are_refused(backend: str) -> None:
         pagerank(A)
 
 
-@pytest.mark.parametrize("kw", [dict(alpha=1.5, tol=0), dict(alpha=1.0), dict(alpha=-0.1), dict(alpha=np.nan),
-                                dict(alpha="0.85"), dict(tol=-1e-6), dict(tol=np.nan), dict(tol=np.inf),
-                                dict(max_iter=1.5), dict(max_iter=-1), dict(max_iter=None),
-                                dict(personalization={0: -1.0, 1: 2.0})])
+@pytest.mark.parametrize("kw", [{"alpha": 1.5, "tol": 0}, {"alpha": 1.0}, {"alpha": -0.1}, {"alpha": np.nan},
+                                {"alpha": "0.85"}, {"tol": -1e-6}, {"tol": np.nan}, {"tol": np.inf},
+                                {"max_iter": 1.5}, {"max_iter": -1}, {"max_iter": None},
+                                {"personalization": {0: -1.0, 1: 2.0}}])
 def test_pagerank_parameters(backend: str, kw: dict[str, Any]) -> None:
     A = Matrix.from_coo([0, 1, 2], [1, 2, 0], [1.0, 1.0, 1.0])
     with pytest.raises(ex.InvalidValue):

@@ -1459,9 +1459,9 @@ def test_count_slots_lent_and_given_back() -> None:
     """Count words are lent one per pending count, none when all are lent, and lent again
     once a count is read or dropped."""
     pytest.importorskip("cupy")
-    from grblas_gpu.backends.cupy.counts import CountSlots
-
     import cupy
+
+    from grblas_gpu.backends.cupy.counts import CountSlots
 
     slots = CountSlots(2)
     stream = cupy.cuda.get_current_stream()

@@ -143,7 +143,7 @@ def check(gpu: Any, sr: TypedSemiring, a: sps.csr_matrix, b: sps.csr_matrix, mas
     indptr, indices, values = (gpu.to_host(x) for x in (got.indptr, got.indices, got.values))
     assert indptr.dtype == np.int64 and indptr.shape == (a.shape[0] + 1,)
     assert indices.dtype in (np.int32, np.int64) and values.dtype == sr.out_type.np_type
-    keys, ks, vals = terms(sr, a, av, b, bv, mask, complement)
+    keys, _ks, vals = terms(sr, a, av, b, bv, mask, complement)
     want_keys, want = reduce_terms(sr, keys, vals)
     ncols = b.shape[1]
     rows = np.repeat(np.arange(a.shape[0]), np.diff(indptr))
@@ -303,7 +303,7 @@ def test_positional(gpu: Any, name: str) -> None:
 def test_user_defined_semiring(gpu: Any) -> None:
     """A user-defined monoid (combined by a compare-and-swap loop) and multiplier, on INT64 and
     on INT8 (a 1-byte type, combined in a 4-byte slot)."""
-    keep_larger = binaries.register_anonymous(lambda x, y: x if x > y else y, name="keep_larger")
+    keep_larger = binaries.register_anonymous(lambda x, y: max(y, x), name="keep_larger")
     mono = monoids.register_anonymous(keep_larger, lambda t: t.min if not t.is_bool else False, name="keep_larger")
     twice_plus = binaries.register_anonymous(lambda x, y: x * 2 + y, name="twice_plus")
     sr = semirings.register_anonymous(mono, twice_plus, name="keep_larger_twice_plus")

@@ -3,14 +3,15 @@ output exactly as it was."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
+from conftest import coo_snapshot
 
 import grblas_gpu as gb
 from grblas_gpu import exceptions as ex
-from conftest import coo_snapshot
 
 
 @pytest.fixture
@@ -101,7 +102,7 @@ def test_unknown_dtype_is_domain_mismatch() -> None:
 def test_index_out_of_bound(objs: dict[str, Any], key: tuple[int, int]) -> None:
     A = objs["A"]
     with pytest.raises(ex.IndexOutOfBound):
-        A[key].value
+        A[key].value  # noqa: B018 - the read is what raises
     unchanged(A, ex.IndexOutOfBound, lambda: A.__setitem__(key, 1.0))
     unchanged(A, ex.IndexOutOfBound, lambda: A.__delitem__(key))
 

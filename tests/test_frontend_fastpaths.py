@@ -229,11 +229,11 @@ def test_mask_is_still_a_frozen_dataclass() -> None:
 
 def test_datatype_equality_and_hash() -> None:
     copy = DataType("FP32", np.dtype(np.float32), "float")
-    assert copy == gb.FP32 and gb.FP32 == copy and not copy != gb.FP32
+    assert copy == gb.FP32 and gb.FP32 == copy and not copy != gb.FP32  # noqa: SIM202 - __ne__ itself
     assert hash(copy) == hash(gb.FP32) and {gb.FP32: 1}[copy] == 1
     assert gb.FP32 != gb.FP64 and gb.INT64 != gb.UINT64
     assert DataType("FP32", np.dtype(np.float32), "double") != gb.FP32
-    assert gb.FP32 != "FP32" and not (gb.FP32 == np.float32)
+    assert gb.FP32 != "FP32" and not (gb.FP32 == np.float32)  # noqa: SIM201 - __eq__ itself
     assert all((a == b) == (a is b) for a in ALL_TYPES for b in ALL_TYPES)
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
+from conftest import SHARED_DATA
 from grblas_gpu.algorithms.cdlp import cdlp
 from grblas_gpu.algorithms.lcc import local_clustering_coefficient
+
 from grblas_gpu.io import parse_properties, read_graphalytics, read_graphalytics_output
-from conftest import SHARED_DATA
 
 DATA = SHARED_DATA / "graphalytics"
 

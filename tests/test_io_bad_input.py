@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import scipy_mmread
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import InvalidValue
@@ -19,7 +20,6 @@ from grblas_gpu.io import (
     read_graphalytics,
     read_graphalytics_output,
 )
-from conftest import scipy_mmread
 
 BANNER = "%%MatrixMarket matrix coordinate real general\n"
 
@@ -33,7 +33,7 @@ def write(tmp_path: Path, data: str | bytes, name: str = "m.mtx") -> Path:
     return p
 
 
-def raises_at(path: Path, line: int, words: str, read=mmread) -> FileFormatError:  # noqa: ANN001
+def raises_at(path: Path, line: int, words: str, read=mmread) -> FileFormatError:
     """Assert that reading ``path`` raises a FileFormatError naming it and ``line``."""
     with pytest.raises(FileFormatError, match=words) as info:
         read(path)

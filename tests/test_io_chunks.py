@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 import grblas_gpu as gb
-from grblas_gpu.io import FileFormatError, mmread, parse_edgelist, parse_matrix_market, read_graphalytics
-from grblas_gpu.io import _chunks
+from grblas_gpu.io import FileFormatError, _chunks, mmread, parse_edgelist, parse_matrix_market, read_graphalytics
 
 sps = pytest.importorskip("scipy.sparse")
 
@@ -83,7 +82,7 @@ def test_error_lines_cross_chunk_boundaries(tmp_path: Path, parser: str, chunk_b
 
 def test_duplicate_lines_across_chunks(tmp_path: Path, parser: str, chunk_bytes: int) -> None:
     lines = [f"{i + 1} 1 {i}" for i in range(30)] + ["", "7 1 99"]
-    text = f"%%MatrixMarket matrix coordinate integer general\n30 1 31\n" + "\n".join(lines) + "\n"
+    text = "%%MatrixMarket matrix coordinate integer general\n30 1 31\n" + "\n".join(lines) + "\n"
     p = tmp_path / "d.mtx"
     p.write_text(text)
     with pytest.raises(FileFormatError, match=r"duplicate entry \(7, 1\), already given on line 9") as info:

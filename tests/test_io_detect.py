@@ -6,11 +6,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED_DATA
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import InvalidValue
 from grblas_gpu.io import detect_format, mmread, read_edgelist, read_graph, read_graphalytics
-from conftest import SHARED_DATA
 
 DATA = SHARED_DATA
 

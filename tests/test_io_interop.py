@@ -164,7 +164,7 @@ def test_to_networkx_undirected_and_ids() -> None:
 # ----------------------------------------------------------------------------- sharing
 
 
-def canonical(n: int = 30, nnz: int = 120, seed: int = 0) -> "sps.csr_array":
+def canonical(n: int = 30, nnz: int = 120, seed: int = 0) -> sps.csr_array:
     rng = np.random.default_rng(seed)
     m = sps.csr_array((rng.standard_normal(nnz), (rng.integers(0, n, nnz), rng.integers(0, n, nnz))), shape=(n, n))
     m.sum_duplicates()

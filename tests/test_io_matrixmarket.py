@@ -9,12 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED_DATA, scipy_mmread
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import InvalidValue
 from grblas_gpu.io import FileFormatError, UnsupportedFormatError, mminfo, mmread, mmwrite
 from grblas_gpu.io.matrixmarket import parse_matrix_market, write_matrix_market
-from conftest import SHARED_DATA, scipy_mmread
 
 pytest.importorskip("scipy.io")
 sps = pytest.importorskip("scipy.sparse")

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
+from conftest import SHARED_DATA, scipy_mmread
 from grblas_gpu.algorithms.betweenness import betweenness_centrality
 from grblas_gpu.algorithms.cdlp import cdlp
 from grblas_gpu.algorithms.lcc import local_clustering_coefficient
 from grblas_gpu.algorithms.triangle_count import triangle_count
-from conftest import SHARED_DATA, scipy_mmread
+
+import grblas_gpu as gb
 
 DATA = SHARED_DATA
 LAGRAPH = DATA / "lagraph"

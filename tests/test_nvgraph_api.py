@@ -5,9 +5,9 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
+from nvgraph_helpers import BACKENDS, get_vertex, host, make_graph, random_graph, xp_of
 
 import grblas_gpu.nvgraph as nv
-from nvgraph_helpers import BACKENDS, get_vertex, host, make_graph, random_graph, xp_of
 
 FLT_MAX = np.finfo(np.float32).max
 
@@ -176,7 +176,7 @@ def test_subgraph_by_vertex_carries_sets(backend: str) -> None:
 
 def test_subgraph_random_vs_networkx(backend: str) -> None:
     src, dst, w = random_graph(7)
-    h, g, order = make_graph(backend, src, dst, w, ttype=nv.NVGRAPH_CSC_32)
+    h, g, _order = make_graph(backend, src, dst, w, ttype=nv.NVGRAPH_CSC_32)
     keep = np.array([1, 2, 4, 7, 8, 11])
     sub = nv.nvgraphCreateGraphDescr(h)
     nv.nvgraphExtractSubgraphByVertex(h, g, sub, keep)
@@ -285,7 +285,7 @@ def test_spectral_clustering_two_cliques(backend: str) -> None:
 
 
 def test_contract_graph(backend: str) -> None:
-    h, g, order = make_graph(backend, [0, 1, 2, 3], [1, 2, 3, 0], [1.0, 2.0, 3.0, 4.0], n=4,
+    h, g, _order = make_graph(backend, [0, 1, 2, 3], [1, 2, 3, 0], [1.0, 2.0, 3.0, 4.0], n=4,
                              vsets=1, vertex_values=[[1, 2, 3, 4]])
     c = nv.nvgraphCreateGraphDescr(h)
     nv.nvgraphContractGraph(h, g, c, np.array([0, 0, 1, 1], np.int32), 2, nv.NVGRAPH_MULTIPLY, nv.NVGRAPH_SUM,

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
+from nvgraph_helpers import BACKENDS, get_vertex, make_graph, xp_of
 
 import grblas_gpu.nvgraph as nv
-from nvgraph_helpers import BACKENDS, get_vertex, make_graph, xp_of
 
 INVALID, TYPE, ALLOC, NOTCONV = (nv.NVGRAPH_STATUS_INVALID_VALUE, nv.NVGRAPH_STATUS_TYPE_NOT_SUPPORTED,
                                  nv.NVGRAPH_STATUS_ALLOC_FAILED, nv.NVGRAPH_STATUS_NOT_CONVERGED)
@@ -42,7 +43,7 @@ def csr(backend: str, **kw: Any) -> tuple[Any, Any]:
 
 
 def test_bad_handle(backend: str) -> None:
-    h, g = csc(backend)
+    _h, g = csc(backend)
     dead = nv.nvgraphCreate()
     nv.nvgraphDestroy(dead)
     for bad in (None, dead, "handle"):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
 import reference as ref
 from conftest import assert_matches, to_gb, to_model
+
+import grblas_gpu as gb
 
 ROWS, COLS, VALS = [2, 0, 1, 0], [1, 3, 1, 0], [4.0, 2.0, 3.0, 1.0]
 

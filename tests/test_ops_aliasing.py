@@ -5,14 +5,15 @@ the result.  Each case is checked against the model with the inputs copied first
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
 import reference as ref
 from conftest import assert_matches, to_gb
+
+import grblas_gpu as gb
 
 I64 = np.dtype(np.int64)
 

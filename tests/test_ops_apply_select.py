@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
 import reference as ref
 from conftest import TEST_TYPES, assert_matches, np_type, seed_of, to_gb
+
+import grblas_gpu as gb
 
 FLOATS = ("FP32", "FP64")
 UNARY_CASES = (

@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
 import reference as ref
 from conftest import BACKENDS, assert_matches, mask_arg, random_mask, ref_mask, seed_of, to_gb, to_model
+
+import grblas_gpu as gb
 from grblas_gpu import binary, semiring
 from grblas_gpu.backends import get_backend
 from grblas_gpu.exceptions import DimensionMismatch, InvalidValue
@@ -427,9 +427,8 @@ def test_frontier_weights_are_queued_with_the_frontier(monkeypatch: pytest.Monke
     a sum queued with it, none by a sum that waits on its own, and the levels are scipy's.
     A write into the frontier drops its weight."""
     import scipy.sparse
-    from scipy.sparse import csgraph
-
     from grblas_gpu.algorithms import bfs_levels
+    from scipy.sparse import csgraph
 
     rng = np.random.default_rng(seed_of("queued weights"))
     n, m = 20_000, 150_000
@@ -465,7 +464,7 @@ def test_frontier_weights_are_queued_with_the_frontier(monkeypatch: pytest.Monke
     assert queued, "frontiers weighed by queued sums"
     assert not any(waited), "no bitmap frontier weighed by a sum of its own"
     f = gb.Vector.from_coo([source], [0], size=n, dtype="INT64", backend="cupy")
-    f.nvals  # (the product's vector count is known, as in the loop)
+    f.nvals  # noqa: B018 - (the product's vector count is known, as in the loop)
     c = f.dup()
     c(~c.S, changed=f) << f.vxm(A, semiring.any_secondi[gb.INT64])
     assert f._weight is not None and f._weight[0]() is A

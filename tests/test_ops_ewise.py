@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
 import reference as ref
 from conftest import TEST_TYPES, assert_matches, np_type, seed_of, to_gb
+
+import grblas_gpu as gb
 
 ARITH = ("plus", "minus", "rminus", "times", "first", "second", "min", "max", "pair")
 DIVISION = ("truediv", "cdiv", "floordiv", "pow")

@@ -9,13 +9,22 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
 import reference as ref
 from conftest import (
-    MASK_KINDS, SYNTAXES, accum_op, assert_matches, descriptor, mask_arg, mask_flags, random_mask, ref_mask,
-    seed_of, to_gb,
+    MASK_KINDS,
+    SYNTAXES,
+    accum_op,
+    assert_matches,
+    descriptor,
+    mask_arg,
+    mask_flags,
+    random_mask,
+    ref_mask,
+    seed_of,
+    to_gb,
 )
+
+import grblas_gpu as gb
 
 I64, F64 = np.dtype(np.int64), np.dtype(np.float64)
 

@@ -6,12 +6,21 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
 import reference as ref
 from conftest import (
-    MASK_KINDS, TEST_TYPES, accum_op, assert_matches, mask_arg, random_mask, ref_mask, seed_of, to_gb, to_model,
+    MASK_KINDS,
+    TEST_TYPES,
+    accum_op,
+    assert_matches,
+    mask_arg,
+    random_mask,
+    ref_mask,
+    seed_of,
+    to_gb,
+    to_model,
 )
+
+import grblas_gpu as gb
 
 # (semiring, types it is tested on); "any_*" semirings are checked for membership only.
 SEMIRINGS = {

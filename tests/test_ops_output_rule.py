@@ -13,15 +13,16 @@ transposed and transposed back by ``.T`` or the descriptor, so T is the same eit
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
-
-import grblas_gpu as gb
 import reference as ref
 from conftest import MASK_KINDS, SYNTAXES, accum_op, assert_matches, random_mask, ref_mask, run, seed_of, to_gb
+
+import grblas_gpu as gb
 
 I64, F64 = np.dtype(np.int64), np.dtype(np.float64)
 

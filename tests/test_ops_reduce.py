@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import reference as ref
+from conftest import SYNTAXES, TEST_TYPES, assert_matches, descriptor, np_type, seed_of, to_gb, to_model
 
 import grblas_gpu as gb
-import reference as ref
-from conftest import TEST_TYPES, SYNTAXES, assert_matches, descriptor, np_type, seed_of, to_gb, to_model
 
 NUMERIC_MONOIDS = ("plus", "times", "min", "max")
 CASES = (

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import reference as ref
+from conftest import BACKENDS, MASK_KINDS, assert_matches, mask_arg, ref_mask, to_gb, to_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import grblas_gpu as gb
-import reference as ref
-from conftest import BACKENDS, MASK_KINDS, assert_matches, mask_arg, ref_mask, to_gb, to_model
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.int64, np.uint8, np.uint32, np.float32, np.float64)]

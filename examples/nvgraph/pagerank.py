@@ -31,11 +31,13 @@ def main() -> np.ndarray:
     destination_offsets_h = np.array([0, 1, 3, 4, 6, 8, 10], dtype=np.int32)
     source_indices_h = np.array([2, 0, 2, 0, 4, 5, 2, 3, 3, 4], dtype=np.int32)
     bookmark_h = np.array([0.0, 1.0, 0.0, 0.0, 0.0, 0.0], dtype=np.float32)
-    vertex_dim[0] = bookmark_h; vertex_dim[1] = pr_1
+    vertex_dim[0] = bookmark_h
+    vertex_dim[1] = pr_1
     # Starting nvgraph
     handle = nvgraphCreate()  # noqa: F405
     graph = nvgraphCreateGraphDescr(handle)  # noqa: F405
-    CSC_input.nvertices = n; CSC_input.nedges = nnz
+    CSC_input.nvertices = n
+    CSC_input.nedges = nnz
     CSC_input.destination_offsets = destination_offsets_h
     CSC_input.source_indices = source_indices_h
     # Set graph connectivity and properties (transfers)

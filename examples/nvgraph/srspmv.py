@@ -32,7 +32,8 @@ def main() -> np.ndarray:
     destination_indices_h = np.array([0, 1, 1, 2, 0, 3, 4, 2, 4, 2], dtype=np.int32)
     handle = nvgraphCreate()  # noqa: F405
     graph = nvgraphCreateGraphDescr(handle)  # noqa: F405
-    CSR_input.nvertices = n; CSR_input.nedges = nnz
+    CSR_input.nvertices = n
+    CSR_input.nedges = nnz
     CSR_input.source_offsets = source_offsets_h
     CSR_input.destination_indices = destination_indices_h
     # Set graph connectivity and properties (transfers)

@@ -30,7 +30,8 @@ def main() -> np.ndarray:
     source_indices_h = np.array([2, 0, 2, 0, 4, 5, 2, 3, 3, 4], dtype=np.int32)
     handle = nvgraphCreate()  # noqa: F405
     graph = nvgraphCreateGraphDescr(handle)  # noqa: F405
-    CSC_input.nvertices = n; CSC_input.nedges = nnz
+    CSC_input.nvertices = n
+    CSC_input.nedges = nnz
     CSC_input.destination_offsets = destination_offsets_h
     CSC_input.source_indices = source_indices_h
     # Set graph connectivity and properties (transfers)

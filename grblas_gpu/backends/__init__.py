@@ -11,7 +11,7 @@ import contextlib
 import functools
 import os
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..exceptions import InvalidValue, NotImplementedException
 
@@ -65,6 +65,15 @@ class Backend:
 
     name: str
     xp: Any
+
+    if TYPE_CHECKING:  # each backend implements these (see NumpyBackend for what they do)
+        def asarray(self, x: Any, dtype: Any = None) -> Any: ...
+        def to_host(self, x: Any) -> Any: ...
+        def cast(self, x: Any, t: Any) -> Any: ...
+        def full(self, size: int, value: Any, t: Any) -> Any: ...
+        def binary(self, op: Any, x: Any, y: Any, pos: Any = None) -> Any: ...
+        def segment_reduce(self, monoid: Any, values: Any, offsets: Any) -> Any: ...
+        def mask_allowed(self, bits: Any, values: Any, complement: bool, within: Any = None) -> Any: ...
 
     def __repr__(self) -> str:
         return f"<backend {self.name}>"
@@ -134,7 +143,7 @@ class Backend:
             raise InvalidValue(f"{op!r}: ewise_add needs a non-positional operator of one type")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load(name: str) -> Backend:
     if name == "numpy":
         from .numpy_backend import NumpyBackend

@@ -186,11 +186,11 @@ class NumpyBackend(Backend):
                longest_row: int | None = None, mask: Any = None, complement: bool = False,
                launches: dict[Any, Any] | None = None) -> None:
         """No atomic push on the CPU: the caller's expand-and-sort path is the reference."""
-        return None
+        return
 
     def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> None:
         """No plan: the NumPy SpMV needs none."""
-        return None
+        return
 
     # -------------------------------------------------------------- matrix products
     def mxm_gustavson(self, semiring: TypedSemiring, a: CsrOperand, b: CsrOperand,

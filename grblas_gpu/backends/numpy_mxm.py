@@ -18,8 +18,9 @@ and drops nothing (:mod:`.scipy_product`).  See :mod:`.operands` for the contrac
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -70,7 +71,7 @@ class _Terms:
     pb: np.ndarray
     ikj: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
-    def take(self, sel: np.ndarray) -> "_Terms":
+    def take(self, sel: np.ndarray) -> _Terms:
         """The terms ``sel`` picks (a boolean or an index array)."""
         ikj = tuple(x[sel] for x in self.ikj) if self.ikj is not None else None
         return _Terms(self.pa[sel], self.pb[sel], ikj)  # type: ignore[arg-type]
@@ -237,7 +238,7 @@ class _Gustavson:
         """The number of terms each entry of A makes: the length of B's row it meets (0 in
         rows where the mask allows nothing)."""
         counts = np.diff(self.b_ptr)[self.a.indices]
-        if self.m_ptr is not None:
+        if self.m_ptr is not None and self.mask is not None:  # (the one is set with the other)
             m_len = np.diff(self.m_ptr)
             closed = m_len == self.b.ncols if self.mask.complement else m_len == 0
             if closed.any():
@@ -303,7 +304,8 @@ class _Gustavson:
         span = (r1 - r0 + 1) * b.ncols
         universe = None  # (columns ranked where row * ncols would pass int64)
         if span > _INT64_MAX:
-            m_cols = self.mask.indices[self.m_ptr[r0]:self.m_ptr[r1 + 1]] if self.mask is not None else j[:0]
+            m_ptr = self.m_ptr
+            m_cols = self.mask.indices[m_ptr[r0]:m_ptr[r1 + 1]] if self.mask is not None and m_ptr is not None else j[:0]
             universe = np.unique(np.concatenate([j, m_cols.astype(np.int64)]))
         width = b.ncols if universe is None else len(universe)
         keys = li * width + (j if universe is None else np.searchsorted(universe, j))
@@ -339,6 +341,7 @@ class _Gustavson:
         """Which terms (by key) the mask allows, its rows ``r0`` to ``r1`` read; through a
         dense bitmap of the batch's positions where ``span`` is given."""
         m_ptr, mask = self.m_ptr, self.mask
+        assert m_ptr is not None and mask is not None  # called only with a mask
         lo, hi = int(m_ptr[r0]), int(m_ptr[r1 + 1])
         m_rows = np.repeat(np.arange(r1 - r0 + 1, dtype=np.int64), np.diff(m_ptr[r0:r1 + 2]))
         m_cols = mask.indices[lo:hi].astype(np.int64)

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from ..operators.base import TypedSemiring
 from ..limits import require_bytes
+from ..operators.base import TypedSemiring
 from .operands import CsrOperand, CsrProduct
 
 __all__ = ["product", "SCIPY_TYPES"]

@@ -25,10 +25,10 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Union
+from typing import IO, Any
 
 import numpy as np
-
+from typing_extensions import Self
 
 try:  # an optional extra: grblas-gpu[readers]
     import pyarrow as _pa
@@ -47,7 +47,7 @@ FAST = True
 #: Let pyarrow parse one chunk on several threads.
 THREADS = True
 
-Progress = Union[Callable[[int, Union[int, None]], Any], bool, None]
+Progress = Callable[[int, int | None], Any] | bool | None
 
 
 def fast_available() -> bool:
@@ -76,6 +76,7 @@ class ByteReader:
     def __init__(self, source: Any) -> None:
         self.total: int | None = None
         self._close = False
+        self._f: IO[bytes] | gzip.GzipFile
         if hasattr(source, "read"):
             self.name = str(getattr(source, "name", "<stream>"))
             self._f = _binary_stream(source)
@@ -83,7 +84,7 @@ class ByteReader:
             path = Path(os.fspath(source))
             self.name = os.fspath(source)
             if path.suffix == ".gz":
-                self._f = gzip.open(path, "rb")
+                self._f = gzip.open(path, "rb")  # noqa: SIM115 - closed by __exit__
             else:
                 self._f = open(path, "rb")  # noqa: SIM115 - closed by __exit__
                 self.total = os.fstat(self._f.fileno()).st_size
@@ -92,10 +93,10 @@ class ByteReader:
         self.done = 0
         self._pending = b""
 
-    def __enter__(self) -> ByteReader:
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._close:
             self._f.close()
 

@@ -22,15 +22,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..dtypes import BOOL, FP64, DataType, lookup_dtype
-from ._coo import Coo, build_matrix, has_duplicates, keep_first, mirror
 from ._chunks import ByteReader, LineMap, Progress
+from ._coo import Coo, build_matrix, has_duplicates, keep_first, mirror
 from ._text import FastRecords, Records, Source, blank_comment_lines, cast_values, chunk_records, concat_columns
 from .errors import FileFormatError
 
@@ -48,6 +48,13 @@ class EdgeList:
     ids: np.ndarray
     directed: bool
     weighted: bool
+
+
+def _preparer(prefixes: tuple[str, ...], delimiter: str | None, name: str,
+              first_line: int) -> Callable[[str], str]:
+    """The preparation of a chunk's text that starts on line ``first_line``: comment lines blanked,
+    the delimiter turned into spaces."""
+    return lambda text: _normalise_delimiter(blank_comment_lines(text, prefixes), delimiter, name, first_line)
 
 
 def _normalise_delimiter(text: str, delimiter: str | None, name: str, first_line: int = 1) -> str:
@@ -112,7 +119,9 @@ def edges_to_coo(
     """An ``n`` x ``n`` adjacency from edges in file order: both directions if undirected, first edge wins."""
     order = np.arange(len(rows), dtype=np.int64)  # file order: a mirrored edge takes its line's place
     if not directed:
-        rows, cols, values, order = mirror(rows, cols, values, order)
+        rows, cols, values, mirrored = mirror(rows, cols, values, order)
+        assert mirrored is not None  # mirror carries a given order along
+        order = mirrored
     if has_duplicates(rows, cols, n, n, by_column=False):  # edge lists come sorted by source, if at all
         rows, cols, values = keep_first(rows, cols, values, order)
     return Coo(rows, cols, cast_values(values, dtype), n, n, dtype)
@@ -163,8 +172,7 @@ def parse_edgelist(
             records = chunk_records(
                 data, first_line, n, name, lines, kinds=_kinds(width, t), widths=(width,) if width else (2, 3),
                 comments=prefixes, delimiter=delimiter,
-                prepare=lambda text, f=first_line: _normalise_delimiter(blank_comment_lines(text, prefixes),
-                                                                        delimiter, name, f),
+                prepare=_preparer(prefixes, delimiter, name, first_line),
             )
             if weighted and len(records) and records.width == 2:
                 raise records.error(0, "weighted=True, but the edges have no third (weight) column")

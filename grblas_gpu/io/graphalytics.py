@@ -33,8 +33,8 @@ import numpy as np
 
 from ..dtypes import BOOL, FP64, INT64, DataType
 from ..exceptions import InvalidValue
-from ._coo import build_matrix, map_ids
 from ._chunks import ByteReader, LineMap, Progress
+from ._coo import build_matrix, map_ids
 from ._text import (
     FastRecords,
     Records,

@@ -7,13 +7,13 @@ documented result); a failing one raises ``NvgraphError`` whose ``status`` is th
 Behaviour follows what the released library did (see docs/nvgraph.md).
 """
 
-from . import analytics, clustering, constants, convert, errors, graph, topology
-from .analytics import *  # noqa: F401,F403
-from .clustering import *  # noqa: F401,F403
-from .constants import *  # noqa: F401,F403
-from .convert import *  # noqa: F401,F403
+from . import analytics, clustering, constants, convert, graph
+from .analytics import *  # noqa: F403
+from .clustering import *  # noqa: F403
+from .constants import *  # noqa: F403
+from .convert import *  # noqa: F403
 from .errors import NvgraphError, nvgraphStatusGetString
-from .graph import *  # noqa: F401,F403
+from .graph import *  # noqa: F403
 from .topology import (
     nvgraphCOOTopology32I_st,
     nvgraphCOOTopology32I_t,

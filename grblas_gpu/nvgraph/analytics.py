@@ -7,8 +7,9 @@ arrays on their backend, and computes with the public algebra or ``grblas_gpu.al
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -33,7 +33,8 @@ from .topology import (
 
 def _expand(offsets: np.ndarray, n: int) -> np.ndarray:
     """The row (or column) of every entry of a compressed array."""
-    return np.repeat(np.arange(n, dtype=np.int64), np.diff(offsets.astype(np.int64)))
+    counts: np.ndarray = np.diff(offsets.astype(np.int64))
+    return np.repeat(np.arange(n, dtype=np.int64), counts)
 
 
 def _compress(keys: np.ndarray, n: int) -> np.ndarray:
@@ -131,7 +132,7 @@ def nvgraphConvertTopology(handle: nvgraphHandle_t, srcTType: int, srcTopology: 
     for name, arr in fields.items():  # every output checked before any is written
         if getattr(dstTopology, name) is not None:
             check_buffer(getattr(dstTopology, name), len(arr), f"dstTopology.{name}", writable=True)
-    values = to_host(srcEdgeData)[:nnz].astype(c.NUMPY_TYPES[dataType])
+    values: np.ndarray = to_host(srcEdgeData)[:nnz].astype(c.NUMPY_TYPES[dataType])
     _fill_struct(dstTopology, n, nnz, fields)
     copy_into(dstEdgeData, values[order])
     return c.NVGRAPH_STATUS_SUCCESS

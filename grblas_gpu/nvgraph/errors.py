@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import numbers
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -95,7 +96,7 @@ def c_api(function: _F) -> _F:
             raise
         except MemoryError as exc:
             raise NvgraphError(c.NVGRAPH_STATUS_ALLOC_FAILED, f"{function.__name__}: {exc}") from exc
-        except Exception as exc:  # noqa: BLE001 - the C API has no exceptions: a bad argument is a status
+        except Exception as exc:  # the C API has no exceptions: a bad argument is a status
             raise NvgraphError(c.NVGRAPH_STATUS_INVALID_VALUE,
                                f"{function.__name__}: {type(exc).__name__}: {exc}") from exc
 

@@ -7,8 +7,9 @@ edge set, all on the backend of the topology arrays (CuPy arrays -> "cupy").
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -360,9 +361,10 @@ def graph_matrix(d: nvgraphGraphDescr_t, weights: Any, *, pull: bool, dup_op: An
 
 def value_type_of(d: nvgraphGraphDescr_t, allowed: Sequence[int], status: int, function: str) -> int:
     """The graph's value type, or ``NvgraphError(status)`` when ``function`` does not support it."""
-    if d.value_type not in allowed:
-        raise NvgraphError(status, f"{function} does not support value type {d.value_type}")
-    return int(d.value_type)
+    value_type = d.value_type
+    if value_type is None or value_type not in allowed:
+        raise NvgraphError(status, f"{function} does not support value type {value_type}")
+    return int(value_type)
 
 
 __all__ = [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from grblas_gpu import FP64, InvalidValue, Vector, select
 from grblas_gpu.algorithms import pagerank as _pagerank
 from grblas_gpu.algorithms.pagerank import ConvergenceError

@@ -47,10 +47,11 @@ def pytest_configure(config: Any) -> None:
     """Wrap the backend's functions (once)."""
     if getattr(BackendInterface, "_counting", False):
         return
+    interface: Any = BackendInterface  # (its methods are replaced by counting ones)
     for name, (func, _) in FUNCTIONS.items():
-        setattr(BackendInterface, name, _counting(name, func))
-    BackendInterface.can_run = _counting_can_run(BackendInterface.can_run)
-    BackendInterface._counting = True
+        setattr(interface, name, _counting(name, func))
+    interface.can_run = _counting_can_run(interface.can_run)
+    interface._counting = True
 
 
 def pytest_runtest_call(item: Any) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from grblas_gpu import BOOL, INT64, Vector, semiring
+from grblas_gpu.matrix import Matrix, TransposedMatrix
 
 from .graph import GrblasGraph
 
@@ -60,7 +61,7 @@ def unordered_levels(G: GrblasGraph, source: int, depth_limit: float, *,
     """The nodes of each BFS level after the source (in index order), at most ``depth_limit``
     levels; ``backwards`` follows edges against their direction."""
     n = len(G)
-    A = G.structure()
+    A: Matrix | TransposedMatrix = G.structure()
     if backwards:
         A = A.T
     visited = Vector.from_coo([source], True, size=n, dtype=BOOL, backend=A.backend)

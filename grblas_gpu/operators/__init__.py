@@ -72,7 +72,7 @@ class Namespace:
     def __dir__(self) -> list[str]:
         return sorted(self._table)
 
-    def __iter__(self):  # noqa: ANN204
+    def __iter__(self):
         return iter(sorted(self._table))
 
     def _register(self, name: str, op: Any) -> Any:

@@ -47,7 +47,7 @@ class Positions:
     yi: Any = 0
     yj: Any = 0
 
-    def swapped(self) -> "Positions":
+    def swapped(self) -> Positions:
         """The positions with the two operands exchanged."""
         return Positions(self.yi, self.yj, self.xi, self.xj)
 
@@ -108,7 +108,7 @@ class TypedBinaryOp:
             z = np.broadcast_to(z, shape).copy()
         return z if z.dtype == self.out_type.np_type else z.astype(self.out_type.np_type)
 
-    def flipped(self) -> "TypedBinaryOp":
+    def flipped(self) -> TypedBinaryOp:
         """The operator with its operands exchanged: ``f'(x, y) = f(y, x)``."""
         if self.commutative and self.x_type == self.y_type:
             return self
@@ -135,7 +135,7 @@ class TypedBinaryOp:
         return f"binary.{self.name}[{self.x_type}]"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _mentions(expr: str, name: str) -> bool:
     """Whether the C expression uses the identifier ``name`` (cached: asked on every product)."""
     return re.search(rf"\b{name}\b", expr) is not None
@@ -219,7 +219,7 @@ class TypedSemiring:
         """The type of the result (kept: every product statement asks for it)."""
         return self.monoid.type
 
-    def flipped(self) -> "TypedSemiring":
+    def flipped(self) -> TypedSemiring:
         """The semiring with the multiplicative operator's operands exchanged."""
         return TypedSemiring(self.name, self.monoid, self.mult.flipped())
 

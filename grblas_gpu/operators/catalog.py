@@ -67,6 +67,11 @@ def _unary(name: str, dom: Callable[[DataType], DataType], np_f: Callable[[DataT
     UNARY[name] = UnaryOp(name, builder=build)
 
 
+def _constant(value: Any) -> Callable[[DataType], Any]:
+    """A function of the type that returns ``value`` for every type (binds a loop variable)."""
+    return lambda t: value
+
+
 def _float_unary(name: str, np_func: Callable, c_name: str | None = None) -> None:
     _unary(name, _dom_float, lambda t: np_func, lambda t: f"{c_name or name}(x)")
 
@@ -103,8 +108,9 @@ _unary("round", _dom_all, lambda t: cm.c_round if t.is_float else (lambda x: x.c
 _unary("signum", _dom_all,
        lambda t: cm.c_sign if t.is_float else (lambda x: np.sign(x).astype(t.np_type) if not t.is_bool else x.copy()),
        lambda t: "x" if t.is_bool else "gb_sign<Z>(x)")
+_f: Callable[..., Any]  # the NumPy function of each operator the loops below define
 for _n, _f in (("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfinite)):
-    _unary(_n, _dom_float, (lambda f: lambda t: f)(_f), (lambda n: lambda t: f"{n}(x)")(_n), out=lambda t: BOOL)
+    _unary(_n, _dom_float, _constant(_f), _constant(f"{_n}(x)"), out=lambda t: BOOL)
 
 
 # ------------------------------------------------------------------------------ binary
@@ -237,6 +243,11 @@ MONOID["eq"] = MONOID["lxnor"]
 # ------------------------------------------------------------------------------ index-unary
 
 
+def _compare_value(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any, Any, Any], Any]:
+    """The index-unary function ``f(x, thunk)`` of an entry's value (binds a loop variable)."""
+    return lambda x, i, j, s: f(x, s)
+
+
 def _indexunary(name: str, np_f: Callable[[Any, Any, Any, Any], Any], cuda: str, *,
                 out: Callable[[DataType], DataType], uses_value: bool,
                 thunk: Callable[[DataType], DataType] = lambda t: INT64) -> None:
@@ -270,7 +281,7 @@ _indexunary("colgt", lambda x, i, j, s: _i64(j) > s, "(j > thunk)", out=_bool_ou
 for _n, _f, _c in (("valueeq", np.equal, "=="), ("valuene", np.not_equal, "!="), ("valuelt", np.less, "<"),
                    ("valuele", np.less_equal, "<="), ("valuegt", np.greater, ">"),
                    ("valuege", np.greater_equal, ">=")):
-    _indexunary(_n, (lambda f: lambda x, i, j, s: f(x, s))(_f), f"(x {_c} thunk)", out=_bool_out,
+    _indexunary(_n, _compare_value(_f), f"(x {_c} thunk)", out=_bool_out,
                 uses_value=True, thunk=lambda t: t)
 
 SELECT_NAMES = ("tril", "triu", "diag", "offdiag", "rowle", "rowgt", "colle", "colgt",

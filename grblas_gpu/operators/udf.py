@@ -39,10 +39,10 @@ def _expression_of(func: Callable[..., Any] | str, nargs: int) -> tuple[ast.expr
     ``func`` may also be the source text of a lambda (``"lambda x, y: x + 2 * y"``).
     """
     if isinstance(func, str):
-        node = ast.parse(func.strip(), mode="eval").body
-        if not isinstance(node, ast.Lambda) or len(node.args.args) != nargs:
+        text = ast.parse(func.strip(), mode="eval").body
+        if not isinstance(text, ast.Lambda) or len(text.args.args) != nargs:
             raise InvalidValue(f"expected the text of a lambda of {nargs} arguments, got {func!r}")
-        return node.body, [a.arg for a in node.args.args]
+        return text.body, [a.arg for a in text.args.args]
     try:
         src = textwrap.dedent(inspect.getsource(func))
     except (OSError, TypeError) as exc:
@@ -80,7 +80,7 @@ class _Renderer:
         self.cuda = cuda
         self.int_args = int_args
 
-    def __call__(self, node: ast.expr) -> str:  # noqa: C901 - one branch per node kind
+    def __call__(self, node: ast.expr) -> str:
         r = self
         if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float)):
             return _literal(node.value, r.cuda)

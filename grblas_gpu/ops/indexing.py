@@ -31,7 +31,6 @@ from ..mask import Mask
 from ..operators import typed_binary
 from ..scalar import Scalar
 
-
 # ------------------------------------------------------------------------------ extract
 
 
@@ -157,9 +156,9 @@ def assign(updater: Updater, rows_key: Any, cols_key: Any, value: Any) -> None:
         if _bitmap.wants_bitmap(C, mask.parent if mask is not None else None):
             if _assign_scalar_everywhere(updater, value):
                 return
-        elif mask is not None and not mask.complement and mask.parent.kind == "Vector":
-            if _assign_scalar_at_mask(updater, value):
-                return
+        elif (mask is not None and not mask.complement and mask.parent.kind == "Vector"
+              and _assign_scalar_at_mask(updater, value)):
+            return
     region = _region_shape(C, I, J, i_scalar, j_scalar)
     source = _source_collection(C, value, region, I, J, i_scalar, j_scalar, updater.mask)
     new_c = _assigned(C, source, I, J, updater.accum)
@@ -186,6 +185,7 @@ def _assign_scalar_at_mask(updater: Updater, value: Any) -> bool:
         return False
     raw, t = scalar
     C, mask = updater.target, updater.mask
+    assert mask is not None  # called under a mask only
     be = C._be
     keys = mask.entries(be, None).keys
     fill = be.full(keys.shape[0], raw, t)

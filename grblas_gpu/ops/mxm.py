@@ -213,7 +213,9 @@ def _mxm(sr: TypedSemiring, a: _Side, b: _Side, mask: Mask | None) -> Matrix:
     compact = not run.mult.positional  # (a compacted operand renumbers the positions)
     rows_a, a_ids = _operand(A, a_vals, compact)
     rows_b, b_ids = _operand(B, b_vals, compact)
+    m_op: MaskOperand | None = None
     if form == "dot":
+        assert entries is not None  # the dot form is chosen under a mask only
         m_op = _mask_operand(entries, m, a_ids, b_ids)
         product = _run(be, "mxm_dot", run, rows_a, rows_b, m_op)
         if b_ids is not None:
@@ -221,7 +223,9 @@ def _mxm(sr: TypedSemiring, a: _Side, b: _Side, mask: Mask | None) -> Matrix:
     else:
         if b_ids is not None:
             rows_a = _inner_remapped(be, rows_a, b_ids)
-        m_op = _mask_operand(entries, m, a_ids, None) if form == "masked" else None
+        if form == "masked":
+            assert entries is not None  # (as for the dot form)
+            m_op = _mask_operand(entries, m, a_ids, None)
         product = _run(be, "mxm_gustavson", run, rows_a, rows_b, m_op)
     return _output(be, sr, m, n, product, a_ids)
 

@@ -150,7 +150,7 @@ def vector_diag(v: Any, k: int = 0) -> Any:
     be = v._be
     n = check_dimension(v.size + abs(k), "the diagonal matrix's size")
     rows = v._idx + (0 if k >= 0 else -k)
-    cols = v._idx + (k if k >= 0 else 0)
+    cols = v._idx + (max(k, 0))
     return Matrix._from_sorted(be, v.dtype, n, n, rows, cols, v._vals.copy())
 
 

@@ -9,12 +9,11 @@ the compilation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import functools
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
 
 import cupy
 import numpy as np
@@ -123,13 +122,13 @@ def _contiguous(a: cupy.ndarray) -> cupy.ndarray:
     return a if a._c_contiguous else cupy.ascontiguousarray(a)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _sm_count(device: int) -> int:
     """Streaming multiprocessors of a device (asked once per device)."""
     return int(cupy.cuda.Device(device).attributes["MultiProcessorCount"])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _shared_memory(device: int) -> tuple[int, int]:
     """(shared memory an SM may give its blocks, bytes the driver reserves per block) of a
     device, in bytes (asked once per device)."""
@@ -407,7 +406,7 @@ class CupyBackend(Backend):
         """A matrix-vector kernel's value operand (the matrix's when ``of_matrix``, else the
         vector's): cast to the type the product reads, or a null pointer when it ignores them."""
         key = (semiring, vector_first, of_matrix)
-        t = self._operand_types.get(key, False)
+        t: DataType | None | Literal[False] = self._operand_types.get(key, False)  # False: not looked up yet
         if t is False:  # first use of this semiring here (a few lookups, then one per call)
             read = codegen.matrix_value_read if of_matrix else codegen.vector_value_read
             t = codegen.spmv_operand_types(semiring, vector_first)[0 if of_matrix else 1] if read(
@@ -591,13 +590,13 @@ class CupyBackend(Backend):
 
     @_map_out_of_memory
     def mask_allowed_counted(self, bits: Any, values: Any, complement: bool,
-                             within: Any = None) -> tuple[cupy.ndarray, DeviceCount | None]:
+                             within: Any = None) -> tuple[cupy.ndarray, DeviceCount | int | None]:
         """:meth:`mask_allowed` and the number of positions it allows, counted in the same
         pass: a :class:`DeviceCount` (None where every count word of the stream is lent)."""
         return self._allowed(bits, values, complement, within, True)
 
     def _allowed(self, bits: Any, values: Any, complement: bool, within: Any,
-                 counted: bool) -> tuple[cupy.ndarray, DeviceCount | None]:
+                 counted: bool) -> tuple[cupy.ndarray, DeviceCount | int | None]:
         flags = self._flag_array(bits)
         t = BOOL if values is None else lookup_dtype(values.dtype)
         n = flags.size
@@ -759,7 +758,7 @@ class CupyBackend(Backend):
         """``op(x, i, j, thunk)`` per element; ``i``/``j`` are int64 arrays or ints."""
         xc = self._operand(x, op.in_type)
         out = cupy.empty(xc.shape, dtype=op.out_type.np_type)
-        args = (xc, out, np.int64(xc.size)) + self._position(i, xc.shape) + self._position(j, xc.shape)
+        args: tuple[Any, ...] = (xc, out, np.int64(xc.size)) + self._position(i, xc.shape) + self._position(j, xc.shape)
         args += (cast_scalar(_host_scalar(thunk), op.thunk_type),)
         self._launch_elementwise(self._function(codegen.indexunary_module(op)), xc.size, args)
         return out
@@ -865,7 +864,7 @@ class CupyBackend(Backend):
         x_present: Any | None,
         row_mask: Any | None,
         vector_first: bool,
-        plan: "SpmvPlan | None" = None,
+        plan: SpmvPlan | None = None,
         presence: bool = True,
         complement: bool = False,
         into: tuple[cupy.ndarray, cupy.ndarray] | None = None,
@@ -921,6 +920,7 @@ class CupyBackend(Backend):
             if complement and row_mask is not None:  # the merge kernels take the allowed rows only
                 flags = (flags[0], self.mask_allowed(flags[1], None, True))
             reuse = out if into is None and not presence and out is not None and out.size == nrows else None
+            assert plan is not None  # (merge is chosen with a plan only)
             return self._spmv_merge(semiring, operands, flags, plan, bool(vector_first), nrows, into, reuse)
         # A small matrix's one launch is kept prepared for its own arrays (CuPy's conversion of
         # its 15 arguments costs more than the kernel), and may write into the caller's ``out``.
@@ -939,7 +939,7 @@ class CupyBackend(Backend):
         if plan is None or plan.classes is None:
             group = min(_group_size(idx.size, nrows), lanes)
             bare = _is_bare(x_present, row_mask, claim, presence, complement)
-            launch_kept(plan.derived if own else None, _one_launch_key(semiring, vector_first, complement, bare),
+            launch_kept(plan.derived if own and plan is not None else None, _one_launch_key(semiring, vector_first, complement, bare),
                         lambda: (self._function(module()), -(-nrows * group // _BLOCK), _BLOCK),
                         head + (_NULL, np.int64(nrows)) + tail + (np.int32(group),),
                         _BARE_CHANGING if bare else _VECTOR_CHANGING)
@@ -991,11 +991,12 @@ class CupyBackend(Backend):
         as spmv takes them.  Returns (values, presence), or None, with nothing done, where no launch
         is kept for them."""
         indptr, indices, values, x, x_present, row_mask = arrays
+        nrows = indptr.size - 1
         bare = _is_bare(x_present, row_mask, claim, presence, complement)
         prepared = plan.derived.get(_one_launch_key(semiring, vector_first, complement, bare))
         if prepared is None or indptr is not plan.indptr or indices is not plan.indices:
             return None
-        out, present = _one_launch_outputs(semiring, indptr.size - 1, out, presence)
+        out, present = _one_launch_outputs(semiring, nrows, out, presence)
         if bare:  # the null pointers are packed in the launch: three arguments change
             prepared.launch(self._matvec_operand(semiring, values, vector_first, True),
                             self._matvec_operand(semiring, x, vector_first, False), out)
@@ -1036,7 +1037,7 @@ class CupyBackend(Backend):
         return call.run(values, x, x_present, row_mask, into, out)
 
     def _merge_call(self, semiring: TypedSemiring, ptr: cupy.ndarray, idx: cupy.ndarray, x: Any, x_present: Any,
-                    plan: SpmvPlan, vector_first: bool, nrows: int, into: bool, known: bool) -> "_MergeCall":
+                    plan: SpmvPlan, vector_first: bool, nrows: int, into: bool, known: bool) -> _MergeCall:
         """The launches of a merge-path pull, packed with everything that stays the same from
         call to call on these arrays: see :meth:`_spmv_merge`."""
         module = codegen.spmv_module(semiring, idx.dtype, vector_first, "merge", ptr.dtype)
@@ -1066,7 +1067,7 @@ class CupyBackend(Backend):
                                    carries + (np.int64(ntiles), CHANGES, CHANGES))
         return _MergeCall(semiring, nrows, gather, main, fixup, scratch)
 
-    def _column_cache(self, plan: SpmvPlan) -> "ColumnCache | None":
+    def _column_cache(self, plan: SpmvPlan) -> ColumnCache | None:
         """The plan's :class:`ColumnCache`, made on first request; None where the matrix is
         too small or too even to gain from one, or the copy of its indices would not fit."""
         if "columns" not in plan.derived:

@@ -93,7 +93,7 @@ class KernelModule:
 # ------------------------------------------------------------------------------ template text
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def template(name: str) -> str:
     """The text of ``templates/<name>``."""
     return (TEMPLATE_DIR / name).read_text(encoding="utf-8")

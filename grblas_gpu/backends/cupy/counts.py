@@ -34,24 +34,29 @@ class DeviceCount:
 
     __slots__ = ("_slots", "_slot", "_stream", "_value", "_done", "address")
 
-    def __init__(self, slots: "CountSlots", slot: int, stream: cupy.cuda.Stream) -> None:
-        self._slots, self._slot, self._stream, self._value = slots, slot, stream, None
+    def __init__(self, slots: CountSlots, slot: int, stream: cupy.cuda.Stream) -> None:
+        self._slots, self._stream = slots, stream
+        self._slot: int | None = slot  # None once the word is lent again
+        self._value: int | None = None
         self._done: cupy.cuda.Event | None = None
         self.address = slots.address(slot)  # where the kernel writes the count
 
-    def mark(self) -> "DeviceCount":
+    def mark(self) -> DeviceCount:
         """Record where ``int()`` may stop waiting: after the work queued so far on the count's
         stream (its kernel among it).  Work queued later (a BFS level's frontier weight behind
         its count) then runs while the host goes on with the number."""
+        assert self._slot is not None, "marked after it was read"
         self._done = self._slots.event(self._slot)
         self._done.record(self._stream)
         return self
 
     def __int__(self) -> int:
         if self._value is None:
+            assert self._slot is not None  # the word is lent until the value is read
             (self._done or self._stream).synchronize()
-            self._value = self._slots.read(self._slot)
+            value = self._value = self._slots.read(self._slot)
             self._release()
+            return value
         return self._value
 
     def __repr__(self) -> str:
@@ -137,7 +142,7 @@ class StreamCounts:
         return arr
 
     @classmethod
-    def make(cls) -> "StreamCounts":
+    def make(cls) -> StreamCounts:
         """The state for the current device and stream."""
         pinned = cupy.cuda.alloc_pinned_memory(8)
         word = np.frombuffer(pinned, dtype=np.uint64, count=1)

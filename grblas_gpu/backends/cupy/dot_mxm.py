@@ -49,12 +49,12 @@ _BLOCK_BLOCKS_PER_SM = 4
 _COMPACT_BLOCKS_PER_SM = 8
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _sm_count(device: int) -> int:
     return int(cupy.cuda.Device(device).attributes["MultiProcessorCount"])
 
 
-def mxm_dot(backend: "CupyBackend", semiring: TypedSemiring, a: CsrOperand, bt: CsrOperand,
+def mxm_dot(backend: CupyBackend, semiring: TypedSemiring, a: CsrOperand, bt: CsrOperand,
             mask: MaskOperand) -> CsrProduct:
     """``C<M> = A B'`` over ``semiring``: for every position (i, j) of ``mask``, ``A(i, :)``
     meets ``bt(j, :)``; C holds the positions with at least one common column (rows sorted as
@@ -114,7 +114,7 @@ def _index(x: Any, dtype: str) -> cupy.ndarray:
     return cupy.ascontiguousarray(arr)
 
 
-def _values(backend: "CupyBackend", x: CsrOperand, t: Any, name: str) -> Any:
+def _values(backend: CupyBackend, x: CsrOperand, t: Any, name: str) -> Any:
     """An operand's values in the type the multiplier reads, or None where it reads none."""
     if t is None:
         return None
@@ -123,7 +123,7 @@ def _values(backend: "CupyBackend", x: CsrOperand, t: Any, name: str) -> Any:
     return backend._operand(x.values, t)
 
 
-def _dot_products(backend: "CupyBackend", module: codegen.KernelModule, m: tuple[Any, ...],
+def _dot_products(backend: CupyBackend, module: codegen.KernelModule, m: tuple[Any, ...],
                   a: tuple[Any, ...], b: tuple[Any, ...], nrows: int, nvals: int,
                   vals: cupy.ndarray, keep: cupy.ndarray) -> None:
     """Every mask entry's dot product into ``vals`` and ``keep``: the thread kernel, which lists
@@ -145,7 +145,7 @@ def _dot_products(backend: "CupyBackend", module: codegen.KernelModule, m: tuple
         (m[1], n, *a, *b, vals, keep, heavy, heavy_rows, counters, variant))
 
 
-def _compact(backend: "CupyBackend", module: codegen.KernelModule, m_ptr: cupy.ndarray, m_idx: cupy.ndarray,
+def _compact(backend: CupyBackend, module: codegen.KernelModule, m_ptr: cupy.ndarray, m_idx: cupy.ndarray,
              nrows: int, vals: cupy.ndarray, keep: cupy.ndarray) -> CsrProduct:
     """The kept entries as a CSR product: row pointers from the prefix count of kept entries at
     the mask's row starts, then the kept columns and values packed (all of them kept: the mask's

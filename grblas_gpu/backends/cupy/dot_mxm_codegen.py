@@ -87,7 +87,7 @@ def mxm_dot_module(semiring: TypedSemiring, ptr_type: Any, index_type: Any) -> K
                            f"gb_mxm_dot_{semiring.key}_{tag}", ops, kernels, ROLES)
 
 
-def registry_specs() -> Iterator["KernelSpec"]:
+def registry_specs() -> Iterator[KernelSpec]:
     """The registry's entries: every built-in semiring on the registry's types with int32 indices,
     and a few with the two wider layouts (int64, and int64 row pointers beside int32 indices)."""
     from .registry import KernelSpec  # the registry imports this module
@@ -102,4 +102,4 @@ def registry_specs() -> Iterator["KernelSpec"]:
             for ptr, index in layouts:
                 label = index if ptr == index else f"{ptr}/{index}"
                 yield KernelSpec("mxm_dot", f"mxm_dot {name}[{semiring.mult.x_type}] {label}",
-                                 lambda s=semiring, p=ptr, i=index: mxm_dot_module(s, p, i))
+                                 functools.partial(mxm_dot_module, semiring, ptr, index))

@@ -66,7 +66,7 @@ class PreparedLaunch:
         with self._lock:  # the driver copies the words before the launch call returns
             words = self._words
             for i, a in zip(self._changing, pointers):
-                words[i] = 0 if a is None else a if a.__class__ is int else a.data.ptr
+                words[i] = 0 if a is None else a if isinstance(a, int) else a.data.ptr
             _launch_kernel(self._function, self._grid, 1, 1, self._block, 1, 1, 0, stream, self._params_address, 0)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ...dtypes import ALL_TYPES, BOOL, FP32, FP64, INT32, INT64, DataType
@@ -60,7 +61,7 @@ def iter_kernels() -> Iterator[KernelSpec]:
 def _all_specs() -> Iterator[KernelSpec]:
     yield KernelSpec("count", "count true", codegen.count_module)
     for t in ALL_TYPES:
-        yield KernelSpec("bitmap", f"bitmap {t}", lambda t=t: codegen.bitmap_module(t))
+        yield KernelSpec("bitmap", f"bitmap {t}", partial(codegen.bitmap_module, t))
     yield from _cast_specs()
     yield from _unary_specs()
     yield from _binary_specs()
@@ -73,10 +74,10 @@ def _all_specs() -> Iterator[KernelSpec]:
     yield from dot_mxm_codegen.registry_specs()
 
 
-def _typed(poly: object, t: DataType) -> object | None:
-    """``poly[t]``, or None where the operator is not defined on ``t``."""
+def _typed(poly: Any, t: DataType) -> Any:
+    """``poly[t]`` (a typed operator, monoid or semiring), or None where ``poly`` is not defined on ``t``."""
     try:
-        return poly[t]  # type: ignore[index]
+        return poly[t]
     except DomainMismatch:
         return None
 
@@ -85,7 +86,7 @@ def _cast_specs() -> Iterator[KernelSpec]:
     for src in ALL_TYPES:
         for dst in ALL_TYPES:
             if src != dst:
-                yield KernelSpec("cast", f"cast {src}->{dst}", lambda s=src, d=dst: codegen.cast_module(s, d))
+                yield KernelSpec("cast", f"cast {src}->{dst}", partial(codegen.cast_module, src, dst))
 
 
 def _op_specs(kind: str, table: dict[str, Any], module: Callable[[Any], KernelModule],
@@ -95,7 +96,7 @@ def _op_specs(kind: str, table: dict[str, Any], module: Callable[[Any], KernelMo
         for t in ALL_TYPES:
             op = _typed(table[name], t)
             if op is not None:
-                yield KernelSpec(kind, f"{kind} {name}[{type_of(op)}]", lambda o=op: module(o))
+                yield KernelSpec(kind, f"{kind} {name}[{type_of(op)}]", partial(module, op))
 
 
 def _unary_specs() -> Iterator[KernelSpec]:
@@ -118,7 +119,7 @@ def _segment_reduce_specs() -> Iterator[KernelSpec]:
                 continue
             for index in codegen.INDEX_TYPES:
                 yield KernelSpec("segment_reduce", f"segment_reduce {monoid.name}[{monoid.type}] {index}",
-                                 lambda m=monoid, i=index: codegen.segment_reduce_module(m, i))
+                                 partial(codegen.segment_reduce_module, monoid, index))
 
 
 def _spmv_specs() -> Iterator[KernelSpec]:
@@ -136,7 +137,7 @@ def _spmv_specs() -> Iterator[KernelSpec]:
                         yield KernelSpec(
                             "spmv", f"spmv {name}[{semiring.mult.x_type}] {_layout(ptr, index)} "
                                     f"vector_first={int(vf)}{suffix}",
-                            lambda s=semiring, i=index, v=vf, h=schedule, p=ptr: codegen.spmv_module(s, i, v, h, p),
+                            partial(codegen.spmv_module, semiring, index, vf, schedule, ptr),
                         )
 
 
@@ -145,7 +146,7 @@ def _dot_specs() -> Iterator[KernelSpec]:
         for t in SPMV_TYPES:
             semiring = _typed(semiring_namespace[name], t)
             if semiring is not None and not semiring.mult.positional:
-                yield KernelSpec("dot", f"dot {name}[{semiring.mult.x_type}]", lambda s=semiring: codegen.dot_module(s))
+                yield KernelSpec("dot", f"dot {name}[{semiring.mult.x_type}]", partial(codegen.dot_module, semiring))
 
 
 def _layout(ptr: str, index: str) -> str:
@@ -164,5 +165,5 @@ def _spmspv_specs() -> Iterator[KernelSpec]:
                 for vf in (False, True):
                     yield KernelSpec(
                         "spmspv", f"spmspv {name}[{semiring.mult.x_type}] {_layout(ptr, index)} vector_first={int(vf)}",
-                        lambda s=semiring, i=index, v=vf, p=ptr: codegen.spmspv_module(s, i, v, p),
+                        partial(codegen.spmspv_module, semiring, index, vf, ptr),
                     )

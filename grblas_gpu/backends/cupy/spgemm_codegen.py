@@ -158,15 +158,15 @@ backend's tests run); the other built-in semirings are listed on FP32 and INT64.
 def registry_specs() -> Iterator[Any]:
     """Kernel specs of every symbolic module and of the numeric modules of the built-in
     semirings (see :data:`REGISTRY_SEMIRINGS`), on each CSR index layout."""
-    from ...exceptions import DomainMismatch
     from ...dtypes import FP32, INT64
+    from ...exceptions import DomainMismatch
     from ...operators import catalog
     from ...operators import semiring as semirings
     from .registry import KernelSpec, _layout
 
     for ptr, index in codegen.CSR_INDEX_TYPES:
         yield KernelSpec("spgemm", f"spgemm symbolic {_layout(ptr, index)}",
-                         lambda p=ptr, i=index: symbolic_module(p, i))
+                         functools.partial(symbolic_module, ptr, index))
     for name in catalog.BUILTIN_SEMIRINGS:
         types = ALL_TYPES if name in REGISTRY_SEMIRINGS else (FP32, INT64)
         for t in types:
@@ -177,4 +177,4 @@ def registry_specs() -> Iterator[Any]:
             layouts = codegen.CSR_INDEX_TYPES if name in REGISTRY_SEMIRINGS[:2] else codegen.CSR_INDEX_TYPES[:1]
             for ptr, index in layouts:
                 yield KernelSpec("spgemm", f"spgemm {name}[{sr.mult.x_type}] {_layout(ptr, index)}",
-                                 lambda s=sr, p=ptr, i=index: numeric_module(s, p, i))
+                                 functools.partial(numeric_module, sr, ptr, index))
