@@ -6,6 +6,7 @@ is on ``sys.path`` under pytest's default import mode).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import zlib
@@ -229,3 +230,33 @@ def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     monkeypatch.setattr(_chunks, "FAST", request.param == "pyarrow")
     monkeypatch.delenv("GRBLAS_GPU_PURE_READERS", raising=False)
     return request.param
+
+
+def shared_file(*parts: str) -> Path:
+    """A file of the shared data, or the test skipped, saying why, where it is absent."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared reference data not found: {path}")
+    return path
+
+
+def shared_coo(*parts: str) -> Any:
+    """scipy's COO reading of a Matrix Market file of the shared data (skipped where absent)."""
+    pytest.importorskip("scipy.io")
+    return scipy_mmread(shared_file(*parts)).tocoo()
+
+
+def snap_edges(name: str) -> tuple[np.ndarray, int]:
+    """The edges of a SNAP edge list of the shared data as a read-only (edges x 2) array of
+    vertex positions, the file's ids ranked in order, and the number of vertices (skipped
+    where absent; read once per session)."""
+    return _snap_edges(shared_file("snap", name))
+
+
+@functools.cache
+def _snap_edges(path: Path) -> tuple[np.ndarray, int]:
+    edges = np.loadtxt(path, comments="#", usecols=(0, 1), dtype=np.int64, ndmin=2)
+    ids, idx = np.unique(edges, return_inverse=True)
+    idx = idx.reshape(edges.shape)
+    idx.flags.writeable = False
+    return idx, len(ids)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-from conftest import SHARED_DATA, scipy_mmread
+from conftest import shared_coo
 from grblas_gpu.algorithms.eigenvector import eigenvector_centrality
 from grblas_gpu.algorithms.hits import hits
 from grblas_gpu.algorithms.katz import katz_centrality
@@ -14,8 +14,6 @@ from grblas_gpu.algorithms.pagerank import ConvergenceError
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import DimensionMismatch, DomainMismatch, InvalidValue
-
-KARATE = SHARED_DATA / "lagraph" / "karate.mtx"
 
 
 def random_graph(seed: int, n: int, directed: bool) -> nx.DiGraph:
@@ -92,10 +90,7 @@ def test_hits_matches_networkx(seed: int, directed: bool, backend: str) -> None:
 
 
 def test_karate(backend: str) -> None:
-    pytest.importorskip("scipy.io")
-    if not KARATE.exists():
-        pytest.skip(f"karate graph not found at {KARATE}")
-    coo = scipy_mmread(KARATE).tocoo()
+    coo = shared_coo("lagraph", "karate.mtx")
     n = coo.shape[0]
     A = gb.Matrix.from_coo(coo.row, coo.col, 1.0, nrows=n, ncols=n, backend=backend)
     G = nx.Graph(list(zip(coo.row.tolist(), coo.col.tolist())))

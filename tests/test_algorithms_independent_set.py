@@ -7,14 +7,12 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-from conftest import SHARED_DATA, scipy_mmread
+from conftest import shared_coo
 from grblas_gpu.algorithms.coloring import greedy_coloring
 from grblas_gpu.algorithms.independent_set import maximal_independent_set
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import DimensionMismatch, DomainMismatch
-
-KARATE = SHARED_DATA / "lagraph" / "karate.mtx"
 
 
 def random_edges(seed: int, n: int, p: float, directed: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -115,10 +113,7 @@ def test_seeds_and_small_cases(backend: str) -> None:
 
 
 def test_karate(backend: str) -> None:
-    pytest.importorskip("scipy.io")
-    if not KARATE.exists():
-        pytest.skip(f"karate graph not found at {KARATE}")
-    coo = scipy_mmread(KARATE).tocoo()
+    coo = shared_coo("lagraph", "karate.mtx")
     n = coo.shape[0]
     A = gb.Matrix.from_coo(coo.row, coo.col, True, nrows=n, ncols=n, backend=backend)
     G = undirected(coo.row, coo.col, n)

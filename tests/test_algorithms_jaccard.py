@@ -6,7 +6,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-from conftest import SHARED_DATA, nx_adjacency, scipy_mmread
+from conftest import nx_adjacency, shared_coo, snap_edges
 from grblas_gpu.algorithms.jaccard import jaccard
 
 import grblas_gpu as gb
@@ -98,10 +98,7 @@ def test_products_are_masked_by_the_pairs(backend: str, monkeypatch: pytest.Monk
 
 
 def test_karate(backend: str) -> None:
-    path = SHARED_DATA / "lagraph" / "karate.mtx"
-    if not path.exists():
-        pytest.skip(f"shared reference data not found: {path}")
-    M = scipy_mmread(path).tocoo()
+    M = shared_coo("lagraph", "karate.mtx")
     lower = M.row > M.col  # scipy gives both triangles: keep one, each edge stored once
     A = gb.Matrix.from_coo(M.row[lower], M.col[lower], True, nrows=34, ncols=34, backend=backend)
     G = nx.Graph(list(zip(M.row.tolist(), M.col.tolist())))
@@ -111,13 +108,7 @@ def test_karate(backend: str) -> None:
 
 
 def test_wiki_vote(backend: str) -> None:
-    path = SHARED_DATA / "snap" / "wiki-Vote.txt"
-    if not path.exists():
-        pytest.skip(f"shared reference data not found: {path}")
-    edges = np.loadtxt(path, comments="#", dtype=np.int64, ndmin=2)
-    ids, idx = np.unique(edges, return_inverse=True)
-    idx = idx.reshape(edges.shape)
-    n = len(ids)
+    idx, n = snap_edges("wiki-Vote.txt")
     A = gb.Matrix.from_coo(idx[:, 0], idx[:, 1], True, nrows=n, ncols=n, dup_op=gb.binary.any, backend=backend)
     G = nx.Graph()
     G.add_nodes_from(range(n))

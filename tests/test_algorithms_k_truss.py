@@ -4,9 +4,8 @@ cases and the shared data."""
 from __future__ import annotations
 
 import networkx as nx
-import numpy as np
 import pytest
-from conftest import SHARED_DATA, nx_adjacency, scipy_mmread
+from conftest import nx_adjacency, shared_coo, snap_edges
 from grblas_gpu.algorithms.k_truss import k_truss
 
 import grblas_gpu as gb
@@ -79,10 +78,7 @@ def test_products_are_masked(backend: str, monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def read_mtx(name: str, backend: str) -> tuple[gb.Matrix, nx.Graph]:
-    path = SHARED_DATA / "lagraph" / name
-    if not path.exists():
-        pytest.skip(f"shared reference data not found: {path}")
-    M = scipy_mmread(path).tocoo()
+    M = shared_coo("lagraph", name)
     n = M.shape[0]
     G = nx.Graph()
     G.add_nodes_from(range(n))
@@ -98,13 +94,7 @@ def test_lagraph_graphs(backend: str, name: str) -> None:
 
 
 def test_wiki_vote(backend: str) -> None:
-    path = SHARED_DATA / "snap" / "wiki-Vote.txt"
-    if not path.exists():
-        pytest.skip(f"shared reference data not found: {path}")
-    edges = np.loadtxt(path, comments="#", dtype=np.int64, ndmin=2)
-    ids, idx = np.unique(edges, return_inverse=True)
-    idx = idx.reshape(edges.shape)
-    n = len(ids)
+    idx, n = snap_edges("wiki-Vote.txt")
     A = gb.Matrix.from_coo(idx[:, 0], idx[:, 1], True, nrows=n, ncols=n, dup_op=gb.binary.any, backend=backend)
     G = nx.Graph()
     G.add_edges_from(idx.tolist())

@@ -6,7 +6,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-from conftest import SHARED_DATA, nx_adjacency, scipy_mmread
+from conftest import SHARED_DATA, nx_adjacency, scipy_mmread, snap_edges
 from grblas_gpu.algorithms.multi_source_bfs import multi_source_bfs
 
 import grblas_gpu as gb
@@ -74,13 +74,7 @@ def test_karate_matches_lagraph_levels(backend: str) -> None:
 
 
 def test_wiki_vote(backend: str) -> None:
-    path = SHARED_DATA / "snap" / "wiki-Vote.txt"
-    if not path.exists():
-        pytest.skip(f"shared reference data not found: {path}")
-    edges = np.loadtxt(path, comments="#", dtype=np.int64, ndmin=2)
-    ids, idx = np.unique(edges, return_inverse=True)
-    idx = idx.reshape(edges.shape)
-    n = len(ids)
+    idx, n = snap_edges("wiki-Vote.txt")
     A = gb.Matrix.from_coo(idx[:, 0], idx[:, 1], True, nrows=n, ncols=n, dup_op=gb.binary.any, backend=backend)
     G = nx.DiGraph()
     G.add_nodes_from(range(n))

@@ -6,13 +6,11 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-from conftest import SHARED_DATA, scipy_mmread
+from conftest import shared_coo
 from grblas_gpu.algorithms.spanning_forest import minimum_spanning_forest
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import DimensionMismatch, DomainMismatch, InvalidValue
-
-KARATE = SHARED_DATA / "lagraph" / "karate.mtx"
 
 
 def random_graph(seed: int, n: int, p: float, integer: bool) -> nx.Graph:
@@ -85,10 +83,7 @@ def test_small_cases(backend: str) -> None:
 
 
 def test_karate(backend: str) -> None:
-    pytest.importorskip("scipy.io")
-    if not KARATE.exists():
-        pytest.skip(f"karate graph not found at {KARATE}")
-    coo = scipy_mmread(KARATE).tocoo()
+    coo = shared_coo("lagraph", "karate.mtx")
     n = coo.shape[0]
     rng = np.random.default_rng(0)
     G = nx.Graph()

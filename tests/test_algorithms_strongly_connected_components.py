@@ -6,7 +6,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-from conftest import SHARED_DATA, nx_adjacency
+from conftest import nx_adjacency, snap_edges
 from grblas_gpu.algorithms.strongly_connected_components import strongly_connected_components
 
 import grblas_gpu as gb
@@ -91,13 +91,7 @@ def test_empty(backend: str, n: int) -> None:
 
 
 def read_snap(name: str, backend: str) -> tuple[gb.Matrix, nx.DiGraph]:
-    path = SHARED_DATA / "snap" / name
-    if not path.exists():
-        pytest.skip(f"shared reference data not found: {path}")
-    edges = np.loadtxt(path, comments="#", usecols=(0, 1), dtype=np.int64, ndmin=2)
-    ids, idx = np.unique(edges, return_inverse=True)
-    idx = idx.reshape(edges.shape)
-    n = len(ids)
+    idx, n = snap_edges(name)
     A = gb.Matrix.from_coo(idx[:, 0], idx[:, 1], True, nrows=n, ncols=n, dup_op=gb.binary.any, backend=backend)
     G = nx.DiGraph()
     G.add_nodes_from(range(n))
