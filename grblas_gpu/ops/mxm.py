@@ -122,22 +122,8 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:
     def compute(mask: Mask | None) -> Matrix:
         return _mxm(typed, a, b, mask)
 
-    def write_into(C: Any) -> bool:
-        _take(C, _mxm(typed, a, b, None))
-        return True
-
     return Expression(f"mxm({typed.name})", "Matrix", (m, n), typed.out_type, a.matrix._be, compute,
-                      (a.matrix, b.matrix), write_into=write_into)
-
-
-def _take(C: Matrix, T: Matrix) -> None:
-    """``C << T`` for a product T just made (no other holder of its arrays): its CSR becomes
-    C's, values cast to C's type (no round trip through sorted keys)."""
-    vals = C._be.cast(T._vals, C.dtype)
-    if T._ptr is not None:
-        C._set_csr(T._ptr, T._indices, vals)
-    else:
-        C._set_sorted(T._rowidx, T._indices, vals)
+                      (a.matrix, b.matrix))
 
 
 # ---------------------------------------------------------------------------- planning
