@@ -1073,7 +1073,7 @@ class CupyBackend(Backend):
         if "columns" not in plan.derived:
             idx = plan.indices
             wanted = (idx is not None and idx.size >= self.hot_min_nnz and plan.ncols >= 4 * self.hot_columns
-                      and idx.size * idx.itemsize * 4 <= _free_bytes())
+                      and idx.size * idx.itemsize * 4 <= (_device_available() or 0))
             plan.derived["columns"] = _hot_columns(idx, plan.ncols, self.hot_columns, self.hot_min_share) if wanted else None
         return plan.derived["columns"]
 
@@ -1322,11 +1322,6 @@ def _spmv_result(semiring: TypedSemiring, nrows: int, presence: bool = True) -> 
     array unless ``presence``)."""
     present = cupy.empty(nrows, dtype=np.bool_) if presence else None
     return cupy.empty(nrows, dtype=semiring.out_type.np_type), present
-
-
-def _free_bytes() -> int:
-    """Device memory free for new arrays: the driver's free bytes and the pool's idle blocks."""
-    return int(cupy.cuda.runtime.memGetInfo()[0]) + int(cupy.get_default_memory_pool().free_bytes())
 
 
 def _hot_columns(idx: cupy.ndarray, ncols: int, count: int, min_share: float) -> ColumnCache | None:

@@ -27,6 +27,7 @@ import cupy
 import numpy as np
 
 from ...exceptions import OutOfMemory
+from ...limits import available_bytes
 from ...operators.base import TypedSemiring
 from ..operands import CsrOperand, CsrProduct, MaskOperand
 from . import spgemm_codegen as sg
@@ -82,11 +83,6 @@ def _device(x: Any, dtype: Any = None) -> Any:
 
 def _log2(n: int) -> int:
     return int(n).bit_length() - 1
-
-
-def _free_bytes() -> int:
-    """Device memory free for new arrays: the driver's free bytes and the pool's idle blocks."""
-    return int(cupy.cuda.runtime.memGetInfo()[0]) + int(cupy.get_default_memory_pool().free_bytes())
 
 
 class _Plan:
@@ -183,7 +179,7 @@ class _Plan:
 
     def _batch(self, per_row: int, rows: int) -> int:
         """Rows of dense workspace (``per_row`` bytes each) to allocate at once."""
-        free = _free_bytes()
+        free = available_bytes("cupy") or 0  # (the device's free memory and the pool's idle blocks)
         if per_row > free:
             raise OutOfMemory(f"a dense accumulator row needs {per_row:,} bytes; {free:,} are free")
         return max(1, min(rows, min(_WORKSPACE_MOST, free // 4) // per_row))
