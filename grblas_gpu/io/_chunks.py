@@ -30,12 +30,23 @@ from typing import IO, Any
 import numpy as np
 from typing_extensions import Self
 
-try:  # an optional extra: grblas-gpu[readers]
-    import pyarrow as _pa
-    import pyarrow.csv as _pacsv
-except ImportError:  # pragma: no cover - exercised where pyarrow is absent
-    _pa = None
-    _pacsv = None
+# pyarrow and pyarrow.csv (an optional extra: grblas-gpu[readers]), imported on the first read
+# that may use them, not with the package; None where pyarrow is absent.
+_NOT_LOADED: Any = object()
+_pa: Any = _NOT_LOADED
+_pacsv: Any = _NOT_LOADED
+
+
+def _load_pyarrow() -> None:
+    global _pa, _pacsv
+    if _pacsv is not _NOT_LOADED:
+        return
+    try:
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+    except ImportError:  # pragma: no cover - exercised where pyarrow is absent
+        pa = pacsv = None
+    _pa, _pacsv = pa, pacsv
 
 __all__ = ["CHUNK_BYTES", "FAST", "Progress", "ByteReader", "LineMap", "fast_available", "fast_columns"]
 
@@ -52,7 +63,10 @@ Progress = Callable[[int, int | None], Any] | bool | None
 
 def fast_available() -> bool:
     """True when chunks go to pyarrow first (installed, and neither FAST nor the variable turned it off)."""
-    return _pacsv is not None and FAST and os.environ.get("GRBLAS_GPU_PURE_READERS", "") != "1"
+    if not FAST or os.environ.get("GRBLAS_GPU_PURE_READERS", "") == "1":
+        return False
+    _load_pyarrow()
+    return _pacsv is not None
 
 
 # ----------------------------------------------------------------------------- the file
