@@ -85,9 +85,10 @@ def _common(ptr_type: Any, index_type: Any) -> tuple[str, str]:
 
 @functools.lru_cache(maxsize=16)
 def symbolic_module(ptr_type: Any, index_type: Any) -> KernelModule:
-    """Entries ``flops(a_ptr, a_idx, b_ptr, m_ptr, complement, nrows, ncols, bound)``, ``bins(bound,
-    nnz, nrows, bins, counts)``, ``group(bins, nrows, counts, cursor, order)``, ``count(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, rows,
-    nlisted, glog, tlog, wlog, row_nnz)`` and ``count_dense(a_ptr, a_idx, b_ptr, b_idx, m_ptr,
+    """Entries ``flops(a_ptr, a_idx, b_ptr, m_ptr, complement, nrows, ncols, llog, dense_from, bound,
+    bins, counts, row_nnz)`` (row bounds and their bins), ``bins(bound, nnz, nrows, dense_from, bins,
+    counts)`` (the numeric bins), ``group(bins, nrows, counts, cursor, order)``, ``count(a_ptr,
+    a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, rows, nlisted, glog, tlog, wlog, row_nnz)`` and ``count_dense(a_ptr, a_idx, b_ptr, b_idx, m_ptr,
     m_idx, complement, rows, glog, wlog, nwords, work, row_nnz)`` (see the template)."""
     common, tag = _common(ptr_type, index_type)
     kernels = codegen.fill(codegen.template("spgemm_symbolic.cu"), {"COMMON": common}, keep=("KERNEL",))

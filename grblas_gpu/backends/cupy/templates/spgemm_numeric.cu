@@ -79,6 +79,27 @@ __device__ __forceinline__ void sg_bitonic(sg_key_t* keys, sg_s_t* vals, int tlo
     }
 }
 
+// Tables of at most 2^SG_RANK_TLOG slots are written by rank instead of sorted.
+#define SG_RANK_TLOG 6
+
+// Writes a group's table (2^tlog keys, values beside) at base, each present key at its rank
+// (the number of present keys below it): no barrier, where a bitonic sort takes one a stage.
+// The group's lanes read the table from a slot-dependent start, so the groups of a warp read
+// different banks.
+__device__ __forceinline__ void sg_write_ranked(const sg_key_t* keys, const sg_s_t* vals, int tlog, int lane,
+                                                int glog, int slot, int64_t base, sg_out_index_t* __restrict__ c_idx,
+                                                sg_t* __restrict__ c_val) {
+    const int n = 1 << tlog;
+    for (int t = lane; t < n; t += (1 << glog)) {
+        const sg_key_t key = keys[t];
+        if (key == sg_empty) continue;
+        int rank = 0;
+        for (int u = 0; u < n; ++u) rank += keys[(u + slot) & (n - 1)] < key ? 1 : 0;  // empty: all ones
+        c_idx[base + rank] = (sg_out_index_t)key;
+        c_val[base + rank] = (sg_t)vals[t];
+    }
+}
+
 // Numeric pass, shared-memory tables: the entries of each listed row, written sorted at
 // c_ptr[i].  Groups and tables as in the symbolic count (a table of 2^tlog keys, then one of
 // 2^tlog slots, per row); the table has at least twice as many slots as the row has entries.
@@ -113,6 +134,10 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill(
                 });
     }
     __syncthreads();
+    if (tlog <= SG_RANK_TLOG) {  // small tables: each entry goes to its rank, no sort
+        if (r < nlisted) sg_write_ranked(keys, vals, tlog, lane, glog, slot, c_ptr[i], c_idx, c_val);
+        return;
+    }
     sg_bitonic(keys, vals, tlog, lane, glog);
     if (r < nlisted) {
         const int64_t base = c_ptr[i], n = c_ptr[i + 1] - base;
@@ -124,8 +149,10 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill(
 }
 
 // Numeric pass for the longest rows: a block (2^glog threads) per listed row accumulates into
-// a dense row of ncols slots and a bitmap of its columns (in `bits` and `vals`, one of each
-// per block), then writes the columns in order, so the row comes out sorted.
+// a dense row of ncols slots and a bitmap of its columns (in work_bits and work_vals, one of
+// each per block, or where those are null in dynamic shared memory: the bitmap, then the slots
+// from the next multiple of 8 bytes), then writes the columns in order, so the row comes out
+// sorted.
 extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill_dense(
         const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx, const sg_a_t* __restrict__ a_val,
         const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx, const sg_b_t* __restrict__ b_val,
@@ -133,9 +160,14 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill_dense(
         const int64_t* __restrict__ rows, int glog, int wlog, int64_t ncols, unsigned* work_bits,
         sg_s_t* work_vals, const int64_t* __restrict__ c_ptr, sg_out_index_t* __restrict__ c_idx,
         sg_t* __restrict__ c_val) {
+    extern __shared__ __align__(16) unsigned char sg_smem[];
     const int64_t nwords = (ncols + 31) >> 5;
-    unsigned* bits = work_bits + (size_t)blockIdx.x * (size_t)nwords;
-    sg_s_t* vals = work_vals + (size_t)blockIdx.x * (size_t)ncols;
+    unsigned* bits = (unsigned*)sg_smem;
+    sg_s_t* vals = (sg_s_t*)(sg_smem + ((nwords * 4 + 7) & ~(int64_t)7));
+    if (work_bits != nullptr) {
+        bits = work_bits + (size_t)blockIdx.x * (size_t)nwords;
+        vals = work_vals + (size_t)blockIdx.x * (size_t)ncols;
+    }
     for (int64_t w = threadIdx.x; w < nwords; w += blockDim.x) bits[w] = 0u;
     if constexpr (!sg_monoid::is_any) {
         for (int64_t c = threadIdx.x; c < ncols; c += blockDim.x) vals[c] = sg_init();
