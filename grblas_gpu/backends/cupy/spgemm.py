@@ -40,6 +40,9 @@ _BOUND_BLOCKS = 1056  # bounds: a grid stride, as many blocks of 256 as an H100 
 _STATIC_SHARED = 48 * 1024  # dynamic shared memory a block may take without asking for more
 _DENSE_SHARED_THREADS = 512  # threads per row of a dense accumulator in shared memory
 _DENSE_MIN_BIN = 512  # rows of fewer columns keep their hash table (a block per row would idle)
+_HASH_FACTOR = 16  # a long row of at most ncols / 16 columns takes a global hash table, not a dense row
+_MAX_WINDOWS = 4  # passes over a long row's terms, a window of columns each, before global workspace
+_HASH_THREADS = 1024  # threads per row of a global hash table
 _WORKSPACE_MOST = 1 << 30  # bytes of dense-row workspace at most (less where less is free)
 _INT32_MAX = 2**31 - 1
 
@@ -83,6 +86,11 @@ def _device(x: Any, dtype: Any = None) -> Any:
     return arr if arr.flags.c_contiguous else cupy.ascontiguousarray(arr)
 
 
+def _bin_rows(starts: np.ndarray, number: int) -> tuple[int, int]:
+    """(first, count) of bin ``number``'s rows in the grouped order."""
+    return int(starts[number]), int(starts[number + 1] - starts[number])
+
+
 def _log2(n: int) -> int:
     return int(n).bit_length() - 1
 
@@ -103,6 +111,12 @@ def _shared_limit() -> int:
         attrs = cupy.cuda.Device(dev).attributes
         _OPTIN[dev] = int(attrs.get("MaxSharedMemoryPerBlockOptin", _STATIC_SHARED)) - 1024
     return _OPTIN[dev]
+
+
+def _dense_bytes(columns: int, slot: int) -> int:
+    """Shared memory of a dense row of ``columns``: the bitmap, then the slots from the next
+    multiple of 8 bytes."""
+    return -(-((columns + 31) // 32) * 4 // 8) * 8 + columns * slot
 
 
 def _dense_from(dense_bytes: int, slot_bytes: int, limit: int) -> int:
@@ -126,6 +140,7 @@ class _Plan:
         self.sym = sg.symbolic_module(ptr_t.name, idx_t.name)
         self.num = sg.numeric_module(semiring, ptr_t.name, idx_t.name)
         self.key_bytes = idx_t.itemsize
+        self.key_dtype = np.dtype(np.uint32 if idx_t.itemsize == 4 else np.uint64)
         self.slot = np.dtype(np.int32 if semiring.out_type.itemsize < 4 and semiring.out_type.is_signed
                              else np.uint32 if semiring.out_type.itemsize < 4 else semiring.out_type.np_type)
         self.a = (_device(a.indptr, ptr_t), _device(a.indices, idx_t))
@@ -142,11 +157,27 @@ class _Plan:
         self.bound = cupy.empty(self.nrows, np.int64)
         self.bins = cupy.empty(self.nrows, np.int8)
         self.nwords = (ncols + 31) // 32
+        self._dense_layouts(ncols)
+
+    def _dense_layouts(self, ncols: int) -> None:
+        """Where the long rows accumulate, per pass.  Symbolic: a bitmap in shared memory where
+        ncols bits fit 48 KiB (then from 257 columns), else a global hash table for rows of at
+        most ncols / 16 columns and a global bitmap for longer ones.  Numeric: a dense row in
+        shared memory where it fits (on narrow products, from fewer columns than 4096), else a
+        global hash table for rows of at most ncols / 16 columns and for longer ones a dense row
+        in shared memory a window of columns at a time (at most 4 windows), else in global
+        workspace."""
         self.sym_shared = self.nwords * 4 <= _STATIC_SHARED
         self.sym_dense_from = _dense_from(self.nwords * 4, self.key_bytes, _STATIC_SHARED)
-        self.dense_bytes = -(-self.nwords * 4 // 8) * 8 + ncols * self.slot.itemsize
-        self.num_shared = self.dense_bytes <= _shared_limit()
-        self.num_dense_from = _dense_from(self.dense_bytes, self.key_bytes + self.slot.itemsize, _shared_limit())
+        self.sym_hash_most = 0 if self.sym_shared else ncols // _HASH_FACTOR
+        limit, slot = _shared_limit(), self.slot.itemsize
+        self.dense_bytes = _dense_bytes(ncols, slot)
+        one = self.dense_bytes <= limit
+        self.num_dense_from = _dense_from(self.dense_bytes, self.key_bytes + slot, limit)
+        self.num_hash_most = 0 if one else ncols // _HASH_FACTOR
+        window = ((limit // 2 - 8) * 8 // (8 * slot + 1)) // 32 * 32  # two blocks an SM
+        self.num_window = ncols if one else (window if window >= 1024 and -(-ncols // window) <= _MAX_WINDOWS
+                                             else 0)
 
     # ------------------------------------------------------------------ launches
     def _launch(self, module: Any, role: str, grid: int, block: int, args: tuple[Any, ...], smem: int = 0) -> None:
@@ -191,8 +222,8 @@ class _Plan:
         per_block = _WARP_BLOCK >> self.llog
         self._launch(self.sym, "flops", min(_BOUND_BLOCKS, -(-self.nrows // per_block)), _WARP_BLOCK,
                      (a_ptr, a_idx, b_ptr, m_ptr, complement, np.int64(self.nrows), np.int64(self.ncols),
-                      np.int32(self.llog), np.int64(self.sym_dense_from), self.bound, self.bins, words[:16],
-                      row_nnz))
+                      np.int32(self.llog), np.int64(self.sym_dense_from), np.int64(self.sym_hash_most), self.bound,
+                      self.bins, words[:16], row_nnz))
         order = self._group(words[:16], words[16:])
         starts = self._starts(words[:16].get())
         walk = (a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement)
@@ -203,17 +234,25 @@ class _Plan:
             self._launch(self.sym, "count", -(-count // per_block), spec.block,
                          walk + (order[first:first + count], np.int64(count), np.int32(glog),
                                  np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog)), row_nnz), smem)
-        first, count = int(starts[sg.DENSE_BIN]), int(starts[sg.NBINS] - starts[sg.DENSE_BIN])
+        first, count = _bin_rows(starts, sg.DENSE_BIN)
         if count:
             self._count_dense(walk, order[first:first + count], row_nnz)
+        first, count = _bin_rows(starts, sg.HASH_BIN)
+        if count:
+            rows = order[first:first + count]
+            toff, total = self._table_offsets(self.bound[rows], self.key_bytes)
+            work = cupy.empty(total, self.key_dtype)
+            glog = _log2(_HASH_THREADS)
+            self._launch(self.sym, "count_hash", count, _HASH_THREADS,
+                         walk + (rows, np.int32(glog), np.int32(min(self.wlog, glog)), toff, work, row_nnz))
         # Row pointers, then the numeric bins' counters and cursors (uint64 words) in one buffer.
         buf = cupy.zeros(self.nrows + 1 + 32, np.int64)
         indptr = buf[:self.nrows + 1]
         cupy.cumsum(row_nnz, out=indptr[1:])
         counters = buf[self.nrows + 1:].view(np.uint64)
         self._launch(self.sym, "bins", _BINS_BLOCKS, _WARP_BLOCK,
-                     (self.bound, row_nnz, np.int64(self.nrows), np.int64(self.num_dense_from), self.bins,
-                      counters[:16]))
+                     (self.bound, row_nnz, np.int64(self.nrows), np.int64(self.num_dense_from),
+                      np.int64(self.num_hash_most), self.bins, counters[:16]))
         self.num_order = self._group(counters[:16], counters[16:])
         tail = buf[self.nrows:self.nrows + 17].get()
         self.num_starts = self._starts(tail[1:].view(np.uint64))
@@ -257,18 +296,23 @@ class _Plan:
             self._launch(self.num, "fill", -(-count // per_block), spec.block,
                          walk + (order[first:first + count], np.int64(count), np.int32(glog),
                                  np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog))) + out, smem)
-        first, count = int(starts[sg.DENSE_BIN]), int(starts[sg.NBINS] - starts[sg.DENSE_BIN])
+        first, count = _bin_rows(starts, sg.DENSE_BIN)
         if count:
             self._fill_dense(walk, order[first:first + count], out)
+        first, count = _bin_rows(starts, sg.HASH_BIN)
+        if count:
+            self._fill_hash(walk, order[first:first + count], out)
 
     def _fill_dense(self, walk: tuple[Any, ...], rows: Any, out: tuple[Any, ...]) -> None:
         """The rows of the dense bin: a block per row, its dense row in shared memory where it
         fits, else in global workspace for a batch of rows at a time."""
-        if self.num_shared:
-            glog = _log2(_DENSE_SHARED_THREADS)
-            self._launch(self.num, "fill_dense", rows.size, _DENSE_SHARED_THREADS,
+        if self.num_window:
+            threads = _DENSE_SHARED_THREADS if self.num_window == self.ncols else sg.DENSE_THREADS
+            glog = _log2(threads)
+            self._launch(self.num, "fill_dense", rows.size, threads,
                          walk + (rows, np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(self.ncols),
-                                 None, None) + out, self.dense_bytes)
+                                 np.int64(self.num_window), None, None) + out,
+                         _dense_bytes(self.num_window, self.slot.itemsize))
             return
         nwords = self.nwords
         batch = self._batch(nwords * 4 + self.ncols * self.slot.itemsize, rows.size)
@@ -278,4 +322,46 @@ class _Plan:
             part = rows[s:s + batch]
             self._launch(self.num, "fill_dense", part.size, sg.DENSE_THREADS,
                          walk + (part, np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(self.ncols),
-                                 bits, vals) + out)
+                                 np.int64(self.ncols), bits, vals) + out)
+
+    def _fill_hash(self, walk: tuple[Any, ...], rows: Any, out: tuple[Any, ...]) -> None:
+        """The rows of the hash bin: a block per row over a global table sized by the row's
+        entries, written unordered, then those rows sorted by column."""
+        indptr = out[0]
+        toff, total = self._table_offsets(indptr[rows + 1] - indptr[rows], self.key_bytes + self.slot.itemsize)
+        keys, vals = cupy.empty(total, self.key_dtype), cupy.empty(total, self.slot)
+        glog = _log2(_HASH_THREADS)
+        self._launch(self.num, "fill_hash", rows.size, _HASH_THREADS,
+                     walk + (rows, np.int32(glog), np.int32(min(self.wlog, glog)), toff, keys, vals) + out)
+        del keys, vals
+        self._sort_rows(rows, *out)
+
+    def _table_offsets(self, sizes: Any, slot_bytes: int) -> tuple[Any, int]:
+        """Offsets (int64, len(sizes) + 1) of tables of twice each size rounded up to a power of
+        two, and their total; OutOfMemory where they cannot fit."""
+        lg = cupy.ceil(cupy.log2(cupy.maximum(sizes, 1).astype(np.float64))).astype(np.int64)
+        toff = cupy.zeros(sizes.size + 1, np.int64)
+        cupy.cumsum(cupy.left_shift(cupy.full(sizes.size, 2, np.int64), lg), out=toff[1:])
+        total = int(toff[-1])
+        free = available_bytes("cupy") or 0
+        if total * slot_bytes > free:
+            raise OutOfMemory(f"hash tables of the long rows need {total * slot_bytes:,} bytes; {free:,} are free")
+        return toff, total
+
+    def _sort_rows(self, rows: Any, indptr: Any, indices: Any, values: Any) -> None:
+        """Sort the entries of each listed row of the product by column."""
+        starts = indptr[rows]
+        lens = indptr[rows + 1] - starts
+        ends = cupy.cumsum(lens)
+        total = int(ends[-1])
+        at = cupy.arange(total, dtype=np.int64)
+        seg = cupy.searchsorted(ends, at, side="right")
+        pos = starts[seg] + at - (ends[seg] - lens[seg])
+        cols = indices[pos].astype(np.int64)
+        if rows.size * self.ncols < 2**62:
+            perm = cupy.argsort(seg * self.ncols + cols)
+        else:
+            perm = cupy.lexsort(cupy.stack([cols, seg]))
+        src = pos[perm]
+        indices[pos] = indices[src]
+        values[pos] = values[src]

@@ -1,10 +1,11 @@
 {{COMMON}}
 
 // The bin of a row of `key` columns (or terms): 0 for none, b in 1..9 for at most 16 << (b - 1),
-// 10 (the dense accumulator) beyond 4096 or beyond dense_from (<= 4096).
-__device__ __forceinline__ int sg_bin_of(int64_t key, int64_t dense_from) {
+// beyond dense_from (<= 4096): 11 (a global hash table) for at most hash_most, else 10 (the
+// dense accumulator).
+__device__ __forceinline__ int sg_bin_of(int64_t key, int64_t dense_from, int64_t hash_most) {
     if (key <= 0) return 0;
-    if (key > dense_from) return 10;
+    if (key > dense_from) return key <= hash_most ? 11 : 10;
     const int lg = key <= 1 ? 0 : 64 - __clzll((long long)(key - 1));  // ceil(log2(key))
     return min(max(lg - 3, 1), 10);
 }
@@ -25,7 +26,7 @@ __device__ __forceinline__ void sg_flush_counts(unsigned* block_counts, unsigned
 extern "C" __global__ void {{KERNEL}}_flops(
         const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx,
         const sg_ptr_t* __restrict__ b_ptr, const sg_ptr_t* __restrict__ m_ptr, int complement,
-        int64_t nrows, int64_t ncols, int llog, int64_t dense_from, int64_t* __restrict__ bound,
+        int64_t nrows, int64_t ncols, int llog, int64_t dense_from, int64_t hash_most, int64_t* __restrict__ bound,
         int8_t* __restrict__ bins, unsigned long long* __restrict__ counts, int64_t* __restrict__ row_nnz) {
     __shared__ unsigned block_counts[16];
     if (threadIdx.x < 16) block_counts[threadIdx.x] = 0u;
@@ -50,7 +51,7 @@ extern "C" __global__ void {{KERNEL}}_flops(
             }
             f = min(f, ncols);
             bound[i] = f;
-            const int b = sg_bin_of(f, dense_from);
+            const int b = sg_bin_of(f, dense_from, hash_most);
             bins[i] = (int8_t)b;
             atomicAdd(&block_counts[b], 1u);
             if (b == 0) row_nnz[i] = 0;
@@ -63,14 +64,15 @@ extern "C" __global__ void {{KERNEL}}_flops(
 // then at least min(bound / 4, 4096) (an exact size, given more lanes where it has many
 // terms); counts[b] (zeroed before) gets the rows of bin b.  A grid stride over the rows.
 extern "C" __global__ void {{KERNEL}}_bins(const int64_t* __restrict__ bound, const int64_t* __restrict__ nnz,
-                                           int64_t nrows, int64_t dense_from, int8_t* __restrict__ bins,
+                                           int64_t nrows, int64_t dense_from, int64_t hash_most,
+                                           int8_t* __restrict__ bins,
                                            unsigned long long* __restrict__ counts) {
     __shared__ unsigned block_counts[16];
     if (threadIdx.x < 16) block_counts[threadIdx.x] = 0u;
     __syncthreads();
     for (int64_t i = gb_thread_id(); i < nrows; i += gb_thread_count()) {
         const int64_t key = nnz[i] == 0 ? 0 : max(nnz[i], min(bound[i] >> 2, (int64_t)4096));
-        const int b = sg_bin_of(key, dense_from);
+        const int b = sg_bin_of(key, dense_from, hash_most);
         bins[i] = (int8_t)b;
         atomicAdd(&block_counts[b], 1u);
     }
@@ -159,6 +161,35 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count_dense(
     unsigned long long mine = 0ull;
     sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, threadIdx.x, glog, wlog,
             [&](sg_ptr_t, int64_t, sg_ptr_t, int64_t j) { mine += sg_set_bit(bits, j) ? 1ull : 0ull; });
+    if (mine != 0ull) atomicAdd(&total, mine);
+    __syncthreads();
+    if (threadIdx.x == 0) row_nnz[i] = (int64_t)total;
+}
+
+// Symbolic pass for long rows of wide products: a block per listed row counts its columns in
+// a global open-addressing table of keys[toff[r] .. toff[r + 1]) (a power of two, at least
+// twice the row's bound: memory bounded by the row's terms, not by ncols).  blockDim.x == 2^glog.
+extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count_hash(
+        const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx,
+        const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx,
+        const sg_ptr_t* __restrict__ m_ptr, const sg_index_t* __restrict__ m_idx, int complement,
+        const int64_t* __restrict__ rows, int glog, int wlog, const int64_t* __restrict__ toff,
+        sg_key_t* work, int64_t* __restrict__ row_nnz) {
+    __shared__ unsigned long long total;
+    sg_key_t* keys = work + toff[blockIdx.x];
+    const int64_t size = toff[blockIdx.x + 1] - toff[blockIdx.x];
+    for (int64_t t = threadIdx.x; t < size; t += blockDim.x) keys[t] = sg_empty;
+    if (threadIdx.x == 0) total = 0ull;
+    __syncthreads();
+    const int64_t i = rows[blockIdx.x];
+    const unsigned hmask = (unsigned)(size - 1);
+    unsigned long long mine = 0ull;
+    sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, threadIdx.x, glog, wlog,
+            [&](sg_ptr_t, int64_t, sg_ptr_t, int64_t j) {
+                bool claimed;
+                sg_insert(keys, hmask, j, &claimed);
+                mine += claimed ? 1ull : 0ull;
+            });
     if (mine != 0ull) atomicAdd(&total, mine);
     __syncthreads();
     if (threadIdx.x == 0) row_nnz[i] = (int64_t)total;
