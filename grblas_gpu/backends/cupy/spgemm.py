@@ -41,7 +41,6 @@ _STATIC_SHARED = 48 * 1024  # dynamic shared memory a block may take without ask
 _DENSE_SHARED_THREADS = 512  # threads per row of a dense accumulator in shared memory
 _DENSE_MIN_BIN = 512  # rows of fewer columns keep their hash table (a block per row would idle)
 _HASH_FACTOR = 16  # a long row of at most ncols / 16 columns takes a global hash table, not a dense row
-_MAX_WINDOWS = 4  # passes over a long row's terms, a window of columns each, before global workspace
 _HASH_THREADS = 1024  # threads per row of a global hash table
 _WORKSPACE_MOST = 1 << 30  # bytes of dense-row workspace at most (less where less is free)
 _INT32_MAX = 2**31 - 1
@@ -164,9 +163,10 @@ class _Plan:
         ncols bits fit 48 KiB (then from 257 columns), else a global hash table for rows of at
         most ncols / 16 columns and a global bitmap for longer ones.  Numeric: a dense row in
         shared memory where it fits (on narrow products, from fewer columns than 4096), else a
-        global hash table for rows of at most ncols / 16 columns and for longer ones a dense row
-        in shared memory a window of columns at a time (at most 4 windows), else in global
-        workspace."""
+        global hash table for rows of at most ncols / 16 columns and a dense row in global
+        workspace for longer ones.  (The kernel can take a dense row in shared memory a window
+        of columns at a time, a pass over the row's terms per window; on kron 16, three windows
+        were slower than global workspace, 50.5 against 47.5 ms, so one window only is used.)"""
         self.sym_shared = self.nwords * 4 <= _STATIC_SHARED
         self.sym_dense_from = _dense_from(self.nwords * 4, self.key_bytes, _STATIC_SHARED)
         self.sym_hash_most = 0 if self.sym_shared else ncols // _HASH_FACTOR
@@ -175,9 +175,7 @@ class _Plan:
         one = self.dense_bytes <= limit
         self.num_dense_from = _dense_from(self.dense_bytes, self.key_bytes + slot, limit)
         self.num_hash_most = 0 if one else ncols // _HASH_FACTOR
-        window = ((limit // 2 - 8) * 8 // (8 * slot + 1)) // 32 * 32  # two blocks an SM
-        self.num_window = ncols if one else (window if window >= 1024 and -(-ncols // window) <= _MAX_WINDOWS
-                                             else 0)
+        self.num_window = ncols if one else 0  # 0: global workspace
 
     # ------------------------------------------------------------------ launches
     def _launch(self, module: Any, role: str, grid: int, block: int, args: tuple[Any, ...], smem: int = 0) -> None:
@@ -307,9 +305,8 @@ class _Plan:
         """The rows of the dense bin: a block per row, its dense row in shared memory where it
         fits, else in global workspace for a batch of rows at a time."""
         if self.num_window:
-            threads = _DENSE_SHARED_THREADS if self.num_window == self.ncols else sg.DENSE_THREADS
-            glog = _log2(threads)
-            self._launch(self.num, "fill_dense", rows.size, threads,
+            glog = _log2(_DENSE_SHARED_THREADS)
+            self._launch(self.num, "fill_dense", rows.size, _DENSE_SHARED_THREADS,
                          walk + (rows, np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(self.ncols),
                                  np.int64(self.num_window), None, None) + out,
                          _dense_bytes(self.num_window, self.slot.itemsize))
