@@ -4,6 +4,14 @@
   plus_pair on a symmetric graph, against cuSPARSE SpGEMM (cupyx.scipy.sparse ``A @ A``)
   on the GPU backend, or scipy.sparse ``A @ A`` on the CPU backend; the peer computes the
   plus_times product of the same graph, built once.
+  When the peer fails (cuSPARSE runs out of resources on kron 16's square), ours is timed
+  alone and the row says so (``peer_failed``).
+* ``mxm_masked``: ``C<A.S> = A plus_times A`` (FP32, the form LCC uses) and ``mxm_tril``:
+  ``C<L.S> = L plus_pair L'`` (INT64, ``L = tril(A, -1)``, the form triangle counting uses),
+  against SuiteSparse:GraphBLAS (python-graphblas, the same masked product, all cores) and,
+  on the GPU, cuSPARSE's unmasked product then the mask (``(A @ A).multiply(A)``: it computes
+  every entry the mask drops, so it is the way to get the result with cuSPARSE, not the same
+  work); checked against each peer by entries and by the sum of values.
 * ``triangles`` (:func:`grblas_gpu.algorithms.triangle_count`) and ``lcc``
   (:func:`~grblas_gpu.algorithms.local_clustering_coefficient`) against SuiteSparse:GraphBLAS
   through python-graphblas (the same formulas, on all cores) and, on the CPU backend,
@@ -99,7 +107,7 @@ def _rel(a: float, b: float) -> float:
     return abs(a - b) / max(1.0, abs(b))
 
 
-def check_mxm(name: str, C: gb.Matrix, g: Graph, peer_nnz: int, peer_host: Any | None) -> dict:
+def check_mxm(name: str, C: gb.Matrix, g: Graph, peer_nnz: int | None, peer_host: Any | None) -> dict:
     """Checks of our product ``C = A A`` of a symmetric graph with positive weights, each
     against a figure computed without our code:
 
@@ -110,8 +118,11 @@ def check_mxm(name: str, C: gb.Matrix, g: Graph, peer_nnz: int, peer_host: Any |
     * min_plus / max_min: the diagonal, ``2 min_k w(i, k)`` / ``max_k w(i, k)`` (the
       two-step walks i -> k -> i, weights symmetric).
     """
-    out: dict = {"nvals": C.nvals, "peer_nvals": peer_nnz}
-    ok = C.nvals == peer_nnz
+    out: dict = {"nvals": C.nvals}
+    ok = True
+    if peer_nnz is not None:  # (None: the peer failed; the other checks still hold)
+        out["peer_nvals"] = peer_nnz
+        ok = C.nvals == peer_nnz
     if name == "plus_times" and peer_host is not None:
         ptr, idx, vals = C.to_csr()
         P = peer_host.tocsr()
@@ -151,17 +162,20 @@ def _host_csr(g: Graph) -> Any:
 
 def bench_mxm(g: Graph, cfg: Config) -> list[dict]:
     """``A.mxm(A, sr).new()`` for every semiring of ``MXM_SEMIRINGS`` on ``g`` (symmetric),
-    each timed in turn with the peer's plus_times ``A @ A`` (``peer_ratio`` = ours / peer)."""
+    each timed in turn with the peer's plus_times ``A @ A`` (``peer_ratio`` = ours / peer), or
+    alone where the peer fails (``peer_failed``); then the masked products
+    (:func:`bench_masked`)."""
     ops = [f"mxm_{name}" for name in MXM_SEMIRINGS]
+    peer_name, peer, to_host = spgemm_peer(g, cfg.gpu)
+    peer_failed, peer_nnz, peer_result = None, None, None
     try:
-        peer_name, peer, to_host = spgemm_peer(g, cfg.gpu)
         P = peer()
         peer_nnz = int(P.nnz)
         peer_result = to_host(P) if peer_nnz <= CHECK_MAX_NVALS else None
         del P
-    except Exception as exc:  # noqa: BLE001 - no peer: nothing to measure against
+    except Exception as exc:  # noqa: BLE001 - the peer refuses: ours is timed alone
         _release(cfg)
-        return [record(g.name, op, "ours", skipped="peer A @ A failed: " + _error_text(exc)) for op in ops]
+        peer_failed = _error_text(exc)
     rows = []
     try:
         A = matrix(g, cfg.backend)
@@ -178,13 +192,117 @@ def bench_mxm(g: Graph, cfg: Config) -> list[dict]:
             held["C"] = A.mxm(A, sr).new()
 
         def timed(name: str = name) -> dict:
-            t = _turns(cfg, run, peer)
+            t = _alone(cfg, run) if peer_failed else _turns(cfg, run, peer)
             return {**t, **check_mxm(name, held["C"], g, peer_nnz, peer_result)}
 
-        rows.append(attempt(g.name, op, "ours", timed, cfg, peer=peer_name, edges=g.nnz))
+        extra = {"peer_failed": peer_failed} if peer_failed else {}
+        rows.append(attempt(g.name, op, "ours", timed, cfg, peer=peer_name, edges=g.nnz, **extra))
         held.clear()
         _release(cfg)
+    return rows + bench_masked(g, cfg)
+
+
+def _alone(cfg: Config, fn: Callable[[], Any]) -> dict:
+    """Our figures without a peer, after a first call (which may compile kernels)."""
+    fn()
+    return measure(fn, gpu=cfg.gpu, warmup=1, repeat=cfg.repeat, budget_s=cfg.budget_s)
+
+
+# ------------------------------------------------------------------ masked products
+def _masked_forms(g: Graph, backend: str) -> dict[str, tuple[Callable[[], gb.Matrix], Any]]:
+    """Our two masked products of ``g`` as op -> (call, semiring name for the peers)."""
+    A = matrix(g, backend)
+    L = A.apply(gb.unary.one).new(dtype=gb.INT64).select("tril", -1).new()
+    return {"mxm_masked": (lambda: A.mxm(A, semiring.plus_times).new(mask=A.S), "plus_times"),
+            "mxm_tril": (lambda: L.mxm(L.T, semiring.plus_pair).new(mask=L.S), "plus_pair")}
+
+
+def masked_peers(g: Graph, gpu: bool) -> list[tuple[str, dict[str, Callable[[], tuple[int, float]]]]]:
+    """The peers of the masked products as (name, op -> call returning (entries, sum)):
+    python-graphblas (where it imports) and, on the GPU, cuSPARSE's unmasked product then the
+    mask."""
+    out = []
+    with contextlib.suppress(ImportError):
+        gbl = _graphblas()
+        S = gbl.Matrix.from_csr(g.indptr, g.indices, g.weights.astype(np.float32), nrows=g.n, ncols=g.n)
+        Lg = S.apply(gbl.unary.one).new(dtype="INT64").select("tril", -1).new()
+        times, pair = gbl.semiring.plus_times[gbl.dtypes.FP32], gbl.semiring.plus_pair[gbl.dtypes.INT64]
+
+        def gb_masked() -> tuple[int, float]:
+            C = S.mxm(S, times).new(mask=S.S)
+            return C.nvals, float(C.reduce_scalar(gbl.monoid.plus).new(dtype="FP64").value or 0.0)
+
+        def gb_tril() -> tuple[int, float]:
+            C = Lg.mxm(Lg.T, pair).new(mask=Lg.S)
+            return C.nvals, float(C.reduce_scalar(gbl.monoid.plus).new().value or 0)
+
+        out.append((GRAPHBLAS, {"mxm_masked": gb_masked, "mxm_tril": gb_tril}))
+    if gpu:
+        import cupy
+        import cupyx.scipy.sparse as csp
+        import scipy.sparse as sp
+
+        ptr, idx = cupy.asarray(g.indptr), cupy.asarray(g.indices)
+        M = csp.csr_matrix((cupy.asarray(g.weights.astype(np.float32)), idx, ptr), shape=(g.n, g.n))
+        ones = csp.csr_matrix((cupy.ones(g.nnz, np.float32), idx, ptr), shape=(g.n, g.n))  # the mask's pattern
+        host = sp.tril(sp.csr_matrix((np.ones(g.nnz, np.float32), g.indices, g.indptr), shape=(g.n, g.n)), -1,
+                       format="csr")
+        L, LT = csp.csr_matrix(host), csp.csr_matrix(host.T.tocsr())
+
+        def cs_masked() -> tuple[int, float]:
+            C = (M @ M).multiply(ones).tocsr()
+            return int(C.nnz), float(C.sum())
+
+        def cs_tril() -> tuple[int, float]:
+            C = (L @ LT).multiply(L).tocsr()
+            return int(C.nnz), float(C.sum())
+
+        out.append(("cusparse-then-mask", {"mxm_masked": cs_masked, "mxm_tril": cs_tril}))
+    return out
+
+
+def bench_masked(g: Graph, cfg: Config) -> list[dict]:
+    """``C<A.S> = A plus_times A`` and ``C<L.S> = L plus_pair L'`` of ``g``, ours timed in
+    turn with each peer of :func:`masked_peers` (alone where a peer fails), checked against it
+    by entries and the sum of values."""
+    try:
+        forms = _masked_forms(g, cfg.backend)
+    except Exception as exc:  # noqa: BLE001
+        _release(cfg)
+        return [record(g.name, op, "ours", skipped=_error_text(exc)) for op in ("mxm_masked", "mxm_tril")]
+    rows = []
+    for peer_name, calls in masked_peers(g, cfg.gpu):
+        for op, (call, _) in forms.items():
+            held: dict = {}
+
+            def run(call: Callable[[], gb.Matrix] = call) -> None:
+                held.pop("C", None)
+                held["C"] = call()
+
+            def timed(op: str = op, peer: Callable[[], tuple[int, float]] = calls[op]) -> dict:
+                try:
+                    want = peer()
+                except Exception as exc:  # noqa: BLE001 - the peer refuses: ours alone
+                    _release(cfg)
+                    return {**_alone(cfg, run), "peer_failed": _error_text(exc), **_check_masked(held["C"], None)}
+                t = _turns(cfg, run, peer, peer_host=peer_name == GRAPHBLAS)
+                return {**t, **_check_masked(held["C"], want)}
+
+            rows.append(attempt(g.name, op, "ours", timed, cfg, peer=peer_name, edges=g.nnz))
+            held.clear()
+            _release(cfg)
     return rows
+
+
+def _check_masked(C: gb.Matrix, want: tuple[int, float] | None) -> dict:
+    """Our masked product's entries and sum against the peer's (None: no peer result)."""
+    total = float(C.reduce_scalar(monoid.plus).new(dtype=gb.FP64).value or 0.0)
+    out: dict = {"nvals": C.nvals}
+    if want is None:
+        return out
+    out.update(peer_nvals=want[0], sum_rel_diff=_rel(total, want[1]))
+    out["ok"] = bool(C.nvals == want[0] and out["sum_rel_diff"] <= 1e-4)
+    return out
 
 
 # ------------------------------------------------------------------ triangles, LCC

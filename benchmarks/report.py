@@ -27,7 +27,8 @@ def _ratio(mine: dict | None, base: dict | None) -> float | None:
     return mine["median_s"] / base["median_s"] if mine and base else None
 
 
-PRODUCT_PEERS = {"cusparse": "cuSPARSE A@A", "scipy": "scipy", "python-graphblas": "SuiteSparse"}
+PRODUCT_PEERS = {"cusparse": "cuSPARSE A@A", "scipy": "scipy", "python-graphblas": "SuiteSparse",
+                 "cusparse-then-mask": "cuSPARSE A@A then mask"}
 
 
 def product_targets(rows: list[dict], backend: str | None) -> list[dict]:
@@ -51,7 +52,8 @@ def product_targets(rows: list[dict], backend: str | None) -> list[dict]:
             limit = None
         if limit is None:
             continue
-        note = r.get("skipped", "") or ("" if r.get("ok", True) else "results disagree with the peer")
+        note = (r.get("skipped", "") or ("peer failed: " + r["peer_failed"] if r.get("peer_failed") else "")
+                or ("" if r.get("ok", True) else "results disagree with the peer"))
         out.append(_target(f"{graph} {op} / {PRODUCT_PEERS.get(peer, peer)}", r.get("peer_ratio"), limit,
                            "x", note))
     return out
@@ -108,7 +110,7 @@ def markdown(data: dict) -> str:
     for r in data["results"]:
         notes = [f"{k}={r[k]}" for k in ("levels", "iterations", "per", "count", "peer_count", "nvals",
                                           "peer_nvals", "max_abs_diff", "max_rel_diff", "sum_rel_diff",
-                                          "diagonal_ok", "ok", "process", "per_level_s", "skipped", "error")
+                                          "diagonal_ok", "ok", "process", "per_level_s", "skipped", "error", "peer_failed")
                  if k in r]
         if r.get("peer_ratio") is not None:
             peer = PRODUCT_PEERS.get(r["peer"], r["peer"]) if "peer" in r else "cuSPARSE"

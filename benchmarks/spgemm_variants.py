@@ -96,6 +96,65 @@ def bench_graph(name: str, g: Any, rounds: int, semirings: tuple[str, ...], chec
     return rows
 
 
+def stages(name: str, g: Any, runs: int = 5) -> None:
+    """Per-launch GPU time of one plus_times product (CUDA events around each kernel launch of
+    the plan, medians of ``runs``), and the rest of the call's span (allocations, scans, host
+    synchronisations and Python between launches)."""
+    import cupy
+
+    from grblas_gpu.backends import get_backend
+    from grblas_gpu.backends.cupy import spgemm
+    from grblas_gpu.backends.operands import CsrOperand
+    from grblas_gpu.dtypes import FP32
+    from grblas_gpu.operators import semiring as sr_ns
+
+    be = get_backend("cupy")
+    indptr, indices = cupy.asarray(g.indptr.astype(np.int32)), cupy.asarray(g.indices.astype(np.int32))
+    a = CsrOperand(indptr, indices, cupy.asarray(g.weights.astype(np.float32)), g.n, g.n)
+    sr = sr_ns["plus_times"][FP32]
+    marks: list[tuple[str, Any, Any]] = []
+    plain = spgemm._Plan._launch
+
+    def traced(self: Any, module: Any, role: str, *args: Any, **kw: Any) -> None:
+        start, end = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        plain(self, module, role, *args, **kw)
+        end.record()
+        marks.append((role, start, end))
+
+    be.mxm_gustavson(sr, a, a)
+    per: dict[str, list[float]] = {}
+    spans: list[float] = []
+    walls: list[float] = []
+    spgemm._Plan._launch = traced
+    try:
+        for _ in range(runs):
+            marks.clear()
+            cupy.cuda.runtime.deviceSynchronize()
+            first, last = cupy.cuda.Event(), cupy.cuda.Event()
+            t0 = time.perf_counter()
+            first.record()
+            be.mxm_gustavson(sr, a, a)
+            last.record()
+            last.synchronize()
+            walls.append(time.perf_counter() - t0)
+            spans.append(cupy.cuda.get_elapsed_time(first, last))
+            sums: dict[str, float] = {}
+            for role, s, e in marks:
+                sums[role] = sums.get(role, 0.0) + cupy.cuda.get_elapsed_time(s, e)
+            for role, v in sums.items():
+                per.setdefault(role, []).append(v)
+            per.setdefault("launches", []).append(float(len(marks)))
+    finally:
+        spgemm._Plan._launch = plain
+    span = statistics.median(spans)
+    kernels = {r: statistics.median(v) for r, v in per.items() if r != "launches"}
+    parts = ", ".join(f"{r} {v:.3f}" for r, v in kernels.items())
+    print(f"{name}: wall {statistics.median(walls) * 1e3:.3f} ms, events span {span:.3f} ms, "
+          f"{int(statistics.median(per['launches']))} launches; kernels ms: {parts}; "
+          f"rest {span - sum(kernels.values()):.3f}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the table."""
     from benchmarks.graphs import grid, kronecker
@@ -105,6 +164,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--grid", type=int, default=1000, help="grid side (0: none)")
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--semirings", nargs="*", default=["plus_times", "min_plus", "max_min", "plus_pair"])
+    p.add_argument("--stages", action="store_true", help="print the per-launch breakdown of plus_times first")
     p.add_argument("--check-below", type=int, default=1_000_000, help="check plus_times on graphs of fewer edges")
     args = p.parse_args(argv)
     graphs = [(f"kron{s}-sym", lambda s=s: kronecker(s)[1]) for s in args.scales]
@@ -116,6 +176,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'graph':<12} {'semiring':<11} {'ours ms':>9} {'cuSPARSE ms':>12} {'ratio':>6} {'nnz(C)':>12} check")
     for name, make in graphs:
         g = make()
+        if args.stages:
+            stages(name, g)
         for row in bench_graph(name, g, args.rounds, tuple(args.semirings), args.check_below):
             gname, s, t, peer, ratio, nnz, check = row
             print(f"{gname:<12} {s:<11} {t * 1e3:9.2f} {peer * 1e3:12.2f} {ratio:6.2f} {nnz:12d} {check}", flush=True)

@@ -329,3 +329,35 @@ def test_random_products_agree_with_scipy(gpu: Any) -> None:
     assert np.array_equal(gpu.to_host(got.indptr), ref.indptr)
     assert np.array_equal(gpu.to_host(got.indices), ref.indices)
     assert np.array_equal(gpu.to_host(got.values), ref.data)
+
+
+def sparse_rows(rng: np.random.Generator, nrows: int, ncols: int, per_row: int) -> sps.csr_matrix:
+    """``nrows`` rows of about ``per_row`` random columns in ``range(ncols)`` (any width),
+    values 1..4 (FP64), built without any array of ncols."""
+    rows = np.repeat(np.arange(nrows, dtype=np.int64), per_row)
+    cols = rng.integers(0, ncols, rows.size, dtype=np.int64)
+    m = sps.coo_matrix((rng.integers(1, 5, rows.size).astype(np.float64), (rows, cols)), shape=(nrows, ncols))
+    m = m.tocsr()
+    m.sum_duplicates()
+    m.data = np.minimum(m.data, 4.0)
+    return m
+
+
+@pytest.mark.parametrize("ncols,idx", [(2_000_000, np.int32), (1 << 40, np.int64)], ids=["2M", "2^40"])
+def test_wide_products_with_long_rows(gpu: Any, ncols: int, idx: Any) -> None:
+    """Long rows of a product far wider than they are (2 M and 2^40 columns): rows of over
+    4096 columns but at most ncols / 16 accumulate in global hash tables sized by the row (a
+    dense row of 2^40 columns could not be allocated), longer ones (2 M columns) in a dense
+    row; with a complemented mask too."""
+    rng = rng_for("wide", ncols)
+    inner = 90000
+    b = sparse_rows(rng, inner, ncols, 2)
+    lengths = np.concatenate([[5000, 0, 3], rng.integers(0, 6, 40), [12000], [70000 if ncols < 1 << 32 else 20000]])
+    a = random_csr(rng, lengths.size, inner, lengths)
+    ptr = np.int64 if idx == np.int64 else np.int32
+    for name, t in (("plus_times", FP64), ("min_plus", FP32), ("any_pair", BOOL), ("plus_pair", INT64)):
+        got = check(gpu, semirings[name][t], a, b, ptr=ptr, idx=idx)
+    assert np.diff(gpu.to_host(got.indptr)).max() > 4096
+    if idx == np.int32:  # (mask_operand's indices are int32)
+        mask = sparse_rows(rng, lengths.size, ncols, 3000)
+        check(gpu, semirings["plus_times"][FP64], a, b, mask, True, ptr=ptr, idx=idx)

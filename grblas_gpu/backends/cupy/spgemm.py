@@ -34,9 +34,14 @@ from . import spgemm_codegen as sg
 
 __all__ = ["mxm_gustavson"]
 
-_WARP_BLOCK = 256  # flops: a warp per row
+_WARP_BLOCK = 256  # threads per block of the bounds, bins and grouping kernels
 _BINS_BLOCKS = 264  # bins: a grid stride, enough blocks to fill an H100 twice
+_BOUND_BLOCKS = 1056  # bounds: a grid stride, as many blocks of 256 as an H100 holds at once
 _STATIC_SHARED = 48 * 1024  # dynamic shared memory a block may take without asking for more
+_DENSE_SHARED_THREADS = 512  # threads per row of a dense accumulator in shared memory
+_DENSE_MIN_BIN = 512  # rows of fewer columns keep their hash table (a block per row would idle)
+_HASH_FACTOR = 16  # a long row of at most ncols / 16 columns takes a global hash table, not a dense row
+_HASH_THREADS = 1024  # threads per row of a global hash table
 _WORKSPACE_MOST = 1 << 30  # bytes of dense-row workspace at most (less where less is free)
 _INT32_MAX = 2**31 - 1
 
@@ -54,8 +59,7 @@ def mxm_gustavson(be: Any, semiring: TypedSemiring, a: CsrOperand, b: CsrOperand
                                                                       and mask.nvals == 0):
         return CsrProduct(cupy.zeros(nrows + 1, np.int64), cupy.empty(0, idx_t), cupy.empty(0, out_dtype))
     plan = _Plan(be, semiring, a, b, mask, ptr_t, idx_t, ncols)
-    indptr = plan.symbolic()
-    nnz = int(indptr[-1])
+    indptr, nnz = plan.symbolic()
     indices, values = cupy.empty(nnz, idx_t), cupy.empty(nnz, out_dtype)
     if nnz:
         plan.numeric(indptr, indices, values)
@@ -81,8 +85,49 @@ def _device(x: Any, dtype: Any = None) -> Any:
     return arr if arr.flags.c_contiguous else cupy.ascontiguousarray(arr)
 
 
+def _bin_rows(starts: np.ndarray, number: int) -> tuple[int, int]:
+    """(first, count) of bin ``number``'s rows in the grouped order."""
+    return int(starts[number]), int(starts[number + 1] - starts[number])
+
+
 def _log2(n: int) -> int:
     return int(n).bit_length() - 1
+
+
+def _lanes_log(mean: float) -> int:
+    """log2 of the lanes that share a row of about ``mean`` entries (1 to 32)."""
+    return min(5, max(0, int(np.ceil(np.log2(max(mean, 1.0))))))
+
+
+_OPTIN: dict[int, int] = {}
+
+
+def _shared_limit() -> int:
+    """Dynamic shared memory one block may take on this device (asking for it), less what the
+    kernels declare statically."""
+    dev = cupy.cuda.runtime.getDevice()
+    if dev not in _OPTIN:
+        attrs = cupy.cuda.Device(dev).attributes
+        _OPTIN[dev] = int(attrs.get("MaxSharedMemoryPerBlockOptin", _STATIC_SHARED)) - 1024
+    return _OPTIN[dev]
+
+
+def _dense_bytes(columns: int, slot: int) -> int:
+    """Shared memory of a dense row of ``columns``: the bitmap, then the slots from the next
+    multiple of 8 bytes."""
+    return -(-((columns + 31) // 32) * 4 // 8) * 8 + columns * slot
+
+
+def _dense_from(dense_bytes: int, slot_bytes: int, limit: int) -> int:
+    """Rows of more than this many columns (or terms) take the dense accumulator: 4096, or
+    fewer where a dense row fits ``limit`` bytes of shared memory and is at most twice the
+    hash table (``slot_bytes`` a slot) of a bin of rows of at least ``_DENSE_MIN_BIN`` columns:
+    on narrow products (kron 12: 4096 columns) long rows skip the probing and the sort."""
+    if dense_bytes <= limit:
+        for spec in sg.SHARED_BINS:
+            if spec.most >= _DENSE_MIN_BIN and dense_bytes <= 2 * spec.table * slot_bytes:
+                return spec.most // 2
+    return sg.SHARED_BINS[-1].most
 
 
 class _Plan:
@@ -94,6 +139,7 @@ class _Plan:
         self.sym = sg.symbolic_module(ptr_t.name, idx_t.name)
         self.num = sg.numeric_module(semiring, ptr_t.name, idx_t.name)
         self.key_bytes = idx_t.itemsize
+        self.key_dtype = np.dtype(np.uint32 if idx_t.itemsize == 4 else np.uint64)
         self.slot = np.dtype(np.int32 if semiring.out_type.itemsize < 4 and semiring.out_type.is_signed
                              else np.uint32 if semiring.out_type.itemsize < 4 else semiring.out_type.np_type)
         self.a = (_device(a.indptr, ptr_t), _device(a.indices, idx_t))
@@ -103,10 +149,33 @@ class _Plan:
             self.m: tuple[Any, ...] = (None, None, np.int32(0))
         else:
             self.m = (_device(mask.indptr, ptr_t), _device(mask.indices, idx_t), np.int32(bool(mask.complement)))
-        # Lanes sharing a row of B: about its mean length (a road graph's 4 lanes, 32 for dense rows).
-        mean = b.nvals / max(int(b.nrows), 1)
-        self.wlog = min(5, max(0, int(np.ceil(np.log2(max(mean, 1.0))))))
+        # Lanes sharing a row of B: about its mean length (a road graph's 4 lanes, 32 for dense rows);
+        # lanes summing a row's flops: about A's mean row length.
+        self.wlog = _lanes_log(b.nvals / max(int(b.nrows), 1))
+        self.llog = _lanes_log(a.nvals / max(self.nrows, 1))
         self.bound = cupy.empty(self.nrows, np.int64)
+        self.bins = cupy.empty(self.nrows, np.int8)
+        self.nwords = (ncols + 31) // 32
+        self._dense_layouts(ncols)
+
+    def _dense_layouts(self, ncols: int) -> None:
+        """Where the long rows accumulate, per pass.  Symbolic: a bitmap in shared memory where
+        ncols bits fit 48 KiB (then from 257 columns), else a global hash table for rows of at
+        most ncols / 16 columns and a global bitmap for longer ones.  Numeric: a dense row in
+        shared memory where it fits (on narrow products, from fewer columns than 4096), else a
+        global hash table for rows of at most ncols / 16 columns and a dense row in global
+        workspace for longer ones.  (The kernel can take a dense row in shared memory a window
+        of columns at a time, a pass over the row's terms per window; on kron 16, three windows
+        were slower than global workspace, 50.5 against 47.5 ms, so one window only is used.)"""
+        self.sym_shared = self.nwords * 4 <= _STATIC_SHARED
+        self.sym_dense_from = _dense_from(self.nwords * 4, self.key_bytes, _STATIC_SHARED)
+        self.sym_hash_most = 0 if self.sym_shared else ncols // _HASH_FACTOR
+        limit, slot = _shared_limit(), self.slot.itemsize
+        self.dense_bytes = _dense_bytes(ncols, slot)
+        one = self.dense_bytes <= limit
+        self.num_dense_from = _dense_from(self.dense_bytes, self.key_bytes + slot, limit)
+        self.num_hash_most = 0 if one else ncols // _HASH_FACTOR
+        self.num_window = ncols if one else 0  # 0: global workspace
 
     # ------------------------------------------------------------------ launches
     def _launch(self, module: Any, role: str, grid: int, block: int, args: tuple[Any, ...], smem: int = 0) -> None:
@@ -115,19 +184,19 @@ class _Plan:
             fn.max_dynamic_shared_size_bytes = smem
         fn((grid,), (block,), args, shared_mem=smem)
 
-    def _bins(self, nnz: Any) -> tuple[Any, np.ndarray]:
-        """Rows grouped by bin (by bound, or for the numeric pass by ``nnz``): the row ids in
-        bin order and the first position of each bin (NBINS + 1 host ints)."""
-        bins = cupy.empty(self.nrows, np.int8)
-        words = cupy.zeros(32, np.uint64)  # the bins' counts, then the places handed out
-        counts, cursor = words[:16], words[16:]
-        self._launch(self.sym, "bins", _BINS_BLOCKS, _WARP_BLOCK, (self.bound, nnz, np.int64(self.nrows), bins, counts))
+    def _group(self, counts: Any, cursor: Any) -> Any:
+        """The row ids grouped by bin (``self.bins``, ``counts`` rows each), in bin order."""
         order = cupy.empty(self.nrows, np.int64)
         self._launch(self.sym, "group", -(-self.nrows // _WARP_BLOCK), _WARP_BLOCK,
-                     (bins, np.int64(self.nrows), counts, cursor, order))
+                     (self.bins, np.int64(self.nrows), counts, cursor, order))
+        return order
+
+    @staticmethod
+    def _starts(counts: np.ndarray) -> np.ndarray:
+        """The first position of each bin in the grouped rows (NBINS + 1 host ints)."""
         starts = np.zeros(sg.NBINS + 1, np.int64)
-        np.cumsum(counts.get()[:sg.NBINS].astype(np.int64), out=starts[1:])
-        return order, starts
+        np.cumsum(counts[:sg.NBINS].astype(np.int64), out=starts[1:])
+        return starts
 
     def _shared_bins(self, starts: np.ndarray) -> Any:
         """(bin, first, count) of each non-empty shared-memory bin."""
@@ -137,16 +206,24 @@ class _Plan:
                 yield spec, int(starts[number]), count
 
     # ------------------------------------------------------------------ passes
-    def symbolic(self) -> Any:
-        """The product's row pointers (int64, nrows + 1)."""
+    def symbolic(self) -> tuple[Any, int]:
+        """The product's row pointers (int64, nrows + 1) and its entries; the rows' numeric bins.
+
+        Two host synchronisations a product: the bound bins' counts (to size the count
+        launches), then the entries and the numeric bins' counts, read together (the row
+        pointers share one allocation with the numeric bins' counters)."""
         a_ptr, a_idx = self.a
         b_ptr, b_idx = self.b
         m_ptr, m_idx, complement = self.m
-        grid = -(-self.nrows * 32 // _WARP_BLOCK)
-        self._launch(self.sym, "flops", grid, _WARP_BLOCK, (a_ptr, a_idx, b_ptr, m_ptr, complement,
-                                                            np.int64(self.nrows), np.int64(self.ncols), self.bound))
-        order, starts = self._bins(None)
-        row_nnz = cupy.zeros(self.nrows, np.int64)
+        words = cupy.zeros(32, np.uint64)  # the bins' counts, then the places handed out
+        row_nnz = cupy.empty(self.nrows, np.int64)
+        per_block = _WARP_BLOCK >> self.llog
+        self._launch(self.sym, "flops", min(_BOUND_BLOCKS, -(-self.nrows // per_block)), _WARP_BLOCK,
+                     (a_ptr, a_idx, b_ptr, m_ptr, complement, np.int64(self.nrows), np.int64(self.ncols),
+                      np.int32(self.llog), np.int64(self.sym_dense_from), np.int64(self.sym_hash_most), self.bound,
+                      self.bins, words[:16], row_nnz))
+        order = self._group(words[:16], words[16:])
+        starts = self._starts(words[:16].get())
         walk = (a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement)
         for spec, first, count in self._shared_bins(starts):
             per_block = spec.block // spec.group
@@ -155,22 +232,40 @@ class _Plan:
             self._launch(self.sym, "count", -(-count // per_block), spec.block,
                          walk + (order[first:first + count], np.int64(count), np.int32(glog),
                                  np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog)), row_nnz), smem)
-        first, count = int(starts[sg.DENSE_BIN]), int(starts[sg.NBINS] - starts[sg.DENSE_BIN])
+        first, count = _bin_rows(starts, sg.DENSE_BIN)
         if count:
             self._count_dense(walk, order[first:first + count], row_nnz)
-        indptr = cupy.zeros(self.nrows + 1, np.int64)
-        indptr[1:] = cupy.cumsum(row_nnz)
-        self.row_nnz = row_nnz
-        return indptr
+        first, count = _bin_rows(starts, sg.HASH_BIN)
+        if count:
+            rows = order[first:first + count]
+            toff, total = self._table_offsets(self.bound[rows], self.key_bytes)
+            work = cupy.empty(total, self.key_dtype)
+            glog = _log2(_HASH_THREADS)
+            self._launch(self.sym, "count_hash", count, _HASH_THREADS,
+                         walk + (rows, np.int32(glog), np.int32(min(self.wlog, glog)), toff, work, row_nnz))
+        # Row pointers, then the numeric bins' counters and cursors (uint64 words) in one buffer.
+        buf = cupy.zeros(self.nrows + 1 + 32, np.int64)
+        indptr = buf[:self.nrows + 1]
+        cupy.cumsum(row_nnz, out=indptr[1:])
+        counters = buf[self.nrows + 1:].view(np.uint64)
+        self._launch(self.sym, "bins", _BINS_BLOCKS, _WARP_BLOCK,
+                     (self.bound, row_nnz, np.int64(self.nrows), np.int64(self.num_dense_from),
+                      np.int64(self.num_hash_most), self.bins, counters[:16]))
+        self.num_order = self._group(counters[:16], counters[16:])
+        tail = buf[self.nrows:self.nrows + 17].get()
+        self.num_starts = self._starts(tail[1:].view(np.uint64))
+        return indptr, int(tail[0])
 
     def _count_dense(self, walk: tuple[Any, ...], rows: Any, row_nnz: Any) -> None:
-        nwords = (self.ncols + 31) // 32
+        nwords = self.nwords
+        if self.sym_shared:
+            glog = _log2(_DENSE_SHARED_THREADS)
+            fixed = (np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(nwords))
+            self._launch(self.sym, "count_dense", rows.size, _DENSE_SHARED_THREADS,
+                         walk + (rows,) + fixed + (None, row_nnz), nwords * 4)
+            return
         glog = _log2(sg.DENSE_THREADS)
         fixed = (np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(nwords))
-        if nwords * 4 <= _STATIC_SHARED:
-            self._launch(self.sym, "count_dense", rows.size, sg.DENSE_THREADS, walk + (rows,) + fixed + (None, row_nnz),
-                         nwords * 4)
-            return
         batch = self._batch(nwords * 4, rows.size)
         work = cupy.empty(batch * nwords, np.uint32)
         for s in range(0, rows.size, batch):
@@ -189,7 +284,7 @@ class _Plan:
         a_ptr, a_idx = self.a
         b_ptr, b_idx = self.b
         m_ptr, m_idx, complement = self.m
-        order, starts = self._bins(self.row_nnz)
+        order, starts = self.num_order, self.num_starts
         walk = (a_ptr, a_idx, self.a_val, b_ptr, b_idx, self.b_val, m_ptr, m_idx, complement)
         out = (indptr, indices, values)
         for spec, first, count in self._shared_bins(starts):
@@ -199,15 +294,71 @@ class _Plan:
             self._launch(self.num, "fill", -(-count // per_block), spec.block,
                          walk + (order[first:first + count], np.int64(count), np.int32(glog),
                                  np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog))) + out, smem)
-        first, count = int(starts[sg.DENSE_BIN]), int(starts[sg.NBINS] - starts[sg.DENSE_BIN])
+        first, count = _bin_rows(starts, sg.DENSE_BIN)
         if count:
-            nwords = (self.ncols + 31) // 32
-            batch = self._batch(nwords * 4 + self.ncols * self.slot.itemsize, count)
-            bits, vals = cupy.empty(batch * nwords, np.uint32), cupy.empty(batch * self.ncols, self.slot)
-            glog = _log2(sg.DENSE_THREADS)
-            rows = order[first:first + count]
-            for s in range(0, count, batch):
-                part = rows[s:s + batch]
-                self._launch(self.num, "fill_dense", part.size, sg.DENSE_THREADS,
-                             walk + (part, np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(self.ncols),
-                                     bits, vals) + out)
+            self._fill_dense(walk, order[first:first + count], out)
+        first, count = _bin_rows(starts, sg.HASH_BIN)
+        if count:
+            self._fill_hash(walk, order[first:first + count], out)
+
+    def _fill_dense(self, walk: tuple[Any, ...], rows: Any, out: tuple[Any, ...]) -> None:
+        """The rows of the dense bin: a block per row, its dense row in shared memory where it
+        fits, else in global workspace for a batch of rows at a time."""
+        if self.num_window:
+            glog = _log2(_DENSE_SHARED_THREADS)
+            self._launch(self.num, "fill_dense", rows.size, _DENSE_SHARED_THREADS,
+                         walk + (rows, np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(self.ncols),
+                                 np.int64(self.num_window), None, None) + out,
+                         _dense_bytes(self.num_window, self.slot.itemsize))
+            return
+        nwords = self.nwords
+        batch = self._batch(nwords * 4 + self.ncols * self.slot.itemsize, rows.size)
+        bits, vals = cupy.empty(batch * nwords, np.uint32), cupy.empty(batch * self.ncols, self.slot)
+        glog = _log2(sg.DENSE_THREADS)
+        for s in range(0, rows.size, batch):
+            part = rows[s:s + batch]
+            self._launch(self.num, "fill_dense", part.size, sg.DENSE_THREADS,
+                         walk + (part, np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(self.ncols),
+                                 np.int64(self.ncols), bits, vals) + out)
+
+    def _fill_hash(self, walk: tuple[Any, ...], rows: Any, out: tuple[Any, ...]) -> None:
+        """The rows of the hash bin: a block per row over a global table sized by the row's
+        entries, written unordered, then those rows sorted by column."""
+        indptr = out[0]
+        toff, total = self._table_offsets(indptr[rows + 1] - indptr[rows], self.key_bytes + self.slot.itemsize)
+        keys, vals = cupy.empty(total, self.key_dtype), cupy.empty(total, self.slot)
+        glog = _log2(_HASH_THREADS)
+        self._launch(self.num, "fill_hash", rows.size, _HASH_THREADS,
+                     walk + (rows, np.int32(glog), np.int32(min(self.wlog, glog)), toff, keys, vals) + out)
+        del keys, vals
+        self._sort_rows(rows, *out)
+
+    def _table_offsets(self, sizes: Any, slot_bytes: int) -> tuple[Any, int]:
+        """Offsets (int64, len(sizes) + 1) of tables of twice each size rounded up to a power of
+        two, and their total; OutOfMemory where they cannot fit."""
+        lg = cupy.ceil(cupy.log2(cupy.maximum(sizes, 1).astype(np.float64))).astype(np.int64)
+        toff = cupy.zeros(sizes.size + 1, np.int64)
+        cupy.cumsum(cupy.left_shift(cupy.full(sizes.size, 2, np.int64), lg), out=toff[1:])
+        total = int(toff[-1])
+        free = available_bytes("cupy") or 0
+        if total * slot_bytes > free:
+            raise OutOfMemory(f"hash tables of the long rows need {total * slot_bytes:,} bytes; {free:,} are free")
+        return toff, total
+
+    def _sort_rows(self, rows: Any, indptr: Any, indices: Any, values: Any) -> None:
+        """Sort the entries of each listed row of the product by column."""
+        starts = indptr[rows]
+        lens = indptr[rows + 1] - starts
+        ends = cupy.cumsum(lens)
+        total = int(ends[-1])
+        at = cupy.arange(total, dtype=np.int64)
+        seg = cupy.searchsorted(ends, at, side="right")
+        pos = starts[seg] + at - (ends[seg] - lens[seg])
+        cols = indices[pos].astype(np.int64)
+        if rows.size * self.ncols < 2**62:
+            perm = cupy.argsort(seg * self.ncols + cols)
+        else:
+            perm = cupy.lexsort(cupy.stack([cols, seg]))
+        src = pos[perm]
+        indices[pos] = indices[src]
+        values[pos] = values[src]

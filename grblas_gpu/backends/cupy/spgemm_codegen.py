@@ -23,7 +23,7 @@ from . import codegen
 from .codegen import KernelModule
 
 __all__ = [
-    "Bin", "SHARED_BINS", "DENSE_BIN", "NBINS", "DENSE_THREADS", "slot_type",
+    "Bin", "SHARED_BINS", "DENSE_BIN", "HASH_BIN", "NBINS", "DENSE_THREADS", "slot_type",
     "symbolic_module", "numeric_module", "registry_specs",
 ]
 
@@ -54,8 +54,12 @@ quarter as many lanes per row (4 to 1024)."""
 DENSE_BIN = len(SHARED_BINS) + 1
 """The bin of rows of more than 4096 columns: a block per row over a dense accumulator."""
 
-NBINS = DENSE_BIN + 1
-"""Bins 0 (rows without entries) to DENSE_BIN."""
+HASH_BIN = DENSE_BIN + 1
+"""The bin of long rows of wide products: a block per row over a global hash table sized by
+the row (not by ncols)."""
+
+NBINS = HASH_BIN + 1
+"""Bins 0 (rows without entries) to HASH_BIN."""
 
 DENSE_THREADS = 1024
 """Threads per row (a block) for the dense accumulator."""
@@ -85,15 +89,18 @@ def _common(ptr_type: Any, index_type: Any) -> tuple[str, str]:
 
 @functools.lru_cache(maxsize=16)
 def symbolic_module(ptr_type: Any, index_type: Any) -> KernelModule:
-    """Entries ``flops(a_ptr, a_idx, b_ptr, m_ptr, complement, nrows, ncols, bound)``, ``bins(bound,
-    nnz, nrows, bins, counts)``, ``group(bins, nrows, counts, cursor, order)``, ``count(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, rows,
-    nlisted, glog, tlog, wlog, row_nnz)`` and ``count_dense(a_ptr, a_idx, b_ptr, b_idx, m_ptr,
-    m_idx, complement, rows, glog, wlog, nwords, work, row_nnz)`` (see the template)."""
+    """Entries ``flops(a_ptr, a_idx, b_ptr, m_ptr, complement, nrows, ncols, llog, dense_from,
+    hash_most, bound, bins, counts, row_nnz)`` (row bounds and their bins), ``bins(bound, nnz, nrows,
+    dense_from, hash_most, bins, counts)`` (the numeric bins), ``group(bins, nrows, counts, cursor, order)``, ``count(a_ptr,
+    a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, rows, nlisted, glog, tlog, wlog, row_nnz)`` and ``count_dense(a_ptr, a_idx, b_ptr, b_idx, m_ptr,
+    m_idx, complement, rows, glog, wlog, nwords, work, row_nnz)`` and ``count_hash(a_ptr, a_idx,
+    b_ptr, b_idx, m_ptr, m_idx, complement, rows, glog, wlog, toff, work, row_nnz)`` (see the
+    template)."""
     common, tag = _common(ptr_type, index_type)
     kernels = codegen.fill(codegen.template("spgemm_symbolic.cu"), {"COMMON": common}, keep=("KERNEL",))
     return codegen._module("spgemm", f"spgemm symbolic {tag}", f"gb_spgemm_symbolic_{tag}", "", kernels,
                            {"flops": "_flops", "bins": "_bins", "group": "_group", "count": "_count",
-                            "count_dense": "_count_dense"})
+                            "count_dense": "_count_dense", "count_hash": "_count_hash"})
 
 
 def _init_literal(monoid: TypedMonoid) -> str:
@@ -128,9 +135,11 @@ def _combine(monoid: TypedMonoid) -> tuple[str, str]:
 @functools.lru_cache(maxsize=4096)
 def numeric_module(semiring: TypedSemiring, ptr_type: Any, index_type: Any) -> KernelModule:
     """Entries ``fill(a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, m_ptr, m_idx, complement, rows,
-    nlisted, glog, tlog, wlog, c_ptr, c_idx, c_val)`` and ``fill_dense(a_ptr, a_idx, a_val, b_ptr,
-    b_idx, b_val, m_ptr, m_idx, complement, rows, glog, wlog, ncols, work_bits, work_vals, c_ptr,
-    c_idx, c_val)`` for ``semiring`` (see the template); the product's column indices are of
+    nlisted, glog, tlog, wlog, c_ptr, c_idx, c_val)``, ``fill_dense(a_ptr, a_idx, a_val, b_ptr,
+    b_idx, b_val, m_ptr, m_idx, complement, rows, glog, wlog, ncols, window, work_bits, work_vals,
+    c_ptr, c_idx, c_val)`` and ``fill_hash(a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, m_ptr, m_idx,
+    complement, rows, glog, wlog, toff, work_keys, work_vals, c_ptr, c_idx, c_val)`` for
+    ``semiring`` (see the template); the product's column indices are of
     ``index_type``, its row pointers int64."""
     common, tag = _common(ptr_type, index_type)
     mult, monoid = semiring.mult, semiring.monoid
@@ -146,7 +155,7 @@ def numeric_module(semiring: TypedSemiring, ptr_type: Any, index_type: Any) -> K
     ops = codegen.render_binary_op(mult, "mult") + codegen.render_monoid(monoid)
     return codegen._module("spgemm", f"spgemm numeric {semiring.name} {semiring.key} {tag}",
                            f"gb_spgemm_{semiring.key}_{tag}", ops, kernels,
-                           {"fill": "_fill", "fill_dense": "_fill_dense"})
+                           {"fill": "_fill", "fill_dense": "_fill_dense", "fill_hash": "_fill_hash"})
 
 
 REGISTRY_SEMIRINGS: tuple[str, ...] = ("plus_times", "min_plus", "max_min", "plus_pair", "any_pair", "lor_land",

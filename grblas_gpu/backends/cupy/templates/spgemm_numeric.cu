@@ -79,6 +79,27 @@ __device__ __forceinline__ void sg_bitonic(sg_key_t* keys, sg_s_t* vals, int tlo
     }
 }
 
+// Tables of at most 2^SG_RANK_TLOG slots are written by rank instead of sorted.
+#define SG_RANK_TLOG 6
+
+// Writes a group's table (2^tlog keys, values beside) at base, each present key at its rank
+// (the number of present keys below it): no barrier, where a bitonic sort takes one a stage.
+// The group's lanes read the table from a slot-dependent start, so the groups of a warp read
+// different banks.
+__device__ __forceinline__ void sg_write_ranked(const sg_key_t* keys, const sg_s_t* vals, int tlog, int lane,
+                                                int glog, int slot, int64_t base, sg_out_index_t* __restrict__ c_idx,
+                                                sg_t* __restrict__ c_val) {
+    const int n = 1 << tlog;
+    for (int t = lane; t < n; t += (1 << glog)) {
+        const sg_key_t key = keys[t];
+        if (key == sg_empty) continue;
+        int rank = 0;
+        for (int u = 0; u < n; ++u) rank += keys[(u + slot) & (n - 1)] < key ? 1 : 0;  // empty: all ones
+        c_idx[base + rank] = (sg_out_index_t)key;
+        c_val[base + rank] = (sg_t)vals[t];
+    }
+}
+
 // Numeric pass, shared-memory tables: the entries of each listed row, written sorted at
 // c_ptr[i].  Groups and tables as in the symbolic count (a table of 2^tlog keys, then one of
 // 2^tlog slots, per row); the table has at least twice as many slots as the row has entries.
@@ -113,6 +134,10 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill(
                 });
     }
     __syncthreads();
+    if (tlog <= SG_RANK_TLOG) {  // small tables: each entry goes to its rank, no sort
+        if (r < nlisted) sg_write_ranked(keys, vals, tlog, lane, glog, slot, c_ptr[i], c_idx, c_val);
+        return;
+    }
     sg_bitonic(keys, vals, tlog, lane, glog);
     if (r < nlisted) {
         const int64_t base = c_ptr[i], n = c_ptr[i + 1] - base;
@@ -124,43 +149,96 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill(
 }
 
 // Numeric pass for the longest rows: a block (2^glog threads) per listed row accumulates into
-// a dense row of ncols slots and a bitmap of its columns (in `bits` and `vals`, one of each
-// per block), then writes the columns in order, so the row comes out sorted.
+// a dense row and a bitmap of its columns, then writes the columns in order, so the row comes
+// out sorted.  The dense row is in work_bits and work_vals (ncols slots, one of each per
+// block), or where those are null in dynamic shared memory (the bitmap, then the slots from
+// the next multiple of 8 bytes), `window` columns at a time: a pass over the row's terms per
+// window, each taking the terms of its columns.
 extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill_dense(
         const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx, const sg_a_t* __restrict__ a_val,
         const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx, const sg_b_t* __restrict__ b_val,
         const sg_ptr_t* __restrict__ m_ptr, const sg_index_t* __restrict__ m_idx, int complement,
-        const int64_t* __restrict__ rows, int glog, int wlog, int64_t ncols, unsigned* work_bits,
+        const int64_t* __restrict__ rows, int glog, int wlog, int64_t ncols, int64_t window, unsigned* work_bits,
         sg_s_t* work_vals, const int64_t* __restrict__ c_ptr, sg_out_index_t* __restrict__ c_idx,
         sg_t* __restrict__ c_val) {
-    const int64_t nwords = (ncols + 31) >> 5;
-    unsigned* bits = work_bits + (size_t)blockIdx.x * (size_t)nwords;
-    sg_s_t* vals = work_vals + (size_t)blockIdx.x * (size_t)ncols;
-    for (int64_t w = threadIdx.x; w < nwords; w += blockDim.x) bits[w] = 0u;
-    if constexpr (!sg_monoid::is_any) {
-        for (int64_t c = threadIdx.x; c < ncols; c += blockDim.x) vals[c] = sg_init();
+    extern __shared__ __align__(16) unsigned char sg_smem[];
+    const int64_t win = work_bits != nullptr ? ncols : window;
+    unsigned* bits = (unsigned*)sg_smem;
+    sg_s_t* vals = (sg_s_t*)(sg_smem + ((((win + 31) >> 5) * 4 + 7) & ~(int64_t)7));
+    if (work_bits != nullptr) {
+        bits = work_bits + (size_t)blockIdx.x * (size_t)((ncols + 31) >> 5);
+        vals = work_vals + (size_t)blockIdx.x * (size_t)ncols;
     }
+    const int64_t i = rows[blockIdx.x];
+    int64_t base = c_ptr[i];
+    for (int64_t lo = 0; lo < ncols; lo += win) {
+        const int64_t span = min(win, ncols - lo), nwords = (span + 31) >> 5;
+        for (int64_t w = threadIdx.x; w < nwords; w += blockDim.x) bits[w] = 0u;
+        if constexpr (!sg_monoid::is_any) {
+            for (int64_t c = threadIdx.x; c < span; c += blockDim.x) vals[c] = sg_init();
+        }
+        __syncthreads();
+        sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, threadIdx.x, glog, wlog,
+                [&](sg_ptr_t pa, int64_t k, sg_ptr_t pb, int64_t j) {
+                    if (j < lo || j >= lo + span) return;
+                    const bool claimed = sg_set_bit(bits, j - lo);
+                    sg_take(vals + (j - lo), claimed, a_val, b_val, i, pa, k, pb, j);
+                });
+        __syncthreads();
+        for (int64_t w0 = 0; w0 < nwords; w0 += blockDim.x) {
+            const int64_t w = w0 + threadIdx.x;
+            unsigned word = w < nwords ? bits[w] : 0u;
+            unsigned total;
+            int64_t at = base + (int64_t)sg_block_scan((unsigned)__popc(word), &total);
+            while (word != 0u) {
+                const int64_t c = (w << 5) + (__ffs(word) - 1);
+                word &= word - 1u;
+                c_idx[at] = (sg_out_index_t)(lo + c);
+                c_val[at] = (sg_t)vals[c];
+                ++at;
+            }
+            base += total;
+        }
+        __syncthreads();  // the window is read before the next one clears it
+    }
+}
+
+// Numeric pass for long rows of wide products: a block per listed row accumulates into a
+// global open-addressing table (keys and slots at toff[r] .. toff[r + 1], a power of two at
+// least twice the row's entries), then writes its entries unordered at c_ptr[i] (the caller
+// sorts these rows).  blockDim.x == 2^glog.
+extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill_hash(
+        const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx, const sg_a_t* __restrict__ a_val,
+        const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx, const sg_b_t* __restrict__ b_val,
+        const sg_ptr_t* __restrict__ m_ptr, const sg_index_t* __restrict__ m_idx, int complement,
+        const int64_t* __restrict__ rows, int glog, int wlog, const int64_t* __restrict__ toff, sg_key_t* work_keys,
+        sg_s_t* work_vals, const int64_t* __restrict__ c_ptr, sg_out_index_t* __restrict__ c_idx,
+        sg_t* __restrict__ c_val) {
+    __shared__ unsigned long long placed;
+    sg_key_t* keys = work_keys + toff[blockIdx.x];
+    sg_s_t* vals = work_vals + toff[blockIdx.x];
+    const int64_t size = toff[blockIdx.x + 1] - toff[blockIdx.x];
+    for (int64_t t = threadIdx.x; t < size; t += blockDim.x) {
+        keys[t] = sg_empty;
+        vals[t] = sg_init();
+    }
+    if (threadIdx.x == 0) placed = 0ull;
     __syncthreads();
     const int64_t i = rows[blockIdx.x];
+    const unsigned hmask = (unsigned)(size - 1);
     sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, threadIdx.x, glog, wlog,
             [&](sg_ptr_t pa, int64_t k, sg_ptr_t pb, int64_t j) {
-                const bool claimed = sg_set_bit(bits, j);
-                sg_take(vals + j, claimed, a_val, b_val, i, pa, k, pb, j);
+                bool claimed;
+                const unsigned h = sg_insert(keys, hmask, j, &claimed);
+                sg_take(vals + h, claimed, a_val, b_val, i, pa, k, pb, j);
             });
     __syncthreads();
-    int64_t base = c_ptr[i];
-    for (int64_t w0 = 0; w0 < nwords; w0 += blockDim.x) {
-        const int64_t w = w0 + threadIdx.x;
-        unsigned word = w < nwords ? bits[w] : 0u;
-        unsigned total;
-        int64_t at = base + (int64_t)sg_block_scan((unsigned)__popc(word), &total);
-        while (word != 0u) {
-            const int64_t j = (w << 5) + (__ffs(word) - 1);
-            word &= word - 1u;
-            c_idx[at] = (sg_out_index_t)j;
-            c_val[at] = (sg_t)vals[j];
-            ++at;
-        }
-        base += total;
+    const int64_t base = c_ptr[i];
+    for (int64_t t = threadIdx.x; t < size; t += blockDim.x) {
+        const sg_key_t key = ((volatile sg_key_t*)keys)[t];
+        if (key == sg_empty) continue;
+        const int64_t at = base + (int64_t)atomicAdd(&placed, 1ull);
+        c_idx[at] = (sg_out_index_t)key;
+        c_val[at] = (sg_t)((volatile sg_s_t*)vals)[t];
     }
 }

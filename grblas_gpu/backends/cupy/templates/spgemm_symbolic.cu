@@ -1,55 +1,82 @@
 {{COMMON}}
 
-// Bound on the columns of each row of C = A B (a warp per row): its terms (the flops: the
-// lengths of the rows of B that A's row names), at most the mask row's length (a mask) or
-// the columns it leaves (a complemented mask), at most ncols.
+// The bin of a row of `key` columns (or terms): 0 for none, b in 1..9 for at most 16 << (b - 1),
+// beyond dense_from (<= 4096): 11 (a global hash table) for at most hash_most, else 10 (the
+// dense accumulator).
+__device__ __forceinline__ int sg_bin_of(int64_t key, int64_t dense_from, int64_t hash_most) {
+    if (key <= 0) return 0;
+    if (key > dense_from) return key <= hash_most ? 11 : 10;
+    const int lg = key <= 1 ? 0 : 64 - __clzll((long long)(key - 1));  // ceil(log2(key))
+    return min(max(lg - 3, 1), 10);
+}
+
+// Adds a block's per-bin row counts (block_counts, 16 words) to counts.  Every thread of the
+// block must call it.
+__device__ __forceinline__ void sg_flush_counts(unsigned* block_counts, unsigned long long* counts) {
+    __syncthreads();
+    if (threadIdx.x < 16 && block_counts[threadIdx.x] != 0u)
+        atomicAdd(&counts[threadIdx.x], (unsigned long long)block_counts[threadIdx.x]);
+}
+
+// Bound on the columns of each row of C = A B and its bin, 2^llog lanes per row (about A's mean
+// row length), a grid stride over the rows: the row's terms (the flops: the lengths of the rows
+// of B that A's row names), at most the mask row's length (a mask) or the columns it leaves
+// (a complemented mask), at most ncols.  counts[b] (zeroed before) gets the rows of bin b
+// (see sg_bin_of); a row without terms gets row_nnz 0 (no count kernel lists it).
 extern "C" __global__ void {{KERNEL}}_flops(
         const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx,
         const sg_ptr_t* __restrict__ b_ptr, const sg_ptr_t* __restrict__ m_ptr, int complement,
-        int64_t nrows, int64_t ncols, int64_t* __restrict__ bound) {
-    const int64_t i = gb_thread_id() >> 5;
-    const int lane = threadIdx.x & 31;
-    if (i >= nrows) return;  // the whole warp
-    int64_t f = 0;
-    const sg_ptr_t end = a_ptr[i + 1];
-    for (sg_ptr_t p = a_ptr[i] + lane; p < end; p += 32) {
-        const int64_t k = (int64_t)a_idx[p];
-        f += (int64_t)(b_ptr[k + 1] - b_ptr[k]);
-    }
-    for (int d = 16; d > 0; d >>= 1) f += __shfl_xor_sync(0xffffffffu, f, d);
-    if (lane == 0) {
-        if (m_ptr != nullptr) {
-            const int64_t held = (int64_t)(m_ptr[i + 1] - m_ptr[i]);
-            f = min(f, complement ? ncols - held : held);
+        int64_t nrows, int64_t ncols, int llog, int64_t dense_from, int64_t hash_most, int64_t* __restrict__ bound,
+        int8_t* __restrict__ bins, unsigned long long* __restrict__ counts, int64_t* __restrict__ row_nnz) {
+    __shared__ unsigned block_counts[16];
+    if (threadIdx.x < 16) block_counts[threadIdx.x] = 0u;
+    __syncthreads();
+    const int lanes = 1 << llog, lane = threadIdx.x & (lanes - 1);
+    const int64_t per_block = blockDim.x >> llog, stride = (int64_t)gridDim.x * per_block;
+    for (int64_t first = (int64_t)blockIdx.x * per_block; first < nrows; first += stride) {
+        const int64_t i = first + (threadIdx.x >> llog);
+        int64_t f = 0;
+        if (i < nrows) {
+            const sg_ptr_t end = a_ptr[i + 1];
+            for (sg_ptr_t p = a_ptr[i] + lane; p < end; p += lanes) {
+                const int64_t k = (int64_t)a_idx[p];
+                f += (int64_t)(b_ptr[k + 1] - b_ptr[k]);
+            }
         }
-        bound[i] = min(f, ncols);
+        for (int d = lanes >> 1; d > 0; d >>= 1) f += __shfl_xor_sync(0xffffffffu, f, d);  // whole warps
+        if (i < nrows && lane == 0) {
+            if (m_ptr != nullptr) {
+                const int64_t held = (int64_t)(m_ptr[i + 1] - m_ptr[i]);
+                f = min(f, complement ? ncols - held : held);
+            }
+            f = min(f, ncols);
+            bound[i] = f;
+            const int b = sg_bin_of(f, dense_from, hash_most);
+            bins[i] = (int8_t)b;
+            atomicAdd(&block_counts[b], 1u);
+            if (b == 0) row_nnz[i] = 0;
+        }
     }
+    sg_flush_counts(block_counts, counts);
 }
 
-// The bin of each row from its size (key): 0 for none, b in 1..9 for at most 16 << (b - 1),
-// 10 beyond 4096; counts[b] (zeroed before) gets the rows of bin b.  With `nnz` non-null,
-// key = nnz where the row has entries and then at least min(bound / 4, 4096): a numeric bin by
-// exact size, given more lanes where it has many terms.
+// The numeric bin of each row (see sg_bin_of) from key = nnz where the row has entries and
+// then at least min(bound / 4, 4096) (an exact size, given more lanes where it has many
+// terms); counts[b] (zeroed before) gets the rows of bin b.  A grid stride over the rows.
 extern "C" __global__ void {{KERNEL}}_bins(const int64_t* __restrict__ bound, const int64_t* __restrict__ nnz,
-                                           int64_t nrows, int8_t* __restrict__ bins,
+                                           int64_t nrows, int64_t dense_from, int64_t hash_most,
+                                           int8_t* __restrict__ bins,
                                            unsigned long long* __restrict__ counts) {
     __shared__ unsigned block_counts[16];
     if (threadIdx.x < 16) block_counts[threadIdx.x] = 0u;
     __syncthreads();
     for (int64_t i = gb_thread_id(); i < nrows; i += gb_thread_count()) {
-        int64_t key = bound[i];
-        if (nnz != nullptr) key = nnz[i] == 0 ? 0 : max(nnz[i], min(key >> 2, (int64_t)4096));
-        int b = 0;
-        if (key > 0) {
-            const int lg = key <= 1 ? 0 : 64 - __clzll((long long)(key - 1));  // ceil(log2(key))
-            b = min(max(lg - 3, 1), 10);
-        }
+        const int64_t key = nnz[i] == 0 ? 0 : max(nnz[i], min(bound[i] >> 2, (int64_t)4096));
+        const int b = sg_bin_of(key, dense_from, hash_most);
         bins[i] = (int8_t)b;
         atomicAdd(&block_counts[b], 1u);
     }
-    __syncthreads();
-    if (threadIdx.x < 16 && block_counts[threadIdx.x] != 0u)
-        atomicAdd(&counts[threadIdx.x], (unsigned long long)block_counts[threadIdx.x]);
+    sg_flush_counts(block_counts, counts);
 }
 
 // The row ids grouped by bin, a thread per row: bin b's rows go to order[start_b ..) where
@@ -134,6 +161,35 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count_dense(
     unsigned long long mine = 0ull;
     sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, threadIdx.x, glog, wlog,
             [&](sg_ptr_t, int64_t, sg_ptr_t, int64_t j) { mine += sg_set_bit(bits, j) ? 1ull : 0ull; });
+    if (mine != 0ull) atomicAdd(&total, mine);
+    __syncthreads();
+    if (threadIdx.x == 0) row_nnz[i] = (int64_t)total;
+}
+
+// Symbolic pass for long rows of wide products: a block per listed row counts its columns in
+// a global open-addressing table of keys[toff[r] .. toff[r + 1]) (a power of two, at least
+// twice the row's bound: memory bounded by the row's terms, not by ncols).  blockDim.x == 2^glog.
+extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count_hash(
+        const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx,
+        const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx,
+        const sg_ptr_t* __restrict__ m_ptr, const sg_index_t* __restrict__ m_idx, int complement,
+        const int64_t* __restrict__ rows, int glog, int wlog, const int64_t* __restrict__ toff,
+        sg_key_t* work, int64_t* __restrict__ row_nnz) {
+    __shared__ unsigned long long total;
+    sg_key_t* keys = work + toff[blockIdx.x];
+    const int64_t size = toff[blockIdx.x + 1] - toff[blockIdx.x];
+    for (int64_t t = threadIdx.x; t < size; t += blockDim.x) keys[t] = sg_empty;
+    if (threadIdx.x == 0) total = 0ull;
+    __syncthreads();
+    const int64_t i = rows[blockIdx.x];
+    const unsigned hmask = (unsigned)(size - 1);
+    unsigned long long mine = 0ull;
+    sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, threadIdx.x, glog, wlog,
+            [&](sg_ptr_t, int64_t, sg_ptr_t, int64_t j) {
+                bool claimed;
+                sg_insert(keys, hmask, j, &claimed);
+                mine += claimed ? 1ull : 0ull;
+            });
     if (mine != 0ull) atomicAdd(&total, mine);
     __syncthreads();
     if (threadIdx.x == 0) row_nnz[i] = (int64_t)total;
