@@ -74,7 +74,7 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
         z_bits, z_vals = t_bits, be.cast(t_vals, C.dtype)
         z_count = T._count
     elif be.adds_in_one_pass(accum) and accum.x_type == C.dtype == T.dtype:  # one kernel
-        if mask is None and C._owns_bitmap():  # into C: only T's positions are touched
+        if mask is None and C._owns_bitmap(reading=(t_bits, t_vals)):  # into C: only T's positions are touched
             z_bits, z_vals = C._bm
             be.ewise_add_into(accum, z_bits, z_vals, t_bits, t_vals)
         else:
@@ -94,7 +94,7 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
                           xp.where(t_bits, be.cast(t_vals, C.dtype), be.cast(c_vals, C.dtype)))
         z_bits = c_bits | t_bits
         z_count = _full_count(C, C, T)
-    inside, T._inside = T._inside, None  # the mark holds for this write only
+    inside = T._store.take_inside()  # the mark holds for this write only
     # A product that applied this mask itself (T._inside) left nothing for replace to drop.
     if mask is not None and not (replace and accum is None and inside is mask):
         if replace:
@@ -103,8 +103,8 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
             c_bits, c_vals = C._bitmap()
             z_bits, z_vals = be.select_bitmap(mask_bits(be, mask), z_bits, z_vals, c_bits, be.cast(c_vals, C.dtype))
             z_count = C.size if C._full and z_count == C.size else None
-    # No copy: a shared array is never written in place (only a bitmap its Vector alone holds
-    # is: ``Vector._owns_bitmap``), so sharing them is safe.
+    # No copy: C's store counts the arrays it now shares with T's (or with C's own old
+    # ones), and an array two stores hold is written in place by neither.
     C._set_bitmap(z_bits, z_vals, z_count)
 
 
@@ -116,7 +116,7 @@ def assign_scalar(C: Any, value: Any, mask: Mask, replace: bool) -> None:
     if replace:
         C._set_bitmap(m, be.full(C.size, value, C.dtype))
         return
-    if C._owns_bitmap():  # written in place: a pass over the mask, not a copy of C
+    if C._owns_bitmap(reading=(m,)):  # written in place: a pass over the mask, not a copy of C
         bits, vals = C._bm
         be.set_where(m, value, bits, vals)
         C._set_bitmap(bits, vals, C.size if C._full else None)
