@@ -61,7 +61,10 @@ def use_backend(name: str) -> Iterator[None]:
 
 
 class Backend:
-    """What an operation needs of a backend: its array module and its hot kernels."""
+    """The base of the backends: the defaults of the optional methods.  Every method a
+    backend must provide, with its types, is listed by
+    :class:`~grblas_gpu.backends.protocol.BackendProtocol` (mypy checks each backend
+    against it)."""
 
     name: str
     xp: Any
@@ -101,6 +104,13 @@ class Backend:
         (``push_relax``'s claim for listed rows): (presence, values, count) of what it added,
         or None, with nothing done, where the backend has no such push."""
         return None
+
+    def push_relax(self, semiring: Any, indptr: Any, indices: Any, values: Any, bits: Any, fvals: Any, c: Any,
+                   vector_first: bool, consume: bool, launches: dict[Any, Any] | None,
+                   c_bits: Any = None) -> tuple[Any, Any, Any]:
+        """A push written into its output in place, reporting what it changed; called only
+        where :meth:`relaxes` says the backend has it."""
+        raise NotImplementedException(f"the {self.name} backend has no push_relax")
 
     def relaxes(self, semiring: Any, claim: bool = False) -> bool:
         """True when ``push_relax`` takes ``semiring``: a push written into its output in place,
