@@ -31,24 +31,8 @@ def wants_bitmap(*vectors: Any) -> bool:
 
 
 def mask_bits(be: Any, mask: Mask, within: Any = None) -> Any:
-    """The positions a Vector mask allows, as a boolean array (and-ed with ``within``, a
-    boolean array, where given)."""
-    if mask.structure and not mask.complement and within is None:
-        return mask.parent._bitmap()[0]
-    return be.mask_allowed(*_mask_operands(mask), within)
-
-
-def _allowed_counted(be: Any, mask: Mask, within: Any) -> tuple[Any, Any]:
-    """The positions a Vector mask allows within ``within`` (a boolean array), and their
-    number where the backend counts them in the same pass (else None)."""
-    return be.mask_allowed_counted(*_mask_operands(mask), within)
-
-
-def _mask_operands(mask: Mask) -> tuple[Any, Any, bool]:
-    """A Vector mask as the backend's mask pass takes it: (presence, values or None for a
-    structural mask, complement)."""
-    bits, vals = mask.parent._bitmap()
-    return bits, None if mask.structure else vals, mask.complement
+    """The positions a Vector mask allows, as a boolean array (see :meth:`Mask.allowed_bits`)."""
+    return mask.allowed_bits(be, within)
 
 
 def _positions(be: Any, op: TypedBinaryOp, size: int) -> Positions | None:
@@ -98,7 +82,7 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
     # A product that applied this mask itself (T._inside) left nothing for replace to drop.
     if mask is not None and not (replace and accum is None and inside is mask):
         if replace:
-            z_bits, z_count = _allowed_counted(be, mask, z_bits)
+            z_bits, z_count = mask.allowed_bits_counted(be, z_bits)
         else:
             c_bits, c_vals = C._bitmap()
             z_bits, z_vals = be.select_bitmap(mask_bits(be, mask), z_bits, z_vals, c_bits, be.cast(c_vals, C.dtype))

@@ -23,7 +23,7 @@ from ...exceptions import DomainMismatch, InvalidValue, OutOfMemory
 from ...limits import register_available, require_bytes
 from ...operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ...operators.cmath import cast_array
-from .. import Backend
+from ..base import Backend
 from . import codegen
 from .codegen import KernelModule
 from .counts import DeviceCount, StreamCounts
