@@ -22,6 +22,7 @@ LOWER = {
     "backends", "backends.base", "backends.protocol", "backends.operands", "backends.numpy_backend",
     "backends.numpy_mxm", "backends.scipy_product", "backends.cupy.backend", "backends.cupy.codegen",
     "backends.cupy.launch", "backends.cupy.counts", "backends.cupy.spgemm", "backends.cupy.dot_mxm",
+    "backends.cupy.signatures",
     "storage", "mask",
 }
 UPPER = {
