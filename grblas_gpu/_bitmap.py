@@ -120,23 +120,22 @@ def _full_count(out: Any, *operands: Any, every: bool = False) -> int | None:
 def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
           defaults: tuple[Any, Any] | None) -> Any:
     """eWiseAdd (``union``), eWiseMult or eWiseUnion (``defaults``) of two Vectors on bitmaps."""
-    from .vector import Vector
-
+    cls = type(a)  # (the operands' class: this module sits below vector.py and does not import it)
     be = a._be
     xp = be.xp
     a_bits, a_vals = a._bitmap()
     b_bits, b_vals = b._bitmap()
     if union and defaults is not None and not op.positional:  # one kernel
         vals, bits = be.ewise_union(op, a_bits, a_vals, b_bits, b_vals, *defaults)
-        return Vector._from_bitmap(be, out, a.size, bits, be.cast(vals, out), _full_count(a, a, b))
+        return cls._from_bitmap(be, out, a.size, bits, be.cast(vals, out), _full_count(a, a, b))
     if union and defaults is None and be.adds_in_one_pass(op) and a.dtype == b.dtype == op.x_type == out:
         vals, bits = be.ewise_add(op, a_bits, a_vals, b_bits, b_vals)  # one kernel
-        return Vector._from_bitmap(be, out, a.size, bits, vals, _full_count(a, a, b))
+        return cls._from_bitmap(be, out, a.size, bits, vals, _full_count(a, a, b))
     both = be.cast(combine(be, op, a_vals, b_vals, a.size), out)
     if a._full and b._full:  # union and intersection alike: every position, no bit operations
-        return Vector._from_bitmap(be, out, a.size, a_bits, both, a.size)
+        return cls._from_bitmap(be, out, a.size, a_bits, both, a.size)
     if not union:
-        return Vector._from_bitmap(be, out, a.size, a_bits & b_bits, both, _full_count(a, a, b, every=True))
+        return cls._from_bitmap(be, out, a.size, a_bits & b_bits, both, _full_count(a, a, b, every=True))
     if defaults is None:
         lone_a, lone_b = be.cast(a_vals, out), be.cast(b_vals, out)
     else:
@@ -144,7 +143,7 @@ def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
         lone_a = be.cast(combine(be, op, a_vals, right_default, a.size), out)
         lone_b = be.cast(combine(be, op, left_default, b_vals, a.size), out)
     vals = xp.where(a_bits & b_bits, both, xp.where(a_bits, lone_a, lone_b))
-    return Vector._from_bitmap(be, out, a.size, a_bits | b_bits, vals, _full_count(a, a, b))
+    return cls._from_bitmap(be, out, a.size, a_bits | b_bits, vals, _full_count(a, a, b))
 
 
 def ewise_union_into(C: Any, a: Any, b: Any, op: TypedBinaryOp, defaults: tuple[Any, Any]) -> bool:
@@ -165,8 +164,6 @@ def ewise_union_into(C: Any, a: Any, b: Any, op: TypedBinaryOp, defaults: tuple[
 
 def map_values(v: Any, f: Any, out: DataType) -> Any:
     """A Vector with ``v``'s structure and values ``f(be, dense values, positions)``."""
-    from .vector import Vector
-
     be = v._be
     bits, vals = v._bitmap()
 
@@ -174,15 +171,13 @@ def map_values(v: Any, f: Any, out: DataType) -> Any:
         i = sp.arange(be.xp, v.size)
         return Positions(i, 0, i, 0)
 
-    return Vector._from_bitmap(be, out, v.size, bits, f(be, sp.Entries(None, vals), positions), v._count)
+    return type(v)._from_bitmap(be, out, v.size, bits, f(be, sp.Entries(None, vals), positions), v._count)
 
 
 def keep_where(v: Any, keep: Any) -> Any:
     """``v`` restricted to the positions where ``keep`` is true (select)."""
-    from .vector import Vector
-
     bits, vals = v._bitmap()
-    return Vector._from_bitmap(v._be, v.dtype, v.size, bits & keep, vals)
+    return type(v)._from_bitmap(v._be, v.dtype, v.size, bits & keep, vals)
 
 
 def add_reporting(C: Any, T: Any, accum: TypedBinaryOp, D: Any) -> bool:
