@@ -338,6 +338,17 @@ class VectorStore:
         except (TypeError, AttributeError):  # at interpreter exit the module's globals may be gone
             pass
 
+    def __getstate__(self) -> dict[str, Any]:
+        """For pickling: the forms and the count (read), not the weight or the mark."""
+        count = None if self.count is None else int(self.count)
+        return {"sparse": self.sparse, "bitmap": self.bitmap, "count": count}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.sparse, self.bitmap, self.count = state["sparse"], state["bitmap"], state["count"]
+        self.weight = self.inside = None
+        self._held = ()
+        self._hold_forms()
+
     def _hold_forms(self, also_held: tuple[Any, ...] = ()) -> None:
         """Count the arrays of the forms now set as held here (and let go of those no longer)."""
         new = (self.sparse or ()) + (self.bitmap or ())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import pathlib
+import pickle
 
 import numpy as np
 import pytest
@@ -80,6 +81,15 @@ def test_store_fields_are_read_only_from_outside(backend: str) -> None:
         with pytest.raises(AttributeError):
             setattr(v, field, None)
     assert v._store.nbytes() == N * (1 + 8)
+
+
+def test_a_pickled_vector_holds_its_arrays(backend: str) -> None:
+    v = _full(backend)
+    w = pickle.loads(pickle.dumps(v))
+    assert w.isequal(v) and w.nvals == N
+    assert w._owns_bitmap(), "the unpickled arrays are counted as its own"
+    w(binary.plus) << v
+    assert np.array_equal(v.to_dense(), np.arange(N, dtype=np.float64))
 
 
 def test_no_reference_counting_decides() -> None:
