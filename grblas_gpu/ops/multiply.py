@@ -24,6 +24,7 @@ from ..mask import Mask
 from ..matrix import Matrix, as_matrix
 from ..operators import TypedSemiring, typed_binary, typed_semiring
 from ..operators.base import Positions
+from ..scalar import Scalar
 from ..vector import Vector
 
 # Push from a frontier holding less than this share of the vertices and of the matrix's
@@ -472,8 +473,6 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:
 
 def inner_expr(u: Any, v: Any, op: Any) -> Expression:
     """``u' v`` over a semiring, as a Scalar expression."""
-    from ..scalar import Scalar
-
     u, v = _as_vector(u, "inner"), _as_vector(v, "inner")
     if u.size != v.size:
         raise DimensionMismatch(f"inner: sizes {u.size} and {v.size} differ")
