@@ -31,24 +31,8 @@ def wants_bitmap(*vectors: Any) -> bool:
 
 
 def mask_bits(be: Any, mask: Mask, within: Any = None) -> Any:
-    """The positions a Vector mask allows, as a boolean array (and-ed with ``within``, a
-    boolean array, where given)."""
-    if mask.structure and not mask.complement and within is None:
-        return mask.parent._bitmap()[0]
-    return be.mask_allowed(*_mask_operands(mask), within)
-
-
-def _allowed_counted(be: Any, mask: Mask, within: Any) -> tuple[Any, Any]:
-    """The positions a Vector mask allows within ``within`` (a boolean array), and their
-    number where the backend counts them in the same pass (else None)."""
-    return be.mask_allowed_counted(*_mask_operands(mask), within)
-
-
-def _mask_operands(mask: Mask) -> tuple[Any, Any, bool]:
-    """A Vector mask as the backend's mask pass takes it: (presence, values or None for a
-    structural mask, complement)."""
-    bits, vals = mask.parent._bitmap()
-    return bits, None if mask.structure else vals, mask.complement
+    """The positions a Vector mask allows, as a boolean array (see :meth:`Mask.allowed_bits`)."""
+    return mask.allowed_bits(be, within)
 
 
 def _positions(be: Any, op: TypedBinaryOp, size: int) -> Positions | None:
@@ -74,7 +58,7 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
         z_bits, z_vals = t_bits, be.cast(t_vals, C.dtype)
         z_count = T._count
     elif be.adds_in_one_pass(accum) and accum.x_type == C.dtype == T.dtype:  # one kernel
-        if mask is None and C._owns_bitmap():  # into C: only T's positions are touched
+        if mask is None and C._owns_bitmap(reading=(t_bits, t_vals)):  # into C: only T's positions are touched
             z_bits, z_vals = C._bm
             be.ewise_add_into(accum, z_bits, z_vals, t_bits, t_vals)
         else:
@@ -94,17 +78,17 @@ def write_vector(C: Any, T: Any, mask: Mask | None, accum: TypedBinaryOp | None,
                           xp.where(t_bits, be.cast(t_vals, C.dtype), be.cast(c_vals, C.dtype)))
         z_bits = c_bits | t_bits
         z_count = _full_count(C, C, T)
-    inside, T._inside = T._inside, None  # the mark holds for this write only
+    inside = T._store.take_inside()  # the mark holds for this write only
     # A product that applied this mask itself (T._inside) left nothing for replace to drop.
     if mask is not None and not (replace and accum is None and inside is mask):
         if replace:
-            z_bits, z_count = _allowed_counted(be, mask, z_bits)
+            z_bits, z_count = mask.allowed_bits_counted(be, z_bits)
         else:
             c_bits, c_vals = C._bitmap()
             z_bits, z_vals = be.select_bitmap(mask_bits(be, mask), z_bits, z_vals, c_bits, be.cast(c_vals, C.dtype))
             z_count = C.size if C._full and z_count == C.size else None
-    # No copy: a shared array is never written in place (only a bitmap its Vector alone holds
-    # is: ``Vector._owns_bitmap``), so sharing them is safe.
+    # No copy: C's store counts the arrays it now shares with T's (or with C's own old
+    # ones), and an array two stores hold is written in place by neither.
     C._set_bitmap(z_bits, z_vals, z_count)
 
 
@@ -116,7 +100,7 @@ def assign_scalar(C: Any, value: Any, mask: Mask, replace: bool) -> None:
     if replace:
         C._set_bitmap(m, be.full(C.size, value, C.dtype))
         return
-    if C._owns_bitmap():  # written in place: a pass over the mask, not a copy of C
+    if C._owns_bitmap(reading=(m,)):  # written in place: a pass over the mask, not a copy of C
         bits, vals = C._bm
         be.set_where(m, value, bits, vals)
         C._set_bitmap(bits, vals, C.size if C._full else None)
@@ -136,23 +120,22 @@ def _full_count(out: Any, *operands: Any, every: bool = False) -> int | None:
 def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
           defaults: tuple[Any, Any] | None) -> Any:
     """eWiseAdd (``union``), eWiseMult or eWiseUnion (``defaults``) of two Vectors on bitmaps."""
-    from .vector import Vector
-
+    cls = type(a)  # (the operands' class: this module sits below vector.py and does not import it)
     be = a._be
     xp = be.xp
     a_bits, a_vals = a._bitmap()
     b_bits, b_vals = b._bitmap()
     if union and defaults is not None and not op.positional:  # one kernel
         vals, bits = be.ewise_union(op, a_bits, a_vals, b_bits, b_vals, *defaults)
-        return Vector._from_bitmap(be, out, a.size, bits, be.cast(vals, out), _full_count(a, a, b))
+        return cls._from_bitmap(be, out, a.size, bits, be.cast(vals, out), _full_count(a, a, b))
     if union and defaults is None and be.adds_in_one_pass(op) and a.dtype == b.dtype == op.x_type == out:
         vals, bits = be.ewise_add(op, a_bits, a_vals, b_bits, b_vals)  # one kernel
-        return Vector._from_bitmap(be, out, a.size, bits, vals, _full_count(a, a, b))
+        return cls._from_bitmap(be, out, a.size, bits, vals, _full_count(a, a, b))
     both = be.cast(combine(be, op, a_vals, b_vals, a.size), out)
     if a._full and b._full:  # union and intersection alike: every position, no bit operations
-        return Vector._from_bitmap(be, out, a.size, a_bits, both, a.size)
+        return cls._from_bitmap(be, out, a.size, a_bits, both, a.size)
     if not union:
-        return Vector._from_bitmap(be, out, a.size, a_bits & b_bits, both, _full_count(a, a, b, every=True))
+        return cls._from_bitmap(be, out, a.size, a_bits & b_bits, both, _full_count(a, a, b, every=True))
     if defaults is None:
         lone_a, lone_b = be.cast(a_vals, out), be.cast(b_vals, out)
     else:
@@ -160,7 +143,7 @@ def ewise(a: Any, b: Any, op: TypedBinaryOp, out: DataType, union: bool,
         lone_a = be.cast(combine(be, op, a_vals, right_default, a.size), out)
         lone_b = be.cast(combine(be, op, left_default, b_vals, a.size), out)
     vals = xp.where(a_bits & b_bits, both, xp.where(a_bits, lone_a, lone_b))
-    return Vector._from_bitmap(be, out, a.size, a_bits | b_bits, vals, _full_count(a, a, b))
+    return cls._from_bitmap(be, out, a.size, a_bits | b_bits, vals, _full_count(a, a, b))
 
 
 def ewise_union_into(C: Any, a: Any, b: Any, op: TypedBinaryOp, defaults: tuple[Any, Any]) -> bool:
@@ -181,8 +164,6 @@ def ewise_union_into(C: Any, a: Any, b: Any, op: TypedBinaryOp, defaults: tuple[
 
 def map_values(v: Any, f: Any, out: DataType) -> Any:
     """A Vector with ``v``'s structure and values ``f(be, dense values, positions)``."""
-    from .vector import Vector
-
     be = v._be
     bits, vals = v._bitmap()
 
@@ -190,15 +171,13 @@ def map_values(v: Any, f: Any, out: DataType) -> Any:
         i = sp.arange(be.xp, v.size)
         return Positions(i, 0, i, 0)
 
-    return Vector._from_bitmap(be, out, v.size, bits, f(be, sp.Entries(None, vals), positions), v._count)
+    return type(v)._from_bitmap(be, out, v.size, bits, f(be, sp.Entries(None, vals), positions), v._count)
 
 
 def keep_where(v: Any, keep: Any) -> Any:
     """``v`` restricted to the positions where ``keep`` is true (select)."""
-    from .vector import Vector
-
     bits, vals = v._bitmap()
-    return Vector._from_bitmap(v._be, v.dtype, v.size, bits & keep, vals)
+    return type(v)._from_bitmap(v._be, v.dtype, v.size, bits & keep, vals)
 
 
 def add_reporting(C: Any, T: Any, accum: TypedBinaryOp, D: Any) -> bool:

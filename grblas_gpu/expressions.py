@@ -263,7 +263,7 @@ class Updater:
         accum = get_binary("first") if fills else (self.accum if self.mask is None else None)
         if fills and T._inside is self.mask:
             # The product kept to C's gaps itself: each of its entries is new.
-            T._inside = None
+            T._store.take_inside()
             write_result(C, T, None, accum, False)
             write_result(D, T, None, None, False)
             return

@@ -14,6 +14,7 @@ from .exceptions import DomainMismatch, InvalidValue
 from .expressions import Updater
 from .indexing import ALL
 from .mask import Mask
+from .operators import select as _select_namespace
 
 __all__ = ["mxm", "mxv", "vxm", "eWiseAdd", "eWiseMult", "eWiseUnion", "apply", "select", "reduce",
            "extract", "assign", "transpose", "kronecker"]
@@ -174,3 +175,6 @@ def kronecker(C: Any, mask: Any, accum: Any, op: Any, A: Any, B: Any, desc: Any 
     """``C<mask> = accum(C, kron(A, B))`` (GrB_kronecker)."""
     d = _desc(desc)
     _out(C, mask, accum, d) << _materialize(_first(A, d)).kronecker(_materialize(_second(B, d)), op)
+
+
+_select_namespace.function = select  # ``gb.select(...)``, called, is this function

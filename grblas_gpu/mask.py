@@ -62,11 +62,29 @@ class Mask:
     def dense_rows(self, be: Any, size: int) -> Any:
         """For a vector mask: a dense boolean array of the allowed positions."""
         if self.parent._is_bitmap:
-            from ._bitmap import mask_bits
-
-            return mask_bits(be, self)
+            return self.allowed_bits(be)
         keys = arange(be.xp, size)
         return self.members(be, keys, None)
+
+
+    # ------------------------------------------------------------ a Vector mask's bitmap
+    def allowed_bits(self, be: Any, within: Any = None) -> Any:
+        """The positions a Vector mask allows, as a boolean array (and-ed with ``within``, a
+        boolean array, where given): the parent's presence itself for a plain ``.S``."""
+        if self.structure and not self.complement and within is None:
+            return self.parent._bitmap()[0]
+        return be.mask_allowed(*self.bitmap_operands(), within)
+
+    def allowed_bits_counted(self, be: Any, within: Any) -> tuple[Any, Any]:
+        """The positions a Vector mask allows within ``within`` (a boolean array), and their
+        number where the backend counts them in the same pass (else None)."""
+        return be.mask_allowed_counted(*self.bitmap_operands(), within)
+
+    def bitmap_operands(self) -> tuple[Any, Any, bool]:
+        """A Vector mask as the backend's mask pass takes it: (presence, values or None for a
+        structural mask, complement)."""
+        bits, vals = self.parent._bitmap()
+        return bits, None if self.structure else vals, self.complement
 
 
 def as_mask(mask: Any) -> Mask | None:

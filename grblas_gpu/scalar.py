@@ -9,6 +9,7 @@ import numpy as np
 from .backends import get_backend
 from .dtypes import FP64, DataType, cast_scalar, dtype_of_value, lookup_dtype
 from .exceptions import EmptyObject
+from .storage import ScalarStore
 
 
 class Scalar:
@@ -16,7 +17,8 @@ class Scalar:
 
     A reduction's result stays where it was computed: on the GPU it is read back only when
     asked for (``value``, ``bool(s)``, ...), and an ``apply`` that binds it reads it on the
-    device, so a loop of algebra that passes it on does not wait for the GPU.
+    device, so a loop of algebra that passes it on does not wait for the GPU.  A
+    :class:`~grblas_gpu.storage.ScalarStore` holds the value.
     """
 
     kind = "Scalar"
@@ -25,8 +27,7 @@ class Scalar:
     def __init__(self, dtype: Any = FP64, *, backend: str | None = None, name: str | None = None) -> None:
         self._dtype = lookup_dtype(dtype)
         self._be = get_backend(backend)
-        self._host: Any = None  # the value as a NumPy scalar, or None
-        self._device: Any = None  # or a 1-element backend array not yet read back
+        self._store = ScalarStore()
         self.name = name
 
     @classmethod
@@ -38,25 +39,22 @@ class Scalar:
         t = lookup_dtype(dtype) if dtype is not None else (dtype_of_value(value) if value is not None else FP64)
         s = cls(t, backend=backend, name=name)
         if value is not None:
-            s._value = cast_scalar(value, t)
+            s._store.set(cast_scalar(value, t))
         return s
 
     @property
     def _value(self) -> Any:
         """The value as a NumPy scalar (read back from the device first if held there)."""
-        if self._device is not None:
-            self._host = self._be.to_host(self._device.reshape(1))[0]
-            self._device = None
-        return self._host
+        return self._store.read(self._be)
 
-    @_value.setter
-    def _value(self, v: Any) -> None:
-        self._host, self._device = v, None
+    def _put(self, v: Any) -> None:
+        """Hold ``v``, a NumPy scalar of this Scalar's type (None: empty)."""
+        self._store.set(v)
 
     def _hold(self, values: Any) -> None:
         """Take the value from a 1-element array of this Scalar's type on its backend, without
         reading it back."""
-        self._host, self._device = None, values
+        self._store.hold(values)
 
     def _take_value(self, src: Scalar) -> None:
         """Take ``src``'s value (or emptiness), cast to this Scalar's type; a value that is on
@@ -69,7 +67,7 @@ class Scalar:
 
     def _on_device(self) -> Any:
         """The value as a 0-d backend array when it has not been read back, else None."""
-        return None if self._device is None else self._device.reshape(())
+        return self._store.on_device()
 
     @property
     def dtype(self) -> DataType:
@@ -88,12 +86,12 @@ class Scalar:
 
     @value.setter
     def value(self, v: Any) -> None:
-        self._value = None if v is None else cast_scalar(v, self._dtype)
+        self._store.set(None if v is None else cast_scalar(v, self._dtype))
 
     @property
     def is_empty(self) -> bool:
         """True when the Scalar holds no value."""
-        return self._host is None and self._device is None
+        return self._store.is_empty
 
     @property
     def nvals(self) -> int:
@@ -102,7 +100,7 @@ class Scalar:
 
     def clear(self) -> None:
         """Remove the value."""
-        self._value = None
+        self._store.set(None)
 
     def dup(self, dtype: Any = None) -> Scalar:
         """A copy, optionally cast to ``dtype``."""
@@ -148,7 +146,7 @@ class Scalar:
         self().update(value)
 
     def _set_value(self, value: Any, dtype: DataType) -> None:
-        self._value = None if value is None else cast_scalar(value, self._dtype)
+        self._store.set(None if value is None else cast_scalar(value, self._dtype))
 
     def _as_expression(self) -> Any:
         from .expressions import Expression

@@ -253,11 +253,246 @@ def _nbytes(obj: Any, seen: set[Any]) -> int:
             return 0
         rest = sum(_nbytes(a, seen) for a in store.at_rest())
         return rest + store.nbytes_derived(seen)
-    if getattr(type(obj), "kind", None) == "Vector":
-        return _nbytes([obj.__dict__.get("_sp"), obj.__dict__.get("_bm")], seen)
+    if isinstance(store, VectorStore):  # a Vector: the forms it holds
+        return _nbytes([store.sparse, store.bitmap], seen)
     if hasattr(obj, "__dataclass_fields__"):  # a backend's plan and the like
         return sum(_nbytes(getattr(obj, f, None), seen) for f in obj.__dataclass_fields__)
     return 0  # kernels, operators, backends: not this matrix's memory
+
+
+# ----------------------------------------------------------------------------- Vector, Scalar
+
+# Which arrays stores hold, and how many stores hold each: a store may write an array in
+# place only where it is the one holder.  Counted by the stores themselves (an array, and
+# each array it views, counted once per store that holds it; the count drops when the store
+# lets the array go or is collected), never by the interpreter's reference counts.
+_HOLDERS: dict[int, int] = {}
+# Held arrays that something other than a store holds too (a Matrix's cached forms, a
+# DLPack consumer): never written in place while a store holds them.
+_HELD_ELSEWHERE: set[int] = set()
+
+
+def _memory_chain(a: Any) -> Iterator[int]:
+    """Ids of ``a`` and of every array (or buffer) whose memory it views."""
+    while a is not None:
+        yield id(a)
+        a = getattr(a, "base", None)
+
+
+def _take(arrays: tuple[Any, ...]) -> None:
+    for a in arrays:
+        for key in _memory_chain(a):
+            _HOLDERS[key] = _HOLDERS.get(key, 0) + 1
+
+
+def _let_go(arrays: tuple[Any, ...]) -> None:
+    for a in arrays:
+        for key in _memory_chain(a):
+            left = _HOLDERS.get(key, 1) - 1
+            if left:
+                _HOLDERS[key] = left
+            else:
+                _HOLDERS.pop(key, None)
+                _HELD_ELSEWHERE.discard(key)
+
+
+def _alone(be: Any, a: Any) -> bool:
+    """Whether ``a`` may be written in place by the one store that holds it: one block of its
+    own (not a view), held by no other store and by nothing outside the stores."""
+    key = id(a)
+    return _HOLDERS.get(key) == 1 and key not in _HELD_ELSEWHERE and be.owns_block(a)
+
+
+class VectorStore:
+    """The arrays of one Vector: its forms, its count of entries, and what it shares.
+
+    Forms: ``sparse`` (sorted int64 indices, values) and ``bitmap`` (presence, dense values);
+    at least one is set, and each is derived from the other on need (:meth:`sparse_form`,
+    :meth:`bitmap_form`).  ``count``: the number of entries where known (an int, or a count
+    the device is still making that ``int()`` reads), else None.  ``weight``: (weak reference
+    to a matrix M, the summed lengths of M's rows that the entries index), queued by the
+    product that made the entries (see ops.multiply); ``inside``: the Mask a product applied
+    itself (the write that follows need not apply it again; read once, then cleared).  Both
+    are dropped with the forms.
+
+    Sharing is explicit: every array a store holds is counted as held by it, so arrays pass
+    between Vectors freely (``u << v`` shares v's arrays with u, as does a result that keeps
+    its operand's presence), and :meth:`writable` tells whether this store alone holds its
+    bitmap, the one condition for a write in place.  Arrays that something other than a store
+    keeps too are named when they are set (``also_held``) and are never written in place.
+    """
+
+    __slots__ = ("sparse", "bitmap", "count", "weight", "inside", "_held")
+
+    def __init__(self) -> None:
+        self.sparse: tuple[Any, Any] | None = None
+        self.bitmap: tuple[Any, Any] | None = None
+        self.count: Any = None
+        self.weight: Any = None
+        self.inside: Any = None
+        self._held: tuple[Any, ...] = ()
+
+    def __del__(self) -> None:
+        try:
+            _let_go(self._held)
+        except (TypeError, AttributeError):  # at interpreter exit the module's globals may be gone
+            pass
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For pickling: the forms and the count (read), not the weight or the mark."""
+        count = None if self.count is None else int(self.count)
+        return {"sparse": self.sparse, "bitmap": self.bitmap, "count": count}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.sparse, self.bitmap, self.count = state["sparse"], state["bitmap"], state["count"]
+        self.weight = self.inside = None
+        self._held = ()
+        self._hold_forms()
+
+    def _hold_forms(self, also_held: tuple[Any, ...] = ()) -> None:
+        """Count the arrays of the forms now set as held here (and let go of those no longer)."""
+        new = (self.sparse or ()) + (self.bitmap or ())
+        _take(new)
+        for a in also_held:
+            if any(a is h for h in new):  # (an array not held here is no store's to mark)
+                _HELD_ELSEWHERE.update(_memory_chain(a))
+        old, self._held = self._held, new
+        _let_go(old)
+
+    # ------------------------------------------------------------ setting the forms
+    def set_sparse(self, idx: Any, vals: Any) -> None:
+        """Hold (indices, values) alone: the bitmap, the weight and the mark are dropped."""
+        self.sparse, self.bitmap = (idx, vals), None
+        self.count, self.weight, self.inside = int(idx.shape[0]), None, None
+        self._hold_forms()
+
+    def set_bitmap(self, bits: Any, vals: Any, count: Any = None, also_held: tuple[Any, ...] = ()) -> None:
+        """Hold (presence, values) alone; ``count``, when the caller knows it, spares a count
+        on the device; ``also_held``: those of the arrays that something other than a store
+        keeps too (a Matrix's cached forms), never to be written in place."""
+        self.sparse, self.bitmap = None, (bits, vals)
+        self.count, self.weight, self.inside = count, None, None
+        self._hold_forms(also_held)
+
+    def share(self, other: VectorStore) -> None:
+        """Hold ``other``'s forms and count too (neither is then written in place)."""
+        self.sparse, self.bitmap, self.count = other.sparse, other.bitmap, other.count
+        self.weight, self.inside = None, None
+        self._hold_forms()
+
+    def export_values(self, be: Any) -> Any:
+        """The bitmap's values for a consumer outside the library (DLPack): a view of them,
+        which the store holds from now on in their place, so they are never written in place
+        while the consumer may read them."""
+        assert self.bitmap is not None  # (the caller made the bitmap)
+        bits, vals = self.bitmap
+        if be.owns_block(vals):
+            vals = vals.view()
+            self.bitmap = (bits, vals)
+        self._hold_forms(also_held=(vals,))  # (the view and the memory it views: the consumer's too)
+        return vals
+
+    def mark_inside(self, mask: Any) -> None:
+        """Mark the entries as lying inside ``mask`` (a product applied it itself)."""
+        self.inside = mask
+
+    def take_inside(self) -> Any:
+        """The mask the entries lie inside, or None; the mark holds for one write only."""
+        inside, self.inside = self.inside, None
+        return inside
+
+    def queue_weight(self, be: Any, matrix_ref: Any, row_lengths: Any) -> None:
+        """Queue on the device the count of the bitmap's entries, then the sum of
+        ``row_lengths`` at them (kept, with ``matrix_ref``, as the weight)."""
+        assert self.bitmap is not None  # (the caller checked)
+        self.count = be.count_ahead(self.count, self.bitmap[0])
+        weight = be.sum_selected_queued(row_lengths, self.bitmap[0])
+        if weight is not None:
+            self.weight = (matrix_ref, weight)
+
+    # ------------------------------------------------------------ reading
+    def sparse_form(self, be: Any) -> tuple[Any, Any]:
+        """(sorted int64 indices, values), derived from the bitmap (and kept) if needed."""
+        if self.sparse is None:
+            assert self.bitmap is not None  # (one form is always set)
+            bits, vals = self.bitmap
+            idx = be.xp.flatnonzero(bits).astype(np.int64)
+            self.sparse = (idx, vals[idx])
+            self.count = int(idx.shape[0])
+            self._hold_forms()
+        return self.sparse
+
+    def bitmap_form(self, be: Any, size: int) -> tuple[Any, Any]:
+        """(presence, dense values), derived from the sparse form (and kept) if needed."""
+        if self.bitmap is None:
+            assert self.sparse is not None  # (one form is always set)
+            self.bitmap = be.bitmap_of(*self.sparse, size)
+            self._hold_forms()
+        return self.bitmap
+
+    def nvals(self, be: Any) -> int:
+        """The number of entries (a count on the device where no form tells it)."""
+        count = self.count
+        if count.__class__ is int:
+            return count
+        if count is not None:  # a NumPy integer, or a count a kernel writes as it makes the bitmap
+            count = int(count)
+        elif self.sparse is not None:
+            count = int(self.sparse[0].shape[0])
+        else:
+            assert self.bitmap is not None
+            count = be.count_true(self.bitmap[0])
+        self.count = count
+        return count
+
+    def writable(self, be: Any, dtype: Any, values_only: bool = False, reading: tuple[Any, ...] = ()) -> bool:
+        """Whether the bitmap of values of ``dtype`` may be written in place: this store
+        alone holds it (see the class notes), and no array in ``reading`` (the operation's
+        inputs) is one of its own.  ``values_only``: the presence array may be shared (for a
+        write that changes values only)."""
+        bm = self.bitmap
+        if bm is None or bm[1].dtype != dtype or not _alone(be, bm[1]) or not (values_only or _alone(be, bm[0])):
+            return False
+        return not any(r is bm[0] or r is bm[1] for r in reading)
+
+    def nbytes(self) -> int:
+        """Bytes of the arrays held (an array held in both forms counted once)."""
+        return _nbytes([self.sparse, self.bitmap], set())
+
+
+class ScalarStore:
+    """The value of one Scalar: on the host (a NumPy scalar), or on the device (a 1-element
+    array not yet read back), or none."""
+
+    __slots__ = ("host", "device")
+
+    def __init__(self) -> None:
+        self.host: Any = None
+        self.device: Any = None
+
+    def set(self, value: Any) -> None:
+        """Hold ``value`` (a NumPy scalar of the Scalar's type, or None: empty) on the host."""
+        self.host, self.device = value, None
+
+    def hold(self, values: Any) -> None:
+        """Hold the value of a 1-element backend array, not read back."""
+        self.host, self.device = None, values
+
+    def read(self, be: Any) -> Any:
+        """The value as a NumPy scalar (read back from the device first if held there)."""
+        if self.device is not None:
+            self.host = be.to_host(self.device.reshape(1))[0]
+            self.device = None
+        return self.host
+
+    def on_device(self) -> Any:
+        """The value as a 0-d backend array when it has not been read back, else None."""
+        return None if self.device is None else self.device.reshape(())
+
+    @property
+    def is_empty(self) -> bool:
+        """True when no value is held."""
+        return self.host is None and self.device is None
 
 
 # ----------------------------------------------------------------------------- sharing

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from typing import Any, SupportsInt
+from typing import Any
 
 import numpy as np
 
@@ -21,7 +20,7 @@ from .ops.indexing import extract_expr
 from .ops.reduction import reduce_scalar_expr
 from .ops.structural import vector_diag
 from .scalar import Scalar
-from .storage import build_entries, building_backend, exact_list, host_array, infer_dtype
+from .storage import VectorStore, build_entries, building_backend, exact_list, host_array, infer_dtype
 
 
 class Vector(Collection):
@@ -30,25 +29,17 @@ class Vector(Collection):
     Storage: sorted indices and values ("sparse"), or a presence array and a dense
     value array ("bitmap"), or both; each is derived from the other on first need.
     Operations on dense vectors (PageRank's, a pull frontier) work on the bitmap and
-    avoid sorting and host round trips.
+    avoid sorting and host round trips.  A :class:`~grblas_gpu.storage.VectorStore` holds
+    the forms and says when they may be written in place.
     """
 
     kind = "Vector"
-    # A product computed under a mask may set this to that Mask: it has no entry the mask
-    # forbids, so the write that follows need not apply it again (read once, then cleared).
-    _inside: Any = None
-    # The storage: sparse (indices, values) or bitmap (presence, values), one of them set.
-    _sp: tuple[Any, Any] | None
-    _bm: tuple[Any, Any] | None
-    _count: int | SupportsInt | None  # SupportsInt: a count the device makes
-    # (weak reference to a matrix M, count): the lengths of M's rows that this Vector's entries
-    # index, summed on the device, queued by the product that made it (see ops.multiply);
-    # cleared with the storage.
-    _weight: Any = None
+    _store: VectorStore
 
     def __init__(self, dtype: Any = FP64, size: int = 0, *, backend: str | None = None,
                  name: str | None = None) -> None:
         self._describe(get_backend(backend), dtype, size, name)
+        self._store = VectorStore()
         self._set_sparse(_empty_array(self._be, _INT64), _empty_array(self._be, self._dtype.np_type))
 
     def _describe(self, be: Any, dtype: Any, size: int, name: str | None) -> None:
@@ -140,12 +131,8 @@ class Vector(Collection):
         changes the Vector.  A Vector with a missing entry raises NoValue."""
         if self.nvals != self._size:
             raise NoValue(f"{self._size - self.nvals} entries are missing; only a full Vector exports by DLPack")
-        bits, vals = self._bitmap()
-        if copy:
-            vals = self._be.copy(vals)
-        elif self._be.owns_block(vals):
-            vals = vals.view()
-            self._bm = (bits, vals)  # shared from now on: never written in place
+        vals = self._bitmap()[1]
+        vals = self._be.copy(vals) if copy else self._store.export_values(self._be)
         kwargs = {k: a for k, a in (("stream", stream), ("max_version", max_version), ("dl_device", dl_device))
                   if a is not None}
         return vals.__dlpack__(**kwargs)
@@ -160,6 +147,7 @@ class Vector(Collection):
         (the internal constructors below run once or more per statement)."""
         v = cls.__new__(cls)
         v._describe(be, dtype, size, name)
+        v._store = VectorStore()
         return v
 
     @classmethod
@@ -170,56 +158,68 @@ class Vector(Collection):
 
     @classmethod
     def _from_bitmap(cls, be: Any, dtype: DataType, size: int, bits: Any, vals: Any,
-                     count: Any = None) -> Vector:
+                     count: Any = None, also_held: tuple[Any, ...] = ()) -> Vector:
         """A Vector from a presence array and dense values (values where absent are ignored);
         ``count``, when known, is the number of true bits (an int, or a count the device is
-        still making that ``int()`` reads: see ``nvals``)."""
+        still making that ``int()`` reads: see ``nvals``); ``also_held``: as for
+        :meth:`_set_bitmap`."""
         v = cls._without_storage(be, dtype, size)
-        v._set_bitmap(bits, be.cast(vals, dtype), count)
+        v._set_bitmap(bits, be.cast(vals, dtype), count, also_held)
         return v
 
     # ---------------------------------------------------------------- storage forms
     def _set_sparse(self, idx: Any, vals: Any) -> None:
-        self._sp = (idx, vals)
-        self._bm = None
-        self._count = int(idx.shape[0])
-        self._weight = None
+        self._store.set_sparse(idx, vals)
 
-    def _set_bitmap(self, bits: Any, vals: Any, count: Any = None) -> None:
-        # ``count`` (true bits), when the caller knows it, spares nvals a count on the device.
-        self._sp, self._bm, self._count, self._weight = None, (bits, vals), count, None
+    def _set_bitmap(self, bits: Any, vals: Any, count: Any = None, also_held: tuple[Any, ...] = ()) -> None:
+        """Hold the bitmap (presence, values) alone.  ``count`` (true bits), when the caller
+        knows it, spares nvals a count on the device; ``also_held``: those arrays that
+        something other than a Vector keeps too (a Matrix's cached forms)."""
+        self._store.set_bitmap(bits, vals, count, also_held)
 
     def _sparse(self) -> tuple[Any, Any]:
         """(sorted int64 indices, values), derived from the bitmap if needed."""
-        if self._sp is None:
-            bits, vals = self._bm  # type: ignore[misc]
-            idx = self._be.xp.flatnonzero(bits).astype(np.int64)
-            self._sp = (idx, vals[idx])
-            self._count = int(idx.shape[0])
-        return self._sp
+        return self._store.sparse_form(self._be)
 
     def _bitmap(self) -> tuple[Any, Any]:
-        """(presence, dense values), derived from the sparse form if needed; do not modify."""
-        if self._bm is None:
-            self._bm = self._be.bitmap_of(*self._sp, self._size)  # type: ignore[misc]
-        return self._bm
+        """(presence, dense values), derived from the sparse form if needed; for reading
+        within an operation (one that keeps them puts them in a Vector, which counts them)."""
+        return self._store.bitmap_form(self._be, self._size)
 
-    def _owns_bitmap(self, values_only: bool = False) -> bool:
-        """Whether this Vector holds a bitmap of its own type that nothing else refers to (no
-        other Vector, mask, cache or caller, and no array whose memory it views): only then
-        may it be written in place.  Stored arrays are otherwise shared freely, so this counts
-        references, against the counts a lone holder shows (measured once, so it holds
-        whatever the interpreter's way of counting).  ``values_only``: the presence array may
-        be shared (for a write that changes values only)."""
-        bm = self._bm
-        be = self._be
-        if (bm is None or bm[1].dtype != self._dtype.np_type or not be.owns_block(bm[1])
-                or not (values_only or be.owns_block(bm[0]))):
-            return False
-        del bm
-        tuple_refs, bits_refs, vals_refs = _bitmap_refs(self)
-        return (tuple_refs == _LONE_REFS[0] and vals_refs == _LONE_REFS[2]
-                and (values_only or bits_refs == _LONE_REFS[1]))
+    def _owns_bitmap(self, values_only: bool = False, reading: tuple[Any, ...] = ()) -> bool:
+        """Whether this Vector holds a bitmap of its own type that nothing else holds (no other
+        Vector, cache or caller, and no array whose memory it views) and that is none of the
+        arrays in ``reading``: only then may it be written in place (see
+        :meth:`VectorStore.writable`).  ``values_only``: the presence array may be shared (for
+        a write that changes values only)."""
+        return self._store.writable(self._be, self._dtype.np_type, values_only, reading)
+
+    @property
+    def _sp(self) -> tuple[Any, Any] | None:
+        """The sparse form (indices, values) where held, else None."""
+        return self._store.sparse
+
+    @property
+    def _bm(self) -> tuple[Any, Any] | None:
+        """The bitmap form (presence, values) where held, else None."""
+        return self._store.bitmap
+
+    @property
+    def _count(self) -> Any:
+        """The number of entries where known without a read (an int, or a count the device is
+        making), else None."""
+        return self._store.count
+
+    @property
+    def _weight(self) -> Any:
+        """(weak reference to a matrix M, the summed lengths of M's rows that the entries
+        index, on the device) where a product queued it, else None."""
+        return self._store.weight
+
+    @property
+    def _inside(self) -> Any:
+        """The Mask a product that made these entries applied itself, else None."""
+        return self._store.inside
 
     @property
     def _idx(self) -> Any:
@@ -253,17 +253,10 @@ class Vector(Collection):
     @property
     def nvals(self) -> int:
         """Number of stored entries."""
-        count = self._count
+        count = self._store.count
         if count.__class__ is int:
             return count
-        if count is not None:  # a NumPy integer, or a count a kernel writes as it makes the bitmap
-            count = int(count)
-        elif self._sp is not None:
-            count = int(self._sp[0].shape[0])
-        else:
-            count = self._be.count_true(self._bm[0])  # type: ignore[index]
-        self._count = count
-        return count
+        return self._store.nvals(self._be)
 
     # ---------------------------------------------------------------- export
     def to_coo(self) -> tuple[np.ndarray, np.ndarray]:
@@ -340,7 +333,7 @@ class Vector(Collection):
         """A Vector holding this one's arrays, not copies: while it lives neither is written in
         place (a shared array never is: see :meth:`_owns_bitmap`), so it keeps today's entries."""
         v = Vector._without_storage(self._be, self._dtype, self._size)
-        v._sp, v._bm, v._count = self._sp, self._bm, self._count
+        v._store.share(self._store)
         return v
 
     def clear(self) -> None:
@@ -424,22 +417,6 @@ class Vector(Collection):
 
 _EMPTY: dict[tuple[str, np.dtype], Any] = {}
 _INT64 = np.dtype(np.int64)
-
-
-def _bitmap_refs(holder: Any) -> tuple[int, int, int]:
-    """References to ``holder._bm`` and to each of its two arrays, as seen from here."""
-    bm = holder._bm
-    return sys.getrefcount(bm), sys.getrefcount(bm[0]), sys.getrefcount(bm[1])
-
-
-class _LoneHolder:
-    """A bitmap that nothing else refers to, to measure what :func:`_bitmap_refs` gives then."""
-
-    def __init__(self) -> None:
-        self._bm = (object(), object())
-
-
-_LONE_REFS = _bitmap_refs(_LoneHolder())
 
 
 def _cupy_from_dlpack(x: Any) -> Any:

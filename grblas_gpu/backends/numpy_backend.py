@@ -16,7 +16,8 @@ from ..dtypes import BOOL, DataType, cast_scalar
 from ..limits import require_bytes
 from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ..operators.cmath import cast_array
-from . import Backend, numpy_mxm
+from . import numpy_mxm
+from .base import Backend
 from .operands import CsrOperand, CsrProduct, MaskOperand
 
 _PULL_BLOCK = 1 << 16  # entries: the least a block of the CPU pull takes (see NumpyBackend._pull)

@@ -12,6 +12,7 @@ backend these small records; a backend reads nothing else of the Matrix objects.
   in CSR; for ``A @ X.T`` that is X itself, no transpose built).  The work is bounded by the mask.
 
 Conventions shared by every backend:
+
 - Rows are sorted and duplicate-free in every operand and in the product (columns ascending
   within a row).
 - ``values`` of an operand are already of the multiplicative operator's input type (``x_type``

@@ -186,12 +186,13 @@ indexunary = _IndexUnaryNamespace("indexunary", catalog.INDEXUNARY)
 
 
 class _SelectNamespace(_IndexUnaryNamespace):
-    """The select operators; called, it is the C-style ``select(C, mask, accum, op, A, thunk, desc)``."""
+    """The select operators; called, it is the C-style ``select(C, mask, accum, op, A, thunk, desc)``
+    (which :mod:`grblas_gpu.functional`, a floor above the operators, binds here as it loads)."""
+
+    function: Any = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
-        from ..functional import select as select_function
-
-        select_function(*args, **kwargs)
+        self.function(*args, **kwargs)
 
 
 select = _SelectNamespace("select", {n: catalog.INDEXUNARY[n] for n in catalog.SELECT_NAMES})

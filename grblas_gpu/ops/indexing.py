@@ -85,7 +85,7 @@ def _matrix_extract(A: Any, I: np.ndarray | None, J: np.ndarray | None, i_scalar
         if i_scalar and j_scalar:
             s = Scalar(A.dtype, backend=be.name)
             if len(vals):
-                s._value = be.to_host(vals[:1])[0]
+                s._put(be.to_host(vals[:1])[0])
             return s
         if i_scalar:
             return Vector._from_parts(be, A.dtype, nc, c, vals)
@@ -132,7 +132,7 @@ def _map_columns(xp: Any, J: Any, r: Any, c: Any, p: Any) -> tuple[Any, Any, Any
 def _as_scalar(v: Any) -> Scalar:
     s = Scalar(v.dtype, backend=v.backend)
     if v.nvals:
-        s._value = v._be.to_host(v._vals[:1])[0]
+        s._put(v._be.to_host(v._vals[:1])[0])
     return s
 
 

@@ -24,6 +24,7 @@ from ..mask import Mask
 from ..matrix import Matrix, as_matrix
 from ..operators import TypedSemiring, typed_binary, typed_semiring
 from ..operators.base import Positions
+from ..scalar import Scalar
 from ..vector import Vector
 
 # Push from a frontier holding less than this share of the vertices and of the matrix's
@@ -99,7 +100,7 @@ class _MatVec(Expression):
         all.  Asked twice for one u (a write that could not use the push, then the product),
         it decides once: deciding may read the device.  (A stale answer would only cost speed.)"""
         A, u, method = self._A, self._u, self._method
-        storage = (id(u._sp), id(u._bm))  # (ids: a reference would count as a sharer)
+        storage = (id(u._sp), id(u._bm))  # (ids: the decision must not keep u's arrays alive)
         if self._decided is not None and self._decided[0] == storage:
             return self._decided[1]
         vertex_share, edge_share = _push_limits(self._typed, A._be)
@@ -203,10 +204,9 @@ def _queue_weight(M: Matrix, D: Vector, u_count: int, edge_share: float) -> None
     reach = min(M.nrows, M._most_entries(u_count))
     if M._most_entries(reach) < edge_share * M.nvals:
         return
-    D._count = M._be.count_ahead(D._count, D._bm[0])  # (its read then does not wait for the weight)
-    weight = M._be.sum_selected_queued(M._row_lengths(), D._bm[0])
-    if weight is not None:
-        D._weight = (weakref.ref(M), weight)  # (not keeping M alive)
+    # The count first (its read then does not wait for the weight); a weak reference to M
+    # (not keeping M alive).
+    D._store.queue_weight(M._be, weakref.ref(M), M._row_lengths())
 
 
 def _pull_operands(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool) -> tuple[Any, Any, Any]:
@@ -249,10 +249,12 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
     every_row = present is None and row_mask is None
     out, has = be.spmv(sr, M._indptr, M._indices, avals, x, present, row_mask, vector_first, M._spmv_plan(),
                        presence=not every_row, complement=complement)
+    also_held: tuple[Any, ...] = ()
     if has is None:
         has = M._nonempty_flags()
+        also_held = (has,)  # (M's cached flags)
     count = M._nonempty_rows() if every_row else None
-    return _inside(Vector._from_bitmap(be, sr.out_type, M.nrows, has, out, count), mask)
+    return _inside(Vector._from_bitmap(be, sr.out_type, M.nrows, has, out, count, also_held), mask)
 
 
 def _joins_into(sr: TypedSemiring, u: Vector, C: Any, accum: Any) -> bool:
@@ -388,13 +390,14 @@ def _pull_replacing(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool,
     own = C._bm[1] if C._owns_bitmap(values_only=True) else None
     out, has = M._be.spmv(sr, M._indptr, M._indices, avals, x, None, None, vector_first, M._spmv_plan(),
                           presence=False, out=own)
-    C._set_bitmap(M._nonempty_flags() if has is None else has, out, M._nonempty_rows())
+    bits = M._nonempty_flags() if has is None else has
+    C._set_bitmap(bits, out, M._nonempty_rows(), also_held=(bits,) if has is None else ())  # (M's cached flags)
 
 
 def _inside(result: Vector, mask: Mask | None) -> Vector:
     """``result``, marked as having no entry where ``mask`` (when given) forbids one: the
     write then need not apply that mask again (see ``_bitmap.write_vector``)."""
-    result._inside = mask
+    result._store.mark_inside(mask)
     return result
 
 
@@ -416,8 +419,10 @@ def _counts_entries(sr: TypedSemiring) -> bool:
 def _row_counts(sr: TypedSemiring, M: Matrix) -> Vector:
     """Each nonempty row's count of entries, from the matrix's row lengths (no product runs)."""
     # The cached arrays may be shared as they are: a shared array is never written in place.
-    counts = M._be.cast(M._row_lengths(), sr.out_type)
-    return Vector._from_bitmap(M._be, sr.out_type, M.nrows, M._nonempty_flags(), counts, M._nonempty_rows())
+    lengths, flags = M._row_lengths(), M._nonempty_flags()
+    counts = M._be.cast(lengths, sr.out_type)
+    also_held = (flags, counts) if counts is lengths else (flags,)
+    return Vector._from_bitmap(M._be, sr.out_type, M.nrows, flags, counts, M._nonempty_rows(), also_held)
 
 
 def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size: int,
@@ -468,8 +473,6 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:
 
 def inner_expr(u: Any, v: Any, op: Any) -> Expression:
     """``u' v`` over a semiring, as a Scalar expression."""
-    from ..scalar import Scalar
-
     u, v = _as_vector(u, "inner"), _as_vector(v, "inner")
     if u.size != v.size:
         raise DimensionMismatch(f"inner: sizes {u.size} and {v.size} differ")

@@ -70,7 +70,7 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
         n = obj.nvals
         if n == 0:
             if not allow_empty:
-                s._value = np.asarray(mon.identity, dtype=mon.type.np_type)[()]
+                s._put(np.asarray(mon.identity, dtype=mon.type.np_type)[()])
             return s
         if obj.kind == "Vector" and obj._is_bitmap and not mon.is_any:
             # Absent positions hold the identity, so the whole dense array can be reduced.

@@ -14,6 +14,7 @@ from ..limits import check_dimension, check_product_dimension
 from ..mask import Mask
 from ..operators import typed_binary
 from ..operators.base import Positions
+from ..storage import pointer_dtype, stable_argsort
 
 
 def transpose_csr(A: Any) -> Any:
@@ -23,7 +24,6 @@ def transpose_csr(A: Any) -> Any:
     their rows ascending); the new row pointers come from the column counts.  Work and
     memory O(entries + columns); no int64 copy of int32 indices beyond the permutation."""
     from ..matrix import Matrix
-    from ..storage import pointer_dtype, stable_argsort
 
     be = A._be
     xp = be.xp

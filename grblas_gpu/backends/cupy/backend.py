@@ -23,8 +23,8 @@ from ...exceptions import DomainMismatch, InvalidValue, OutOfMemory
 from ...limits import register_available, require_bytes
 from ...operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ...operators.cmath import cast_array
-from .. import Backend
-from . import codegen
+from ..base import Backend
+from . import codegen, signatures
 from .codegen import KernelModule
 from .counts import DeviceCount, StreamCounts
 from .launch import CHANGES, PreparedLaunch, launch_kept, scalar_word
@@ -50,20 +50,17 @@ _KEPT_ELEMENTWISE = 1024  # element-wise launches kept prepared (per entry, size
 _KEPT_OPERAND_TYPES = 1024  # matrix-vector operand types kept (per semiring, order, operand), dropped beyond
 _KEPT_REPORTS = 4  # clean report arrays kept for relax pushes (per device, stream, monoid, size), dropped beyond
 _PUSH_BLOCKS_PER_SM = 16  # balanced and bitmap pushes: enough warps to fill the GPU; more stride
-# The arguments of a kept launch that differ between calls on one matrix: the matrix values, x
-# (or the frontier) and its presence, the row mask, the result and its presence (and for the
-# pull, a claimed output's values and presence; for the push, the stream's count state and
-# the word its count goes to).
-_VECTOR_CHANGING = (2, 3, 4, 5, 9, 10, 11, 12)
-_BARE_CHANGING = (2, 3, 9)  # the same launch with no vector presence, mask, result presence or claim
-_PUSH_BITMAP_CHANGING = (2, 3, 4, 6, 8, 9, 10, 11)
-_RESET_CHANGING = (1, 2)  # a push result's reset: its values and presence
-_RELAX_CHANGING = (2, 3, 4, 6, 7, 8, 9, 12, 13)  # values, frontier, c, the report and the count
-# The pointers of kept element-wise launches (their other arguments are scalars).
-_ALLOWED_CHANGING = (0, 1, 3, 4, 6, 7)
-_ADD_INTO_CHANGING = (0, 1, 2, 3)
-_ADD_CHANGES_CHANGING = (0, 1, 2, 3, 4, 5, 6, 7, 9, 10)  # every array, the count state and word
-_SET_WHERE_CHANGING = (0, 1, 2, 3)  # the mask, the value (its word), the presence and values written
+# The arguments of a kept launch that differ between calls, by position: declared by name
+# beside the templates (see signatures.py), read from the kernels' parameter lists.
+_VECTOR_CHANGING = signatures.SPMV_VECTOR.changing
+_BARE_CHANGING = signatures.SPMV_VECTOR_BARE.changing
+_PUSH_BITMAP_CHANGING = signatures.PUSH_BITMAP.changing
+_RESET_CHANGING = signatures.PUSH_RESET.changing
+_RELAX_CHANGING = signatures.PUSH_RELAX.changing
+_ALLOWED_CHANGING = signatures.MASK_ALLOWED.changing
+_ADD_INTO_CHANGING = signatures.ADD_INTO.changing
+_ADD_CHANGES_CHANGING = signatures.ADD_CHANGES.changing
+_SET_WHERE_CHANGING = signatures.SET_WHERE.changing
 _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many rows in one block (<= 15 us)
 # A null device pointer: CuPy passes None as one, and takes it faster than a NumPy scalar
 # (0.2 against 0.5 us an argument on a slow host; a kernel often has several).
