@@ -12,6 +12,7 @@ import numpy as np
 
 from . import _bitmap
 from . import _sparse as sp
+from .backends import PicklesBackendByName
 from .dtypes import BOOL, FP64, INT64, DataType, cast_scalar, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from .expressions import Expression, Updater, check_same_backend, parse_output_args, write_plain
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from .vector import Vector
 
 
-class Collection:
+class Collection(PicklesBackendByName):
     """Base of Vector and Matrix."""
 
     kind = "Collection"

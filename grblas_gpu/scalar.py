@@ -6,13 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from .backends import get_backend
+from .backends import PicklesBackendByName, get_backend
 from .dtypes import FP64, DataType, cast_scalar, dtype_of_value, lookup_dtype
 from .exceptions import EmptyObject
 from .storage import ScalarStore
 
 
-class Scalar:
+class Scalar(PicklesBackendByName):
     """A typed value that may be empty (``value is None``).
 
     A reduction's result stays where it was computed: on the GPU it is read back only when

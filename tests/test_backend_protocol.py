@@ -24,6 +24,9 @@ def test_protocol_lists_every_numpy_method() -> None:
 def test_protocol_lists_every_cupy_method() -> None:
     backend = pytest.importorskip("grblas_gpu.backends.cupy.backend", exc_type=ImportError)
     internal = {"count_true_queued"}  # used inside the CuPy backend only
+    # Tuning knobs of the CuPy backend's mat-vec plans (set by the variant benchmarks), not
+    # methods of the contract.
+    internal |= {"push_balance_row", "merge_min_nnz", "hot_columns", "hot_min_share", "hot_min_nnz"}
     assert _public(backend.CupyBackend) - _HELPERS - internal - _public(BackendProtocol) == set()
 
 

@@ -29,6 +29,9 @@ def _nx_graph(g: graphs.Graph) -> nx.Graph:
     return G
 
 
+MASKED = {"mxm_masked", "mxm_tril"}
+
+
 def test_products_rows_numpy(tmp_path: Path) -> None:
     """The products part writes mxm rows for every semiring on the kron graph and the grid,
     and triangle and LCC rows whose counts agree with scipy's and with networkx's."""
@@ -37,8 +40,12 @@ def test_products_rows_numpy(tmp_path: Path) -> None:
     data = json.loads((tmp_path / "results.json").read_text())
     rows = data["results"]
     for graph in ("kron6-sym", "grid6"):
-        mxm = {r["op"]: r for r in rows if r["graph"] == graph and r["op"].startswith("mxm_")}
+        mxm = {r["op"]: r for r in rows if r["graph"] == graph and r["op"].startswith("mxm_")
+               and r["op"] not in MASKED}
         assert set(mxm) == {f"mxm_{s}" for s in products.MXM_SEMIRINGS}
+        # The masked rows: timed against python-graphblas where it imports, else not written.
+        masked = [r for r in rows if r["graph"] == graph and r["op"] in MASKED]
+        assert all(r.get("ok") is True for r in masked if "skipped" not in r)
         for r in mxm.values():
             assert r["impl"] == "ours" and r["peer"] == "scipy" and r["ok"] is True
             assert r["median_s"] > 0 and r["peer_median_s"] > 0 and r["peer_ratio"] > 0
@@ -88,7 +95,7 @@ def test_a_failing_product_is_a_skip_row(monkeypatch: pytest.MonkeyPatch) -> Non
 
     monkeypatch.setattr(gb.Matrix, "mxm", no_memory)
     rows = products.bench_mxm(graphs.grid(4), CPU)
-    assert [r["op"] for r in rows] == [f"mxm_{s}" for s in products.MXM_SEMIRINGS]
+    assert [r["op"] for r in rows if r["op"] not in MASKED] == [f"mxm_{s}" for s in products.MXM_SEMIRINGS]
     assert all("OutOfMemory: the product does not fit" in r["skipped"] for r in rows)
     tri = products.bench_triangles(graphs.kronecker_symmetric(5), CPU)
     assert {r["op"] for r in tri} == {"triangles", "lcc"}

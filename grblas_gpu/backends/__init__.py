@@ -11,11 +11,13 @@ import contextlib
 import functools
 import os
 from collections.abc import Iterator
+from typing import Any
 
 from ..exceptions import InvalidValue
 from .base import Backend
 
-__all__ = ["BACKENDS", "default_backend", "get_backend", "use_backend", "gpu_available", "Backend"]
+__all__ = ["BACKENDS", "default_backend", "get_backend", "use_backend", "gpu_available", "Backend",
+           "PicklesBackendByName"]
 
 BACKENDS = ("numpy", "cupy")
 _stack: list[str] = []
@@ -75,3 +77,18 @@ def get_backend(name: str | None = None) -> Backend:
     """The :class:`Backend` named ``name`` (the default backend when None)."""
     return _load(_check_name(name) if name is not None else default_backend())
 
+
+
+class PicklesBackendByName:
+    """Mixin for objects that hold their backend as ``_be``: pickled by the backend's name (a
+    backend holds compiled kernels and launch buffers, and a process has one per name)."""
+
+    _be: Any
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_be"] = self._be.name
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _be=get_backend(state["_be"]))
