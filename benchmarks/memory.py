@@ -197,12 +197,12 @@ def run(scales: list[int], backend: str, pr_iters: int, symmetric: bool = False,
         print(f"[{time.strftime('%H:%M:%S')}] kron scale {scale}", file=sys.stderr, flush=True)
         row = measure_scale(scale, backend, pr_iters, symmetric)
         data["scales"].append(row)
+        fitted = [r["scale"] for r in data["scales"] if ran_required(r)]
+        data["largest_scale"] = max(fitted) if fitted else None
         if done is not None:
             done(data)
         if not ran_required(row):
             break
-    fitted = [r["scale"] for r in data["scales"] if ran_required(r)]
-    data["largest_scale"] = max(fitted) if fitted else None
     if not gpu:
         tracemalloc.stop()
     return data

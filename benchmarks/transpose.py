@@ -52,6 +52,39 @@ def one_scale(scale: int) -> None:
     for name, s, peak in (("counting sort", new_s, new_peak), ("sort-based", old_s, old_peak)):
         print(f"kron{scale} {A.nvals:,} entries: {name}: {s * 1e3:.1f} ms, peak {peak / csr:.2f}x the CSR",
               flush=True)
+    print(f"kron{scale} counting sort kernels (ms): " +
+          ", ".join(f"{role} {ms:.2f}" for role, ms in kernel_times(A).items()), flush=True)
+
+
+def kernel_times(A: Any) -> dict[str, float]:
+    """Milliseconds of each kernel of one counting-sort transpose (CUDA events around each
+    launch; the CuPy scans, selections and sorts between them are not counted)."""
+    import cupy
+
+    from grblas_gpu.ops.structural import transpose_csr
+
+    be = A._be
+    compiled = be._function
+    times: dict[str, float] = {}
+
+    def timed_function(module: Any, role: str) -> Callable[..., None]:
+        fn = compiled(module, role)
+
+        def launch(*args: Any) -> None:
+            start, end = cupy.cuda.Event(), cupy.cuda.Event()
+            start.record()
+            fn(*args)
+            end.record()
+            end.synchronize()
+            times[role] = times.get(role, 0.0) + cupy.cuda.get_elapsed_time(start, end)
+        return launch
+
+    be._function = timed_function
+    try:
+        transpose_csr(A)
+    finally:
+        del be._function
+    return times
 
 
 def main(argv: list[str] | None = None) -> int:
