@@ -1,7 +1,8 @@
 """``python -m benchmarks.memory``: the memory a loaded Matrix holds and each algorithm's peak.
 
 For each Kronecker scale given (the directed GAP graph, as :mod:`benchmarks.large` builds
-it; default 22 to 27 on a GPU, 8 to 12 on the CPU) it reports
+it, or with ``--symmetric`` the symmetric one of :func:`graphs.kronecker_symmetric`, declared
+symmetric when loaded; default 22 to 27 on a GPU, 8 to 12 on the CPU) it reports
 
 * the CSR bytes: int64 indptr, int32 indices, float32 values;
 * the Matrix at rest: bytes held by the loaded FP32 Matrix (the CuPy memory pool's used
@@ -15,7 +16,8 @@ it; default 22 to 27 on a GPU, 8 to 12 on the CPU) it reports
 
 The run stops after the first scale where building, loading, BFS, SSSP or PageRank fails
 (the error is reported) and names the largest scale that ran BFS, SSSP and PageRank.
-Results go to ``memory.json`` and ``memory.md`` in ``--out``.
+Results go to ``memory.json`` and ``memory.md`` in ``--out`` (``memory-TAG.*`` with ``--tag``),
+written again after every scale, so a run cut short keeps the scales it finished.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from . import large
+from . import graphs, large
 from .timing import PeakMemory, device_sync
 
 ALGORITHMS = ("bfs_levels", "sssp", "pagerank", "connected_components")
@@ -101,11 +103,16 @@ def _error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:300]
 
 
-def warm_up(backend: str, pr_iters: int) -> None:
+def build(scale: int, symmetric: bool) -> graphs.Graph:
+    """The directed Kronecker graph of ``2**scale`` vertices, or the symmetric one."""
+    return graphs.kronecker_symmetric(scale) if symmetric else large.build(scale)
+
+
+def warm_up(backend: str, pr_iters: int, symmetric: bool = False) -> None:
     """Run every algorithm once on a small graph, so that no measured run compiles kernels."""
     import grblas_gpu as gb
 
-    g = large.build(8)
+    g = build(8, symmetric)
     A = gb.Matrix.from_csr(g.indptr, g.indices, g.weights, ncols=g.n, dtype="FP32", backend=backend,
                            symmetric=g.symmetric)
     for fn in _runs(A, g.max_degree_vertex(), pr_iters).values():
@@ -113,16 +120,16 @@ def warm_up(backend: str, pr_iters: int) -> None:
     device_sync()
 
 
-def measure_scale(scale: int, backend: str, pr_iters: int) -> dict:
+def measure_scale(scale: int, backend: str, pr_iters: int, symmetric: bool = False) -> dict:
     """Build, load and run every algorithm at one scale; failures become ``error`` fields."""
     import grblas_gpu as gb
 
     gpu = backend == "cupy"
-    row: dict = {"scale": scale, "graph": f"kron{scale}", "algorithms": []}
+    row: dict = {"scale": scale, "graph": f"kron{scale}" + ("-sym" if symmetric else ""), "algorithms": []}
     _release(gpu)
     before = _used_bytes(gpu)
     try:
-        g = large.build(scale)
+        g = build(scale, symmetric)
     except Exception as exc:  # noqa: BLE001 - MemoryError and the like end the run
         return {**row, "error": "build: " + _error_text(exc)}
     row.update({"vertices": g.n, "edges": g.nnz, "csr_bytes": g.nbytes, "build_s": round(g.build_s, 3)})
@@ -178,21 +185,24 @@ def ran_required(row: dict) -> bool:
     return "error" not in row and set(REQUIRED) <= done
 
 
-def run(scales: list[int], backend: str, pr_iters: int) -> dict:
-    """Every scale in turn, up to the first that does not fit."""
+def run(scales: list[int], backend: str, pr_iters: int, symmetric: bool = False,
+        done: Callable[[dict], None] | None = None) -> dict:
+    """Every scale in turn, up to the first that does not fit; ``done(data)`` after each."""
     gpu = backend == "cupy"
     if not gpu:
         tracemalloc.start()
-    data = {"meta": _meta(backend, pr_iters), "scales": []}
-    warm_up(backend, pr_iters)
+    data: dict = {"meta": {**_meta(backend, pr_iters), "symmetric": symmetric}, "scales": []}
+    warm_up(backend, pr_iters, symmetric)
     for scale in scales:
         print(f"[{time.strftime('%H:%M:%S')}] kron scale {scale}", file=sys.stderr, flush=True)
-        row = measure_scale(scale, backend, pr_iters)
+        row = measure_scale(scale, backend, pr_iters, symmetric)
         data["scales"].append(row)
+        fitted = [r["scale"] for r in data["scales"] if ran_required(r)]
+        data["largest_scale"] = max(fitted) if fitted else None
+        if done is not None:
+            done(data)
         if not ran_required(row):
             break
-    fitted = [r["scale"] for r in data["scales"] if ran_required(r)]
-    data["largest_scale"] = max(fitted) if fitted else None
     if not gpu:
         tracemalloc.stop()
     return data
@@ -227,8 +237,8 @@ def markdown(data: dict) -> str:
     """The results as Markdown tables."""
     m = data["meta"]
     lines = [f"# Memory ({m['backend']})", "", f"Device: {m['device']}  ", f"Date: {m['date']}  ",
-             (f"Counter: {m['memory_counter']}; PageRank {m['pr_iters']} iterations; graphs: directed "
-              "GAP Kronecker; CSR = int64 indptr + int32 indices + float32 values"), "",
+             (f"Counter: {m['memory_counter']}; PageRank {m['pr_iters']} iterations; graphs: "
+              f"{'symmetric (declared)' if m.get('symmetric') else 'directed'} GAP Kronecker; CSR = int64 indptr + int32 indices + float32 values"), "",
              ("| graph | vertices | edges | CSR | Matrix at rest | at rest / CSR | load peak | "
               "load s | notes |"), "|---|---|---|---|---|---|---|---|---|"]
     for r in data["scales"]:
@@ -250,11 +260,12 @@ def markdown(data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(data: dict, out: Path) -> None:
-    """``memory.json`` and ``memory.md`` in ``out``."""
+def write(data: dict, out: Path, tag: str = "") -> None:
+    """``memory.json`` and ``memory.md`` in ``out`` (``memory-TAG.*`` with a tag)."""
     out.mkdir(parents=True, exist_ok=True)
-    (out / "memory.json").write_text(json.dumps(data, indent=1, default=str))
-    (out / "memory.md").write_text(markdown(data))
+    stem = f"memory-{tag}" if tag else "memory"
+    (out / f"{stem}.json").write_text(json.dumps(data, indent=1, default=str))
+    (out / f"{stem}.md").write_text(markdown(data))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -264,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("scales", type=int, nargs="*", help="kron scales (default 22..27 on a GPU, 8..12 on the CPU)")
     p.add_argument("--backend", choices=("numpy", "cupy"), default=None)
     p.add_argument("--pr-iters", type=int, default=10)
+    p.add_argument("--symmetric", action="store_true", help="the symmetric graphs, declared symmetric")
+    p.add_argument("--tag", default="", help="results go to memory-TAG.json / .md")
     p.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     a = p.parse_args(argv)
     if a.backend is None:
@@ -271,8 +284,7 @@ def main(argv: list[str] | None = None) -> int:
 
         a.backend = "cupy" if gb.gpu_available() else "numpy"
     scales = a.scales or (list(range(22, 28)) if a.backend == "cupy" else [8, 10, 12])
-    data = run(scales, a.backend, a.pr_iters)
-    write(data, a.out)
+    data = run(scales, a.backend, a.pr_iters, a.symmetric, lambda d: write(d, a.out, a.tag))
     print(markdown(data))
     return 0
 

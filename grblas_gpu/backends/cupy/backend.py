@@ -1261,6 +1261,20 @@ class CupyBackend(Backend):
 
         return mxm_dot(self, semiring, a, bt, mask)
 
+    @_map_out_of_memory
+    def transpose_csr(self, indptr: Any, indices: Any, values: Any, nrows: int, ncols: int, ptr_type: Any,
+                      row_type: Any) -> tuple[cupy.ndarray, cupy.ndarray, cupy.ndarray] | None:
+        """(pointers, rows, values) of the transpose of a sorted CSR by a counting sort whose
+        work is ``ncols``-sized (see :mod:`.transpose`); None where the values' size is not one
+        the kernels copy (the caller sorts instead)."""
+        from . import transpose
+
+        if not transpose.applies(values):
+            return None
+        ptr, idx = self._csr_arrays(indptr, indices)
+        return transpose.transpose_csr(self._function, ptr, idx, _contiguous(values), nrows, ncols, ptr_type,
+                                       row_type)
+
     def spmv_plan(self, indptr: Any, indices: Any = None, ncols: int = 0) -> SpmvPlan:
         """How :meth:`spmv` splits a matrix's work.
 

@@ -1,0 +1,107 @@
+"""The GPU transpose (a counting sort): results against scipy, and its peak memory from CuPy's
+pool.  Skipped without a GPU."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+import scipy.sparse as sps
+
+import grblas_gpu as gb
+from grblas_gpu.backends import gpu_available
+from grblas_gpu.storage import wide_pointers
+
+pytestmark = pytest.mark.skipif(not gpu_available(), reason="needs a GPU")
+
+
+def _skewed(nrows: int, ncols: int, rng: np.random.Generator, dtype: str) -> sps.csr_matrix:
+    """Random entries plus a few dense columns: short, medium (one block) and long (more
+    than a block's 8192 keys) columns all occur."""
+    m = rng.integers(0, nrows * ncols // 50 + 1)
+    rows = np.concatenate([rng.integers(0, nrows, m), rng.integers(0, nrows, 40_000), rng.integers(0, nrows, 900)])
+    cols = np.concatenate([rng.integers(0, ncols, m), np.full(40_000, 3), np.full(900, ncols - 1)])
+    vals = rng.integers(1, 100, rows.size).astype(dtype)
+    A = sps.coo_matrix((vals, (rows, cols)), shape=(nrows, ncols)).tocsr()
+    A.sum_duplicates()
+    A.sort_indices()
+    return A
+
+
+def _check(A: sps.csr_matrix, dtype: str) -> None:
+    M = gb.Matrix.from_csr(A.indptr, A.indices, A.data, ncols=A.shape[1], dtype=dtype, backend="cupy")
+    ptr, rows, vals = M.T.new().to_csr()
+    want = A.T.tocsr()
+    want.sort_indices()
+    np.testing.assert_array_equal(ptr, want.indptr)
+    np.testing.assert_array_equal(rows, want.indices)
+    np.testing.assert_array_equal(vals, want.data)
+
+
+@pytest.mark.parametrize("dtype", ["FP32", "FP64", "BOOL", "INT8", "INT16", "UINT64"])
+def test_transpose_matches_scipy(dtype: str) -> None:
+    rng = np.random.default_rng(7)
+    np_type = {"FP32": "float32", "FP64": "float64", "BOOL": "bool", "INT8": "int8", "INT16": "int16",
+               "UINT64": "uint64"}[dtype]
+    _check(_skewed(50_000, 3_000, rng, np_type), dtype)
+
+
+def test_transpose_rectangular_and_empty_columns() -> None:
+    rng = np.random.default_rng(8)
+    _check(_skewed(300, 70_000, rng, "float32"), "FP32")
+    _check(sps.csr_matrix((5, 9), dtype=np.float32), "FP32")
+
+
+def test_transpose_with_int64_pointers() -> None:
+    rng = np.random.default_rng(9)
+    A = _skewed(20_000, 2_000, rng, "float64")
+    with wide_pointers():
+        M = gb.Matrix.from_csr(A.indptr, A.indices, A.data, ncols=A.shape[1], dtype="FP64", backend="cupy")
+        T = M.T.new()
+    assert T._ptr.dtype == np.int64
+    ptr, rows, vals = T.to_csr()
+    want = A.T.tocsr()
+    want.sort_indices()
+    np.testing.assert_array_equal(ptr, want.indptr)
+    np.testing.assert_array_equal(rows, want.indices)
+    np.testing.assert_array_equal(vals, want.data)
+
+
+@contextmanager
+def _pool_peak() -> Iterator[list[int]]:
+    """The CuPy pool's used bytes above the start at their highest, sampled at each allocation."""
+    import cupy
+
+    pool = cupy.get_default_memory_pool()
+    cupy.cuda.Device().synchronize()
+    base = pool.used_bytes()
+    peak = [0]
+
+    def malloc(size: int) -> object:
+        p = pool.malloc(size)
+        peak[0] = max(peak[0], pool.used_bytes() - base)
+        return p
+
+    cupy.cuda.set_allocator(malloc)
+    try:
+        yield peak
+    finally:
+        cupy.cuda.Device().synchronize()
+        cupy.cuda.set_allocator(pool.malloc)
+
+
+def test_transpose_peak_is_its_output_and_column_sized_work() -> None:
+    """The transpose of 4 M entries allocates its CSR and a few column-sized arrays, not a
+    sorting permutation (8 bytes an entry) or int64 rows."""
+    rng = np.random.default_rng(10)
+    n, nnz = 1 << 18, 1 << 22
+    A = sps.csr_matrix((rng.random(nnz, dtype=np.float32), (rng.integers(0, n, nnz), rng.integers(0, n, nnz))),
+                       shape=(n, n))
+    A.sum_duplicates()
+    M = gb.Matrix.from_csr(A.indptr, A.indices, A.data, ncols=n, dtype="FP32", backend="cupy", symmetric=False)
+    with _pool_peak() as peak:
+        T = M._transposed()
+    out = T._ptr.nbytes + T._indices.nbytes + T._vals.nbytes
+    assert peak[0] <= out + 4 * (n + 1) * 8, (peak[0], out)
