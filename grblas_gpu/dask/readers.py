@@ -1,0 +1,1 @@
+def read_graph(*a, **k): raise NotImplementedError
