@@ -75,11 +75,11 @@ class Context:
 
         futures = list(futures)
         while True:
-            self._check_alive(what)
             try:
                 wait(futures, timeout=_POLL_S)
                 break
-            except TimeoutError:  # still running: a failed partner may keep the others waiting
+            except TimeoutError:  # still running: a lost worker or a failed partner may keep it so
+                self._check_alive(what)
                 for f in futures:
                     if f.status == "error":
                         self._raise_from(f, what)
