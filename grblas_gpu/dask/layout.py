@@ -14,8 +14,10 @@ collective tasks of successive calls can never interleave on the workers.
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import Callable, Sequence
+from concurrent.futures import CancelledError
 from typing import Any
 
 import numpy as np
@@ -27,6 +29,8 @@ __all__ = ["Context", "Layout", "context_for", "balanced_offsets", "even_offsets
 
 _POLL_S = 0.5
 """How often a wait looks for lost workers while tasks run."""
+_GRACE_S = 10.0
+"""How long a wait whose tasks were lost gives the scheduler to notice which worker left."""
 
 _CONTEXTS: dict[tuple[int, tuple[str, ...], str, str], Context] = {}
 
@@ -83,6 +87,8 @@ class Context:
                 for f in futures:
                     if f.status == "error":
                         self._raise_from(f, what)
+            except (CancelledError, OSError) as exc:  # futures cancelled or a connection closed: a worker left
+                self._check_alive(what, force=True, cause=exc)
         for f in futures:
             if f.status == "error":
                 self._raise_from(f, what)
@@ -93,18 +99,32 @@ class Context:
     def gather(self, futures: Sequence[Any], what: str) -> list[Any]:
         """The results of ``futures`` (after :meth:`wait`)."""
         self.wait(futures, what)
-        return list(self.client.gather(list(futures)))
+        try:
+            return list(self.client.gather(list(futures)))
+        except (CancelledError, OSError) as exc:
+            self._check_alive(what, force=True, cause=exc)
+            raise
 
-    def _check_alive(self, what: str, force: bool = False) -> None:
+    def _check_alive(self, what: str, force: bool = False, cause: BaseException | None = None) -> None:
+        """:class:`WorkerLost` naming a worker the scheduler no longer lists; where ``force``
+        (a task was lost), wait a little for the scheduler to notice which, then raise anyway."""
+        end = time.monotonic() + (_GRACE_S if force else 0.0)
+        while True:
+            self._raise_if_gone(what, cause)
+            if time.monotonic() >= end:
+                break
+            time.sleep(0.1)
+        if force:
+            raise WorkerLost(f"GrB_PANIC: a partition's data was lost during {what}: {cause}") from cause
+
+    def _raise_if_gone(self, what: str, cause: BaseException | None) -> None:
         alive = set(self.client.nthreads())
         for k, w in enumerate(self.workers):
             if w not in alive:
                 parts = tuple(i for i, x in enumerate(self.workers) if x == w)
                 raise WorkerLost(f"GrB_PANIC: worker {w} (partition {k}) was lost during {what}; its partitions "
                                  f"{list(parts)} must be rebuilt (DistMatrix.rebuild) before the call is repeated",
-                                 worker=w, partitions=parts)
-        if force:
-            raise WorkerLost(f"GrB_PANIC: a partition's data was lost during {what}")
+                                 worker=w, partitions=parts) from cause
 
     def _raise_from(self, f: Any, what: str) -> None:
         from distributed import KilledWorker
