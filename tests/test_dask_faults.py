@@ -68,3 +68,16 @@ def test_killed_worker_then_rebuild(tmp_path: Any) -> None:
         assert R.rebuild() == [1]  # read again from the file
         assert bfs_levels(R, 0).gather().isequal(bfs_levels(A, 0))
         assert np.array_equal(R.gather().to_coo()[0], A.to_coo()[0])
+
+
+def test_benchmark_runs_on_cpu_workers(tmp_path: Any) -> None:
+    """``python -m benchmarks.dask --cpu`` at a small scale: the smoke test of the benchmark;
+    the graph made on the workers is the benchmarks' Kronecker graph."""
+    from benchmarks import dask as bench
+    from benchmarks import graphs
+
+    out = tmp_path / "dask.json"
+    [rec] = bench.main(["--cpu", "--strong", "8:2", "--weak", "", "--iters", "2", "--repeat", "1", "--out", str(out)])
+    assert rec["edges"] == graphs.kronecker_symmetric(8).nnz and rec["exchange"] == "dask"
+    assert rec["pagerank_iter_s"] > 0 and len(rec["device_bytes_per_worker"]) == 2
+    assert out.exists()

@@ -120,8 +120,9 @@ def join(blocks: list[Vector], offsets: Sequence[int]) -> Vector:
             idx.append(i + off)
             vals.append(v)
         return Vector._from_parts(be, t, size, xp.concatenate(idx), xp.concatenate(vals))
-    bits, vals = zip(*(b._bitmap() for b in blocks), strict=True)
-    return Vector._from_bitmap(be, t, size, xp.concatenate(bits), xp.concatenate(vals), count)
+    maps = [b._bitmap() for b in blocks]
+    return Vector._from_bitmap(be, t, size, xp.concatenate([m[0] for m in maps]), xp.concatenate([m[1] for m in maps]),
+                               count)
 
 
 def split(v: Vector, offsets: Sequence[int]) -> list[Vector]:

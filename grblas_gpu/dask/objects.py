@@ -22,7 +22,7 @@ on the workers without knowing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from typing_extensions import Self
@@ -239,6 +239,7 @@ def _check_operands(expr: DistExpr, out: Any, mask: Any, changed: Any) -> None:
 def _out_shape(expr: DistExpr, x: Any) -> tuple[int, ...]:
     if expr.kind == "Vector":
         return (lay_size(expr._layout),)
+    assert expr.ncols is not None  # set for every Matrix expression
     return (lay_size(expr._layout), expr.ncols)
 
 
@@ -329,6 +330,9 @@ class DistCollection:
     _blocks: list[Any]
     _dtype: DataType
     name: str | None
+    if TYPE_CHECKING:  # each subclass's own
+        @property
+        def shape(self) -> tuple[int, ...]: ...
 
     # ------------------------------------------------------------ basics
     @property
@@ -474,7 +478,7 @@ def _identity(x: Any) -> Any:
     return x
 
 
-class DistVector(DistCollection, Vector):
+class DistVector(DistCollection, Vector):  # type: ignore[misc]  # distributed expressions, not local ones
     """A Vector cut into contiguous blocks, one per worker (see the module docstring)."""
 
     kind = "Vector"
@@ -519,7 +523,7 @@ class DistVector(DistCollection, Vector):
         """A copy (cast to ``dtype``, through ``mask``)."""
         return self._as_expr().new(dtype, mask=mask, name=name)
 
-    def vxm(self, A: Any, op: Any = "plus_times", *, method: str = "auto") -> DistExpr:
+    def vxm(self, A: Any, op: Any = "plus_times", *, method: str = "auto") -> DistExpr:  # type: ignore[override]
         """``u' A``: each worker's ``u_k' A_k``, folded with the semiring's monoid."""
         if not isinstance(A, DistMatrix):
             raise PartitionMismatch(f"vxm: a distributed Vector needs a distributed Matrix, got {type(A).__name__}")
@@ -531,11 +535,11 @@ class DistVector(DistCollection, Vector):
         return DistExpr("scatter", "Vector", A._col_layout, _probe(make, self, A), make, (self, A), "vxm",
                         monoid=sr.monoid)
 
-    def reduce(self, op: Any = "plus", *, allow_empty: bool = True) -> DistExpr:
+    def reduce(self, op: Any = "plus", *, allow_empty: bool = True) -> DistExpr:  # type: ignore[override]
         """The entries combined with the monoid ``op`` (to a Scalar)."""
         return self.reduce_scalar_expr(op, allow_empty, "reduce", lambda v: v.reduce(op, allow_empty=allow_empty))
 
-    def inner(self, other: Any, op: Any = "plus_times") -> DistExpr:
+    def inner(self, other: Any, op: Any = "plus_times") -> DistExpr:  # type: ignore[override]
         """``u . v`` over the semiring ``op`` (to a Scalar)."""
         sr = _resolve_semiring(op)
         e = self._local_expr("inner", lambda a, b: a.inner(b, sr), other)
@@ -595,7 +599,7 @@ class DistTransposed:
         """The parent."""
         return self.parent
 
-    def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> DistExpr:
+    def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> DistExpr:  # type: ignore[override]
         """``A' u``: each worker's ``A_k' u_k``, folded with the semiring's monoid."""
         A = self.parent
         if not isinstance(u, DistVector):
@@ -613,7 +617,7 @@ class DistTransposed:
                         monoid=sr.monoid)
 
 
-class DistMatrix(DistCollection, Matrix):
+class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed expressions, not local ones
     """A Matrix cut into row blocks, one per worker, each a local ``Matrix`` of its rows and
     all columns (see the module docstring; docs/dask.md says how 2-D blocks would follow)."""
 
@@ -691,7 +695,7 @@ class DistMatrix(DistCollection, Matrix):
             B._symmetric = self._symmetric
         return B
 
-    def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> DistExpr:
+    def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> DistExpr:  # type: ignore[override]
         """``A u``: ``u`` all-gathered, then each worker's ``A_k u``."""
         if not isinstance(u, DistVector):
             raise PartitionMismatch(f"mxv: a distributed Matrix needs a distributed Vector, got {type(u).__name__}")
@@ -706,14 +710,14 @@ class DistMatrix(DistCollection, Matrix):
 
         return DistExpr("gather", "Vector", self._layout, _probe(make, self, u), make, (self, u), "mxv")
 
-    def reduce_rowwise(self, op: Any = "plus") -> DistExpr:
+    def reduce_rowwise(self, op: Any = "plus") -> DistExpr:  # type: ignore[override]
         """Each row's entries combined with the monoid ``op`` (a Vector partitioned as the rows)."""
         def make(M: Any) -> Any:
             return M.reduce_rowwise(op)
 
         return DistExpr("local", "Vector", self._layout, _probe(make, self), make, (self,), "reduce_rowwise")
 
-    def reduce_scalar(self, op: Any = "plus", *, allow_empty: bool = True) -> DistExpr:
+    def reduce_scalar(self, op: Any = "plus", *, allow_empty: bool = True) -> DistExpr:  # type: ignore[override]
         """Every entry combined with the monoid ``op`` (to a Scalar)."""
         return self.reduce_scalar_expr(op, allow_empty, "reduce_scalar",
                                        lambda M: M.reduce_scalar(op, allow_empty=allow_empty))

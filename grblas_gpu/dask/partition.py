@@ -57,7 +57,8 @@ def _send_block(ctx: Context, k: int, csr: Any, lo: int, hi: int, ncols: int, dt
 
 
 def _unpack_block(data: tuple[np.ndarray, ...], ncols: int, dtype: Any, backend: str) -> Matrix:
-    return _block_from_csr(*data, ncols, dtype, backend)
+    ptr, idx, vals = data
+    return _block_from_csr(ptr, idx, vals, ncols, dtype, backend)
 
 
 def distribute(obj: Matrix | Vector, client: Any = None, npartitions: int | None = None, *,

@@ -148,8 +148,8 @@ def _spec_for(path: str, fmt: str, dtype: Any, directed: bool) -> tuple[FileSpec
         spec = FileSpec(path, h.data_offset, size, 2 if h.field == "pattern" else 3, True, mirror,
                         h.symmetry == "skew-symmetric", t, (b"%",))
         return spec, h.nrows, h.ncols, h.symmetry == "symmetric"
-    t = lookup_dtype(dtype) if dtype is not None else None
-    spec = FileSpec(path, 0, size, 3, False, not directed, False, t or FP64, (b"#", b"%"))
+    weights = lookup_dtype(dtype) if dtype is not None else FP64
+    spec = FileSpec(path, 0, size, 3, False, not directed, False, weights, (b"#", b"%"))
     return spec, None, None, not directed
 
 
