@@ -19,7 +19,7 @@ import numpy as np
 
 from ..vector import Vector
 
-__all__ = ["unique_id", "join_comm", "get_comm", "NcclComm"]
+__all__ = ["unique_id", "join_comm", "leave_comm", "abort_comm", "get_comm", "NcclComm"]
 
 _COMMS: dict[str, NcclComm] = {}
 """The communicators this worker process has joined, by layout key."""
@@ -45,6 +45,14 @@ def leave_comm(key: str) -> None:
     comm = _COMMS.pop(key, None)
     if comm is not None:
         comm.comm.destroy()
+
+
+def abort_comm(key: str) -> None:
+    """Abort this worker's communicator ``key`` (run beside a task blocked in a collective
+    whose partner died: ``ncclCommAbort`` makes it return with an error, freeing the worker)."""
+    comm = _COMMS.pop(key, None)
+    if comm is not None:
+        comm.comm.abort()
 
 
 def get_comm(key: str) -> NcclComm:

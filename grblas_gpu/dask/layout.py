@@ -13,6 +13,7 @@ collective tasks of successive calls can never interleave on the workers.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import uuid
@@ -121,6 +122,7 @@ class Context:
         alive = set(self.client.nthreads())
         for k, w in enumerate(self.workers):
             if w not in alive:
+                self._abort_comm(alive)
                 parts = tuple(i for i, x in enumerate(self.workers) if x == w)
                 raise WorkerLost(f"GrB_PANIC: worker {w} (partition {k}) was lost during {what}; its partitions "
                                  f"{list(parts)} must be rebuilt (DistMatrix.rebuild) before the call is repeated",
@@ -136,6 +138,18 @@ class Context:
         raise exc
 
     # ------------------------------------------------------------ NCCL
+    def _abort_comm(self, alive: set[str]) -> None:
+        """After a worker was lost: abort the communicator on the others, so that a task
+        blocked in a collective with it returns (the communicator is not used again)."""
+        if not (self.nccl and self.comm_ready):
+            return
+        from . import _nccl
+
+        self.comm_ready = False
+        live = [w for w in self.workers if w in alive]
+        with contextlib.suppress(Exception):  # best effort: the error naming the lost worker comes next
+            self.client.run(_nccl.abort_comm, self.key, workers=live)
+
     def ensure_comm(self) -> None:
         """Make the NCCL communicator among these workers (once)."""
         if not self.nccl or self.comm_ready:
