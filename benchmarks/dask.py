@@ -75,6 +75,10 @@ def _degree_top(block: Any, offset: int) -> tuple[int, int]:
     return int(counts[i]), offset + i
 
 
+def _nbytes(block: Any) -> int:
+    return int(block.nbytes)
+
+
 def _reset_pool() -> None:
     try:
         import cupy
@@ -124,7 +128,10 @@ def run_config(scale: int, workers: int, gpu: bool, args: argparse.Namespace) ->
         A = _graph(client, scale, args.seed)
         rec["build_s"] = round(time.perf_counter() - t0, 3)
         rec["edges"] = A.nvals
+        client.run(_reset_pool)  # what the generation held goes back: the memory below is the runs'
         ctx = A.layout.context
+        rec["matrix_bytes_per_worker"] = ctx.gather([ctx.submit(_nbytes, b, part=k) for k, b in enumerate(A.partitions)],
+                                                    "nbytes")
         rec["backend"], rec["exchange"] = ctx.backend, ctx.exchange
         tops = ctx.gather([ctx.submit(_degree_top, b, A.layout.offsets[k], part=k)
                            for k, b in enumerate(A.partitions)], "degrees")

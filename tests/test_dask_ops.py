@@ -268,3 +268,27 @@ def test_bad_input_raises_before_any_change(client: Client, D: gd.DistMatrix, A:
             du.ewise_add(theirs)
     with pytest.raises(InvalidValue):
         gd.distribute(A, client, npartitions=3)
+
+
+@pytest.mark.parametrize("density", [0.01, 0.5])  # pushed from each part / all-gathered and pulled
+def test_products_with_a_symmetric_matrix(client: Client, density: float) -> None:
+    S = _graph(24, symmetric=True)
+    DS = gd.distribute(S, client, backend="numpy")
+    DS.is_symmetric = True  # declared: A' = A chooses the form by the vector's density
+    u = _vec(25, density)
+    du = gd.distribute(u, like=DS)
+    for sr, exact in ((semiring.min_plus, True), (semiring.plus_times, False), (semiring.min_first, True)):
+        _same(du.vxm(DS, sr).new(), u.vxm(S, sr).new(), exact)
+        _same(DS.mxv(du, sr).new(), S.mxv(u, sr).new(), exact)
+        _same(DS.T.mxv(du, sr).new(), S.T.mxv(u, sr).new(), exact)
+
+
+def test_positional_operators_are_refused(D: gd.DistMatrix) -> None:
+    du = gd.distribute(_vec(26), like=D)
+    with pytest.raises(gb.NotImplementedException):
+        du.vxm(D, semiring.any_secondi)
+    with pytest.raises(gb.NotImplementedException):
+        D.select(select.tril)
+    with pytest.raises(gb.NotImplementedException):
+        du.apply(binary.firsti, right=0)
+    du.select(select.valuege, 1.0).new()  # by value: fine

@@ -9,6 +9,8 @@ operation is done by the ordinary algebra on its worker (``_local``), and only v
 * ``u.vxm(A)`` and ``A.T.mxv(u)``: each worker multiplies its own part, ``u_k' A_k``, giving a
   partial result over all columns; the pieces go to the partitions that own them (all-to-all)
   and are folded there with the semiring's monoid, in partition order.
+* with a matrix known to be symmetric, each product takes the first form for a dense ``u``
+  and the second for a sparse one (see ``_product``).
 * element-wise operations, apply, select, masks, accumulators and ``changed=`` are local to
   each partition (operands with the same Layout are aligned).
 * reductions to a scalar combine the partitions' values on the client with the same monoid.
@@ -27,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from typing_extensions import Self
 
-from ..dtypes import DataType, lookup_dtype
+from ..dtypes import DataType, lookup_dtype, unify
 from ..exceptions import DimensionMismatch, InvalidValue, NotImplementedException
 from ..matrix import Matrix
-from ..operators import BinaryOp, Monoid
+from ..operators import BinaryOp, Monoid, typed_semiring
 from ..operators import semiring as semiring_ns
 from ..scalar import Scalar
 from ..vector import Vector
@@ -81,7 +83,9 @@ class Placement(str):
         futs = [lay.context.submit(Vector.from_scalar, _plain(value), lay.part_size(k), t, backend=be, part=k)
                 for k in range(lay.nparts)]
         lay.context.wait(futs, "Vector.from_scalar")
-        return DistVector._make(lay, t, futs, name)
+        v = DistVector._make(lay, t, futs, name)
+        v._nvals_seen = size
+        return v
 
     def new_vector(self, dtype: Any, size: int, *, name: str | None = None) -> DistVector:
         """An empty ``Vector(dtype, size)`` on the workers."""
@@ -330,6 +334,7 @@ class DistCollection:
     _blocks: list[Any]
     _dtype: DataType
     name: str | None
+    _nvals_seen: int | None = None  # the count last read, until the next write
     if TYPE_CHECKING:  # each subclass's own
         @property
         def shape(self) -> tuple[int, ...]: ...
@@ -366,9 +371,12 @@ class DistCollection:
     @property
     def nvals(self) -> int:
         """The number of entries (one small read from each worker)."""
+        if self._nvals_seen is not None:
+            return self._nvals_seen
         ctx = self._layout.context
         futs = [ctx.submit(_local.nvals, b, part=k) for k, b in enumerate(self._blocks)]
-        return int(sum(ctx.gather(futs, f"{self.kind}.nvals")))
+        self._nvals_seen = int(sum(ctx.gather(futs, f"{self.kind}.nvals")))
+        return self._nvals_seen
 
     @property
     def S(self) -> DistMask:
@@ -405,7 +413,7 @@ class DistCollection:
 
     def _take(self, blocks: list[Any]) -> None:
         """Hold the partitions a write made."""
-        self._blocks = blocks
+        self._blocks, self._nvals_seen = blocks, None
         self._forget()
 
     def _forget(self) -> None:
@@ -445,11 +453,13 @@ class DistCollection:
 
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> DistExpr:
         """``op`` on every entry (a BinaryOp with a bound ``left`` or ``right`` scalar)."""
+        _refuse_positional(op, self.dtype, "apply")
         r, lf = _plain(right), _plain(left)
         return self._local_expr("apply", lambda a: a.apply(op, r, left=lf))
 
     def select(self, op: Any, thunk: Any = 0) -> DistExpr:
-        """The entries ``op`` keeps."""
+        """The entries ``op`` keeps (by value: ``select.value*``)."""
+        _refuse_positional(op, self.dtype, "select")
         th = _plain(thunk)
         return self._local_expr("select", lambda a: a.select(op, th))
 
@@ -472,6 +482,26 @@ class DistCollection:
         ctx = self._layout.context
         return (f"<Dist{self.kind} {self.shape} {self.dtype} in {self._layout.nparts} partitions on "
                 f"{ctx.backend} workers, exchange {ctx.exchange}>")
+
+
+def _refuse_positional(op: Any, dtype: DataType, what: str) -> None:
+    """``NotImplementedException`` for an operator that reads entries' positions: on a
+    partition it would see local row numbers."""
+    name = getattr(op, "name", op)
+    if isinstance(op, str):
+        positional = not name.startswith("value") and any(k in name for k in ("index", "tri", "diag", "offdiag"))
+        positional = positional or name.endswith(("firsti", "firstj", "secondi", "secondj", "firsti1", "secondi1"))
+    elif "IndexUnary" in type(op).__name__ or getattr(op, "kind", None) == "indexunary":
+        positional = not str(name).startswith("value")
+    else:
+        try:
+            typed = op[dtype] if getattr(op, "kind", None) == "binary" else op
+        except Exception:  # noqa: BLE001 - not typable here: the operation itself will say why
+            return
+        positional = bool(getattr(typed, "positional", False))
+    if positional:
+        raise NotImplementedException(f"{what}: positional operators ({name}) would see the partitions' local "
+                                      "row numbers; gather() first")
 
 
 def _identity(x: Any) -> Any:
@@ -507,7 +537,9 @@ class DistVector(DistCollection, Vector):  # type: ignore[misc]  # distributed e
                            layout.part_size(k), dtype=v.dtype, backend=ctx.backend, part=k)
                 for k in range(layout.nparts)]
         ctx.wait(futs, "distribute")
-        return cls._make(layout, v.dtype, futs, name or v.name)
+        d = cls._make(layout, v.dtype, futs, name or v.name)
+        d._nvals_seen = len(idx)
+        return d
 
     @property
     def size(self) -> int:
@@ -524,16 +556,8 @@ class DistVector(DistCollection, Vector):  # type: ignore[misc]  # distributed e
         return self._as_expr().new(dtype, mask=mask, name=name)
 
     def vxm(self, A: Any, op: Any = "plus_times", *, method: str = "auto") -> DistExpr:  # type: ignore[override]
-        """``u' A``: each worker's ``u_k' A_k``, folded with the semiring's monoid."""
-        if not isinstance(A, DistMatrix):
-            raise PartitionMismatch(f"vxm: a distributed Vector needs a distributed Matrix, got {type(A).__name__}")
-        if A.nrows != self.size:
-            raise DimensionMismatch(f"vxm: Vector of size {self.size} times a {A.nrows}x{A.ncols} Matrix")
-        A._layout.require_same(self._layout, "vxm")
-        sr = _resolve_semiring(op)
-        make = _vxm_maker(sr, method)
-        return DistExpr("scatter", "Vector", A._col_layout, _probe(make, self, A), make, (self, A), "vxm",
-                        monoid=sr.monoid)
+        """``u' A`` (see :func:`_product`)."""
+        return _product("vxm", A, self, op, method)
 
     def reduce(self, op: Any = "plus", *, allow_empty: bool = True) -> DistExpr:  # type: ignore[override]
         """The entries combined with the monoid ``op`` (to a Scalar)."""
@@ -557,10 +581,55 @@ class DistVector(DistCollection, Vector):  # type: ignore[misc]  # distributed e
         return Vector.from_coo(idx, vals, size=self.size, dtype=self.dtype, backend=backend)
 
 
-def _vxm_maker(sr: Any, method: str) -> Callable[..., Any]:
-    def make(u: Any, A: Any) -> Any:
-        return u.vxm(A, sr, method=method)
-    return make
+_DENSE = 1 / 16
+"""A vector with this share of its positions present or more is all-gathered for a product
+with a symmetric matrix (a pull over each worker's rows); a sparser one stays where it is and
+each worker pushes from its part."""
+
+
+def _product(kind: str, A: Any, u: Any, op: Any, method: str) -> DistExpr:
+    """``A u`` (``mxv``), ``A' u`` (``tmxv``) or ``u' A`` (``vxm``) over the semiring ``op``,
+    typed as the single-process product types it.
+
+    Two forms: *gather* (``u`` all-gathered, then ``A_k u`` on each worker: a pull over the
+    worker's own rows, the result already where it belongs) and *scatter* (each worker's
+    ``u_k' A_k`` or ``A_k' u_k``, a push from its part of ``u`` over its rows, the partial
+    results folded with the monoid where they belong).  ``A u`` needs the gather form and
+    ``u' A``, ``A' u`` the scatter form, except for a matrix known to be symmetric, where
+    ``A' = A`` lets each take either: the gather form for a dense ``u``, the scatter form for
+    a sparse one; neither then builds the transpose of a worker's rows."""
+    name = "vxm" if kind == "vxm" else "mxv"
+    if not isinstance(A, DistMatrix) or not isinstance(u, DistVector):
+        raise PartitionMismatch(f"{name}: a distributed Matrix and a distributed Vector are needed, got "
+                                f"{type(A).__name__} and {type(u).__name__}")
+    inner = A.ncols if kind == "mxv" else A.nrows
+    if u.size != inner:
+        raise DimensionMismatch(f"{name}: a {A.nrows}x{A.ncols} Matrix{' (transposed)' if kind == 'tmxv' else ''} "
+                                f"and a Vector of size {u.size}")
+    if u._layout.context is not A._layout.context or kind != "mxv":
+        A._layout.require_same(u._layout, name)
+    typed = typed_semiring(_resolve_semiring(op), unify(A.dtype, u.dtype))
+    if typed.mult.positional:
+        raise NotImplementedException(f"{name}: positional operators ({typed.mult.name}) would see the partitions' "
+                                      "local row numbers; gather() first")
+    symmetric = A._symmetric is True and u._layout.same(A._layout)
+    gather = (u.nvals >= u.size * _DENSE) if symmetric else kind == "mxv"
+    if gather:
+        sr = typed.flipped() if kind == "vxm" else typed  # u' A = A u with the operands exchanged when A' = A
+
+        def pull(M: Any, x: Any) -> Any:
+            return M.mxv(x, sr, method=method)
+
+        return DistExpr("gather", "Vector", A._layout if kind == "mxv" else A._col_layout, _probe(pull, A, u), pull,
+                        (A, u), name)
+    if kind == "vxm":
+        def push(x: Any, M: Any) -> Any:
+            return x.vxm(M, typed, method=method)
+    else:  # A' u, or A u = A' u for a symmetric A
+        def push(x: Any, M: Any) -> Any:
+            return M.T.mxv(x, typed, method=method)
+    return DistExpr("scatter", "Vector", A._col_layout if kind != "mxv" else A._layout, _probe(push, u, A), push,
+                    (u, A), name, monoid=typed.monoid)
 
 
 class DistTransposed:
@@ -600,21 +669,8 @@ class DistTransposed:
         return self.parent
 
     def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> DistExpr:  # type: ignore[override]
-        """``A' u``: each worker's ``A_k' u_k``, folded with the semiring's monoid."""
-        A = self.parent
-        if not isinstance(u, DistVector):
-            raise PartitionMismatch(f"mxv: a distributed Matrix needs a distributed Vector, got {type(u).__name__}")
-        if u.size != A.nrows:
-            raise DimensionMismatch(f"mxv: the transpose of a {A.nrows}x{A.ncols} Matrix times a Vector of size "
-                                    f"{u.size}")
-        A._layout.require_same(u._layout, "mxv")
-        sr = _resolve_semiring(op)
-
-        def make(x: Any, M: Any) -> Any:
-            return M.T.mxv(x, sr, method=method)
-
-        return DistExpr("scatter", "Vector", A._col_layout, _probe(make, u, A), make, (u, A), "mxv",
-                        monoid=sr.monoid)
+        """``A' u`` (see :func:`_product`)."""
+        return _product("tmxv", self.parent, u, op, method)
 
 
 class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed expressions, not local ones
@@ -696,19 +752,8 @@ class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed e
         return B
 
     def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> DistExpr:  # type: ignore[override]
-        """``A u``: ``u`` all-gathered, then each worker's ``A_k u``."""
-        if not isinstance(u, DistVector):
-            raise PartitionMismatch(f"mxv: a distributed Matrix needs a distributed Vector, got {type(u).__name__}")
-        if u.size != self.ncols:
-            raise DimensionMismatch(f"mxv: a {self.nrows}x{self.ncols} Matrix times a Vector of size {u.size}")
-        if u._layout.context is not self._layout.context:
-            self._layout.require_same(u._layout, "mxv")
-        sr = _resolve_semiring(op)
-
-        def make(M: Any, x: Any) -> Any:
-            return M.mxv(x, sr, method=method)
-
-        return DistExpr("gather", "Vector", self._layout, _probe(make, self, u), make, (self, u), "mxv")
+        """``A u`` (see :func:`_product`)."""
+        return _product("mxv", self, u, op, method)
 
     def reduce_rowwise(self, op: Any = "plus") -> DistExpr:  # type: ignore[override]
         """Each row's entries combined with the monoid ``op`` (a Vector partitioned as the rows)."""
