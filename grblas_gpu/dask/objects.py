@@ -504,6 +504,14 @@ def _refuse_positional(op: Any, dtype: DataType, what: str) -> None:
                                       "row numbers; gather() first")
 
 
+_INLINE_BYTES = 1 << 20
+"""Arrays larger than this go to a worker by ``scatter``, not inside a task's arguments."""
+
+
+def _vector_piece(piece: tuple[np.ndarray, np.ndarray], size: int, dtype: DataType, backend: str) -> Vector:
+    return Vector.from_coo(piece[0], piece[1], size, dtype=dtype, backend=backend)
+
+
 def _identity(x: Any) -> Any:
     return x
 
@@ -533,9 +541,12 @@ class DistVector(DistCollection, Vector):  # type: ignore[misc]  # distributed e
         offs = layout.offsets
         cuts = np.searchsorted(idx, offs)
         ctx = layout.context
-        futs = [ctx.submit(Vector.from_coo, idx[cuts[k]:cuts[k + 1]] - offs[k], vals[cuts[k]:cuts[k + 1]],
-                           layout.part_size(k), dtype=v.dtype, backend=ctx.backend, part=k)
-                for k in range(layout.nparts)]
+        futs = []
+        for k in range(layout.nparts):
+            piece: Any = (idx[cuts[k]:cuts[k + 1]] - offs[k], vals[cuts[k]:cuts[k + 1]])
+            if piece[0].nbytes + piece[1].nbytes > _INLINE_BYTES:  # sent as data, not inside the task
+                [piece] = ctx.client.scatter([piece], workers=[ctx.workers[k]])
+            futs.append(ctx.submit(_vector_piece, piece, layout.part_size(k), v.dtype, ctx.backend, part=k))
         ctx.wait(futs, "distribute")
         d = cls._make(layout, v.dtype, futs, name or v.name)
         d._nvals_seen = len(idx)
