@@ -54,6 +54,8 @@ class Vector(Collection):
     def from_coo(cls, indices: Any, values: Any = 1.0, size: int | None = None, *, dtype: Any = None,
                  dup_op: Any = None, backend: str | None = None, name: str | None = None) -> Vector:
         """A Vector from indices and values (a scalar value is given to every entry)."""
+        if hasattr(backend, "vector_from_coo"):  # a distributed Matrix's placement (grblas_gpu.dask)
+            return backend.vector_from_coo(indices, values, size, dtype=dtype, dup_op=dup_op, name=name)  # type: ignore[union-attr]
         be = get_backend(backend)
         build = building_backend(be, indices, values)
         idx = host_array(build, indices, np.int64, "indices")
@@ -86,6 +88,8 @@ class Vector(Collection):
     def from_scalar(cls, value: Any, size: int, dtype: Any = None, *, backend: str | None = None,
                     name: str | None = None) -> Vector:
         """A full Vector with every entry equal to ``value``."""
+        if hasattr(backend, "vector_from_scalar"):  # a distributed Matrix's placement (grblas_gpu.dask)
+            return backend.vector_from_scalar(value, size, dtype, name=name)  # type: ignore[union-attr]
         be = get_backend(backend)
         t = infer_dtype(value, dtype)
         v = cls._without_storage(be, t, size, name)

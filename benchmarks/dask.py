@@ -1,0 +1,216 @@
+"""PageRank, BFS and SSSP on grblas_gpu.dask: strong and weak scaling over GPUs (or CPU workers).
+
+    python -m benchmarks.dask                         # strong: kron 25 on 1, 2 and all GPUs;
+                                                      # weak: kron 25 on 1 GPU, kron 26 on 2
+    python -m benchmarks.dask --strong 25:1,2 --weak ""   # one part of it
+    python -m benchmarks.dask --cpu --strong 12:1,2 --weak 12:1,13:2   # CPU workers (smoke test)
+
+The graph is the symmetric Kronecker graph of ``benchmarks.graphs`` (the same seed, so the
+same graph as the single-GPU benchmarks), made on the workers: each generates every edge
+from the shared random streams and keeps the rows of its own block (rows cut evenly: the
+vertex ids are a random permutation, so the entries are balanced too), so no process ever
+holds the whole graph and nothing crosses between workers.  Weights: the benchmarks' hashed
+integer weights in [1, 255], FP32.
+
+Timings (median of ``--repeat``): PageRank per iteration (``tol=0``, ``--iters``
+iterations), BFS levels and SSSP from the highest-degree vertex; memory: each worker's
+device memory held by CuPy's pool after the runs (its peak, as the pool keeps what it
+allocated).  Results go to benchmarks/results/dask.json (one record per configuration, added
+to the file's list).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+RESULTS = Path(__file__).resolve().parent / "results" / "dask.json"
+
+
+# ---------------------------------------------------------------- on the workers
+def kron_block(scale: int, seed: int, lo: int, hi: int, backend: str) -> Any:
+    """Rows ``lo:hi`` of the symmetric Kronecker graph of :mod:`benchmarks.graphs` (FP32
+    hashed weights), made here from the shared random streams."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import grblas_gpu as gb
+    from benchmarks import graphs
+
+    n = 1 << scale
+    seq = np.random.SeedSequence(seed)
+    perm_seq, chunk_seq = seq.spawn(2)
+    perm = np.random.default_rng(perm_seq).permutation(n).astype(np.int32)
+    total = n * graphs.EDGE_FACTOR
+    starts = list(range(0, total, graphs.CHUNK_EDGES))
+    seeds = chunk_seq.spawn(len(starts))
+
+    def one(i: int) -> np.ndarray:
+        m = min(graphs.CHUNK_EDGES, total - starts[i])
+        src, dst = graphs.kronecker_chunk(scale, m, np.random.default_rng(seeds[i]), perm)
+        keys = [graphs._keys(a[(a >= lo) & (a < hi)], b[(a >= lo) & (a < hi)], scale) for a, b in ((src, dst), (dst, src))]
+        return np.concatenate(keys)
+
+    with ThreadPoolExecutor(graphs._threads()) as pool:
+        keys = graphs._unique_sorted(np.concatenate(list(pool.map(one, range(len(starts))))))
+    rows = (keys >> scale).astype(np.int64)
+    cols = (keys & ((1 << scale) - 1)).astype(np.int32)
+    weights = graphs.hash_weights(rows.astype(np.int32), cols, seed)
+    indptr = np.zeros(hi - lo + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows - lo, minlength=hi - lo), out=indptr[1:])
+    return gb.Matrix.from_csr(indptr, cols, weights, n, dtype=gb.FP32, backend=backend)
+
+
+def _degree_top(block: Any, offset: int) -> tuple[int, int]:
+    counts = np.diff(np.asarray(block.to_csr()[0]))
+    if not len(counts):
+        return -1, 0
+    i = int(np.argmax(counts))
+    return int(counts[i]), offset + i
+
+
+def _nbytes(block: Any) -> int:
+    return int(block.nbytes)
+
+
+def _reset_pool() -> None:
+    try:
+        import cupy
+
+        cupy.get_default_memory_pool().free_all_blocks()
+    except ImportError:
+        pass
+
+
+# ---------------------------------------------------------------- the client's side
+def _graph(client: Any, scale: int, seed: int) -> Any:
+    import grblas_gpu.dask as gd
+    from grblas_gpu.dask.layout import Layout, context_for, even_offsets
+    from grblas_gpu.dask.partition import pick_workers
+
+    ctx = context_for(client, pick_workers(client, None))
+    n = 1 << scale
+    offs = even_offsets(n, len(ctx.workers))
+    blocks = [ctx.submit(kron_block, scale, seed, offs[k], offs[k + 1], ctx.backend, part=k)
+              for k in range(len(ctx.workers))]
+    ctx.wait(blocks, "kron")
+    import grblas_gpu as gb
+
+    return gd.DistMatrix._make(Layout(ctx, offs), gb.FP32, blocks, f"kron{scale}-sym", ncols=n, symmetric=True)
+
+
+def _median(fn: Any, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def run_config(scale: int, workers: int, gpu: bool, args: argparse.Namespace) -> dict:
+    """One graph on one cluster: build, then the three algorithms."""
+    from distributed import Client
+    from grblas_gpu.algorithms import bfs_levels, pagerank, sssp
+
+    from grblas_gpu.dask._local import memory_in_use
+    from grblas_gpu.dask.cluster import local_cluster
+
+    rec: dict[str, Any] = {"scale": scale, "workers": workers, "device": "gpu" if gpu else "cpu"}
+    with local_cluster(workers, gpu=gpu) as cluster, Client(cluster) as client:
+        t0 = time.perf_counter()
+        A = _graph(client, scale, args.seed)
+        rec["build_s"] = round(time.perf_counter() - t0, 3)
+        rec["edges"] = A.nvals
+        client.run(_reset_pool)  # what the generation held goes back: the memory below is the runs'
+        ctx = A.layout.context
+        rec["matrix_bytes_per_worker"] = ctx.gather([ctx.submit(_nbytes, b, part=k) for k, b in enumerate(A.partitions)],
+                                                    "nbytes")
+        rec["backend"], rec["exchange"] = ctx.backend, ctx.exchange
+        tops = ctx.gather([ctx.submit(_degree_top, b, A.layout.offsets[k], part=k)
+                           for k, b in enumerate(A.partitions)], "degrees")
+        source = max(tops)[1]
+        pagerank(A, tol=0, max_iter=1)  # warm: kernels compiled, weights kept with A
+        rec["pagerank_iter_s"] = _median(lambda: pagerank(A, tol=0, max_iter=args.iters), args.repeat) / args.iters
+        bfs_levels(A, source)
+        rec["bfs_s"] = _median(lambda: bfs_levels(A, source), args.repeat)
+        sssp(A, source)
+        rec["sssp_s"] = _median(lambda: sssp(A, source), args.repeat)
+        mem = client.run(memory_in_use)
+        rec["device_bytes_per_worker"] = [m["held"] for _, m in sorted(mem.items())]
+        client.run(_reset_pool)
+    return rec
+
+
+def _parse(spec: str) -> list[tuple[int, list[int]]]:
+    """``"25:1,2;26:2"`` -> [(25, [1, 2]), (26, [2])]."""
+    out = []
+    for part in filter(None, spec.replace(" ", "").split(";")):
+        scale, counts = part.split(":")
+        out.append((int(scale), [int(c) for c in counts.split(",")]))
+    return out
+
+
+def _gpu_count() -> int:
+    try:
+        import cupy
+
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:  # noqa: BLE001 - no CuPy or no driver: no GPU
+        return 0
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    """Run the configurations, print a table and add the records to the results file."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--strong", default=None, help='"scale:workers,..;..." (default 25:1,2,<all GPUs>)')
+    p.add_argument("--weak", default=None, help='"scale:workers;..." (default 25:1;26:2)')
+    p.add_argument("--cpu", action="store_true", help="CPU workers (NumPy backend)")
+    p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--out", default=str(RESULTS))
+    args = p.parse_args(argv)
+    gpu = not args.cpu
+    if not gpu:
+        os.environ["GRBLAS_GPU_BACKEND"] = "numpy"
+    ngpu = _gpu_count() if gpu else 2
+    if gpu and ngpu == 0:
+        raise SystemExit("no GPU here: use --cpu")
+    strong = args.strong if args.strong is not None else f"25:{','.join(str(x) for x in sorted({1, 2, ngpu}))}"
+    weak = args.weak if args.weak is not None else "25:1;26:2"
+    records = []
+    done: dict[tuple[int, int], dict] = {}
+    for kind, spec in (("strong", strong), ("weak", weak)):
+        for scale, counts in _parse(spec):
+            for w in counts:
+                if gpu and w > ngpu:
+                    print(f"skip kron {scale} on {w} GPUs: {ngpu} here")
+                    continue
+                rec = done.get((scale, w)) or run_config(scale, w, gpu, args)
+                done[(scale, w)] = rec
+                records.append({**rec, "study": kind})
+                _print(records[-1])
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    old = json.loads(out.read_text()) if out.exists() else []
+    out.write_text(json.dumps(old + records, indent=1) + "\n")
+    return records
+
+
+def _print(r: dict) -> None:
+    mem = ", ".join(f"{b / 2**30:.2f}" for b in r["device_bytes_per_worker"])
+    print(f"{r['study']:6s} kron{r['scale']} x{r['workers']} {r['device']} ({r['exchange']}): "
+          f"{r['edges']:,} edges, build {r['build_s']:.1f} s | PageRank/iter {r['pagerank_iter_s'] * 1e3:.2f} ms | "
+          f"BFS {r['bfs_s'] * 1e3:.1f} ms | SSSP {r['sssp_s'] * 1e3:.1f} ms | device GiB per worker [{mem}]",
+          flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,249 @@
+"""Vector exchanges between GPU workers through NCCL (CuPy's bindings), device to device.
+
+One communicator per worker process and cluster layout, made once: worker 0 makes the unique
+id, Dask hands it to every worker, and each joins as its rank (as raft-dask's comms do).  The
+exchanges are collectives: every worker must call them in the same order, which the client
+ensures by chaining each worker's collective tasks (see ``layout.Context``).
+
+A partition travels in the form that is smallest for its count of entries: its values alone
+when full, (indices, values) when sparse, (presence, values) otherwise; every rank knows each
+piece's form from the counts exchanged first, so no one sends a form name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..vector import Vector
+
+__all__ = ["unique_id", "join_comm", "install_comm", "abort_comm", "get_comm", "Exchange", "NcclComm"]
+
+_COMMS: dict[tuple[str, str], Exchange] = {}
+"""The communicators joined in this process, by (layout key, worker address): a process
+running several workers in threads holds one per worker."""
+
+
+def _me(dask_worker: Any = None) -> str:
+    if dask_worker is None:
+        from distributed import get_worker
+
+        dask_worker = get_worker()
+    return str(dask_worker.address)
+
+
+def unique_id() -> Any:
+    """A fresh NCCL unique id (run on one worker; the client may have no GPU)."""
+    from cupy.cuda import nccl
+
+    return nccl.get_unique_id()
+
+
+def join_comm(key: str, uid: Any, nranks: int, rank: int) -> int:
+    """Join the communicator ``key`` as ``rank`` of ``nranks`` (blocks until all have joined)."""
+    from cupy.cuda import nccl
+
+    _COMMS[key, _me()] = NcclComm(nccl.NcclCommunicator(nranks, uid, rank), nranks, rank)
+    return rank
+
+
+def install_comm(key: str, address: str, comm: Exchange) -> None:
+    """Hold ``comm`` as worker ``address``'s communicator ``key`` (another transport)."""
+    _COMMS[key, address] = comm
+
+
+def abort_comm(key: str, dask_worker: Any = None) -> None:
+    """Abort this worker's communicator ``key`` (run beside a task blocked in a collective
+    whose partner died, through ``client.run``: ``ncclCommAbort`` makes it return with an
+    error, freeing the worker)."""
+    comm = _COMMS.pop((key, _me(dask_worker)), None)
+    if isinstance(comm, NcclComm):
+        comm.comm.abort()
+
+
+def get_comm(key: str) -> Exchange:
+    """This worker's communicator ``key``."""
+    return _COMMS[key, _me()]
+
+
+def _form(count: int, size: int, itemsize: int) -> str:
+    if count == size:
+        return "full"
+    return "sparse" if count * (8 + itemsize) < size * (1 + itemsize) else "bitmap"
+
+
+class Exchange:
+    """The vector exchanges the distributed operations need, over a transport that gives an
+    all-gather of a few integers, broadcasts and point-to-point sends of byte buffers, grouped
+    (the NCCL model: a group's operations run together at its end).  :class:`NcclComm` is the
+    transport between GPU workers; the tests give one over threads."""
+
+    nranks: int
+    rank: int
+    xp: Any  # the array module of the buffers
+
+    # ------------------------------------------------------------ the transport
+    def _allgather_ints(self, values: Sequence[int]) -> np.ndarray:
+        """Every rank's ``values`` (the same length on all), as an (nranks, len) host array."""
+        raise NotImplementedError
+
+    def _group_start(self) -> None:
+        raise NotImplementedError
+
+    def _group_end(self) -> None:
+        raise NotImplementedError
+
+    def _bcast(self, buf: Any, root: int) -> None:
+        """``root``'s bytes ``buf`` into every rank's ``buf``."""
+        raise NotImplementedError
+
+    def _send(self, buf: Any, peer: int) -> None:
+        raise NotImplementedError
+
+    def _recv(self, buf: Any, peer: int) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ pieces
+    def _bytes(self, a: Any) -> Any:
+        return self.xp.ascontiguousarray(a).view(self.xp.uint8)
+
+    @staticmethod
+    def _arrays_of(v: Vector, form: str) -> list[Any]:
+        if form == "full":
+            return [v._bitmap()[1]]
+        if form == "sparse":
+            return list(v._sparse())
+        bits, vals = v._bitmap()
+        return [bits, vals]
+
+    def _empty_arrays(self, form: str, count: int, size: int, dtype: Any) -> list[Any]:
+        xp = self.xp
+        if form == "full":
+            return [xp.empty(size, dtype=dtype)]
+        if form == "sparse":
+            return [xp.empty(count, dtype=np.int64), xp.empty(count, dtype=dtype)]
+        return [xp.empty(size, dtype=bool), xp.empty(size, dtype=dtype)]
+
+    @staticmethod
+    def _vector(be: Any, t: Any, form: str, count: int, size: int, arrays: list[Any]) -> Vector:
+        if form == "full":
+            return Vector._from_bitmap(be, t, size, be.full(size, True, _bool()), arrays[0], size)
+        if form == "sparse":
+            return Vector._from_parts(be, t, size, arrays[0], arrays[1])
+        return Vector._from_bitmap(be, t, size, arrays[0], arrays[1], count)
+
+    # ------------------------------------------------------------ exchanges
+    def allgather(self, piece: Vector, offsets: Sequence[int]) -> Vector:
+        """The whole vector from every rank's partition ``piece`` (rank r holds positions
+        ``offsets[r]:offsets[r+1]``): counts first, then each piece broadcast from its rank
+        in its own form; joined as in ``_local.join``."""
+        from ._local import join
+
+        counts = self._allgather_ints([piece.nvals])[:, 0]
+        be, t = piece._be, piece.dtype
+        pieces, keep = [], []  # keep: the buffers stay alive until the group has run
+        self._group_start()
+        try:
+            for r in range(self.nranks):
+                size = offsets[r + 1] - offsets[r]
+                form = _form(int(counts[r]), size, t.np_type.itemsize)
+                arrays = (self._arrays_of(piece, form) if r == self.rank
+                          else self._empty_arrays(form, int(counts[r]), size, t.np_type))
+                for a in arrays:
+                    b = self._bytes(a) if r == self.rank else a.view(self.xp.uint8)
+                    keep.append(b)
+                    if b.size:
+                        self._bcast(b, r)
+                pieces.append((form, int(counts[r]), size, arrays))
+        finally:
+            self._group_end()
+        return join([self._vector(be, t, *p) for p in pieces], offsets)
+
+    def alltoall(self, slices: Sequence[Vector]) -> list[Vector]:
+        """Rank r's ``slices[q]`` to rank q, for every pair: the pieces of this rank's
+        partition from every rank, in rank order."""
+        counts = self._allgather_ints([s.nvals for s in slices])  # counts[p, q]: p's piece for q
+        mine = slices[self.rank]
+        be, t, size = mine._be, mine.dtype, mine.size
+        item = t.np_type.itemsize
+        received: list[Any] = []
+        keep = []  # the send buffers stay alive until the group has run
+        self._group_start()
+        try:
+            for q in range(self.nranks):  # what this rank sends
+                if q == self.rank:
+                    continue
+                form = _form(int(counts[self.rank, q]), slices[q].size, item)
+                for a in self._arrays_of(slices[q], form):
+                    b = self._bytes(a)
+                    keep.append(b)
+                    if b.size:
+                        self._send(b, q)
+            for p in range(self.nranks):  # what it receives
+                if p == self.rank:
+                    received.append(None)
+                    continue
+                form = _form(int(counts[p, self.rank]), size, item)
+                arrays = self._empty_arrays(form, int(counts[p, self.rank]), size, t.np_type)
+                for a in arrays:
+                    b = a.view(self.xp.uint8)
+                    if b.size:
+                        self._recv(b, p)
+                received.append((form, int(counts[p, self.rank]), size, arrays))
+        finally:
+            self._group_end()
+        return [mine if r is None else self._vector(be, t, *r) for r in received]
+
+
+class NcclComm(Exchange):
+    """:class:`Exchange` over one NCCL communicator (CuPy's bindings), device to device."""
+
+    def __init__(self, comm: Any, nranks: int, rank: int) -> None:
+        import cupy
+
+        self.comm, self.nranks, self.rank, self.xp = comm, nranks, rank, cupy
+
+    def _stream(self) -> int:
+        return int(self.xp.cuda.get_current_stream().ptr)
+
+    def _allgather_ints(self, values: Sequence[int]) -> np.ndarray:
+        from cupy.cuda import nccl
+
+        cp = self.xp
+        send = cp.asarray(np.asarray(values, dtype=np.int64))
+        recv = cp.empty(len(values) * self.nranks, dtype=np.int64)
+        self.comm.allGather(send.data.ptr, recv.data.ptr, len(values), nccl.NCCL_INT64, self._stream())
+        return np.asarray(cp.asnumpy(recv)).reshape(self.nranks, len(values))
+
+    def _group_start(self) -> None:
+        from cupy.cuda import nccl
+
+        nccl.groupStart()
+
+    def _group_end(self) -> None:
+        from cupy.cuda import nccl
+
+        nccl.groupEnd()
+
+    def _bcast(self, buf: Any, root: int) -> None:
+        from cupy.cuda import nccl
+
+        self.comm.bcast(buf.data.ptr, buf.size, nccl.NCCL_UINT8, root, self._stream())
+
+    def _send(self, buf: Any, peer: int) -> None:
+        from cupy.cuda import nccl
+
+        self.comm.send(buf.data.ptr, buf.size, nccl.NCCL_UINT8, peer, self._stream())
+
+    def _recv(self, buf: Any, peer: int) -> None:
+        from cupy.cuda import nccl
+
+        self.comm.recv(buf.data.ptr, buf.size, nccl.NCCL_UINT8, peer, self._stream())
+
+
+def _bool() -> Any:
+    from ..dtypes import BOOL
+
+    return BOOL

@@ -1,0 +1,178 @@
+"""The vector exchanges of grblas_gpu.dask's NCCL path (all-gather, all-to-all), over a
+transport of threads with NCCL's grouped semantics and NumPy buffers: every piece form (full,
+sparse, bitmap, empty) and byte layout (BOOL, INT32, FP64) arrives as sent."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+import grblas_gpu as gb
+from grblas_gpu.dask._local import join, split
+from grblas_gpu.dask._nccl import Exchange, _form
+
+
+class _Hub:
+    """What the ranks' threads share: a barrier and the buffers posted in a step."""
+
+    def __init__(self, nranks: int) -> None:
+        self.barrier = threading.Barrier(nranks, timeout=20)
+        self.ints: dict[int, np.ndarray] = {}
+        self.posted: dict[tuple[Any, ...], np.ndarray] = {}
+        self.groups = 0  # exchanges run (counted by rank 0)
+
+
+class ThreadExchange(Exchange):
+    """An Exchange whose grouped operations run at the group's end, as NCCL's do."""
+
+    def __init__(self, hub: _Hub, nranks: int, rank: int) -> None:
+        self.hub, self.nranks, self.rank, self.xp = hub, nranks, rank, np
+        self.ops: list[tuple[Any, ...]] | None = None
+
+    def _allgather_ints(self, values: Sequence[int]) -> np.ndarray:
+        self.hub.ints[self.rank] = np.asarray(values, dtype=np.int64)
+        self.hub.barrier.wait()
+        out = np.stack([self.hub.ints[r] for r in range(self.nranks)])
+        self.hub.barrier.wait()
+        return out
+
+    def _group_start(self) -> None:
+        self.ops = []
+
+    def _bcast(self, buf: Any, root: int) -> None:
+        assert self.ops is not None, "a broadcast outside a group"
+        self.ops.append(("bcast", buf, root))
+
+    def _send(self, buf: Any, peer: int) -> None:
+        assert self.ops is not None
+        self.ops.append(("send", buf, peer))
+
+    def _recv(self, buf: Any, peer: int) -> None:
+        assert self.ops is not None
+        self.ops.append(("recv", buf, peer))
+
+    def _group_end(self) -> None:
+        ops, self.ops = self.ops or [], None
+        seq: dict[tuple[Any, ...], int] = {}
+
+        def key(*k: Any) -> tuple[Any, ...]:
+            n = seq.get(k, 0)
+            seq[k] = n + 1
+            return (*k, n)
+
+        keyed = []
+        for kind, buf, other in ops:
+            if kind == "bcast":
+                k = key("b", other)
+                if other == self.rank:
+                    self.hub.posted[k] = buf.copy()
+                else:
+                    keyed.append((k, buf))
+            elif kind == "send":
+                self.hub.posted[key("p", self.rank, other)] = buf.copy()
+            else:
+                keyed.append((key("p", other, self.rank), buf))
+        self.hub.barrier.wait()
+        for k, buf in keyed:
+            got = self.hub.posted[k]
+            assert got.size == buf.size, f"{k}: {got.size} bytes sent, {buf.size} expected"
+            buf[...] = got
+        self.hub.barrier.wait()
+        if self.rank == 0:
+            self.hub.posted.clear()
+            self.hub.groups += 1
+        self.hub.barrier.wait()
+
+
+def _run(nranks: int, fn: Callable[[ThreadExchange], Any]) -> list[Any]:
+    hub = _Hub(nranks)
+    results: list[Any] = [None] * nranks
+    errors: list[BaseException] = []
+
+    def one(r: int) -> None:
+        try:
+            results[r] = fn(ThreadExchange(hub, nranks, r))
+        except BaseException as exc:  # noqa: BLE001 - reported by the test thread below
+            errors.append(exc)
+            hub.barrier.abort()
+
+    threads = [threading.Thread(target=one, args=(r,)) for r in range(nranks)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return results
+
+
+def _vector(rng: np.random.Generator, size: int, density: float, dtype: Any) -> gb.Vector:
+    idx = np.flatnonzero(rng.random(size) < density) if density < 1 else np.arange(size)
+    vals = (rng.random(len(idx)) * 100).astype(gb.lookup_dtype(dtype).np_type)
+    v = gb.Vector.from_coo(idx, vals, size=size, dtype=dtype, backend="numpy")
+    if density >= 0.3:
+        v._bitmap()  # held as a bitmap too, as a dense vector would be
+    return v
+
+
+@pytest.mark.parametrize("dtype", ["BOOL", "INT32", "FP64"])
+def test_allgather_every_form(dtype: str) -> None:
+    rng = np.random.default_rng(1)
+    offsets = [0, 40, 40, 100, 160]  # one partition is empty
+    densities = [1.0, 0.0, 0.02, 0.8]  # full, empty, sparse, bitmap
+    blocks = [_vector(rng, b - a, d, dtype) for a, b, d in zip(offsets[:-1], offsets[1:], densities, strict=True)]
+    item = gb.lookup_dtype(dtype).np_type.itemsize
+    assert {_form(b.nvals, b.size, item) for b in blocks} == {"full", "sparse", "bitmap"}
+    want = join(blocks, offsets)
+    got = _run(4, lambda ex: ex.allgather(blocks[ex.rank], offsets))
+    for g in got:
+        assert g.isequal(want, check_dtype=True)
+
+
+@pytest.mark.parametrize("dtype", ["BOOL", "INT32", "FP64"])
+def test_alltoall_every_form(dtype: str) -> None:
+    rng = np.random.default_rng(2)
+    offsets = [0, 50, 51, 120]
+    partials = [_vector(rng, 120, d, dtype) for d in (0.01, 0.8, 1.0)]
+    cut = [split(p, offsets) for p in partials]
+    item = gb.lookup_dtype(dtype).np_type.itemsize
+    assert {_form(c.nvals, c.size, item) for pieces in cut for c in pieces} >= {"full", "sparse", "bitmap"}
+    got = _run(3, lambda ex: ex.alltoall(cut[ex.rank]))
+    for q, pieces in enumerate(got):
+        assert len(pieces) == 3
+        for p, piece in enumerate(pieces):
+            assert piece.isequal(cut[p][q], check_dtype=True), (p, q)
+
+
+def test_algorithms_through_the_collective_path() -> None:
+    """The five algorithms with every product's exchange made inside the workers' tasks
+    (the path NCCL takes), over the thread transport: 2 workers in threads of this process."""
+    from distributed import Client, LocalCluster
+    from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, sssp, widest_path
+
+    import grblas_gpu.dask as gd
+    from grblas_gpu.dask._nccl import install_comm
+
+    n = 300
+    rng = np.random.default_rng(3)
+    r, c = rng.integers(0, n, 1500), rng.integers(0, n, 1500)
+    A = gb.Matrix.from_coo(r, c, rng.integers(1, 9, 1500), nrows=n, ncols=n, dup_op=gb.binary.min, backend="numpy")
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        D = gd.distribute(A, client, backend="numpy", exchange="nccl")
+        ctx = D.layout.context
+        hub = _Hub(2)
+        for k, w in enumerate(ctx.workers):
+            install_comm(ctx.key, w, ThreadExchange(hub, 2, k))
+        ctx.comm_ready = True
+        assert bfs_levels(D, 0).gather().isequal(bfs_levels(A, 0), check_dtype=True)
+        assert sssp(D, 0).gather().isequal(sssp(A, 0), check_dtype=True)
+        Af = A.dup(gb.FP64)
+        assert widest_path(D.dup(gb.FP64), 0).gather().isequal(widest_path(Af, 0), check_dtype=True)
+        assert connected_components(D).gather().isequal(connected_components(A), check_dtype=True)
+        assert pagerank(D, tol=1e-4).gather().isclose(pagerank(A, tol=1e-4), rel_tol=1e-9)
+        assert hub.groups > 20  # the products went through the transport
