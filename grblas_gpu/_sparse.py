@@ -61,7 +61,7 @@ def segment_ids(xp: Any, offsets: Any, total: int) -> Any:
 
 def rows_to_indptr(xp: Any, rows: Any, nrows: int) -> Any:
     """CSR row pointers from sorted row indices."""
-    return xp.searchsorted(rows, arange(xp, nrows + 1), side="left").astype(np.int64)
+    return xp.searchsorted(rows, arange(xp, nrows + 1), side="left").astype(np.int64, copy=False)
 
 
 def isin_sorted(xp: Any, keys: Any, sorted_set: Any) -> Any:
