@@ -40,12 +40,14 @@ from .vector import Vector
 
 __all__ = ["HANDOVER_SHARE", "device_form", "device_loops", "frontier_loop"]
 
-HANDOVER_SHARE = 0.02
-"""A frontier holding more than this share of the vertices, or whose rows hold more than this
-share of the matrix's entries (and more than :data:`HANDOVER_ENTRIES`), is multiplied by the
-ordinary statement (its balanced push or its pull, chosen from its density) rather than by
-the device loop's push, which gives a long row to one warp."""
-HANDOVER_ENTRIES = 1 << 16
+HANDOVER_SHARE = 0.05
+"""A frontier holding more than this share of the vertices (and more than
+``HANDOVER_ENTRIES / 32``), or whose rows hold more than :data:`HANDOVER_EDGE_SHARE` of the
+matrix's entries (and more than :data:`HANDOVER_ENTRIES`), is multiplied by the ordinary
+statement (its balanced push or its pull, chosen from its density) rather than by the device
+loop's push, which gives a long row to one warp.  A small graph never hands over."""
+HANDOVER_EDGE_SHARE = 0.005
+HANDOVER_ENTRIES = 1 << 18
 
 _enabled = os.environ.get("GRBLAS_GPU_DEVICE_LOOPS", "1") != "0"
 
@@ -142,7 +144,8 @@ def _run(up: Any, value: Any) -> None:
 def _handover(frontier: Vector, M: Any) -> tuple[int, int]:
     """(entries, entries of its rows) of a frontier the device loop hands over (see
     :data:`HANDOVER_SHARE`)."""
-    return max(int(HANDOVER_SHARE * frontier.size), 256), max(int(HANDOVER_SHARE * M.nvals), HANDOVER_ENTRIES)
+    return (max(int(HANDOVER_SHARE * frontier.size), HANDOVER_ENTRIES >> 5),
+            max(int(HANDOVER_EDGE_SHARE * M.nvals), HANDOVER_ENTRIES))
 
 
 def _small(frontier: Vector, M: Any) -> bool:
@@ -197,8 +200,14 @@ def _on_device(up: Any, frontier: Vector, form: tuple[TypedSemiring, Any, bool, 
                    lambda: FrontierLoop(be, sr, M._indptr, M._indices, M._vals, vector_first, claim))
     rows, vals = frontier._sparse()
     c_bits, c_vals = C._bitmap()
-    bits, c, front, ran, _ = loop.run(c_bits, c_vals, rows, vals, remaining, _handover(frontier, M))
+    bits, c, front, ran = loop.run(c_bits, c_vals, rows, be.cast(vals, sr.out_type), remaining,
+                                   _handover(frontier, M))
+    if not ran:
+        return 0
     C._set_bitmap(bits if claim else c_bits, c, None if claim else C.size)
-    front = be.xp.sort(front).astype("int64")
-    frontier._set_sparse(front, c[front])
+    if front.size:
+        front = be.xp.sort(front).astype("int64")
+        frontier._set_sparse(front, c[front])
+    else:
+        frontier._set_sparse(be.xp.empty(0, "int64"), c[:0].copy())
     return ran

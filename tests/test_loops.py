@@ -58,7 +58,7 @@ GRAPHS: dict[str, Callable[[], sps.csr_matrix]] = {
     "path 11": lambda: path(11),  # 10 levels: the loop ends inside the second batch
     "path 9": lambda: path(9),  # 8 levels: a batch's last iteration empties the frontier
     "grid 30": lambda: grid(30),  # 59 levels
-    "star": lambda: star(3000),  # a frontier past the handover share at the second level
+    "star": lambda: star(3000),  # all vertices in the frontier at the second level
     "random": lambda: random_graph(2000, 0.002, 3),
 }
 
@@ -160,11 +160,12 @@ def test_connected_components(name: str, backend: str) -> None:
         np.testing.assert_array_equal(got, smallest[labels])
 
 
-def test_handover_every_level(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the handover limits at their least, levels alternate between the device loop and
-    the ordinary statement: the same levels."""
+def test_handover(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With handover limits of 2 vertices, levels go from the device loop to the ordinary
+    statement and back as the frontier grows and shrinks: the same levels."""
     monkeypatch.setattr(loops, "HANDOVER_SHARE", 0.0)
-    monkeypatch.setattr(loops, "HANDOVER_ENTRIES", 0)
+    monkeypatch.setattr(loops, "HANDOVER_EDGE_SHARE", 0.0)
+    monkeypatch.setattr(loops, "HANDOVER_ENTRIES", 64)  # frontiers of 2 vertices and 64 entries at most
     g = grid(12)
     on, off = both(lambda: bfs_levels(matrix(g, backend), 5))
     expected = csgraph.shortest_path(g, unweighted=True, indices=5)

@@ -29,15 +29,17 @@ from .loop_codegen import loop_module
 
 __all__ = ["FrontierLoop"]
 
-BATCHES = (8, 32, 128)
+BATCHES = (6, 36, 126)
 """Iterations per graph launch: the first batch, the second, then every later one (a short
-loop wastes few empty iterations, a long one reads the state rarely)."""
-BLOCKS_PER_SM = 4
-_BLOCK = 256
-# Words of the state array (see the template): iteration, stop, finished blocks, three queue
-# lengths, limit, handover length, handover request, three queues' entry counts, handover entries.
-_IT, _STOP, _COUNT, _LIMIT, _HANDOVER, _EDGE_HANDOVER = 0, 1, 3, 6, 7, 12
+loop wastes few empty iterations, a long one reads the state rarely).  Multiples of 6: a
+kernel's queue (of 2) and queue length (of 3) follow from its place in the batch."""
+BLOCKS_PER_SM = 1
+_BLOCK = 512
+# Words of the state array (see the template): stop, fresh, kernels run in the last batch,
+# three queue lengths, three queues' entry counts, the handover length and entry count.
+_STOP, _FRESH, _RAN, _COUNT, _HANDOVER = 0, 1, 2, 3, 9
 _STATE_WORDS = 16
+_D2D = cupy.cuda.runtime.memcpyDeviceToDevice
 
 
 class FrontierLoop:
@@ -53,16 +55,18 @@ class FrontierLoop:
         self.c = cupy.empty(n, t)
         self.c_bits = cupy.empty(n, np.bool_) if claim else None
         self._queues = (cupy.empty(max(n, 1), np.int32), cupy.empty(max(n, 1), np.int32))
+        self._first_rows = cupy.empty(max(n, 1), np.int64)
         self._first = cupy.empty(max(n, 1), t)
         self._stamp = None if claim else cupy.empty(n, np.int32)
         self._state = cupy.zeros(_STATE_WORDS, np.int64)
         self._host = cupyx.empty_pinned(_STATE_WORDS, np.int64)
         self._stream = cupy.cuda.Stream(non_blocking=True)
+        self._ready, self._done = cupy.cuda.Event(disable_timing=True), cupy.cuda.Event(disable_timing=True)
         device = cupy.cuda.Device()
         self._blocks = int(device.attributes["MultiProcessorCount"]) * BLOCKS_PER_SM
         values = be._matvec_operand(semiring, values, vector_first, True)
-        self._args = (ptr, idx, values, self.c_bits, self.c, self._queues[0], self._queues[1], self._first,
-                      self._stamp, self._state)
+        self._args = (ptr, idx, values, self.c_bits, self.c, self._queues[0], self._queues[1], self._first_rows,
+                      self._first, self._stamp, self._state)
         self._graphs: dict[int, Any] = {}
 
     def _graph(self, k: int) -> Any:
@@ -73,62 +77,64 @@ class FrontierLoop:
             with stream:
                 stream.begin_capture()
                 try:
-                    for _ in range(k):
-                        self._fn((self._blocks,), (_BLOCK,), self._args)
-                    self._read_state(stream)
+                    for j in range(k):
+                        self._fn((self._blocks,), (_BLOCK,), self._args + (np.int32(j),))
+                    self._copy(self._host.ctypes.data, self._state, cupy.cuda.runtime.memcpyDeviceToHost)
                 finally:
                     graph = stream.end_capture()
             graph.upload(stream)
             self._graphs[k] = graph
         return graph
 
-    def _read_state(self, stream: Any) -> None:
-        cupy.cuda.runtime.memcpyAsync(self._host.ctypes.data, self._state.data.ptr, self._state.nbytes,
-                                      cupy.cuda.runtime.memcpyDeviceToHost, stream.ptr)
+    def _copy(self, dst: Any, src: Any, kind: int, nbytes: int | None = None) -> None:
+        """An asynchronous copy on the loop's stream (arrays or addresses)."""
+        d = dst if isinstance(dst, int) else dst.data.ptr
+        s = src if isinstance(src, int) else src.data.ptr
+        size = nbytes if nbytes is not None else (src.nbytes if not isinstance(src, int) else dst.nbytes)
+        cupy.cuda.runtime.memcpyAsync(d, s, size, kind, self._stream.ptr)
 
     def run(self, c_bits: Any, c: Any, rows: Any, first: Any, limit: int,
-            handover: tuple[int, int]) -> tuple[Any, Any, Any, int, bool]:
+            handover: tuple[int, int]) -> tuple[Any, Any, Any, int]:
         """Run the loop from the output ``c`` (values; ``c_bits`` its presence for a claim) and
-        the frontier ``rows`` with their values ``first``, until the frontier is empty,
-        ``limit`` iterations have run, or the frontier has grown past ``handover`` (its entries,
-        its rows' entries; then it stops after that iteration).  Returns (c_bits, c, the frontier's rows, as
-        int32, in no order, the iterations run, whether it stopped for a large frontier): new
-        arrays, the loop's own are kept for its next run."""
-        m = int(rows.size)
-        host = self._host
+        the frontier ``rows`` (int64) with their values ``first`` (of c's type), until the
+        frontier is empty, or grown past ``handover`` (its entries, its rows' entries: it stops
+        after that iteration), or the batches would pass ``limit`` iterations.  Returns
+        (c_bits, c, the frontier's rows, as int32 in no order, the iterations run): new arrays,
+        the loop's own are kept for its next run."""
+        c, c_bits, rows, first = (cupy.ascontiguousarray(a) if a is not None else None for a in (c, c_bits, rows, first))
+        m, stream, host = int(rows.size), self._stream, self._host
         host[:] = 0
-        host[_COUNT], host[_LIMIT], host[_HANDOVER], host[_EDGE_HANDOVER] = m, limit, handover[0], handover[1]
-        stream, current = self._stream, cupy.cuda.get_current_stream()
-        ready = cupy.cuda.Event(disable_timing=True)
-        ready.record(current)
-        stream.wait_event(ready)
-        with stream:  # copies into the loop's own buffers: no allocation on this stream
-            self.c[...] = c
-            if self.c_bits is not None:
-                self.c_bits[...] = c_bits
-            if self._stamp is not None:
-                self._stamp.fill(0)
-            self._queues[0][:m] = rows
-            self._first[:m] = first
-            cupy.cuda.runtime.memcpyAsync(self._state.data.ptr, host.ctypes.data, self._state.nbytes,
-                                          cupy.cuda.runtime.memcpyHostToDevice, stream.ptr)
-            for batch in _batches():
-                self._graph(batch).launch(stream)
-                stream.synchronize()
-                it = int(host[_IT])
-                count, stopped = int(host[_COUNT + it % 3]), bool(host[_STOP])
-                if count == 0 or stopped or it >= limit:
-                    break
-        done = cupy.cuda.Event(disable_timing=True)
-        done.record(stream)
-        current.wait_event(done)
-        front = self._queues[it & 1][:count].copy()
+        host[_FRESH], host[_COUNT], host[_HANDOVER], host[_HANDOVER + 1] = 1, m, handover[0], handover[1]
+        self._ready.record(cupy.cuda.get_current_stream())
+        stream.wait_event(self._ready)
+        self._copy(self.c, c, _D2D)
+        if self.c_bits is not None:
+            self._copy(self.c_bits, c_bits, _D2D)
+        if self._stamp is not None:
+            cupy.cuda.runtime.memsetAsync(self._stamp.data.ptr, 0, self._stamp.nbytes, stream.ptr)
+        self._copy(self._first_rows, rows, _D2D, rows.nbytes)
+        self._copy(self._first, first, _D2D, first.nbytes)
+        self._copy(self._state, host.ctypes.data, cupy.cuda.runtime.memcpyHostToDevice, self._state.nbytes)
+        ran, count = 0, m
+        for batch in _batches(limit):
+            self._graph(batch).launch(stream)
+            stream.synchronize()
+            done = int(host[_RAN])
+            ran, count = ran + done, int(host[_COUNT + done % 3])
+            if count == 0 or host[_STOP] or done < batch:
+                break
+        self._done.record(stream)
+        cupy.cuda.get_current_stream().wait_event(self._done)
+        front = self._queues[ran % 2][:count] if ran else None
         bits = None if self.c_bits is None else self.c_bits.copy()
-        return bits, self.c.copy(), front, it, stopped
+        return bits, self.c.copy(), front, ran
 
 
-def _batches() -> Any:
-    """The batch sizes of one run: :data:`BATCHES`, the last one repeated."""
-    yield from BATCHES[:-1]
-    while True:
-        yield BATCHES[-1]
+def _batches(limit: int) -> Any:
+    """The batch sizes of one run (:data:`BATCHES`, the last one repeated) while their sum
+    stays within ``limit``."""
+    total, i = 0, 0
+    while total + BATCHES[i] <= limit:
+        yield BATCHES[i]
+        total += BATCHES[i]
+        i = min(i + 1, len(BATCHES) - 1)

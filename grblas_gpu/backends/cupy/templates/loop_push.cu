@@ -1,46 +1,48 @@
 // One iteration of a frontier loop run on the device (see backends/cupy/capture.py): the
 // statement  C(~C.S, changed=D) << D' A  (claim: an ANY monoid, the first term to reach an
 // empty position of C stays) or  C(monoid, changed=D) << D' A  (relax: a full C, min or max).
-// The frontier D is a queue of row ids; its values are C's (what the statement makes them),
-// except at the run's first iteration, which reads them from `first` (aligned with the queue).
-// The loop's state lives in device memory, so a captured graph of several of these kernels
-// replays with no host work: the iteration count, the queue lengths (three, rotating: the one
-// read, the one written, the one cleared for the next iteration) and the stop flags.  Every
-// block reads them on entry, and the last block to finish advances them, so each kernel of a
-// graph sees the state its predecessor left.  A kernel whose frontier is empty, whose limit is
-// reached or whose loop was stopped does nothing but count itself finished.
+// The frontier D is a queue of row ids whose values are C's (what the statement makes them),
+// except at a run's first iteration, which reads rows and values from `first_rows`, `first`.
+// The loop's state is device memory, so a captured graph of these kernels replays with no
+// host work.  Kernel `j` of a graph (batches are multiples of 6) reads queue j % 2 and its
+// length state[COUNT + j % 3], writes the other queue and the next length, and clears the
+// length after that for kernel j + 1; each reads all it decides on at entry, written by the
+// kernels before it, so every block of a kernel decides alike.  A kernel whose frontier is
+// empty, or whose loop a kernel before it stopped (a frontier past the handover limits), does
+// nothing: iterations after the end cost an empty launch.  `stamp` (relax only) marks the
+// positions queued by an iteration (mark 1 + j % 2), each cleared as its row is taken.
 // Positions given to MULT: {{POSITIONS_DOC}}, with r the output index.
-#define GB_LOOP_IT 0
-#define GB_LOOP_STOP 1
-#define GB_LOOP_BLOCKS 2
+#define GB_LOOP_STOP 0
+#define GB_LOOP_FRESH 1
+#define GB_LOOP_RAN 2
 #define GB_LOOP_COUNT 3
-#define GB_LOOP_LIMIT 6
-#define GB_LOOP_HANDOVER 7
-#define GB_LOOP_REQUEST 8
-#define GB_LOOP_EDGES 9
-#define GB_LOOP_EDGE_HANDOVER 12
+#define GB_LOOP_EDGES 6
+#define GB_LOOP_HANDOVER 9
+#define GB_LOOP_EDGE_HANDOVER 10
 
 extern "C" __global__ void {{KERNEL}}_step(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, bool* __restrict__ c_bits, {{T}}* __restrict__ c,
-        int* __restrict__ q0, int* __restrict__ q1, const {{T}}* __restrict__ first,
-        int* __restrict__ stamp, long long* __restrict__ state) {
+        int* __restrict__ q0, int* __restrict__ q1, const int64_t* __restrict__ first_rows,
+        const {{T}}* __restrict__ first, int* __restrict__ stamp, long long* __restrict__ state, int j) {
     typedef {{MONOID}} M;
-    const long long it = state[GB_LOOP_IT];
-    const long long cin = state[GB_LOOP_COUNT + it % 3];
-    const bool active = state[GB_LOOP_STOP] == 0 && it < state[GB_LOOP_LIMIT] && cin > 0;
-    if (active) {
-        const int* qin = (it & 1) ? q1 : q0;
-        int* qout = (it & 1) ? q0 : q1;
-        unsigned long long* cout = (unsigned long long*)&state[GB_LOOP_COUNT + (it + 1) % 3];
-        unsigned long long* edges = (unsigned long long*)&state[GB_LOOP_EDGES + (it + 1) % 3];
+    const long long cin = state[GB_LOOP_COUNT + j % 3];
+    const bool fresh = j == 0 && state[GB_LOOP_FRESH] != 0;
+    if (state[GB_LOOP_STOP] != 0 || cin == 0) return;
+    {
+        const int* qin = (j & 1) ? q1 : q0;
+        int* qout = (j & 1) ? q0 : q1;
+        unsigned long long* cout = (unsigned long long*)&state[GB_LOOP_COUNT + (j + 1) % 3];
+        unsigned long long* edges = (unsigned long long*)&state[GB_LOOP_EDGES + (j + 1) % 3];
         if (blockIdx.x == 0 && threadIdx.x == 0) {
-            state[GB_LOOP_COUNT + (it + 2) % 3] = 0;
-            state[GB_LOOP_EDGES + (it + 2) % 3] = 0;
+            state[GB_LOOP_COUNT + (j + 2) % 3] = 0;
+            state[GB_LOOP_EDGES + (j + 2) % 3] = 0;
+            state[GB_LOOP_RAN] = j + 1;
+            if (j == 1) state[GB_LOOP_FRESH] = 0;
         }
         const long long handover = state[GB_LOOP_HANDOVER];
         const long long edge_handover = state[GB_LOOP_EDGE_HANDOVER];
-        const int mark = (int)(it + 1);  // stamps are 0 when a run starts
+        const int mark = 1 + (j & 1), last_mark = 2 - (j & 1);
         const int lane = threadIdx.x & 31;
         const unsigned lower = (1u << lane) - 1u;
         const long long warps = gb_thread_count() >> 5;
@@ -70,7 +72,7 @@ extern "C" __global__ void {{KERNEL}}_step(
                 at = atomicAdd(cout, (unsigned long long)__popc(adding));
                 const unsigned long long e = atomicAdd(edges, (unsigned long long)warp_edges) + warp_edges;
                 if ((long long)(at + __popc(adding)) > handover || (long long)e > edge_handover)
-                    state[GB_LOOP_REQUEST] = 1;
+                    state[GB_LOOP_STOP] = 1;  // read by the kernels after this one
             }
             at = __shfl_sync(0xffffffffu, at, leader);
             if (add) qout[at + __popc(adding & lower)] = (int)r;
@@ -81,8 +83,9 @@ extern "C" __global__ void {{KERNEL}}_step(
             long long k = 0, begin = 0, end = 0;
             {{XV}} xk = ({{XV}})0;
             if (in) {
-                k = qin[f];
-                if ({{READS_X}}) xk = (it == 0 && first != nullptr) ? ({{XV}})first[f] : ({{XV}})c[k];
+                k = fresh ? first_rows[f] : (long long)qin[f];
+                if (!fresh && stamp != nullptr) atomicCAS(&stamp[k], last_mark, 0);  // k leaves the queue
+                if ({{READS_X}}) xk = fresh ? ({{XV}})first[f] : ({{XV}})c[k];
                 begin = (long long)indptr[k];
                 end = (long long)indptr[k + 1];
             }
@@ -117,20 +120,6 @@ extern "C" __global__ void {{KERNEL}}_step(
                     }
                     enqueue(add, r);
                 }
-            }
-        }
-    }
-    // The last block to finish advances the state for the next kernel.
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        const unsigned long long done = atomicAdd((unsigned long long*)&state[GB_LOOP_BLOCKS], 1ull);
-        if (done == (unsigned long long)gridDim.x - 1ull) {
-            __threadfence();
-            state[GB_LOOP_BLOCKS] = 0;
-            if (active) {
-                state[GB_LOOP_IT] = it + 1;
-                if (*(volatile long long*)&state[GB_LOOP_REQUEST]) state[GB_LOOP_STOP] = 1;
             }
         }
     }
