@@ -16,6 +16,8 @@ captured CUDA graph, the condition checked once a batch
 (:mod:`grblas_gpu.backends.cupy.capture`), until the frontier is empty, or large (see
 :data:`HANDOVER_SHARE`): then the body runs as written (a large frontier is pulled or pushed
 by the ordinary statement, chosen from its density) and the next pass is traced again.
+Matrices with rows longer than :data:`LONGEST_ROW` (a power-law graph's hubs) always run as
+written.
 Everywhere else (the CPU backend, other statements, a body of several statements, device
 loops turned off with :func:`device_loops`), the loop runs as the plain ``while`` would,
 with the same results.
@@ -40,14 +42,16 @@ from .vector import Vector
 
 __all__ = ["HANDOVER_SHARE", "device_form", "device_loops", "frontier_loop"]
 
-HANDOVER_SHARE = 0.05
+HANDOVER_SHARE = 0.1
 """A frontier holding more than this share of the vertices (and more than
-``HANDOVER_ENTRIES / 32``), or whose rows hold more than :data:`HANDOVER_EDGE_SHARE` of the
-matrix's entries (and more than :data:`HANDOVER_ENTRIES`), is multiplied by the ordinary
-statement (its balanced push or its pull, chosen from its density) rather than by the device
-loop's push, which gives a long row to one warp.  A small graph never hands over."""
-HANDOVER_EDGE_SHARE = 0.005
-HANDOVER_ENTRIES = 1 << 18
+:data:`HANDOVER_LEAST`) is multiplied by the ordinary statement (its push or its pull, chosen
+from its density) rather than by the device loop's push; the loop goes back to the device
+once the frontier is half as large."""
+HANDOVER_LEAST = 8192
+LONGEST_ROW = 1024
+"""The device loop walks a frontier row with one warp: it takes matrices whose rows hold at
+most this many entries (meshes, road maps, small graphs); a power-law graph's hubs go through
+the ordinary statements, which share a long row among warps."""
 
 _enabled = os.environ.get("GRBLAS_GPU_DEVICE_LOOPS", "1") != "0"
 
@@ -74,7 +78,7 @@ def frontier_loop(frontier: Vector, limit: int | None = None) -> Iterator[int]:
 
 
 def _loop(frontier: Vector, bound: int, device: bool) -> Generator[int, None, None]:
-    steps = 0
+    steps, handed = 0, False  # handed: the device loop stopped at a large frontier
     while steps < bound and frontier.nvals:
         if not device:
             yield steps
@@ -87,10 +91,10 @@ def _loop(frontier: Vector, bound: int, device: bool) -> Generator[int, None, No
         form = device_form(*kept, frontier)
         if form is None:
             device = False  # (a statement the device loop does not take: no more tracing)
-        elif _small(frontier, form[1]):
+        elif frontier.nvals <= _handover(frontier) // (2 if handed else 1):
             ran = _on_device(kept[0], frontier, form, bound - steps)
             if ran:
-                steps += ran
+                steps, handed = steps + ran, frontier.nvals > 0
                 continue
         _run(*kept)
         steps += 1
@@ -141,23 +145,10 @@ def _run(up: Any, value: Any) -> None:
     up.update(value)
 
 
-def _handover(frontier: Vector, M: Any) -> tuple[int, int]:
-    """(entries, entries of its rows) of a frontier the device loop hands over (see
+def _handover(frontier: Vector) -> int:
+    """The frontier size past which the device loop hands an iteration over (see
     :data:`HANDOVER_SHARE`)."""
-    return (max(int(HANDOVER_SHARE * frontier.size), HANDOVER_ENTRIES >> 5),
-            max(int(HANDOVER_EDGE_SHARE * M.nvals), HANDOVER_ENTRIES))
-
-
-def _small(frontier: Vector, M: Any) -> bool:
-    """Whether the device loop takes ``frontier`` (M's rows are walked): few entries, whose
-    rows hold few entries (bounded by the longest rows, else counted on the device)."""
-    count = frontier.nvals
-    most, most_edges = _handover(frontier, M)
-    if count > most:
-        return False
-    if M._most_entries(count) <= most_edges:
-        return True
-    return int(M._be.sum_selected(M._row_lengths(), rows=frontier._idx)) <= most_edges
+    return max(int(HANDOVER_SHARE * frontier.size), HANDOVER_LEAST)
 
 
 def device_form(up: Any, value: Any, frontier: Vector) -> tuple[TypedSemiring, Any, bool, bool] | None:
@@ -165,7 +156,8 @@ def device_form(up: Any, value: Any, frontier: Vector) -> tuple[TypedSemiring, A
     run ``up << value``: ``C(~C.S, changed=D) << D' A`` with an ANY monoid (a claim: a BFS)
     or ``C(op, changed=D) << D' A`` with a full C and ``op`` the semiring's min or max (a
     relax: Bellman-Ford), or the same with ``A D``; C, D and the product of one type of 4 or
-    8 bytes; positions below 2**31.  None elsewhere."""
+    8 bytes; positions below 2**31; rows of at most :data:`LONGEST_ROW` entries.  None
+    elsewhere."""
     from .backends.cupy.loop_codegen import loop_supported
     from .ops.multiply import _MatVec
 
@@ -187,7 +179,8 @@ def device_form(up: Any, value: Any, frontier: Vector) -> tuple[TypedSemiring, A
     A, vector_first = value._A, value._vector_first
     if max(A.nrows, A.ncols) >= 2**31 or not loop_supported(sr, claim, vector_first):
         return None
-    return sr, (A if vector_first else A._transposed()), vector_first, claim
+    M = A if vector_first else A._transposed()
+    return (sr, M, vector_first, claim) if M._longest_row() <= LONGEST_ROW else None
 
 
 def _on_device(up: Any, frontier: Vector, form: tuple[TypedSemiring, Any, bool, bool], remaining: int) -> int:
@@ -200,8 +193,7 @@ def _on_device(up: Any, frontier: Vector, form: tuple[TypedSemiring, Any, bool, 
                    lambda: FrontierLoop(be, sr, M._indptr, M._indices, M._vals, vector_first, claim))
     rows, vals = frontier._sparse()
     c_bits, c_vals = C._bitmap()
-    bits, c, front, ran = loop.run(c_bits, c_vals, rows, be.cast(vals, sr.out_type), remaining,
-                                   _handover(frontier, M))
+    bits, c, front, ran = loop.run(c_bits, c_vals, rows, vals, remaining, _handover(frontier))
     if not ran:
         return 0
     C._set_bitmap(bits if claim else c_bits, c, None if claim else C.size)

@@ -58,7 +58,8 @@ GRAPHS: dict[str, Callable[[], sps.csr_matrix]] = {
     "path 11": lambda: path(11),  # 10 levels: the loop ends inside the second batch
     "path 9": lambda: path(9),  # 8 levels: a batch's last iteration empties the frontier
     "grid 30": lambda: grid(30),  # 59 levels
-    "star": lambda: star(3000),  # all vertices in the frontier at the second level
+    "star": lambda: star(1000),  # all vertices in the frontier at the second level
+    "hub": lambda: star(3000),  # a row past LONGEST_ROW: the ordinary statements run
     "random": lambda: random_graph(2000, 0.002, 3),
 }
 
@@ -148,7 +149,7 @@ def test_widest_path(name: str, backend: str) -> None:
     np.testing.assert_array_equal(dense(off, g.shape[0], -np.inf), expected)
 
 
-@pytest.mark.parametrize("name", ["grid 30", "star", "random"])
+@pytest.mark.parametrize("name", ["grid 30", "star", "hub", "random"])
 def test_connected_components(name: str, backend: str) -> None:
     g = GRAPHS[name]()
     g = (g + g.T).tocsr()  # symmetric: a round is one statement, which the device loop takes
@@ -164,8 +165,7 @@ def test_handover(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """With handover limits of 2 vertices, levels go from the device loop to the ordinary
     statement and back as the frontier grows and shrinks: the same levels."""
     monkeypatch.setattr(loops, "HANDOVER_SHARE", 0.0)
-    monkeypatch.setattr(loops, "HANDOVER_EDGE_SHARE", 0.0)
-    monkeypatch.setattr(loops, "HANDOVER_ENTRIES", 64)  # frontiers of 2 vertices and 64 entries at most
+    monkeypatch.setattr(loops, "HANDOVER_LEAST", 2)
     g = grid(12)
     on, off = both(lambda: bfs_levels(matrix(g, backend), 5))
     expected = csgraph.shortest_path(g, unweighted=True, indices=5)

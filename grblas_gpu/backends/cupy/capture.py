@@ -36,8 +36,8 @@ kernel's queue (of 2) and queue length (of 3) follow from its place in the batch
 BLOCKS_PER_SM = 1
 _BLOCK = 512
 # Words of the state array (see the template): stop, fresh, kernels run in the last batch,
-# three queue lengths, three queues' entry counts, the handover length and entry count.
-_STOP, _FRESH, _RAN, _COUNT, _HANDOVER = 0, 1, 2, 3, 9
+# three queue lengths, the handover length.
+_STOP, _FRESH, _RAN, _COUNT, _HANDOVER = 0, 1, 2, 3, 6
 _STATE_WORDS = 16
 _D2D = cupy.cuda.runtime.memcpyDeviceToDevice
 
@@ -94,17 +94,18 @@ class FrontierLoop:
         cupy.cuda.runtime.memcpyAsync(d, s, size, kind, self._stream.ptr)
 
     def run(self, c_bits: Any, c: Any, rows: Any, first: Any, limit: int,
-            handover: tuple[int, int]) -> tuple[Any, Any, Any, int]:
+            handover: int) -> tuple[Any, Any, Any, int]:
         """Run the loop from the output ``c`` (values; ``c_bits`` its presence for a claim) and
         the frontier ``rows`` (int64) with their values ``first`` (of c's type), until the
-        frontier is empty, or grown past ``handover`` (its entries, its rows' entries: it stops
-        after that iteration), or the batches would pass ``limit`` iterations.  Returns
+        frontier is empty, or grown past ``handover`` entries (it stops after that iteration),
+        or the batches would pass ``limit`` iterations.  Returns
         (c_bits, c, the frontier's rows, as int32 in no order, the iterations run): new arrays,
         the loop's own are kept for its next run."""
-        c, c_bits, rows, first = (cupy.ascontiguousarray(a) if a is not None else None for a in (c, c_bits, rows, first))
+        c, c_bits = cupy.ascontiguousarray(c), None if c_bits is None else cupy.ascontiguousarray(c_bits)
+        rows, first = cupy.ascontiguousarray(rows, np.int64), cupy.ascontiguousarray(first, self.c.dtype)
         m, stream, host = int(rows.size), self._stream, self._host
         host[:] = 0
-        host[_FRESH], host[_COUNT], host[_HANDOVER], host[_HANDOVER + 1] = 1, m, handover[0], handover[1]
+        host[_FRESH], host[_COUNT], host[_HANDOVER] = 1, m, handover
         self._ready.record(cupy.cuda.get_current_stream())
         stream.wait_event(self._ready)
         self._copy(self.c, c, _D2D)

@@ -16,9 +16,7 @@
 #define GB_LOOP_FRESH 1
 #define GB_LOOP_RAN 2
 #define GB_LOOP_COUNT 3
-#define GB_LOOP_EDGES 6
-#define GB_LOOP_HANDOVER 9
-#define GB_LOOP_EDGE_HANDOVER 10
+#define GB_LOOP_HANDOVER 6
 
 extern "C" __global__ void {{KERNEL}}_step(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
@@ -33,15 +31,12 @@ extern "C" __global__ void {{KERNEL}}_step(
         const int* qin = (j & 1) ? q1 : q0;
         int* qout = (j & 1) ? q0 : q1;
         unsigned long long* cout = (unsigned long long*)&state[GB_LOOP_COUNT + (j + 1) % 3];
-        unsigned long long* edges = (unsigned long long*)&state[GB_LOOP_EDGES + (j + 1) % 3];
         if (blockIdx.x == 0 && threadIdx.x == 0) {
             state[GB_LOOP_COUNT + (j + 2) % 3] = 0;
-            state[GB_LOOP_EDGES + (j + 2) % 3] = 0;
             state[GB_LOOP_RAN] = j + 1;
             if (j == 1) state[GB_LOOP_FRESH] = 0;
         }
         const long long handover = state[GB_LOOP_HANDOVER];
-        const long long edge_handover = state[GB_LOOP_EDGE_HANDOVER];
         const int mark = 1 + (j & 1), last_mark = 2 - (j & 1);
         const int lane = threadIdx.x & 31;
         const unsigned lower = (1u << lane) - 1u;
@@ -58,21 +53,17 @@ extern "C" __global__ void {{KERNEL}}_step(
             if (!gb_atomic_combine_changed<M>(&c[r], {{PRODUCT}})) return false;
             return atomicExch(&stamp[r], mark) != mark;
         };
-        // The warp's lanes that queue a position, in one atomic add (all 32 lanes call it); the
-        // queue's length and its rows' entries past the handover limits stop the loop after
-        // this iteration (the caller multiplies a large frontier otherwise).
+        // The warp's lanes that queue a position, in one atomic add (all 32 lanes call it); a
+        // queue longer than the handover length stops the loop after this iteration (the
+        // caller multiplies a large frontier otherwise).
         auto enqueue = [&](bool add, long long r) {
             const unsigned adding = __ballot_sync(0xffffffffu, add);
             if (adding == 0u) return;
             const int leader = __ffs(adding) - 1;
-            const unsigned length = add ? (unsigned)((long long)indptr[r + 1] - (long long)indptr[r]) : 0u;
-            const unsigned warp_edges = __reduce_add_sync(0xffffffffu, length);
             unsigned long long at = 0ull;
             if (lane == leader) {
                 at = atomicAdd(cout, (unsigned long long)__popc(adding));
-                const unsigned long long e = atomicAdd(edges, (unsigned long long)warp_edges) + warp_edges;
-                if ((long long)(at + __popc(adding)) > handover || (long long)e > edge_handover)
-                    state[GB_LOOP_STOP] = 1;  // read by the kernels after this one
+                if ((long long)(at + __popc(adding)) > handover) state[GB_LOOP_STOP] = 1;  // read by the next kernels
             }
             at = __shfl_sync(0xffffffffu, at, leader);
             if (add) qout[at + __popc(adding & lower)] = (int)r;
