@@ -183,7 +183,8 @@ def test_limit_and_iteration_numbers(backend: str) -> None:
         seen.append(i)
         levels(~levels.S, changed=frontier) << frontier.vxm(A, semiring.any_secondi[INT64])
     assert levels.nvals == 8 and frontier.to_coo()[0].tolist() == [7]
-    assert seen == [0] if backend == "cupy" else seen == list(range(7))
+    # On the GPU the body runs at the traced passes only (whole batches run between them).
+    assert seen == list(range(7)) if backend == "numpy" else (seen[0] == 0 and seen == sorted(seen) and seen[-1] < 7)
 
 
 def test_body_of_several_statements_runs_as_written(backend: str) -> None:

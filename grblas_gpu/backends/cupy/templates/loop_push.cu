@@ -8,8 +8,8 @@
 // length state[COUNT + j % 3], writes the other queue and the next length, and clears the
 // length after that for kernel j + 1; each reads all it decides on at entry, written by the
 // kernels before it, so every block of a kernel decides alike.  A kernel whose frontier is
-// empty, or whose loop a kernel before it stopped (a frontier past the handover limits), does
-// nothing: iterations after the end cost an empty launch.  `stamp` (relax only) marks the
+// empty, or whose loop a kernel before it stopped (a frontier past the handover limits, or an
+// empty one), does nothing: iterations after the end cost an empty launch.  `stamp` (relax only) marks the
 // positions queued by an iteration (mark 1 + j % 2), each cleared as its row is taken.
 // Positions given to MULT: {{POSITIONS_DOC}}, with r the output index.
 #define GB_LOOP_STOP 0
@@ -26,7 +26,12 @@ extern "C" __global__ void {{KERNEL}}_step(
     typedef {{MONOID}} M;
     const long long cin = state[GB_LOOP_COUNT + j % 3];
     const bool fresh = j == 0 && state[GB_LOOP_FRESH] != 0;
-    if (state[GB_LOOP_STOP] != 0 || cin == 0) return;
+    if (state[GB_LOOP_STOP] != 0 || cin == 0) {
+        // The loop is over: the kernels after this one must not take up a length slot this
+        // one left as it was (it would be an earlier, spent queue).
+        if (cin == 0 && blockIdx.x == 0 && threadIdx.x == 0) state[GB_LOOP_STOP] = 1;
+        return;
+    }
     {
         const int* qin = (j & 1) ? q1 : q0;
         int* qout = (j & 1) ? q0 : q1;
