@@ -46,7 +46,7 @@ def bfs_levels(A: Matrix, source: int) -> Vector:
     check_vertex_memory(A, "bfs", 27)
     levels = Vector.from_coo([source], [0], size=A.nrows, dtype=INT64, backend=A.backend)
     frontier = levels.dup()
-    for _ in frontier_loop(frontier):  # on the GPU, levels replayed on the device
+    for _ in frontier_loop(frontier, A):  # on the GPU, levels replayed on the device
         levels(~levels.S, changed=frontier) << frontier.vxm(A, next_level())
     return levels
 
@@ -73,6 +73,6 @@ def bfs_parents(A: Matrix, source: int) -> Vector:
     check_vertex_memory(A, "bfs", 27)
     parents = Vector.from_coo([source], [source], size=A.nrows, dtype=INT64, backend=A.backend)
     frontier = parents.dup()
-    for _ in frontier_loop(frontier):
+    for _ in frontier_loop(frontier, A):
         parents(~parents.S, changed=frontier) << frontier.vxm(A, semiring.any_secondi[INT64])
     return parents

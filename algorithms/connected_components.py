@@ -46,7 +46,7 @@ def connected_components(A: Matrix) -> Vector:
     labels = Vector.from_coo(ids, ids, size=n, dtype=INT64, backend=A.backend)
     frontier = labels.dup()
     if symmetric:  # a round is one statement (on the GPU, rounds replayed on the device)
-        for _ in frontier_loop(frontier):
+        for _ in frontier_loop(frontier, A):
             labels(binary.min, changed=frontier) << A.mxv(frontier, send)
         return labels
     while frontier.nvals:

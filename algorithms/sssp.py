@@ -81,7 +81,7 @@ def _sssp(A: Matrix, source: int) -> Vector:
     dist = Vector.from_scalar(infinity, n, A.dtype, backend=A.backend) if full else frontier.dup()
     if full:
         dist(binary.min) << frontier
-    for _ in frontier_loop(frontier, limit=n):  # on the GPU, small frontiers' rounds on the device
+    for _ in frontier_loop(frontier, A, limit=n):  # on the GPU, small frontiers' rounds on the device
         if full and frontier.nvals >= n * DENSE_FRONTIER:
             frontier << frontier.ewise_add(dist, binary.first)  # the others' distances as they are
         # Paths one edge longer than the last frontier's: dist keeps the shorter, and the

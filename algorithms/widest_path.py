@@ -39,7 +39,7 @@ def widest_path(A: Matrix, source: int) -> Vector:
     frontier = Vector.from_coo([source], [inf], size=n, dtype=FP64, backend=A.backend)
     width = Vector.from_scalar(-inf, n, FP64, backend=A.backend)  # -inf: no path yet, so it changes nothing
     width(binary.max) << frontier
-    for _ in frontier_loop(frontier, limit=n):
+    for _ in frontier_loop(frontier, A, limit=n):
         # Paths one edge longer than the last frontier's: width keeps the wider, and the
         # vertices whose width grew are the next frontier.
         width(binary.max, changed=frontier) << frontier.vxm(A, semiring.max_min[FP64])

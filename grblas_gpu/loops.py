@@ -5,7 +5,7 @@ the host tens of microseconds.  A graph of few levels does not notice; a road ma
 thousands of levels of a few hundred vertices each, spends all its time there.
 :func:`frontier_loop` keeps the loop in Python and takes the host out of it::
 
-    for _ in frontier_loop(frontier):
+    for _ in frontier_loop(frontier, A):
         levels(~levels.S, changed=frontier) << frontier.vxm(A, semiring)
 
 It iterates while ``frontier`` has entries, as ``while frontier.nvals:`` does.  On the GPU
@@ -69,12 +69,17 @@ def device_loops(enabled: bool) -> Iterator[None]:
         _enabled = before
 
 
-def frontier_loop(frontier: Vector, limit: int | None = None) -> Iterator[int]:
+def frontier_loop(frontier: Vector, matrix: Any = None, limit: int | None = None) -> Iterator[int]:
     """Iterate while ``frontier`` has entries, at most ``limit`` times (no bound: None),
     yielding the iteration's number; on the GPU a body of one statement that writes
-    ``changed=frontier`` runs on the device (see the module's note)."""
+    ``changed=frontier`` runs on the device (see the module's note).  ``matrix`` (optional):
+    the matrix the body multiplies by; one with rows longer than :data:`LONGEST_ROW` is left
+    to the plain loop without tracing the body."""
     bound = limit if limit is not None else 1 << 62
-    return _loop(frontier, bound, _enabled and frontier._be.name == "cupy")
+    device = _enabled and frontier._be.name == "cupy"
+    if device and matrix is not None and matrix._longest_row() > LONGEST_ROW:
+        device = False  # (the traced statement's own matrix is checked again: see device_form)
+    return _loop(frontier, bound, device)
 
 
 def _loop(frontier: Vector, bound: int, device: bool) -> Generator[int, None, None]:
