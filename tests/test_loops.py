@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 import scipy.sparse as sps
+from conftest import shared_coo
 from grblas_gpu.algorithms import bfs_levels, bfs_parents, connected_components, sssp, widest_path
 from scipy.sparse import csgraph
 
@@ -200,3 +201,18 @@ def test_body_of_several_statements_runs_as_written(backend: str) -> None:
         sizes.append(frontier.nvals)
     assert sizes == [1, 1, 1, 1, 1, 0]
     assert count.to_coo()[1].tolist() == [0, 1, 1, 1, 1, 1]
+
+
+def test_mesh_from_shared_data(backend: str) -> None:
+    """A finite-element mesh (LAGraph's jagmesh7, the shared data): BFS and SSSP with device
+    loops on and off, against scipy."""
+    c = shared_coo("lagraph", "jagmesh7.mtx")
+    g = sps.csr_matrix((np.abs(c.data) + 1.0, (c.row, c.col)), shape=c.shape)
+    g = (g + g.T).tocsr()
+    g.setdiag(0)
+    g.eliminate_zeros()
+    A = matrix(g, backend)
+    for run, expected in ((lambda: bfs_levels(A, 3), csgraph.shortest_path(g, unweighted=True, indices=3)),
+                          (lambda: sssp(A, 3), csgraph.dijkstra(g, indices=3))):
+        for got in both(run):
+            np.testing.assert_allclose(dense(got, g.shape[0]), expected, rtol=1e-12)
