@@ -194,8 +194,11 @@ def _on_device(up: Any, frontier: Vector, form: tuple[TypedSemiring, Any, bool, 
 
     sr, M, vector_first, claim = form
     C, be = up.target, frontier._be
-    loop = M._memo(("frontier loop", sr, vector_first, claim),
-                   lambda: FrontierLoop(be, sr, M._indptr, M._indices, M._vals, vector_first, claim))
+    try:
+        loop = M._memo(("frontier loop", sr, vector_first, claim),
+                       lambda: FrontierLoop(be, sr, M._indptr, M._indices, M._vals, vector_first, claim))
+    except (MemoryError, RuntimeError):  # no room for its buffers, or no graph capture here: as usual
+        return 0
     rows, vals = frontier._sparse()
     c_bits, c_vals = C._bitmap()
     bits, c, front, ran = loop.run(c_bits, c_vals, rows, vals, remaining, _handover(frontier))

@@ -18,6 +18,7 @@ the host, and each kernel exits early when there is nothing to do.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import cupy
@@ -42,8 +43,19 @@ _STATE_WORDS = 16
 _D2D = cupy.cuda.runtime.memcpyDeviceToDevice
 
 
+@dataclass(eq=False, init=False, repr=False)
 class FrontierLoop:
-    """The buffers, kernel and graphs of one frontier loop over one matrix (kept with it)."""
+    """The buffers, kernel and graphs of one frontier loop over one matrix (kept with it, and
+    counted in its derived bytes through the fields below).  Its graphs are captured when it
+    is made, so a driver that cannot capture them fails here, before anything has run."""
+
+    c: Any
+    c_bits: Any
+    _queues: Any
+    _first_rows: Any
+    _first: Any
+    _stamp: Any
+    _state: Any
 
     def __init__(self, be: Any, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any,
                  vector_first: bool, claim: bool) -> None:
@@ -68,6 +80,8 @@ class FrontierLoop:
         self._args = (ptr, idx, values, self.c_bits, self.c, self._queues[0], self._queues[1], self._first_rows,
                       self._first, self._stamp, self._state)
         self._graphs: dict[int, Any] = {}
+        for k in BATCHES:
+            self._graph(k)
 
     def _graph(self, k: int) -> Any:
         """The graph of ``k`` iterations and a copy of the state to the host (captured once)."""
