@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 from grblas_gpu import INT64, Matrix, Vector, binary, monoid, semiring
+from grblas_gpu.loops import frontier_loop
 from grblas_gpu.operators import TypedSemiring
 
 from ._checks import check_numeric, check_source, check_square, check_vertex_memory
@@ -45,7 +46,7 @@ def bfs_levels(A: Matrix, source: int) -> Vector:
     check_vertex_memory(A, "bfs", 27)
     levels = Vector.from_coo([source], [0], size=A.nrows, dtype=INT64, backend=A.backend)
     frontier = levels.dup()
-    while frontier.nvals:
+    for _ in frontier_loop(frontier, A):  # on the GPU, levels replayed on the device
         levels(~levels.S, changed=frontier) << frontier.vxm(A, next_level())
     return levels
 
@@ -72,6 +73,6 @@ def bfs_parents(A: Matrix, source: int) -> Vector:
     check_vertex_memory(A, "bfs", 27)
     parents = Vector.from_coo([source], [source], size=A.nrows, dtype=INT64, backend=A.backend)
     frontier = parents.dup()
-    while frontier.nvals:
+    for _ in frontier_loop(frontier, A):
         parents(~parents.S, changed=frontier) << frontier.vxm(A, semiring.any_secondi[INT64])
     return parents

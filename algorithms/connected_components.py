@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from grblas_gpu import INT64, Matrix, Vector, binary, semiring
+from grblas_gpu.loops import frontier_loop
 
 from ._checks import check_numeric, check_square, check_vertex_memory
 
@@ -21,7 +22,8 @@ def connected_components(A: Matrix) -> Vector:
     Math: start with ``label[v] = v``.  Each round, every vertex takes the smallest
     label among itself and its neighbours: ``label <- label min (S min.second label)``
     where ``(S min.second label)[i] = min_k { label[k] : S[i, k] present }``.  Only
-    vertices whose label dropped last round (the frontier) send labels again.  The
+    vertices whose label dropped last round (the frontier) send labels again: for a
+    symmetric A a round is ``labels(min, changed=frontier) << A min.second frontier``.  The
     labels stop changing after at most ``diameter`` rounds, when every vertex holds
     the smallest id of its component.
 
@@ -43,6 +45,10 @@ def connected_components(A: Matrix) -> Vector:
     ids = np.arange(n, dtype=np.int64)
     labels = Vector.from_coo(ids, ids, size=n, dtype=INT64, backend=A.backend)
     frontier = labels.dup()
+    if symmetric:  # a round is one statement (on the GPU, rounds replayed on the device)
+        for _ in frontier_loop(frontier, A):
+            labels(binary.min, changed=frontier) << A.mxv(frontier, send)
+        return labels
     while frontier.nvals:
         sent = frontier
         frontier = A.mxv(sent, send).new()

@@ -6,6 +6,7 @@ import numpy as np
 
 from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid, select, semiring
 from grblas_gpu.exceptions import InvalidValue
+from grblas_gpu.loops import frontier_loop
 
 from ._checks import check_no_nan, check_numeric, check_source, check_square, check_vertex_memory
 
@@ -80,11 +81,8 @@ def _sssp(A: Matrix, source: int) -> Vector:
     dist = Vector.from_scalar(infinity, n, A.dtype, backend=A.backend) if full else frontier.dup()
     if full:
         dist(binary.min) << frontier
-    for _ in range(n):
-        nvals = frontier.nvals
-        if nvals == 0:
-            break
-        if full and nvals >= n * DENSE_FRONTIER:
+    for _ in frontier_loop(frontier, A, limit=n):  # on the GPU, small frontiers' rounds on the device
+        if full and frontier.nvals >= n * DENSE_FRONTIER:
             frontier << frontier.ewise_add(dist, binary.first)  # the others' distances as they are
         # Paths one edge longer than the last frontier's: dist keeps the shorter, and the
         # vertices whose distance fell are the next frontier.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grblas_gpu import FP64, Matrix, Vector, binary, select, semiring
+from grblas_gpu.loops import frontier_loop
 
 from ._checks import check_no_nan, check_numeric, check_source, check_square, check_vertex_memory
 
@@ -38,9 +39,7 @@ def widest_path(A: Matrix, source: int) -> Vector:
     frontier = Vector.from_coo([source], [inf], size=n, dtype=FP64, backend=A.backend)
     width = Vector.from_scalar(-inf, n, FP64, backend=A.backend)  # -inf: no path yet, so it changes nothing
     width(binary.max) << frontier
-    for _ in range(n):
-        if frontier.nvals == 0:
-            break
+    for _ in frontier_loop(frontier, A, limit=n):
         # Paths one edge longer than the last frontier's: width keeps the wider, and the
         # vertices whose width grew are the next frontier.
         width(binary.max, changed=frontier) << frontier.vxm(A, semiring.max_min[FP64])

@@ -178,6 +178,11 @@ def write_plain(target: Any, value: Any) -> None:
     Updater(target).update(value)
 
 
+# Set by grblas_gpu.loops while it traces a loop's body: given each statement (the Updater and
+# its value) before it runs, it returns True for one it keeps to run later (or on the device).
+recorder: Callable[[Updater, Any], bool] | None = None
+
+
 class Updater:
     """An output with its mask, accumulator and replace flag: the left side of ``<<``."""
 
@@ -201,6 +206,8 @@ class Updater:
 
     def update(self, value: Any) -> None:
         """Compute ``value`` and write it into the target by the mask/accumulate rule."""
+        if recorder is not None and recorder(self, value):
+            return
         try:
             self._update(value)
         except MemoryError as exc:  # an allocation the memory checks let through failed after all

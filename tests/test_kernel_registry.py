@@ -56,7 +56,7 @@ def test_registry_is_nontrivial(specs: list[KernelSpec]) -> None:
     """The registry covers every kind and the cases the backend needs most."""
     names = {s.name for s in specs}
     kinds = {s.kind for s in specs}
-    assert kinds == {"count", "bitmap", "cast", "unary", "binary", "indexunary", "segment_reduce", "spmv", "spmspv", "dot", "spgemm", "mxm_dot", "transpose"}
+    assert kinds == {"count", "bitmap", "cast", "unary", "binary", "indexunary", "segment_reduce", "spmv", "spmspv", "dot", "spgemm", "mxm_dot", "transpose", "loop"}
     for expected in ("spmv min_plus[FP32] int32 vector_first=0", "spmv min_plus[FP32] int64 vector_first=1",
                      "spmv lor_land[BOOL] int32 vector_first=0", "spmv plus_times[INT64] int64 vector_first=0",
                      "spmv plus_times[FP32] int64/int32 vector_first=0 merge",

@@ -18,7 +18,7 @@ from ...dtypes import ALL_TYPES, BOOL, FP32, FP64, INT32, INT64, DataType
 from ...exceptions import DomainMismatch
 from ...operators import catalog
 from ...operators import semiring as semiring_namespace
-from . import codegen, dot_mxm_codegen, spgemm_codegen, transpose_codegen
+from . import codegen, dot_mxm_codegen, loop_codegen, spgemm_codegen, transpose_codegen
 from .codegen import KernelModule
 
 __all__ = ["KernelSpec", "SPMV_TYPES", "iter_kernels"]
@@ -73,6 +73,7 @@ def _all_specs() -> Iterator[KernelSpec]:
     yield from spgemm_codegen.registry_specs()
     yield from dot_mxm_codegen.registry_specs()
     yield from transpose_codegen.registry_specs()
+    yield from loop_codegen.registry_specs()
 
 
 def _typed(poly: Any, t: DataType) -> Any:

@@ -1,0 +1,138 @@
+"""``python -m benchmarks.loops``: loops at device speed against the plain loop and scipy.
+
+For each grid side (a 4-neighbour grid with random weights, the road-like graph of
+``benchmarks.graphs``) and a 1,024-vertex Kronecker graph: ``bfs_levels`` and ``sssp`` with
+device loops on and off (``grblas_gpu.loops.device_loops``), scipy's ``breadth_first_order``
+and Dijkstra on the host, the levels, and the launch-only floor of a level on the device (a
+captured iteration with nothing to do, the cost the loop cannot go under).  All in one
+process; medians of ``--repeat`` runs after a warm-up.  Writes ``loops.json`` and
+``loops.md`` under ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sps
+from scipy.sparse import csgraph
+
+from . import graphs
+
+
+def _median_ms(fn: Callable[[], Any], repeat: int, sync: Callable[[], None]) -> float:
+    fn()
+    sync()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def _floor_us(A: Any) -> float | None:
+    """Device time of one captured iteration that has nothing to do (an empty frontier), in
+    us: the launch-only floor of a level in the device loop."""
+    import cupy
+    from grblas_gpu.algorithms.bfs import next_level
+
+    from grblas_gpu.backends.cupy.capture import BATCHES, FrontierLoop
+
+    loop = FrontierLoop(A._be, next_level(), A._indptr, A._indices, A._vals, True, True)
+    k = BATCHES[-1]
+    graph = loop._graph(k)  # the state is all zero: every iteration finds an empty frontier
+    stream = loop._stream
+    graph.launch(stream)
+    stream.synchronize()
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    start.record(stream)
+    for _ in range(10):
+        graph.launch(stream)
+    end.record(stream)
+    end.synchronize()
+    return cupy.cuda.get_elapsed_time(start, end) * 1e3 / (10 * k)
+
+
+def _row(name: str, g: graphs.Graph, backend: str, repeat: int, peers: bool = True) -> dict:
+    from grblas_gpu.algorithms import bfs_levels, sssp
+
+    import grblas_gpu as gb
+    from grblas_gpu.loops import device_loops
+
+    n = g.n
+    scipy_csr = sps.csr_matrix((g.weights.astype(np.float64), g.indices, g.indptr), shape=(n, n))
+    A = gb.Matrix.from_csr(g.indptr, g.indices, g.weights.astype(np.float64), ncols=n, backend=backend)
+    sync = (lambda: __import__("cupy").cuda.Device().synchronize()) if backend == "cupy" else (lambda: None)
+    source = g.max_degree_vertex() if g.kind.startswith("kron") else 0  # (as the kron rows of benchmarks.ours)
+    levels = int(bfs_levels(A, source).reduce(gb.monoid.max).new().value) + 1
+    row: dict[str, Any] = {"graph": name, "vertices": n, "edges": g.nnz, "bfs_levels": levels}
+    for on in (True, False):
+        with device_loops(on):
+            key = "device" if on else "plain"
+            row[f"bfs_{key}_ms"] = _median_ms(lambda: bfs_levels(A, source), repeat, sync)
+            row[f"sssp_{key}_ms"] = _median_ms(lambda: sssp(A, source), repeat, sync)
+    if peers:
+        row["scipy_bfs_ms"] = _median_ms(
+            lambda: csgraph.breadth_first_order(scipy_csr, source, return_predecessors=False), repeat, lambda: None)
+        row["scipy_dijkstra_ms"] = _median_ms(lambda: csgraph.dijkstra(scipy_csr, indices=source), repeat,
+                                              lambda: None)
+    row["bfs_device_us_per_level"] = row["bfs_device_ms"] * 1e3 / levels
+    row["bfs_plain_us_per_level"] = row["bfs_plain_ms"] * 1e3 / levels
+    if backend == "cupy":
+        row["floor_us_per_level"] = _floor_us(A)
+    return row
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.loops", description=__doc__)
+    p.add_argument("--backend", choices=("numpy", "cupy"), default="cupy")
+    p.add_argument("--grid", type=int, nargs="+", default=[500, 1000, 2000])
+    p.add_argument("--kron", type=int, nargs="*", default=[10],
+                   help="scales of symmetric Kronecker graphs (scipy timed up to scale 16)")
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "loops")
+    a = p.parse_args(argv)
+    rows = []
+    for scale in a.kron:
+        rows.append(_row(f"kron{scale}-sym", graphs.kronecker_symmetric(scale), a.backend, a.repeat, scale <= 16))
+        print(json.dumps(rows[-1]), flush=True)
+    for side in a.grid:
+        rows.append(_row(f"grid{side}", graphs.grid(side), a.backend, a.repeat))
+        print(json.dumps(rows[-1]), flush=True)
+    device = "cpu"
+    if a.backend == "cupy":
+        import cupy
+
+        device = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    a.out.mkdir(parents=True, exist_ok=True)
+    meta = {"device": device, "host": platform.node(), "repeat": a.repeat}
+    (a.out / "loops.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
+    (a.out / "loops.md").write_text(_markdown(meta, rows))
+    print(_markdown(meta, rows))
+
+
+def _markdown(meta: dict, rows: list[dict]) -> str:
+    head = ("| graph | levels | BFS device ms | BFS plain ms | scipy BFS ms | us/level device | us/level plain "
+            "| floor us/level | SSSP device ms | SSSP plain ms | scipy Dijkstra ms |\n" + "|---" * 11 + "|\n")
+    lines = [f"Device: {meta['device']}; medians of {meta['repeat']} runs after a warm-up.\n", head]
+    for r in rows:
+        floor = r.get("floor_us_per_level")
+        lines.append(
+            f"| {r['graph']} | {r['bfs_levels']} | {r['bfs_device_ms']:.2f} | {r['bfs_plain_ms']:.2f} | "
+            f"{r.get('scipy_bfs_ms', float('nan')):.2f} | {r['bfs_device_us_per_level']:.2f} | {r['bfs_plain_us_per_level']:.2f} | "
+            f"{'' if floor is None else f'{floor:.2f}'} | {r['sssp_device_ms']:.2f} | {r['sssp_plain_ms']:.2f} | "
+            f"{r.get('scipy_dijkstra_ms', float('nan')):.2f} |\n")
+    return "".join(lines)
+
+
+if __name__ == "__main__":
+    main()

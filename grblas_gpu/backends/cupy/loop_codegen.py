@@ -1,0 +1,58 @@
+"""The frontier loop's kernel (``templates/loop_push.cu``), generated without CuPy: the kernel
+registry renders it, and the front end asks which semirings it takes, on any machine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+from typing import Any
+
+from ...dtypes import DataType
+from ...operators import TypedSemiring
+from . import codegen
+from .codegen import KernelModule
+
+__all__ = ["loop_module", "loop_supported", "registry_specs"]
+
+
+def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, ptr_type: Any = None) -> KernelModule:
+    """The frontier loop's kernel for ``semiring``: entry ``step(indptr, indices, values,
+    c_bits, c, q0, q1, first, stamp, state)``, one iteration of the loop (see the template).
+    Column indices of ``index_type``, row pointers of ``ptr_type`` (default: the same)."""
+    kernels, ops, tag, vf = codegen._matvec_parts(semiring, index_type, ptr_type, vector_first, "loop_push.cu")
+    return codegen._module("loop", f"frontier loop {semiring.name} {semiring.key} {tag} vector_first={vf}",
+                           f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"step": "_step"})
+
+
+def loop_supported(semiring: TypedSemiring, claim: bool, vector_first: bool) -> bool:
+    """Whether the loop kernel takes ``semiring``: a claim needs an ANY monoid, a relax a min
+    or max one; the monoid's type, and the vector's where the product reads it, of 4 or 8
+    bytes (a warp passes them between lanes)."""
+    monoid = semiring.monoid
+    if not (monoid.is_any if claim else monoid.name in ("min", "max")):
+        return False
+    types: list[DataType] = [monoid.type]
+    if codegen.vector_value_read(semiring, vector_first):
+        types.append(codegen.spmv_operand_types(semiring, vector_first)[1])
+    return all(t.itemsize in (4, 8) and t.name != "BOOL" for t in types)
+
+
+def registry_specs() -> Iterator[Any]:
+    """Kernel specs of the loop kernel for the built-in semirings it takes (any, min, max
+    monoids) over the types the semirings are rendered for, with 32-bit positions; the other
+    position layouts for ``min_plus`` alone (the template is the same but for the types)."""
+    from ...operators import catalog
+    from ...operators import semiring as semiring_namespace
+    from .registry import SPMV_TYPES, KernelSpec, _layout, _typed
+
+    for name in catalog.BUILTIN_SEMIRINGS:
+        for t in SPMV_TYPES:
+            semiring = _typed(semiring_namespace[name], t)
+            if semiring is None:
+                continue
+            layouts = codegen.CSR_INDEX_TYPES if name == "min_plus" else codegen.CSR_INDEX_TYPES[:1]
+            for ptr, index in layouts:
+                for vf in (False, True):
+                    if loop_supported(semiring, semiring.monoid.is_any, vf):
+                        yield KernelSpec("loop", f"loop {name}[{semiring.mult.x_type}] {_layout(ptr, index)} "
+                                         f"vector_first={int(vf)}", partial(loop_module, semiring, index, vf, ptr))

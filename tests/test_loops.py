@@ -1,0 +1,218 @@
+"""frontier_loop: a loop run on the device gives what the plain loop gives, on every backend.
+
+Each algorithm that uses it runs with device loops on and off (``device_loops``), and both are
+checked against scipy or a reference written here: graphs whose loop ends at its first
+iteration, ends in the middle of a batch of captured iterations, runs for hundreds of levels
+(a grid), or grows a frontier large enough to be handed to the ordinary statement.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+import scipy.sparse as sps
+from conftest import shared_coo
+from grblas_gpu.algorithms import bfs_levels, bfs_parents, connected_components, sssp, widest_path
+from scipy.sparse import csgraph
+
+import grblas_gpu as gb
+from grblas_gpu import INT64, Vector, loops, semiring
+from grblas_gpu.loops import device_loops, frontier_loop
+
+
+def grid(side: int, seed: int = 0) -> sps.csr_matrix:
+    """A side x side grid, both directions of each edge, random weights in [1, 10)."""
+    g = sps.diags([1.0] * (side - 1), 1, (side, side))
+    line = (g + g.T).tocsr()
+    eye = sps.identity(side, format="csr")
+    m = sps.kron(line, eye) + sps.kron(eye, line)
+    m = sps.csr_matrix(m)
+    rng = np.random.default_rng(seed)
+    m.data = rng.uniform(1.0, 10.0, m.nnz)
+    return (m + m.T).tocsr() * 0.5
+
+
+def path(n: int) -> sps.csr_matrix:
+    """The directed path 0 -> 1 -> ... -> n-1, weights 1..n-1."""
+    return sps.csr_matrix((np.arange(1.0, n), (np.arange(n - 1), np.arange(1, n))), shape=(n, n))
+
+
+def star(n: int) -> sps.csr_matrix:
+    """Vertex 0 with an edge to every other vertex (and back): a large frontier at once."""
+    rows = np.concatenate([np.zeros(n - 1, int), np.arange(1, n)])
+    cols = np.concatenate([np.arange(1, n), np.zeros(n - 1, int)])
+    return sps.csr_matrix((np.full(2 * n - 2, 2.0), (rows, cols)), shape=(n, n))
+
+
+def random_graph(n: int, p: float, seed: int) -> sps.csr_matrix:
+    g = sps.random(n, n, p, random_state=seed, format="csr")
+    g.data = np.random.default_rng(seed).uniform(0.5, 5.0, g.nnz)
+    return g
+
+
+GRAPHS: dict[str, Callable[[], sps.csr_matrix]] = {
+    "no out-edges": lambda: sps.csr_matrix((5, 5)),  # the loop ends at its first iteration
+    "path 11": lambda: path(11),  # 10 levels: the loop ends inside the second batch
+    "path 9": lambda: path(9),  # 8 levels: a batch's last iteration empties the frontier
+    "grid 30": lambda: grid(30),  # 59 levels
+    "star": lambda: star(1000),  # all vertices in the frontier at the second level
+    "hub": lambda: star(3000),  # a row past LONGEST_ROW: the ordinary statements run
+    "random": lambda: random_graph(2000, 0.002, 3),
+}
+
+
+def matrix(g: sps.csr_matrix, backend: str) -> gb.Matrix:
+    c = g.tocoo()
+    return gb.Matrix.from_coo(c.row, c.col, c.data, nrows=g.shape[0], ncols=g.shape[1], dtype=gb.FP64,
+                              backend=backend)
+
+
+def both(run: Callable[[], Vector]) -> tuple[tuple[Any, Any], tuple[Any, Any]]:
+    """The result's (indices, values) with device loops on, then off."""
+    with device_loops(True):
+        on = run().to_coo()
+    with device_loops(False):
+        off = run().to_coo()
+    return on, off
+
+
+def dense(coo: tuple[Any, Any], n: int, missing: float = np.inf) -> np.ndarray:
+    out = np.full(n, missing)
+    out[coo[0]] = coo[1]
+    return out
+
+
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_bfs_levels(name: str, backend: str) -> None:
+    g = GRAPHS[name]()
+    A = matrix(g, backend)
+    on, off = both(lambda: bfs_levels(A, 0))
+    expected = csgraph.shortest_path(g, unweighted=True, indices=0)
+    np.testing.assert_array_equal(dense(on, g.shape[0]), expected)
+    np.testing.assert_array_equal(dense(off, g.shape[0]), expected)
+
+
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_bfs_parents(name: str, backend: str) -> None:
+    g = GRAPHS[name]()
+    A = matrix(g, backend)
+    level = csgraph.shortest_path(g, unweighted=True, indices=0)
+    for idx, parent in both(lambda: bfs_parents(A, 0)):
+        np.testing.assert_array_equal(idx, np.flatnonzero(np.isfinite(level)))
+        others = idx != 0
+        child, par = idx[others], parent[others]
+        assert parent[~others].tolist() == [0]
+        np.testing.assert_array_equal(level[par] + 1, level[child])  # one level up ...
+        assert all(g[p, c] != 0 for p, c in zip(par, child))  # ... along an edge
+
+
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_sssp(name: str, backend: str) -> None:
+    g = GRAPHS[name]()
+    A = matrix(g, backend)
+    on, off = both(lambda: sssp(A, 0))
+    expected = csgraph.dijkstra(g, indices=0)
+    np.testing.assert_allclose(dense(on, g.shape[0]), expected, rtol=1e-12)
+    np.testing.assert_allclose(dense(off, g.shape[0]), expected, rtol=1e-12)
+
+
+def widest_reference(g: sps.csr_matrix, source: int) -> np.ndarray:
+    """Bottleneck widths by a Dijkstra-like search on the host (-inf: unreachable)."""
+    n = g.shape[0]
+    width = np.full(n, -np.inf)
+    width[source] = np.inf
+    heap = [(-np.inf, source)]
+    done = np.zeros(n, bool)
+    while heap:
+        w, u = heapq.heappop(heap)
+        if done[u]:
+            continue
+        done[u] = True
+        for p in range(g.indptr[u], g.indptr[u + 1]):
+            v, cap = g.indices[p], g.data[p]
+            if min(-w, cap) > width[v]:
+                width[v] = min(-w, cap)
+                heapq.heappush(heap, (-width[v], v))
+    return width
+
+
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_widest_path(name: str, backend: str) -> None:
+    g = GRAPHS[name]()
+    A = matrix(g, backend)
+    on, off = both(lambda: widest_path(A, 0))
+    expected = widest_reference(g, 0)
+    np.testing.assert_array_equal(dense(on, g.shape[0], -np.inf), expected)
+    np.testing.assert_array_equal(dense(off, g.shape[0], -np.inf), expected)
+
+
+@pytest.mark.parametrize("name", ["grid 30", "star", "hub", "random"])
+def test_connected_components(name: str, backend: str) -> None:
+    g = GRAPHS[name]()
+    g = (g + g.T).tocsr()  # symmetric: a round is one statement, which the device loop takes
+    A = matrix(g, backend)
+    count, labels = csgraph.connected_components(g, directed=False)
+    smallest = np.array([np.flatnonzero(labels == c).min() for c in range(count)])
+    for idx, got in both(lambda: connected_components(A)):
+        np.testing.assert_array_equal(idx, np.arange(g.shape[0]))
+        np.testing.assert_array_equal(got, smallest[labels])
+
+
+def test_handover(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With handover limits of 2 vertices, levels go from the device loop to the ordinary
+    statement and back as the frontier grows and shrinks: the same levels."""
+    monkeypatch.setattr(loops, "HANDOVER_SHARE", 0.0)
+    monkeypatch.setattr(loops, "HANDOVER_LEAST", 2)
+    g = grid(12)
+    on, off = both(lambda: bfs_levels(matrix(g, backend), 5))
+    expected = csgraph.shortest_path(g, unweighted=True, indices=5)
+    np.testing.assert_array_equal(dense(on, g.shape[0]), expected)
+    np.testing.assert_array_equal(dense(off, g.shape[0]), expected)
+
+
+def test_limit_and_iteration_numbers(backend: str) -> None:
+    """``limit`` bounds the iterations (the device loop's too) and the loop yields 0, 1, ..."""
+    A = matrix(path(20), backend)
+    levels = Vector.from_coo([0], [0], size=20, dtype=INT64, backend=backend)
+    frontier = levels.dup()
+    seen = []
+    for i in frontier_loop(frontier, limit=7):
+        seen.append(i)
+        levels(~levels.S, changed=frontier) << frontier.vxm(A, semiring.any_secondi[INT64])
+    assert levels.nvals == 8 and frontier.to_coo()[0].tolist() == [7]
+    # On the GPU the body runs at the traced passes only (whole batches run between them).
+    assert seen == list(range(7)) if backend == "numpy" else (seen[0] == 0 and seen == sorted(seen) and seen[-1] < 7)
+
+
+def test_body_of_several_statements_runs_as_written(backend: str) -> None:
+    """A body with another statement after the loop's statement runs as written, in order."""
+    A = matrix(path(6), backend)
+    levels = Vector.from_coo([0], [0], size=6, dtype=INT64, backend=backend)
+    frontier = levels.dup()
+    sizes = []
+    count = Vector.from_scalar(0, 6, INT64, backend=backend)
+    for _ in frontier_loop(frontier):
+        levels(~levels.S, changed=frontier) << frontier.vxm(A, semiring.any_secondi[INT64])
+        count(gb.binary.plus) << frontier.apply(gb.unary.one)
+        sizes.append(frontier.nvals)
+    assert sizes == [1, 1, 1, 1, 1, 0]
+    assert count.to_coo()[1].tolist() == [0, 1, 1, 1, 1, 1]
+
+
+def test_mesh_from_shared_data(backend: str) -> None:
+    """A finite-element mesh (LAGraph's jagmesh7, the shared data): BFS and SSSP with device
+    loops on and off, against scipy."""
+    c = shared_coo("lagraph", "jagmesh7.mtx")
+    g = sps.csr_matrix((np.abs(c.data) + 1.0, (c.row, c.col)), shape=c.shape)
+    g = (g + g.T).tocsr()
+    g.setdiag(0)
+    g.eliminate_zeros()
+    A = matrix(g, backend)
+    for run, expected in ((lambda: bfs_levels(A, 3), csgraph.shortest_path(g, unweighted=True, indices=3)),
+                          (lambda: sssp(A, 3), csgraph.dijkstra(g, indices=3))):
+        for got in both(run):
+            np.testing.assert_allclose(dense(got, g.shape[0]), expected, rtol=1e-12)
