@@ -107,6 +107,11 @@ class Backend:
         reporting what it changed (CUDA: min and max monoids, or ANY to ``claim`` positions)."""
         return False
 
+    def pulls_by_columns(self, semiring: Any) -> bool:
+        """True when ``spmv_columns`` computes ``u' A`` for ``semiring`` from A's own rows, so that
+        a vxm needs no transpose of A (the NumPy backend)."""
+        return False
+
     def pushes_atomically(self, semiring: Any) -> bool:
         """True when ``spmspv`` combines a push into a dense result for ``semiring`` (else the
         caller expands the terms and sorts them, which only pays for small frontiers)."""
