@@ -87,9 +87,16 @@ def has_duplicates(rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int, *
         return False
     if nrows * ncols >= 2**62:
         return find_duplicate(rows, cols, np.arange(len(rows))) is not None
-    by_row = rows * ncols + cols
-    if _strictly_increasing(by_row) or (by_column and _strictly_increasing(cols * nrows + rows)):
+    by_row = rows * ncols
+    by_row += cols  # (in place: one key array, not two)
+    if _strictly_increasing(by_row):
         return False
+    if by_column:
+        by_col = cols * nrows
+        by_col += rows
+        if _strictly_increasing(by_col):
+            return False
+        del by_col
     by_row.sort()
     return bool(np.any(by_row[1:] == by_row[:-1]))
 
