@@ -8,7 +8,6 @@ CUDA kernels generated from the operators.
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
@@ -315,10 +314,10 @@ class NumpyBackend(Backend):
         return self._pull(semiring, indptr, indices, values, x, x_present, row_mask, vector_first, complement)
 
     def pulls_by_columns(self, semiring: TypedSemiring) -> bool:
-        """True when :meth:`spmv_columns` takes ``semiring``: ANY, or a monoid with a NumPy ufunc
-        (plus, times, min, max, the logical ones)."""
+        """True when :meth:`spmv_columns` takes ``semiring``: a monoid with a NumPy ufunc (plus,
+        times, min, max, the logical ones), not ANY (whose pull keeps a row's first term)."""
         m = semiring.monoid
-        return m.ufunc is not None or m.is_any
+        return m.ufunc is not None and not m.is_any
 
     def spmv_columns(self, semiring: TypedSemiring, indptr: np.ndarray, indices: np.ndarray,
                      values: np.ndarray, x: np.ndarray, x_present: np.ndarray | None,
@@ -330,8 +329,6 @@ class NumpyBackend(Backend):
 
         Each block of rows' terms is combined into the result by the monoid's ``ufunc.at``, in
         row order, so a column's terms meet in the order a pull of the transpose reads them.
-        ANY keeps a column's first term, as that pull does: the blocks are written last to
-        first, each in reverse, so the first row's write comes last.
         Temporaries are bounded by a block (about 40 bytes an entry of it); no transpose, which
         a loop of products would otherwise keep (as large as A), is built.  Columns where
         ``col_mask`` is False (True with ``complement``) are not computed.
@@ -343,15 +340,12 @@ class NumpyBackend(Backend):
         present = np.zeros(ncols, dtype=bool)
         nrows = len(indptr) - 1
         block = max(_PULL_BLOCK, len(indices) >> 5)
-        bounds = [0]
-        while bounds[-1] < nrows:
-            lo = bounds[-1]
-            bounds.append(min(nrows, max(lo + 1, int(np.searchsorted(indptr, int(indptr[lo]) + block,
-                                                                      side="right")) - 1)))
-        spans = list(itertools.pairwise(bounds))
-        for lo, hi in reversed(spans) if monoid.is_any else spans:
+        lo = 0
+        while lo < nrows:
+            hi = min(nrows, max(lo + 1, int(np.searchsorted(indptr, int(indptr[lo]) + block, side="right")) - 1))
             self._push_rows(semiring, indptr, indices, values, x, x_present, col_mask, matrix_first, lo, hi,
                             out, present)
+            lo = hi
         if monoid.identity != 0:
             out[~present] = 0  # (as the pull leaves them: values where absent are not read)
         return out, present
@@ -380,11 +374,8 @@ class NumpyBackend(Backend):
             pos = Positions(0, rows, rows, cols) if mult.positional else None
             prod = mult(x[rows], values, pos)
         prod = cast_array(prod, semiring.out_type)
-        if semiring.monoid.is_any:
-            out[cols[::-1]] = prod[::-1]  # (a repeated position keeps its last write: the first term)
-        else:
-            with np.errstate(all="ignore"):
-                semiring.monoid.ufunc.at(out, cols, prod)
+        with np.errstate(all="ignore"):
+            semiring.monoid.ufunc.at(out, cols, prod)
         present[cols] = True
 
     def _pull(self, semiring: TypedSemiring, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray,
