@@ -1,6 +1,6 @@
 """Products through A' on the CPU computed from A's own rows (no transpose built): ``u' A``,
 ``A.T.mxv(u)`` and ``A u`` from a sparse u, against dense NumPy products, and the working
-memory of PageRank and connected components on a directed graph (tracemalloc)."""
+memory of PageRank, connected components and SSSP on a directed graph (tracemalloc)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from grblas_gpu.algorithms import connected_components, pagerank
+from grblas_gpu.algorithms import connected_components, pagerank, sssp
 
 import grblas_gpu as gb
 from grblas_gpu import INT64, semiring
@@ -110,20 +110,25 @@ def traced(f: Any) -> tuple[Any, int]:
     return out, peak - base
 
 
-@pytest.mark.parametrize("algorithm", ["pagerank", "connected_components"])
+@pytest.mark.parametrize("algorithm", ["pagerank", "connected_components", "sssp"])
 def test_directed_peaks_need_no_transpose(algorithm: str) -> None:
     m = random_csr(1 << 16, 1 << 21, seed=13, dtype=np.float32)  # directed: about 2 M entries
     csr = m.indptr.nbytes + m.indices.nbytes + m.data.nbytes
     A = gb.Matrix.from_csr(m.indptr, m.indices, m.data, ncols=m.shape[1], backend="numpy")
     run = {"pagerank": lambda: pagerank(A, tol=0, max_iter=5, weight=False),
-           "connected_components": lambda: connected_components(A)}[algorithm]
+           "connected_components": lambda: connected_components(A), "sssp": lambda: sssp(A, 0)}[algorithm]
     out, peak = traced(run)
     assert A._T is None and A.memory_usage()["derived"] < 0.1 * csr  # no transpose kept
     assert peak <= 1.5 * csr, f"{algorithm}: peak {peak / csr:.2f}x the CSR"
     if algorithm == "pagerank":  # the same as through a held transpose
         A._transposed()
         np.testing.assert_allclose(out.to_dense(), run().to_dense(), rtol=1e-9)
-    else:
+    elif algorithm == "connected_components":
         comp = sps.csgraph.connected_components(m, directed=True, connection="weak")[1].tolist()
         labels = out.to_dense().tolist()
         assert len(set(zip(labels, comp))) == len(set(labels)) == len(set(comp))
+    else:  # distances from vertex 0, as scipy finds them
+        want = sps.csgraph.shortest_path(m, indices=0)
+        idx, vals = out.to_coo()
+        assert idx.tolist() == np.flatnonzero(np.isfinite(want)).tolist()
+        np.testing.assert_allclose(vals, want[idx])
