@@ -356,23 +356,28 @@ class NumpyBackend(Backend):
         """:meth:`spmv_columns` for rows ``lo`` to ``hi``, combined into ``out`` and ``present``."""
         first, last = int(indptr[lo]), int(indptr[hi])
         cols, values = indices[first:last], values[first:last]
-        rows = np.repeat(np.arange(lo, hi, dtype=np.int64), np.diff(indptr[lo:hi + 1]))
-        keep = None if x_present is None else x_present[rows]
-        if col_mask is not None:
-            in_mask = col_mask[cols]
-            keep = in_mask if keep is None else keep & in_mask
-        if keep is not None:
-            rows, cols, values = rows[keep], cols[keep], values[keep]
-        cols = cols.astype(np.intp)
+        lengths = np.diff(indptr[lo:hi + 1])
         mult = semiring.mult
+        if x_present is None and col_mask is None and not mult.positional:  # x repeated along its rows
+            rows, xv = None, np.repeat(x[lo:hi], lengths)
+        else:
+            rows = np.repeat(np.arange(lo, hi, dtype=np.int64), lengths)
+            keep = None if x_present is None else x_present[rows]
+            if col_mask is not None:
+                in_mask = col_mask[cols]
+                keep = in_mask if keep is None else keep & in_mask
+            if keep is not None:
+                rows, cols, values = rows[keep], cols[keep], values[keep]
+            xv = x[rows]
+        cols = cols.astype(np.intp)  # (scatters by int32 indices convert them: three times slower)
         if mult.reads("x" if matrix_first else "y"):  # cast here, a block at a time (no full-size copy)
             values = cast_array(values, mult.x_type if matrix_first else mult.y_type)
         if matrix_first:
             pos = Positions(cols, rows, rows, 0) if mult.positional else None
-            prod = mult(values, x[rows], pos)
+            prod = mult(values, xv, pos)
         else:
             pos = Positions(0, rows, rows, cols) if mult.positional else None
-            prod = mult(x[rows], values, pos)
+            prod = mult(xv, values, pos)
         prod = cast_array(prod, semiring.out_type)
         with np.errstate(all="ignore"):
             semiring.monoid.ufunc.at(out, cols, prod)
