@@ -409,8 +409,13 @@ class NumpyBackend(Backend):
         """:meth:`_pull` for rows ``lo`` to ``hi``, into ``out`` and ``present``."""
         first, last = int(indptr[lo]), int(indptr[hi])
         indices, values = indices[first:last], values[first:last]
-        rows = np.repeat(np.arange(lo, hi, dtype=np.int64), np.diff(indptr[lo:hi + 1]))
-        keep = None if x_present is None else x_present[indices]
+        keep = None if x_present is None else x_present.take(indices)  # (take: int32 indices unconverted)
+        kept = np.flatnonzero(keep) if keep is not None and row_mask is None else None
+        if kept is not None and len(kept) < (last - first) >> 2:  # a sparse x: the rows of its terms only
+            rows = np.searchsorted(indptr[lo:hi + 1], kept + first, side="right") + (lo - 1)
+            indices, values, keep = indices[kept], values[kept], None
+        else:
+            rows = np.repeat(np.arange(lo, hi, dtype=np.int64), np.diff(indptr[lo:hi + 1]))
         if row_mask is not None:
             in_mask = row_mask[rows]
             keep = in_mask if keep is None else keep & in_mask
