@@ -1,7 +1,7 @@
 """File readers against their peers: ``python -m benchmarks.readers [--edges N] [--repeat R]``.
 
 Writes a Matrix Market file (``coordinate real general``, ``N`` distinct entries in random
-order, 17-digit reals) and a SNAP edge list (two comment lines, then ``N`` tab-separated
+order, or sorted with ``--sorted``, 17-digit reals) and a SNAP edge list (two comment lines, then ``N`` tab-separated
 ``src dst`` lines) to a temporary folder, then times, in this one process:
 
 * Matrix Market: ``grblas_gpu.io.parse_matrix_market`` (to COO arrays, duplicates
@@ -28,12 +28,15 @@ from typing import Any
 import numpy as np
 
 
-def write_files(folder: Path, edges: int, seed: int = 1) -> tuple[Path, Path]:
-    """A Matrix Market file and a SNAP edge list of ``edges`` distinct random entries."""
+def write_files(folder: Path, edges: int, seed: int = 1, ordered: bool = False) -> tuple[Path, Path]:
+    """A Matrix Market file and a SNAP edge list of ``edges`` distinct random entries, in random
+    order, or sorted by row and column (``ordered``: as SNAP lists and many Matrix Market files are)."""
     rng = np.random.default_rng(seed)
     n = 1 << 20
     keys = np.unique(rng.integers(0, n * n, int(edges * 1.01)))
     keys = rng.permutation(keys)[:edges]
+    if ordered:
+        keys.sort()
     rows, cols = (keys // n + 1).tolist(), (keys % n + 1).tolist()
     values = rng.standard_normal(len(keys)).tolist()
     mtx, snap = folder / "bench.mtx", folder / "bench.txt"
@@ -160,14 +163,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--edges", type=int, default=2_000_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--threads", type=int, default=None, help="threads for pyarrow and fast_matrix_market")
+    ap.add_argument("--sorted", action="store_true", help="entries sorted by row and column (default: random order)")
     args = ap.parse_args(argv)
     set_threads(args.threads)
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        mtx, snap = write_files(Path(tmp), args.edges)
+        mtx, snap = write_files(Path(tmp), args.edges, ordered=args.sorted)
         sizes = f"{os.path.getsize(mtx) / 1e6:.1f} MB and {os.path.getsize(snap) / 1e6:.1f} MB"
-        print(f"{args.edges} entries: wrote {sizes} in {time.perf_counter() - t0:.1f} s; "
-              f"best of {args.repeat}, threads {args.threads or 'default'}")
+        print(f"{args.edges} entries ({'sorted' if args.sorted else 'random order'}): wrote {sizes} in "
+              f"{time.perf_counter() - t0:.1f} s; best of {args.repeat}, threads {args.threads or 'default'}")
         mm = best_of_interleaved(matrix_market_cases(mtx, args.threads), args.repeat)
         report("Matrix Market", mm, ["scipy.io.mmread", "fast_matrix_market.read_coo"])
         el = best_of_interleaved(edge_list_cases(snap), args.repeat)

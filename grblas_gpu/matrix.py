@@ -302,6 +302,13 @@ class Matrix(Collection):
             st.transpose = None
 
     def _equals_transpose(self) -> bool:
+        st = self._store
+        if st.ptr is not None and st.transpose is None:
+            # A row whose length differs from its column's count settles it: no transpose is
+            # built (and kept) to find out that a directed graph is not symmetric.
+            counts = self._be.xp.bincount(self._indices, minlength=self._ncols)
+            if bool((counts != self._row_lengths()).any()):
+                return False
         return self._transposed() is self  # (building the transpose compares it)
 
     def _spmv_plan(self) -> Any:
@@ -684,6 +691,11 @@ class TransposedMatrix:
     def T(self) -> Matrix:
         """The transpose of the transpose: the parent."""
         return self.parent
+
+    def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> Expression:
+        """``A' u``: from the parent's own rows where its backend can and its transpose is not
+        held (no transpose is built: the CPU), else through the parent's kept transpose."""
+        return multiply.transposed_mxv_expr(self.parent, u, op, method)
 
     def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Matrix:
         """The transpose as a new Matrix."""

@@ -67,6 +67,17 @@ class Backend:
         reporting what it changed (CUDA: min and max monoids, or ANY to ``claim`` positions)."""
         return False
 
+    def pulls_by_columns(self, semiring: Any) -> bool:
+        """True when ``spmv_columns`` computes ``u' A`` for ``semiring`` from A's own rows, so that
+        a vxm needs no transpose of A (the NumPy backend)."""
+        return False
+
+    def spmv_columns(self, semiring: Any, indptr: Any, indices: Any, values: Any, x: Any, x_present: Any,
+                     col_mask: Any, complement: bool, ncols: int, matrix_first: bool = False) -> Any:
+        """``u' A`` from A's own rows (see the Protocol); backends whose :meth:`pulls_by_columns`
+        says no need not provide it."""
+        raise NotImplementedException(f"the {self.name} backend has no spmv_columns")
+
     def pushes_atomically(self, semiring: Any) -> bool:
         """True when ``spmspv`` combines a push into a dense result for ``semiring`` (else the
         caller expands the terms and sorts them, which only pays for small frontiers)."""

@@ -314,6 +314,76 @@ class NumpyBackend(Backend):
             return out, present
         return self._pull(semiring, indptr, indices, values, x, x_present, row_mask, vector_first, complement)
 
+    def pulls_by_columns(self, semiring: TypedSemiring) -> bool:
+        """True when :meth:`spmv_columns` takes ``semiring``: a monoid with a NumPy ufunc (plus,
+        times, min, max, the logical ones), not ANY (whose pull keeps a row's first term)."""
+        m = semiring.monoid
+        return m.ufunc is not None and not m.is_any
+
+    def spmv_columns(self, semiring: TypedSemiring, indptr: np.ndarray, indices: np.ndarray,
+                     values: np.ndarray, x: np.ndarray, x_present: np.ndarray | None,
+                     col_mask: np.ndarray | None, complement: bool, ncols: int,
+                     matrix_first: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """``u' A`` from A's own CSR, without its transpose: ``out[c] = ADD_r MULT(x[r], A[r,c])``
+        over the present ``x[r]`` (positions (0, r, r, c)), and the presence of each column.
+        ``matrix_first``: ``A' u`` instead, ``MULT(A[r,c], x[r])`` at positions (c, r, r, 0).
+
+        Each block of rows' terms is combined into the result by the monoid's ``ufunc.at``, in
+        row order, so a column's terms meet in the order a pull of the transpose reads them.
+        Temporaries are bounded by a block (about 40 bytes an entry of it); no transpose, which
+        a loop of products would otherwise keep (as large as A), is built.  Columns where
+        ``col_mask`` is False (True with ``complement``) are not computed.
+        """
+        if complement and col_mask is not None:
+            col_mask = ~np.asarray(col_mask, dtype=bool)
+        monoid, t = semiring.monoid, semiring.out_type
+        out = np.full(ncols, monoid.identity, dtype=t.np_type)
+        present = np.zeros(ncols, dtype=bool)
+        nrows = len(indptr) - 1
+        block = max(_PULL_BLOCK, len(indices) >> 5)
+        lo = 0
+        while lo < nrows:
+            hi = min(nrows, max(lo + 1, int(np.searchsorted(indptr, int(indptr[lo]) + block, side="right")) - 1))
+            self._push_rows(semiring, indptr, indices, values, x, x_present, col_mask, matrix_first, lo, hi,
+                            out, present)
+            lo = hi
+        if monoid.identity != 0:
+            out[~present] = 0  # (as the pull leaves them: values where absent are not read)
+        return out, present
+
+    def _push_rows(self, semiring: TypedSemiring, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray,
+                   x: np.ndarray, x_present: np.ndarray | None, col_mask: np.ndarray | None, matrix_first: bool,
+                   lo: int, hi: int, out: np.ndarray, present: np.ndarray) -> None:
+        """:meth:`spmv_columns` for rows ``lo`` to ``hi``, combined into ``out`` and ``present``."""
+        first, last = int(indptr[lo]), int(indptr[hi])
+        cols, values = indices[first:last], values[first:last]
+        lengths = np.diff(indptr[lo:hi + 1])
+        mult = semiring.mult
+        if x_present is None and col_mask is None and not mult.positional:  # x repeated along its rows
+            rows, xv = None, np.repeat(x[lo:hi], lengths)
+        else:
+            rows = np.repeat(np.arange(lo, hi, dtype=np.int64), lengths)
+            keep = None if x_present is None else x_present[rows]
+            if col_mask is not None:
+                in_mask = col_mask[cols]
+                keep = in_mask if keep is None else keep & in_mask
+            if keep is not None:
+                rows, cols, values = rows[keep], cols[keep], values[keep]
+            xv = x[rows]
+        cols = cols.astype(np.intp)  # (scatters by int32 indices convert them: three times slower)
+        if mult.reads("x" if matrix_first else "y"):  # cast here, a block at a time (no full-size copy)
+            values = cast_array(values, mult.x_type if matrix_first else mult.y_type)
+        if matrix_first:
+            pos = Positions(cols, rows, rows, 0) if mult.positional else None
+            prod = mult(values, xv, pos)
+        else:
+            pos = Positions(0, rows, rows, cols) if mult.positional else None
+            prod = mult(xv, values, pos)
+        prod = cast_array(prod, semiring.out_type)
+        with np.errstate(all="ignore"):
+            semiring.monoid.ufunc.at(out, cols, prod)
+        present[cols] = True
+
     def _pull(self, semiring: TypedSemiring, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray,
               x: np.ndarray, x_present: np.ndarray | None, row_mask: np.ndarray | None, vector_first: bool,
               complement: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -340,8 +410,13 @@ class NumpyBackend(Backend):
         """:meth:`_pull` for rows ``lo`` to ``hi``, into ``out`` and ``present``."""
         first, last = int(indptr[lo]), int(indptr[hi])
         indices, values = indices[first:last], values[first:last]
-        rows = np.repeat(np.arange(lo, hi, dtype=np.int64), np.diff(indptr[lo:hi + 1]))
-        keep = None if x_present is None else x_present[indices]
+        keep = None if x_present is None else x_present.take(indices)  # (take: int32 indices unconverted)
+        kept = np.flatnonzero(keep) if keep is not None and row_mask is None else None
+        if kept is not None and len(kept) < (last - first) >> 2:  # a sparse x: the rows of its terms only
+            rows = np.searchsorted(indptr[lo:hi + 1], kept + first, side="right") + (lo - 1)
+            indices, values, keep = indices[kept], values[kept], None
+        else:
+            rows = np.repeat(np.arange(lo, hi, dtype=np.int64), np.diff(indptr[lo:hi + 1]))
         if row_mask is not None:
             in_mask = row_mask[rows]
             keep = in_mask if keep is None else keep & in_mask

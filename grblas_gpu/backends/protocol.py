@@ -187,6 +187,11 @@ class BackendProtocol(Protocol):
         ``launches``: as for :meth:`spmspv`."""
         ...
 
+    def pulls_by_columns(self, semiring: Any) -> bool:
+        """True when :meth:`spmv_columns` takes ``semiring`` (``u' A`` from A's own rows, no
+        transpose)."""
+        ...
+
     def pushes_atomically(self, semiring: Any) -> bool:
         """True when ``spmspv`` combines a push into a dense result for ``semiring`` (else the
         caller expands the terms and sorts them, which only pays for small frontiers)."""
@@ -226,6 +231,13 @@ class BackendProtocol(Protocol):
         (int64 rows and their values; ``longest_row`` the longest row's length where known).
         Outputs where the presence flags ``mask`` are false (true with ``complement``) are
         skipped.  ``launches``: a dict the matrix keeps, for the backend's prepared launches."""
+        ...
+
+    def spmv_columns(self, semiring: TypedSemiring, indptr: Array, indices: Array, values: Array, x: Array,
+                     x_present: Array | None, col_mask: Array | None, complement: bool, ncols: int,
+                     matrix_first: bool = False) -> tuple[Array, Array]:
+        """``u' A`` (``A' u`` with ``matrix_first``) from A's own CSR, without its transpose:
+        (values, presence) of every column; only where :meth:`pulls_by_columns` says so."""
         ...
 
     def spmv(self, semiring: TypedSemiring, indptr: Array, indices: Array, values: Array, x: Array,

@@ -87,9 +87,16 @@ def has_duplicates(rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int, *
         return False
     if nrows * ncols >= 2**62:
         return find_duplicate(rows, cols, np.arange(len(rows))) is not None
-    by_row = rows * ncols + cols
-    if _strictly_increasing(by_row) or (by_column and _strictly_increasing(cols * nrows + rows)):
+    by_row = rows * ncols
+    by_row += cols  # (in place: one key array, not two)
+    if _strictly_increasing(by_row):
         return False
+    if by_column:
+        by_col = cols * nrows
+        by_col += rows
+        if _strictly_increasing(by_col):
+            return False
+        del by_col
     by_row.sort()
     return bool(np.any(by_row[1:] == by_row[:-1]))
 
@@ -119,10 +126,20 @@ def map_ids(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 
 def build_matrix(coo: Coo, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None) -> Matrix:
-    """A :class:`~grblas_gpu.matrix.Matrix` from ``coo`` (values cast C-style to ``dtype`` if given)."""
+    """A :class:`~grblas_gpu.matrix.Matrix` from ``coo`` (values cast C-style to ``dtype`` if given).
+
+    Entries that come sorted by row (or by column, as Matrix Market files are often written),
+    without repeats, become the CSR (or CSC) by one counting pass: no sort.  Others go
+    through ``Matrix.from_coo``, which sorts them.
+    """
     from ..matrix import Matrix
 
     coo = coo.cast(dtype)
+    compressed = _compressed(coo)
+    if compressed is not None:
+        ptr, idx, by_row = compressed
+        build = Matrix.from_csr if by_row else Matrix.from_csc
+        return build(ptr, idx, coo.values, coo.ncols if by_row else coo.nrows, dtype=coo.dtype, backend=backend)
     return Matrix.from_coo(
         coo.rows,
         coo.cols,
@@ -133,3 +150,24 @@ def build_matrix(coo: Coo, *, dtype: Any = None, dup_op: Any = None, backend: st
         dup_op=dup_op,
         backend=backend,
     )
+
+
+def _compressed(coo: Coo) -> tuple[np.ndarray, np.ndarray, bool] | None:
+    """(pointers, indices, True) of the CSR when ``coo``'s entries are sorted by row and then
+    column with no repeat, (pointers, indices, False) of the CSC when sorted by column and
+    then row; None otherwise (or where pointers would outnumber the entries by far)."""
+    rows, cols, n = coo.rows, coo.cols, coo.nvals
+    if n < 2 or coo.nrows * coo.ncols >= 2**62:
+        return None
+    for major, minor, n_major, n_minor, by_row in ((rows, cols, coo.nrows, coo.ncols, True),
+                                                   (cols, rows, coo.ncols, coo.nrows, False)):
+        if n_major > 8 * n + 2**20:
+            continue
+        key = major * n_minor
+        key += minor
+        if bool(np.all(key[1:] > key[:-1])):
+            del key
+            ptr = np.zeros(n_major + 1, dtype=np.int64)
+            np.cumsum(np.bincount(major, minlength=n_major), out=ptr[1:])
+            return ptr, minor.astype(np.int32) if n_minor < 2**31 else minor, by_row
+    return None

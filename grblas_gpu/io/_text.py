@@ -337,7 +337,8 @@ def parse_float_column(records: Records, j: int, what: str = "value") -> np.ndar
 def _narrow_float(records: Any, values: np.ndarray, t: DataType, what: str, col: list[str] | None) -> np.ndarray:
     """``values`` as ``t``; a finite value that overflows FP32 is an error."""
     with np.errstate(over="ignore"):  # an overflow is reported below, as an error naming the line
-        out = values.astype(t.np_type)
+        # (a chunk's own column is not copied when already of the type: only a read-only one is)
+        out = values.astype(t.np_type, copy=not values.flags.writeable)
     if t.np_type != np.float64:
         grown = np.isinf(out) & np.isfinite(values)
         if grown.any():

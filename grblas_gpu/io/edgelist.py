@@ -106,8 +106,12 @@ def _vertex_numbers(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.nd
         present[src] = True
         present[dst] = True
         ids = np.flatnonzero(present).astype(src.dtype)
-        position = np.cumsum(present, dtype=np.int64) - 1
-        return ids, position[src], position[dst]
+        low = int(ids[0]) if len(ids) else 0
+        if len(ids) == top + 1 - low:  # no gaps: a vertex's number is its id less the lowest
+            return ids, src.astype(np.int64) - low, dst.astype(np.int64) - low
+        position = np.cumsum(present, dtype=np.int64)
+        position -= 1
+        return ids, position.take(src), position.take(dst)  # (take: faster than indexing)
     ids, inverse = np.unique(np.concatenate([src, dst]), return_inverse=True)
     inverse = inverse.astype(np.int64).reshape(-1)
     return ids, inverse[:n], inverse[n:]
@@ -117,12 +121,11 @@ def edges_to_coo(
     rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n: int, dtype: DataType, *, directed: bool
 ) -> Coo:
     """An ``n`` x ``n`` adjacency from edges in file order: both directions if undirected, first edge wins."""
-    order = np.arange(len(rows), dtype=np.int64)  # file order: a mirrored edge takes its line's place
-    if not directed:
-        rows, cols, values, mirrored = mirror(rows, cols, values, order)
-        assert mirrored is not None  # mirror carries a given order along
-        order = mirrored
+    order = None if directed else np.arange(len(rows), dtype=np.int64)  # file order (made on need)
+    if not directed:  # a mirrored edge takes its line's place
+        rows, cols, values, order = mirror(rows, cols, values, order)
     if has_duplicates(rows, cols, n, n, by_column=False):  # edge lists come sorted by source, if at all
+        order = np.arange(len(rows), dtype=np.int64) if order is None else order
         rows, cols, values = keep_first(rows, cols, values, order)
     return Coo(rows, cols, cast_values(values, dtype), n, n, dtype)
 

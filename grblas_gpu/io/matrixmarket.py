@@ -300,6 +300,9 @@ def _read_indices(records: Records | FastRecords, j: int, n: int, what: str) -> 
     if len(idx) and (idx.min() < 1 or idx.max() > n):  # two reductions; the mask only on error
         i = int(np.flatnonzero((idx < 1) | (idx > n))[0])
         raise records.error(i, f"{what} {idx[i]} is out of range 1..{n}")
+    if idx.flags.writeable:  # a chunk's fresh column, held nowhere else: shifted in place
+        idx -= 1
+        return idx
     return idx - 1
 
 
@@ -373,14 +376,19 @@ class _Columns:
 
     def __init__(self, declared: int, room: int | None, dtypes: list[Any]) -> None:
         self.dtypes = dtypes
+        self.declared = declared
         self.count = 0
-        fits = room is not None and declared * 2 * len(dtypes) <= room
-        self.filled = [np.empty(declared, dtype=d) for d in dtypes] if fits else None
+        self.fits = room is not None and declared * 2 * len(dtypes) <= room
+        self.filled: list[np.ndarray] | None = None
         self.parts: list[tuple[np.ndarray, ...]] = []
 
     def add(self, arrays: tuple[np.ndarray, ...]) -> None:
-        """Append one chunk's columns."""
+        """Append one chunk's columns (the first is kept as it is: a file of one chunk is not copied)."""
         n = len(arrays[0])
+        if self.fits and self.parts and self.filled is None:  # a second chunk: the whole arrays now
+            self.filled = [np.empty(self.declared, dtype=d) for d in self.dtypes]
+            for out, a in zip(self.filled, self.parts.pop()):
+                out[: self.count] = a
         if self.filled is not None:
             for out, a in zip(self.filled, arrays):
                 out[self.count : self.count + n] = a

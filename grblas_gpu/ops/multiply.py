@@ -38,6 +38,9 @@ PUSH_EDGE_FRACTION = 0.05
 FULL_PULL_SWITCHPOINT = 0.5
 FULL_PULL_EDGE_FRACTION = 0.25
 METHODS = ("auto", "push", "pull")
+# Fewest entries for which a product that walks A' is done from A's own rows where the backend
+# can (see _by_columns): below it, A' is small and the pull of its rows is the faster.
+BY_COLUMNS_MIN_ENTRIES = 1 << 16
 
 
 def _as_vector(u: Any, what: str) -> Vector:
@@ -70,7 +73,77 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         raise InvalidValue(f"method must be one of {METHODS}, got {method!r}")
     check_same_backend(A, u)
     typed = op if isinstance(op, TypedSemiring) else typed_semiring(op, unify(A._dtype, u._dtype))
+    if vector_first and _by_columns(A, typed):
+        return _ColumnMatVec(name, A, u, typed, method, matrix_first=False)
     return _MatVec(name, A, u, typed, method, vector_first, out_size)
+
+
+def transposed_mxv_expr(A: Matrix, u: Any, op: Any, method: str) -> Expression:
+    """``A' u`` (``A.T.mxv(u)``) as an expression: from A's own rows where :func:`_by_columns`
+    holds (A' is not built), else through A's kept transpose."""
+    u = _as_vector(u, "mxv")
+    if A._nrows != u._size:
+        raise DimensionMismatch(f"mxv: A.T is {A.ncols}x{A.nrows} but u has size {u.size}")
+    if method not in METHODS:
+        raise InvalidValue(f"method must be one of {METHODS}, got {method!r}")
+    check_same_backend(A, u)
+    typed = op if isinstance(op, TypedSemiring) else typed_semiring(op, unify(A._dtype, u._dtype))
+    if _by_columns(A, typed):
+        return _ColumnMatVec("mxv", A, u, typed, method, matrix_first=True)
+    return mxv_expr(A._transposed(), u, typed, method)
+
+
+def _by_columns(A: Matrix, typed: TypedSemiring) -> bool:
+    """Whether a product that walks A' (``u' A`` pulled, ``A' u``, ``A u`` pushed) is done from A's
+    own rows instead: A's transpose is not held (nor A known symmetric), A has at least
+    :data:`BY_COLUMNS_MIN_ENTRIES` entries, and the backend combines terms by output column
+    for this semiring (the CPU: ``spmv_columns``).  The transpose, which a loop of products
+    would keep (as large as A), is then never built."""
+    return A._T is None and A._be.pulls_by_columns(typed) and A.nvals >= BY_COLUMNS_MIN_ENTRIES
+
+
+class _ColumnMatVec(Expression):
+    """``u' A`` (or ``A' u`` with ``matrix_first``) from A's own rows, A' not built (see
+    :func:`_by_columns`): a push of u's entries along their rows when u is sparse, else the
+    backend's ``spmv_columns`` over every entry."""
+
+    def __init__(self, name: str, A: Matrix, u: Vector, typed: TypedSemiring, method: str,
+                 matrix_first: bool) -> None:
+        super().__init__(f"{name}({typed.name})", "Vector", (A._ncols,), typed.out_type, A._be, None, (A, u))
+        self._A, self._u, self._typed = A, u, typed
+        self._method, self._matrix_first = method, matrix_first
+
+    def compute(self, mask: Mask | None = None) -> Vector:
+        """The product as a new Vector (``mask`` is a hint: columns outside it may be skipped)."""
+        A, u, sr, method = self._A, self._u, self._typed, self._method
+        count = u._count
+        if A.nvals == 0 or (count.__class__ is int and count == 0):
+            return Vector(sr.out_type, A._ncols, backend=A._be.name)
+        vertex_share, edge_share = _push_limits(sr, A._be)
+        if method == "push" or (method == "auto" and u.nvals < vertex_share * u._size
+                                and _push_pays(A, u, edge_share)):
+            return _push(sr, A, u, not self._matrix_first, A._ncols, mask)
+        return _pull_columns(sr, A, u, self._matrix_first, mask)
+
+
+def _pull_columns(sr: TypedSemiring, A: Matrix, u: Vector, matrix_first: bool, mask: Mask | None) -> Vector:
+    """The product of :class:`_ColumnMatVec` over every entry of A: rows of A index u, columns
+    are output positions."""
+    be = A._be
+    x_type, _ = _pull_types(sr, not matrix_first)
+    if x_type is not None:
+        x, present = u._dense(x_type)
+    else:  # the product ignores the vector's values: no cast
+        present = None if u._full else u._bitmap()[0]
+        x = u._bitmap()[1]
+    flags = _structural_flags(mask)
+    if flags is not None:
+        col_mask, complement = flags
+    else:
+        col_mask, complement = (mask.dense_rows(be, A.ncols) if mask is not None else None), False
+    out, has = be.spmv_columns(sr, A._indptr, A._indices, A._vals, x, present, col_mask, complement, A.ncols,
+                               matrix_first)
+    return _inside(Vector._from_bitmap(be, sr.out_type, A.ncols, has, out), mask)
 
 
 class _MatVec(Expression):
@@ -105,7 +178,10 @@ class _MatVec(Expression):
             return self._decided[1]
         vertex_share, edge_share = _push_limits(self._typed, A._be)
         choice = False, self._pulled()
-        if method == "push" or (method == "auto" and u.nvals < vertex_share * u._size):
+        wants_push = method == "push" or (method == "auto" and u.nvals < vertex_share * u._size)
+        # (A u from A's own rows, where A' is not held and the backend would push from A's rows:
+        # a push would build A'; see _by_columns.)
+        if wants_push and (self._vector_first or method == "push" or not _by_columns(A, self._typed)):
             rows_of_u = A if self._vector_first else A._transposed()
             if method == "push" or _push_pays(rows_of_u, u, edge_share):
                 choice = True, rows_of_u
