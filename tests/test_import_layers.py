@@ -33,7 +33,6 @@ UPPER = {
 CIRCLES_LEFT = [
     {"collection", "expressions", "matrix", "scalar", "vector",
      "ops.indexing", "ops.multiply", "ops.mxm", "ops.reduction", "ops.structural"},
-    {"backends.cupy.registry", "backends.cupy.spgemm_codegen", "backends.cupy.dot_mxm_codegen"},
 ]
 # The circles of imports at module level (what runs as a module loads).
 MODULE_LEVEL_CIRCLES_LEFT = [{"expressions", "ops.indexing"}, {"matrix", "vector", "ops.multiply"}]

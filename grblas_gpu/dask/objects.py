@@ -38,6 +38,7 @@ from ..scalar import Scalar
 from ..vector import Vector
 from . import _local
 from ._local import Write
+from .blocks import rebuild
 from .errors import PartitionMismatch
 from .layout import Layout
 
@@ -797,8 +798,6 @@ class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed e
         ``source`` (the local Matrix it was distributed from).  The partitions on live
         workers stay where they are.  Returns the rebuilt partitions' numbers; vectors made
         from the old layout no longer meet this matrix."""
-        from .partition import rebuild
-
         return rebuild(self, source)
 
 

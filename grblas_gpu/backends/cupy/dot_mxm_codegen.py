@@ -20,7 +20,7 @@ from . import codegen
 from .codegen import KernelModule
 
 if TYPE_CHECKING:
-    from .registry import KernelSpec
+    from .kernel_spec import KernelSpec
 
 __all__ = ["mxm_dot_module", "operand_types", "registry_specs", "SEARCH_RATIO", "LINEAR_RATIO", "ROUND",
            "SIZED_SEARCH", "CHUNKED_GROUPS", "ROLES"]
@@ -90,7 +90,7 @@ def mxm_dot_module(semiring: TypedSemiring, ptr_type: Any, index_type: Any) -> K
 def registry_specs() -> Iterator[KernelSpec]:
     """The registry's entries: every built-in semiring on the registry's types with int32 indices,
     and a few with the two wider layouts (int64, and int64 row pointers beside int32 indices)."""
-    from .registry import KernelSpec  # the registry imports this module
+    from .kernel_spec import KernelSpec
 
     for name in catalog.BUILTIN_SEMIRINGS:
         for t in _REGISTRY_TYPES:

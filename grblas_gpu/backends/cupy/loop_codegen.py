@@ -43,7 +43,9 @@ def registry_specs() -> Iterator[Any]:
     position layouts for ``min_plus`` alone (the template is the same but for the types)."""
     from ...operators import catalog
     from ...operators import semiring as semiring_namespace
-    from .registry import SPMV_TYPES, KernelSpec, _layout, _typed
+    from .kernel_spec import SPMV_TYPES, KernelSpec
+    from .kernel_spec import layout as _layout
+    from .kernel_spec import typed as _typed
 
     for name in catalog.BUILTIN_SEMIRINGS:
         for t in SPMV_TYPES:

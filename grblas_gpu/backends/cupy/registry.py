@@ -10,43 +10,19 @@ operator snippet that does not compile is caught on a machine without a GPU.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from ...dtypes import ALL_TYPES, BOOL, FP32, FP64, INT32, INT64, DataType
-from ...exceptions import DomainMismatch
+from ...dtypes import ALL_TYPES
 from ...operators import catalog
 from ...operators import semiring as semiring_namespace
 from . import codegen, dot_mxm_codegen, loop_codegen, spgemm_codegen, transpose_codegen
 from .codegen import KernelModule
+from .kernel_spec import SPMV_TYPES, KernelSpec
+from .kernel_spec import layout as _layout
+from .kernel_spec import typed as _typed
 
 __all__ = ["KernelSpec", "SPMV_TYPES", "iter_kernels"]
-
-SPMV_TYPES: tuple[DataType, ...] = (FP32, FP64, INT32, INT64, BOOL)
-"""Types the built-in semirings are rendered for."""
-
-
-@dataclass(frozen=True)
-class KernelSpec:
-    """One generated kernel module: its kind, a readable name and how to build it."""
-
-    kind: str
-    name: str
-    build: Callable[[], KernelModule] = field(repr=False, compare=False)
-
-    def module(self) -> KernelModule:
-        """The generated module (body, entry-point names, digest)."""
-        return self.build()
-
-    def render(self) -> str:
-        """The full, self-contained translation unit."""
-        return self.module().source
-
-    def render_body(self) -> str:
-        """The unit without the shared preamble (bodies of different specs can be concatenated)."""
-        return self.module().body
-
 
 def iter_kernels() -> Iterator[KernelSpec]:
     """Every distinct kernel module for the built-in operators, types and index types."""
@@ -74,14 +50,6 @@ def _all_specs() -> Iterator[KernelSpec]:
     yield from dot_mxm_codegen.registry_specs()
     yield from transpose_codegen.registry_specs()
     yield from loop_codegen.registry_specs()
-
-
-def _typed(poly: Any, t: DataType) -> Any:
-    """``poly[t]`` (a typed operator, monoid or semiring), or None where ``poly`` is not defined on ``t``."""
-    try:
-        return poly[t]
-    except DomainMismatch:
-        return None
 
 
 def _cast_specs() -> Iterator[KernelSpec]:
@@ -149,12 +117,6 @@ def _dot_specs() -> Iterator[KernelSpec]:
             semiring = _typed(semiring_namespace[name], t)
             if semiring is not None and not semiring.mult.positional:
                 yield KernelSpec("dot", f"dot {name}[{semiring.mult.x_type}]", partial(codegen.dot_module, semiring))
-
-
-def _layout(ptr: str, index: str) -> str:
-    """A CSR index layout as named in kernel specs: ``int32``, or ``int64/int32`` when the row
-    pointers and the column indices differ."""
-    return index if ptr == index else f"{ptr}/{index}"
 
 
 def _spmspv_specs() -> Iterator[KernelSpec]:

@@ -171,7 +171,8 @@ def registry_specs() -> Iterator[Any]:
     from ...exceptions import DomainMismatch
     from ...operators import catalog
     from ...operators import semiring as semirings
-    from .registry import KernelSpec, _layout
+    from .kernel_spec import KernelSpec
+    from .kernel_spec import layout as _layout
 
     for ptr, index in codegen.CSR_INDEX_TYPES:
         yield KernelSpec("spgemm", f"spgemm symbolic {_layout(ptr, index)}",

@@ -50,7 +50,7 @@ def transpose_module(ptr_type: Any, index_type: Any, tptr_type: Any, row_type: A
 
 def registry_specs() -> Iterator[Any]:
     """Kernel specs of the transpose for every pointer and index layout and value size."""
-    from .registry import KernelSpec
+    from .kernel_spec import KernelSpec
 
     layouts = codegen.CSR_INDEX_TYPES
     for ptr, index in layouts:
