@@ -76,7 +76,8 @@ def frontier_loop(frontier: Vector, matrix: Any = None, limit: int | None = None
     the matrix the body multiplies by; one with rows longer than :data:`LONGEST_ROW` is left
     to the plain loop without tracing the body."""
     bound = limit if limit is not None else 1 << 62
-    device = _enabled and frontier._be.name == "cupy"
+    # (a distributed frontier has no one backend: its loop runs as written)
+    device = _enabled and getattr(getattr(frontier, "_be", None), "name", None) == "cupy"
     if device and matrix is not None and matrix._longest_row() > LONGEST_ROW:
         device = False  # (the traced statement's own matrix is checked again: see device_form)
     return _loop(frontier, bound, device)
