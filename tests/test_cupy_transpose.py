@@ -54,7 +54,10 @@ def test_transpose_rectangular_and_empty_columns() -> None:
     _check(sps.csr_matrix((5, 9), dtype=np.float32), "FP32")
 
 
-def test_transpose_with_int64_pointers() -> None:
+def test_transpose_with_int64_pointers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from grblas_gpu.backends.cupy import transpose
+
+    monkeypatch.setattr(transpose, "_PASS_BYTES", 50_000)  # the scatter in several column ranges
     rng = np.random.default_rng(9)
     A = _skewed(20_000, 2_000, rng, "float64")
     with wide_pointers():
@@ -90,11 +93,14 @@ def _every_tier(rng: np.random.Generator, dtype: str) -> sps.csr_matrix:
 def test_every_column_length_and_batch(dtype: str, np_type: str, batch: int | None,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Values travel with their rows through every sort: per thread, warp, block and batch
-    (several batches, a column longer than a batch alone, when the batch is small)."""
+    (several batches, a column longer than a batch alone, when the batch is small; then the
+    scatter runs in many column ranges too)."""
     from grblas_gpu.backends.cupy import transpose
 
     if batch is not None:
         monkeypatch.setattr(transpose, "_BATCH", batch)
+        monkeypatch.setattr(transpose, "_PASS_BYTES", 100_000)
+        monkeypatch.setattr(transpose, "_MAX_PASSES", 1000)
     _check(_every_tier(np.random.default_rng(11), np_type), dtype)
 
 

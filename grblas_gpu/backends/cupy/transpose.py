@@ -2,7 +2,7 @@
 
 It allocates the transpose's own arrays and ``ncols``-sized work only: the column counts give
 the pointers, each entry's row and value are placed together in its column's next free slot
-(taken by atomics), and each column's (row, value) pairs are then sorted by row in place (a
+(taken by atomics; in passes over column ranges whose slots fit the L2 cache), and each column's (row, value) pairs are then sorted by row in place (a
 thread per short column, a warp or a block per medium one, batches of long ones by one sort of
 packed keys each).  A sorting permutation of the entries (int64) and their rows and columns as
 sorting keys are never built, so the peak is the transpose plus a few ``ncols``-sized arrays
@@ -12,6 +12,7 @@ and a bounded batch, not about 20 bytes more an entry.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -63,11 +64,27 @@ def transpose_csr(function: Callable[[KernelModule, str], Any], ptr: cupy.ndarra
     function(module, "count")((_grid(nnz),), (_BLOCK,), (idx, np.int64(nnz), tptr))
     tptr[1:] = cupy.cumsum(tptr[1:], dtype=tptr.dtype)
     cursor = tptr[:-1].copy()
-    function(module, "scatter")((_grid(nnz),), (_BLOCK,), (ptr, np.int64(nrows), idx, vals, np.int64(nnz), cursor,
-                                                          rows, out_bits))
+    for c0, c1 in _column_ranges(tptr, nnz, ncols, rows.itemsize + size):
+        function(module, "scatter")((_grid(nnz),), (_BLOCK,), (ptr, np.int64(nrows), idx, vals, np.int64(nnz),
+                                                              np.int64(c0), np.int64(c1), cursor, rows, out_bits))
     del cursor
     _sort_columns(function, module, tptr, rows, out_bits, nrows, ncols, block_keys(row_type))
     return tptr, rows, out
+
+
+_PASS_BYTES = 24 << 20  # the transpose's slots (rows and values) one scatter pass writes
+_MAX_PASSES = 16  # each pass reads every column index: more passes cost more than they save
+
+
+def _column_ranges(tptr: cupy.ndarray, nnz: int, ncols: int, entry_bytes: int) -> list[tuple[int, int]]:
+    """Column ranges of about ``_PASS_BYTES`` of the transpose each (one range when all of it
+    fits; at most ``_MAX_PASSES``), cut where the pointers pass equal shares of the entries."""
+    passes = min(_MAX_PASSES, max(1, -(-nnz * entry_bytes // _PASS_BYTES)))
+    if passes == 1:
+        return [(0, ncols)]
+    shares = (cupy.arange(1, passes, dtype=np.float64) * (nnz / passes)).astype(tptr.dtype)
+    cuts = [0, *sorted(set(cupy.searchsorted(tptr, shares).get().tolist())), ncols]
+    return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
 
 
 def _sort_columns(function: Callable[[KernelModule, str], Any], module: KernelModule, tptr: cupy.ndarray,

@@ -36,10 +36,13 @@ extern "C" __global__ void {{KERNEL}}_count(const {{IDX}}* __restrict__ idx, int
 // rows of its next ones (a search per entry cost more than the rest of the scatter).
 #define GB_ITEMS 32
 
+// Only entries of columns [c0, c1) are placed: the host runs column ranges whose slots fit
+// the L2 cache one after another, so the scattered writes of a range meet in the cache and
+// reach memory as whole sectors.
 extern "C" __global__ void {{KERNEL}}_scatter(const {{PTR}}* __restrict__ ptr, int64_t nrows,
                                              const {{IDX}}* __restrict__ idx, const {{VAL}}* __restrict__ vals,
-                                             int64_t nnz, {{TPTR}}* cursor, {{TIDX}}* __restrict__ rows,
-                                             {{VAL}}* __restrict__ out) {
+                                             int64_t nnz, int64_t c0, int64_t c1, {{TPTR}}* cursor,
+                                             {{TIDX}}* __restrict__ rows, {{VAL}}* __restrict__ out) {
     const int64_t lane = threadIdx.x & 31, warps = gb_thread_count() >> 5;
     for (int64_t base = (gb_thread_id() >> 5) * (32 * GB_ITEMS); base < nnz; base += warps * (32 * GB_ITEMS)) {
         int64_t e = base + lane;
@@ -47,7 +50,9 @@ extern "C" __global__ void {{KERNEL}}_scatter(const {{PTR}}* __restrict__ ptr, i
         int64_t r = gb_segment_of(ptr, 0, nrows, e);
         for (int i = 0; i < GB_ITEMS && e < nnz; ++i, e += 32) {
             while ((int64_t)ptr[r + 1] <= e) ++r;
-            const int64_t slot = (int64_t)gb_take_slot(gb_slot(cursor + idx[e]));
+            const int64_t c = idx[e];
+            if (c < c0 || c >= c1) continue;
+            const int64_t slot = (int64_t)gb_take_slot(gb_slot(cursor + c));
             rows[slot] = ({{TIDX}})r;
             out[slot] = vals[e];
         }
@@ -89,17 +94,15 @@ __device__ __forceinline__ void gb_sort_column(int64_t s, int64_t len, int tid, 
     if (WARP) __syncwarp(); else __syncthreads();
     for (int k = 2; k <= n2; k <<= 1) {
         for (int j = k >> 1; j > 0; j >>= 1) {
-            for (int i = tid; i < n2; i += THREADS) {
-                const int ixj = i ^ j;
-                if (ixj > i) {
-                    const {{TIDX}} a = keys[i], z = keys[ixj];
-                    if ((a > z) == ((i & k) == 0)) {
-                        keys[i] = z;
-                        keys[ixj] = a;
-                        const uint16_t t = at[i];
-                        at[i] = at[ixj];
-                        at[ixj] = t;
-                    }
+            for (int q = tid; q < (n2 >> 1); q += THREADS) {  // pair q: i with bit j clear, and i | j
+                const int i = ((q & ~(j - 1)) << 1) | (q & (j - 1)), ixj = i | j;
+                const {{TIDX}} a = keys[i], z = keys[ixj];
+                if ((a > z) == ((i & k) == 0)) {
+                    keys[i] = z;
+                    keys[ixj] = a;
+                    const uint16_t t = at[i];
+                    at[i] = at[ixj];
+                    at[ixj] = t;
                 }
             }
             if (WARP) __syncwarp(); else __syncthreads();
