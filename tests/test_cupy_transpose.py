@@ -54,7 +54,10 @@ def test_transpose_rectangular_and_empty_columns() -> None:
     _check(sps.csr_matrix((5, 9), dtype=np.float32), "FP32")
 
 
-def test_transpose_with_int64_pointers() -> None:
+def test_transpose_with_int64_pointers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from grblas_gpu.backends.cupy import transpose
+
+    monkeypatch.setattr(transpose, "_PASS_BYTES", 50_000)  # the scatter in several column ranges
     rng = np.random.default_rng(9)
     A = _skewed(20_000, 2_000, rng, "float64")
     with wide_pointers():
@@ -67,6 +70,38 @@ def test_transpose_with_int64_pointers() -> None:
     np.testing.assert_array_equal(ptr, want.indptr)
     np.testing.assert_array_equal(rows, want.indices)
     np.testing.assert_array_equal(vals, want.data)
+
+
+_LENGTHS = (0, 1, 2, 3, 5, 16, 17, 31, 32, 33, 255, 256, 257, 1000, 4096, 8192, 8193, 20_000, 30_000)
+
+
+def _every_tier(rng: np.random.Generator, dtype: str) -> sps.csr_matrix:
+    """30,000 rows, columns of the lengths in ``_LENGTHS`` in turn (each tier's edges: a
+    thread, a warp, a block, a batch), distinct random rows each."""
+    nrows, ncols = 30_000, 3 * len(_LENGTHS)
+    cols = [np.full(_LENGTHS[j % len(_LENGTHS)], j) for j in range(ncols)]
+    rows = [rng.choice(nrows, size=c.size, replace=False) for c in cols]
+    vals = rng.integers(-100, 100, sum(c.size for c in cols)).astype(dtype)
+    A = sps.csr_matrix((vals, (np.concatenate(rows), np.concatenate(cols))), shape=(nrows, ncols))
+    A.sort_indices()
+    return A
+
+
+@pytest.mark.parametrize("batch", [None, 9_000, 40_000])
+@pytest.mark.parametrize(("dtype", "np_type"), [("FP32", "float32"), ("FP64", "float64"), ("INT8", "int8"),
+                                                ("INT64", "int64")])
+def test_every_column_length_and_batch(dtype: str, np_type: str, batch: int | None,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Values travel with their rows through every sort: per thread, warp, block and batch
+    (several batches, a column longer than a batch alone, when the batch is small; then the
+    scatter runs in many column ranges too)."""
+    from grblas_gpu.backends.cupy import transpose
+
+    if batch is not None:
+        monkeypatch.setattr(transpose, "_BATCH", batch)
+        monkeypatch.setattr(transpose, "_PASS_BYTES", 100_000)
+        monkeypatch.setattr(transpose, "_MAX_PASSES", 1000)
+    _check(_every_tier(np.random.default_rng(11), np_type), dtype)
 
 
 @contextmanager

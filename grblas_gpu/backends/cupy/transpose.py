@@ -1,17 +1,18 @@
 """The CSR transpose on the GPU by a counting sort (kernels in ``templates/transpose.cu``).
 
 It allocates the transpose's own arrays and ``ncols``-sized work only: the column counts give
-the pointers, each entry's row is placed in its column's next free slot (taken by atomics),
-each column's rows are then sorted in place (a thread per short column, a block per medium
-one, batches of long ones by one sort of packed keys each), and each entry's value is read from the matrix row it came
-from by a binary search.  A sorting permutation of the entries (int64) and their rows and
-columns as sorting keys are never built, so the peak is the transpose plus a few
-``ncols``-sized arrays, not about 20 bytes more an entry.
+the pointers, each entry's row and value are placed together in its column's next free slot
+(taken by atomics; in passes over column ranges whose slots fit the L2 cache), and each column's (row, value) pairs are then sorted by row in place (a
+thread per short column, a warp or a block per medium one, batches of long ones by one sort of
+packed keys each).  A sorting permutation of the entries (int64) and their rows and columns as
+sorting keys are never built, so the peak is the transpose plus a few ``ncols``-sized arrays
+and a bounded batch, not about 20 bytes more an entry.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -19,11 +20,11 @@ import cupy
 import numpy as np
 
 from .codegen import KernelModule
-from .transpose_codegen import SHORT, VALUE_BITS, block_keys, transpose_module
+from .transpose_codegen import SHORT, THREADS, VALUE_BITS, WARP_KEYS, block_keys, transpose_module
 
 __all__ = ["transpose_csr"]
 
-_BLOCK = 256
+_BLOCK = THREADS
 _BLOCKS_PER_SM = 8
 
 
@@ -58,64 +59,86 @@ def transpose_csr(function: Callable[[KernelModule, str], Any], ptr: cupy.ndarra
     out = cupy.empty(nnz, dtype=vals.dtype)
     if nnz == 0:
         return tptr, rows, out
+    bits = np.dtype(VALUE_BITS[size].replace("_t", ""))
+    vals, out_bits = vals.view(bits), out.view(bits)
     function(module, "count")((_grid(nnz),), (_BLOCK,), (idx, np.int64(nnz), tptr))
     tptr[1:] = cupy.cumsum(tptr[1:], dtype=tptr.dtype)
     cursor = tptr[:-1].copy()
-    function(module, "scatter")((_grid(nnz),), (_BLOCK,), (ptr, np.int64(nrows), idx, np.int64(nnz), cursor, rows))
+    for c0, c1 in _column_ranges(tptr, nnz, ncols, rows.itemsize + size):
+        function(module, "scatter")((_grid(nnz),), (_BLOCK,), (ptr, np.int64(nrows), idx, vals, np.int64(nnz),
+                                                              np.int64(c0), np.int64(c1), cursor, rows, out_bits))
     del cursor
-    _sort_columns(function, module, tptr, rows, ncols, block_keys(row_type))
-    bits = np.dtype(VALUE_BITS[size].replace("_t", ""))
-    function(module, "values")((_grid(nnz),), (_BLOCK,), (tptr, np.int64(ncols), rows, np.int64(nnz), ptr, idx,
-                                                         vals.view(bits), out.view(bits)))
+    _sort_columns(function, module, tptr, rows, out_bits, nrows, ncols, block_keys(row_type))
     return tptr, rows, out
 
 
+_PASS_BYTES = 24 << 20  # the transpose's slots (rows and values) one scatter pass writes
+_MAX_PASSES = 16  # each pass reads every column index: more passes cost more than they save
+
+
+def _column_ranges(tptr: cupy.ndarray, nnz: int, ncols: int, entry_bytes: int) -> list[tuple[int, int]]:
+    """Column ranges of about ``_PASS_BYTES`` of the transpose each (one range when all of it
+    fits; at most ``_MAX_PASSES``), cut where the pointers pass equal shares of the entries."""
+    passes = min(_MAX_PASSES, max(1, -(-nnz * entry_bytes // _PASS_BYTES)))
+    if passes == 1:
+        return [(0, ncols)]
+    shares = (cupy.arange(1, passes, dtype=np.float64) * (nnz / passes)).astype(tptr.dtype)
+    cuts = [0, *sorted(set(cupy.searchsorted(tptr, shares).get().tolist())), ncols]
+    return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
+
+
 def _sort_columns(function: Callable[[KernelModule, str], Any], module: KernelModule, tptr: cupy.ndarray,
-                  rows: cupy.ndarray, ncols: int, most: int) -> None:
-    """Sort each column's rows in place: short ones a thread each, medium ones a block each,
-    long ones in batches (:func:`_sort_long`)."""
-    function(module, "sort_short")((_grid(ncols),), (_BLOCK,), (tptr, np.int64(ncols), rows))
+                  rows: cupy.ndarray, out: cupy.ndarray, nrows: int, ncols: int, most: int) -> None:
+    """Sort each column's (row, value) pairs by row in place: short columns a thread each,
+    medium ones a warp or a block each, long ones in batches (:func:`_sort_long`)."""
+    function(module, "sort_short")((_grid(ncols),), (_BLOCK,), (tptr, np.int64(ncols), rows, out))
     lengths = tptr[1:] - tptr[:-1]
-    medium = cupy.flatnonzero((lengths > SHORT) & (lengths <= most))
-    if medium.size:
-        blocks = min(int(medium.size), 64 * _sm_count(cupy.cuda.Device().id))
-        function(module, "sort_block")((blocks,), (_BLOCK,), (tptr, medium, np.int64(medium.size), rows))
-    del medium
+    sms = _sm_count(cupy.cuda.Device().id)
+    for role, low, high, per_block in (("sort_warp", SHORT, WARP_KEYS, _BLOCK // 32),
+                                       ("sort_block", WARP_KEYS, most, 1)):
+        cols = cupy.flatnonzero((lengths > low) & (lengths <= high))
+        if cols.size:
+            blocks = min(-(-int(cols.size) // per_block), 64 * sms)
+            function(module, role)((blocks,), (_BLOCK,), (tptr, cols, np.int64(cols.size), rows, out))
+        del cols
     long_cols = cupy.flatnonzero(lengths > most)
     del lengths
     if long_cols.size:
-        _sort_long(function, module, tptr, rows, long_cols)
+        _sort_long(function, module, tptr, rows, out, nrows, long_cols)
 
 
-_BATCH = 1 << 24  # entries of long columns sorted at once (128 MiB of keys, twice that to sort)
+_BATCH = 1 << 21  # entries of long columns sorted at once (16 MiB of keys, twice that to sort)
 
 
 def _sort_long(function: Callable[[KernelModule, str], Any], module: KernelModule, tptr: cupy.ndarray,
-               rows: cupy.ndarray, cols: cupy.ndarray) -> None:
-    """Sort the rows of the long columns ``cols``: batches of whole columns of about
-    ``_BATCH`` entries, each by one sort of packed (column in batch, row) keys; a column longer
-    than a batch, or any column whose rows do not fit 32 bits, by CuPy's sort of its slice."""
+               rows: cupy.ndarray, out: cupy.ndarray, nrows: int, cols: cupy.ndarray) -> None:
+    """Sort the (row, value) pairs of the long columns ``cols``: batches of whole columns of
+    about ``_BATCH`` entries (a longer column alone), each by one sort of packed (column in
+    batch, row, value or position) keys; columns whose rows do not fit 32 bits by CuPy's
+    argsort of each column's rows."""
     starts, ends = tptr[cols].get().astype(np.int64), tptr[cols + 1].get().astype(np.int64)
     if rows.dtype != np.int32:
         for s, e in zip(starts.tolist(), ends.tolist()):
-            rows[s:e].sort()
+            order = cupy.argsort(rows[s:e])
+            rows[s:e], out[s:e] = rows[s:e][order], out[s:e][order]
         return
+    row_bits = max(1, (nrows - 1).bit_length())
+    most_cols = 1 << (32 - row_bits)  # column numbers in a batch take the key's other high bits
     lengths = ends - starts
+    wide = out.dtype.itemsize > 4  # values that do not fit the key: their positions do
     first = 0
     while first < cols.size:
-        if lengths[first] > _BATCH:  # a column as large as a batch alone: its own sort
-            rows[int(starts[first]):int(ends[first])].sort()
-            first += 1
-            continue
         last = first + max(1, int(np.searchsorted(np.cumsum(lengths[first:]), _BATCH, side="right")))
+        last = min(last, first + most_cols)
         offsets = np.zeros(last - first + 1, dtype=np.int64)
         np.cumsum(lengths[first:last], out=offsets[1:])
         total = int(offsets[-1])
         batch, at = cols[first:last], cupy.asarray(offsets)
         keys = cupy.empty(total, dtype=np.uint64)
-        args = (tptr, batch, at, np.int64(last - first), np.int64(total))
-        function(module, "pack")((_grid(total),), (_BLOCK,), args + (rows, keys))
+        held = cupy.empty(total if wide else 1, dtype=out.dtype)
+        args = (tptr, batch, at, np.int64(last - first), np.int64(total), np.int32(row_bits))
+        function(module, "pack")((_grid(total),), (_BLOCK,), args + (rows, out, keys, held))
         keys.sort()
-        function(module, "unpack")((_grid(total),), (_BLOCK,), args + (keys, rows))
-        del keys
+        function(module, "unpack")((_grid(total),), (_BLOCK,), args + (keys, held, rows, out))
+        del keys, held
         first = last

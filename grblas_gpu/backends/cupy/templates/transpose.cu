@@ -1,12 +1,11 @@
 // CSR transpose by a counting sort: the transpose's own arrays and an ncols-sized cursor are
 // all it allocates (no sorting permutation, no int64 copy of the entries' rows).
 //   count:   counts[c + 1] += 1 for every entry of column c (counts zeroed; scanned after)
-//   scatter: each entry's row goes to the next free slot of its column (slots taken by atomics,
-//            so a column's rows come out in any order)
-//   sort_short / sort_block: each column's rows sorted in place (a thread per short column, a
-//            block per listed medium one; longer columns are sorted by the host one by one)
-//   values:  each entry of the transpose reads its value from row r of the matrix, found by a
-//            binary search for its column there (the rows are sorted and duplicate-free)
+//   scatter: each entry's row and value go to the next free slot of its column (slots taken by
+//            atomics, so a column's (row, value) pairs come out in any order)
+//   sort_short / sort_warp / sort_block: each column's pairs sorted by row in place (a thread
+//            per short column, a warp or a block per listed medium one)
+//   pack / unpack: longer columns, a batch at a time, by one sort of packed keys (the host)
 // PTR / IDX: the matrix's pointer and column types; TPTR / TIDX: the transpose's; VAL: an
 // unsigned type the size of a value (values are copied as bits).
 
@@ -37,9 +36,13 @@ extern "C" __global__ void {{KERNEL}}_count(const {{IDX}}* __restrict__ idx, int
 // rows of its next ones (a search per entry cost more than the rest of the scatter).
 #define GB_ITEMS 32
 
+// Only entries of columns [c0, c1) are placed: the host runs column ranges whose slots fit
+// the L2 cache one after another, so the scattered writes of a range meet in the cache and
+// reach memory as whole sectors.
 extern "C" __global__ void {{KERNEL}}_scatter(const {{PTR}}* __restrict__ ptr, int64_t nrows,
-                                             const {{IDX}}* __restrict__ idx, int64_t nnz,
-                                             {{TPTR}}* cursor, {{TIDX}}* __restrict__ rows) {
+                                             const {{IDX}}* __restrict__ idx, const {{VAL}}* __restrict__ vals,
+                                             int64_t nnz, int64_t c0, int64_t c1, {{TPTR}}* cursor,
+                                             {{TIDX}}* __restrict__ rows, {{VAL}}* __restrict__ out) {
     const int64_t lane = threadIdx.x & 31, warps = gb_thread_count() >> 5;
     for (int64_t base = (gb_thread_id() >> 5) * (32 * GB_ITEMS); base < nnz; base += warps * (32 * GB_ITEMS)) {
         int64_t e = base + lane;
@@ -47,99 +50,143 @@ extern "C" __global__ void {{KERNEL}}_scatter(const {{PTR}}* __restrict__ ptr, i
         int64_t r = gb_segment_of(ptr, 0, nrows, e);
         for (int i = 0; i < GB_ITEMS && e < nnz; ++i, e += 32) {
             while ((int64_t)ptr[r + 1] <= e) ++r;
-            rows[(int64_t)gb_take_slot(gb_slot(cursor + idx[e]))] = ({{TIDX}})r;
+            const int64_t c = idx[e];
+            if (c < c0 || c >= c1) continue;
+            const int64_t slot = (int64_t)gb_take_slot(gb_slot(cursor + c));
+            rows[slot] = ({{TIDX}})r;
+            out[slot] = vals[e];
         }
     }
 }
 
-// Columns of 2..{{SHORT}} rows, one thread each: an insertion sort in registers.
+// Columns of 2..{{SHORT}} entries, one thread each: an insertion sort of the pairs in registers.
 extern "C" __global__ void {{KERNEL}}_sort_short(const {{TPTR}}* __restrict__ tptr, int64_t ncols,
-                                                {{TIDX}}* __restrict__ rows) {
+                                                {{TIDX}}* __restrict__ rows, {{VAL}}* __restrict__ out) {
     for (int64_t c = gb_thread_id(); c < ncols; c += gb_thread_count()) {
         const int64_t s = tptr[c], len = (int64_t)tptr[c + 1] - s;
         if (len < 2 || len > {{SHORT}}) continue;
-        {{TIDX}} v[{{SHORT}}];
-        for (int k = 0; k < len; ++k) {
-            const {{TIDX}} x = rows[s + k];
-            int j = k;
-            while (j > 0 && v[j - 1] > x) { v[j] = v[j - 1]; --j; }
-            v[j] = x;
+        {{TIDX}} k[{{SHORT}}];
+        {{VAL}} v[{{SHORT}}];
+        for (int i = 0; i < len; ++i) {
+            const {{TIDX}} x = rows[s + i];
+            const {{VAL}} y = out[s + i];
+            int j = i;
+            while (j > 0 && k[j - 1] > x) { k[j] = k[j - 1]; v[j] = v[j - 1]; --j; }
+            k[j] = x;
+            v[j] = y;
         }
-        for (int k = 0; k < len; ++k) rows[s + k] = v[k];
+        for (int i = 0; i < len; ++i) { rows[s + i] = k[i]; out[s + i] = v[i]; }
     }
 }
 
-// The listed columns (more than {{SHORT}}, at most {{BLOCK_KEYS}} rows), one block each: a
-// bitonic sort in shared memory, padded to a power of two with the largest value.
-extern "C" __global__ void {{KERNEL}}_sort_block(const {{TPTR}}* __restrict__ tptr, const int64_t* __restrict__ cols,
-                                                int64_t ncols, {{TIDX}}* __restrict__ rows) {
-    __shared__ {{TIDX}} keys[{{BLOCK_KEYS}}];
-    for (int64_t b = blockIdx.x; b < ncols; b += gridDim.x) {
-        const int64_t c = cols[b], s = tptr[c], len = (int64_t)tptr[c + 1] - s;
-        int n2 = 1;
-        while (n2 < len) n2 <<= 1;
-        for (int i = threadIdx.x; i < n2; i += blockDim.x) keys[i] = i < len ? rows[s + i] : ({{TIDX}})({{TIDX_MAX}});
-        __syncthreads();
-        for (int k = 2; k <= n2; k <<= 1) {
-            for (int j = k >> 1; j > 0; j >>= 1) {
-                for (int i = threadIdx.x; i < n2; i += blockDim.x) {
-                    const int ixj = i ^ j;
-                    if (ixj > i) {
-                        const {{TIDX}} a = keys[i], z = keys[ixj];
-                        if ((a > z) == ((i & k) == 0)) { keys[i] = z; keys[ixj] = a; }
-                    }
+// One column's pairs (len <= CAP) sorted by THREADS threads (a warp or the block; tid their
+// rank): a bitonic sort of (row, position) in shared memory, padded to a power of two with the
+// largest row, then each value moved to its row's place through registers.
+template <int THREADS, int CAP, bool WARP>
+__device__ __forceinline__ void gb_sort_column(int64_t s, int64_t len, int tid, {{TIDX}}* __restrict__ rows,
+                                               {{VAL}}* __restrict__ out, {{TIDX}}* keys, uint16_t* at) {
+    int n2 = 1;
+    while (n2 < len) n2 <<= 1;
+    for (int i = tid; i < n2; i += THREADS) {
+        keys[i] = i < len ? rows[s + i] : ({{TIDX}})({{TIDX_MAX}});
+        at[i] = (uint16_t)i;
+    }
+    if (WARP) __syncwarp(); else __syncthreads();
+    for (int k = 2; k <= n2; k <<= 1) {
+        for (int j = k >> 1; j > 0; j >>= 1) {
+            for (int q = tid; q < (n2 >> 1); q += THREADS) {  // pair q: i with bit j clear, and i | j
+                const int i = ((q & ~(j - 1)) << 1) | (q & (j - 1)), ixj = i | j;
+                const {{TIDX}} a = keys[i], z = keys[ixj];
+                if ((a > z) == ((i & k) == 0)) {
+                    keys[i] = z;
+                    keys[ixj] = a;
+                    const uint16_t t = at[i];
+                    at[i] = at[ixj];
+                    at[ixj] = t;
                 }
-                __syncthreads();
             }
+            if (WARP) __syncwarp(); else __syncthreads();
         }
-        for (int i = threadIdx.x; i < len; i += blockDim.x) rows[s + i] = keys[i];
-        __syncthreads();
+    }
+    {{VAL}} v[CAP / THREADS];
+#pragma unroll
+    for (int t = 0; t < CAP / THREADS; ++t) {
+        const int i = tid + t * THREADS;
+        if (i < len) v[t] = out[s + at[i]];
+    }
+    if (WARP) __syncwarp(); else __syncthreads();
+#pragma unroll
+    for (int t = 0; t < CAP / THREADS; ++t) {
+        const int i = tid + t * THREADS;
+        if (i < len) { rows[s + i] = keys[i]; out[s + i] = v[t]; }
+    }
+    if (WARP) __syncwarp(); else __syncthreads();
+}
+
+// The listed columns ({{SHORT}} < len <= {{WARP_KEYS}}), one warp each; blocks of {{THREADS}}.
+extern "C" __global__ void {{KERNEL}}_sort_warp(const {{TPTR}}* __restrict__ tptr, const int64_t* __restrict__ cols,
+                                               int64_t ncols, {{TIDX}}* __restrict__ rows,
+                                               {{VAL}}* __restrict__ out) {
+    __shared__ {{TIDX}} keys[{{THREADS}} / 32][{{WARP_KEYS}}];
+    __shared__ uint16_t at[{{THREADS}} / 32][{{WARP_KEYS}}];
+    const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    for (int64_t b = (int64_t)blockIdx.x * ({{THREADS}} / 32) + w; b < ncols; b += (int64_t)gridDim.x * ({{THREADS}} / 32)) {
+        const int64_t c = cols[b], s = tptr[c];
+        gb_sort_column<32, {{WARP_KEYS}}, true>(s, (int64_t)tptr[c + 1] - s, lane, rows, out, keys[w], at[w]);
     }
 }
 
-extern "C" __global__ void {{KERNEL}}_values(const {{TPTR}}* __restrict__ tptr, int64_t ncols,
-                                            const {{TIDX}}* __restrict__ rows, int64_t nnz,
-                                            const {{PTR}}* __restrict__ ptr, const {{IDX}}* __restrict__ idx,
-                                            const {{VAL}}* __restrict__ vals, {{VAL}}* __restrict__ out) {
-    const int64_t lane = threadIdx.x & 31, warps = gb_thread_count() >> 5;
-    for (int64_t base = (gb_thread_id() >> 5) * (32 * GB_ITEMS); base < nnz; base += warps * (32 * GB_ITEMS)) {
-        int64_t p = base + lane;
-        if (p >= nnz) continue;
-        int64_t c = gb_segment_of(tptr, 0, ncols, p);
-        for (int i = 0; i < GB_ITEMS && p < nnz; ++i, p += 32) {
-            while ((int64_t)tptr[c + 1] <= p) ++c;
-            const int64_t r = rows[p];
-            int64_t lo = ptr[r], hi = (int64_t)ptr[r + 1] - 1;  // column c is in row r's entries
-            while (lo < hi) {
-                const int64_t mid = lo + ((hi - lo) >> 1);
-                if ((int64_t)idx[mid] < c) lo = mid + 1; else hi = mid;
-            }
-            out[p] = vals[lo];
-        }
+// The listed columns ({{WARP_KEYS}} < len <= {{BLOCK_KEYS}}), one block of {{THREADS}} each.
+extern "C" __global__ void {{KERNEL}}_sort_block(const {{TPTR}}* __restrict__ tptr, const int64_t* __restrict__ cols,
+                                                int64_t ncols, {{TIDX}}* __restrict__ rows,
+                                                {{VAL}}* __restrict__ out) {
+    __shared__ {{TIDX}} keys[{{BLOCK_KEYS}}];
+    __shared__ uint16_t at[{{BLOCK_KEYS}}];
+    for (int64_t b = blockIdx.x; b < ncols; b += gridDim.x) {
+        const int64_t c = cols[b], s = tptr[c];
+        gb_sort_column<{{THREADS}}, {{BLOCK_KEYS}}, false>(s, (int64_t)tptr[c + 1] - s, threadIdx.x, rows, out,
+                                                           keys, at);
     }
 }
 
 // Long columns, sorted a batch at a time by one sort of packed keys: entry p of the batch
 // (the listed columns' entries one column after another, column k's from starts[k]) becomes
-// (k << 32) | its row, so sorting the keys sorts each column's rows and keeps columns apart.
-// Only rows below 2**32 are packed (the host sorts longer-indexed columns one by one).
+// ((k << row_bits | row) << 32) | payload, where the payload is the value's bits (values of
+// at most 4 bytes) or p (its value copied to held[p]); k < 2**(32 - row_bits), so sorting the
+// keys sorts each column's pairs by row and keeps columns apart.  Rows of 32 bits only.
 extern "C" __global__ void {{KERNEL}}_pack(const {{TPTR}}* __restrict__ tptr, const int64_t* __restrict__ cols,
                                           const int64_t* __restrict__ starts, int64_t ncols, int64_t total,
-                                          const {{TIDX}}* __restrict__ rows, unsigned long long* __restrict__ keys) {
+                                          int row_bits, const {{TIDX}}* __restrict__ rows,
+                                          const {{VAL}}* __restrict__ out, unsigned long long* __restrict__ keys,
+                                          {{VAL}}* __restrict__ held) {
     int64_t k = 0;
     for (int64_t p = gb_thread_id(); p < total; p += gb_thread_count()) {
         k = gb_segment_of(starts, k, ncols, p);
         const int64_t at = (int64_t)tptr[cols[k]] + (p - starts[k]);
-        keys[p] = ((unsigned long long)k << 32) | (unsigned long long)(unsigned int)rows[at];
+        const unsigned long long high = ((unsigned long long)k << row_bits) | (unsigned long long)rows[at];
+        unsigned long long payload;
+        if (sizeof({{VAL}}) <= 4) {
+            payload = (unsigned long long)out[at];
+        } else {
+            payload = (unsigned long long)p;
+            held[p] = out[at];
+        }
+        keys[p] = (high << 32) | payload;
     }
 }
 
 extern "C" __global__ void {{KERNEL}}_unpack(const {{TPTR}}* __restrict__ tptr, const int64_t* __restrict__ cols,
                                             const int64_t* __restrict__ starts, int64_t ncols, int64_t total,
-                                            const unsigned long long* __restrict__ keys, {{TIDX}}* __restrict__ rows) {
+                                            int row_bits, const unsigned long long* __restrict__ keys,
+                                            const {{VAL}}* __restrict__ held, {{TIDX}}* __restrict__ rows,
+                                            {{VAL}}* __restrict__ out) {
     int64_t k = 0;
+    const unsigned long long row_mask = (1ull << row_bits) - 1ull;
     for (int64_t p = gb_thread_id(); p < total; p += gb_thread_count()) {
         k = gb_segment_of(starts, k, ncols, p);
-        rows[(int64_t)tptr[cols[k]] + (p - starts[k])] = ({{TIDX}})(keys[p] & 0xffffffffull);
+        const int64_t at = (int64_t)tptr[cols[k]] + (p - starts[k]);
+        const unsigned long long key = keys[p], payload = key & 0xffffffffull;
+        rows[at] = ({{TIDX}})((key >> 32) & row_mask);
+        out[at] = sizeof({{VAL}}) <= 4 ? ({{VAL}})payload : held[payload];
     }
 }
