@@ -90,13 +90,15 @@ SPREAD = 1.0
 def choose_method(A: Matrix, method: str) -> str:
     """``"delta"`` or ``"bellman-ford"`` for :func:`~grblas_gpu.algorithms.sssp.sssp`.
 
-    ``"auto"`` takes delta-stepping where the weights are >= 0, the graph has at most
-    ``HIGH_DIAMETER_DEGREE`` edges a vertex and the weights spread (standard deviation over
-    ``SPREAD`` times the mean): measured on the CPU backend, a 300 x 300 grid with weights
-    ``exp(U(0, 9))`` took 1.10 s by delta-stepping and 2.71 s by Bellman-Ford, while with
-    weights ``U(1, 100)`` (400 x 400) or on random graphs of 10 edges a vertex Bellman-Ford
-    won by 1.5-5x (more rounds, each of several statements).  ``"delta"`` refuses negative
-    weights (``InvalidValue``)."""
+    ``"auto"`` takes delta-stepping on the NumPy backend where the weights are >= 0, the
+    graph has at most ``HIGH_DIAMETER_DEGREE`` edges a vertex and the weights spread
+    (standard deviation over ``SPREAD`` times the mean): measured there, a 300 x 300 grid
+    with weights ``exp(U(0, 9))`` took 1.10 s by delta-stepping and 2.71 s by Bellman-Ford,
+    while with weights ``U(1, 100)`` (400 x 400) or on random graphs of 10 edges a vertex
+    Bellman-Ford won by 1.5-5x (more rounds, each of several statements).  On the GPU
+    Bellman-Ford won even on the grid (1024 x 1024, ``exp(U(0, 9))``, H100: 0.19 s against
+    1.06 s: a round's statements cost launches, not work), so ``"auto"`` keeps it there.
+    ``"delta"`` refuses negative weights (``InvalidValue``)."""
     if method not in METHODS:
         raise InvalidValue(f"sssp: method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "bellman-ford" or not A.nvals:
@@ -106,7 +108,7 @@ def choose_method(A: Matrix, method: str) -> str:
         if low < 0:
             raise InvalidValue("sssp: method='delta' needs edge weights >= 0 (use 'bellman-ford')")
         return "delta"
-    if low < 0 or A.nvals > HIGH_DIAMETER_DEGREE * A.nrows:
+    if low < 0 or A.nvals > HIGH_DIAMETER_DEGREE * A.nrows or A.backend != "numpy":
         return "bellman-ford"
     W = A.dup(FP64)
     mean = W.reduce_scalar(monoid.plus).new().value / A.nvals

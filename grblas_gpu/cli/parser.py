@@ -108,7 +108,7 @@ OPTIONS.update({
     "method": lambda g: g.add_argument(
         "--method", choices=("auto", "bellman-ford", "delta"), default="auto",
         help="Bellman-Ford, delta-stepping, or auto: delta-stepping on sparse graphs with widely spread "
-             "weights (default: %(default)s)"),
+             "weights on the CPU backend (default: %(default)s)"),
     "delta": lambda g: g.add_argument(
         "--delta", type=float, help="bucket width of delta-stepping (default: the mean edge weight)"),
     "resolution": lambda g: g.add_argument(
