@@ -83,7 +83,7 @@ def summary(spec: AlgorithmSpec, result: Result, n: int) -> str:
     vals, k = result.values, len(result.values)
     if result.targets is not None:
         return _edge_summary(spec, result)
-    if spec.shape == "two":
+    if result.extra is not None:
         return (f"{k:,} vertices, largest hub {_fmt(vals.max())} (vertex {int(result.vertices[np.argmax(vals)])}), "
                 f"largest authority {_fmt(result.extra.max())}") if k else "no vertices"
     if spec.name == "mis":
@@ -113,7 +113,7 @@ def _edge_summary(spec: AlgorithmSpec, result: Result) -> str:
         return f"{k:,} (source, vertex) pairs reached, deepest level {_fmt(vals.max()) if k else 0}"
     if spec.name == "msf":
         return f"{k:,} edge{'' if k == 1 else 's'}, total weight {_fmt(vals.sum())}"
-    ends = len(np.union1d(result.vertices, result.targets))
+    ends = len(np.union1d(result.vertices, result.vertices if result.targets is None else result.targets))
     what = "pairs" if spec.name == "jaccard" else "edges"
     return f"{k:,} {what} on {ends:,} vertices" + (f", mean {spec.column} {_fmt(vals.mean())}" if k else "")
 
