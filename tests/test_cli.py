@@ -32,7 +32,7 @@ csgraph = pytest.importorskip("scipy.sparse.csgraph")
 sparse = pytest.importorskip("scipy.sparse")
 
 CHECKOUT = Path(__file__).resolve().parent.parent
-ALGORITHMS = ["sssp", "widest-path", "pagerank", "bfs", "cc", "tc", "lcc", "cdlp", "bc", "louvain", "core-number",
+ALGORITHMS = ["sssp", "widest-path", "pagerank", "bfs", "cc", "tc", "lcc", "cdlp", "bc", "louvain", "leiden", "core-number",
               "k-truss", "jaccard", "msbfs", "scc", "katz", "eigenvector", "hits", "mis", "coloring", "msf"]
 
 
@@ -179,6 +179,7 @@ OWN_OPTIONS = {
     "cdlp": {"--max-iter"},
     "bc": {"--sources", "--batch-size"},
     "louvain": {"--resolution", "--seed"},
+    "leiden": {"--resolution", "--seed"},
     "core-number": set(),
     "k-truss": {"--k"},
     "jaccard": {"--pairs"},
@@ -204,6 +205,7 @@ HELP_WORDS = {
     "cdlp": ("label propagation", "community"),
     "bc": ("Betweenness centrality", "centrality of every vertex"),
     "louvain": ("Louvain", "modularity"),
+    "leiden": ("Leiden", "connected"),
     "core-number": ("k-core", "core number of every vertex"),
     "k-truss": ("k-truss", "edges"),
     "jaccard": ("Jaccard", "pairs"),
@@ -590,6 +592,10 @@ def test_louvain_csv_is_a_partition_as_good_as_networkx(tmp_path: Path) -> None:
     G = karate()
     expected = max(nx.community.modularity(G, nx.community.louvain_communities(G, seed=s)) for s in range(3))
     assert nx.community.modularity(G, parts) >= expected - 0.02
+    assert_ok(run_cli("leiden", tmp_path / "k.txt", "--undirected", "--seed", "2", "-o", tmp_path / "leiden.csv"))
+    leiden_labels = read_csv(tmp_path / "leiden.csv")
+    for x in set(leiden_labels.values()):
+        assert nx.is_connected(G.subgraph([v for v, c in leiden_labels.items() if c == x]))
     # A huge resolution leaves every vertex alone.
     assert "34 communities" in assert_ok(run_cli("louvain", tmp_path / "k.txt", "--undirected", "--resolution", "50"))
 

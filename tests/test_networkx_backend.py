@@ -425,6 +425,18 @@ def test_louvain_communities_partition_as_good_as_networkx(kind):
     assert BackendInterface.can_run("louvain_communities", (GRAPHS["directed"](),), {}) is not True
 
 
+def test_leiden_communities_connected_and_as_good_as_networkx_louvain():
+    G = GRAPHS["karate"]()
+    for s in range(3):
+        parts = ours("leiden_communities", G, weight_attr="weight", seed=random.Random(s))
+        assert nx.community.is_partition(G, parts)
+        assert all(nx.is_connected(G.subgraph(p)) for p in parts)
+        theirs = nx.community.louvain_communities(G, seed=s)
+        assert nx.community.modularity(G, parts) >= nx.community.modularity(G, theirs) - 0.02
+    with pytest.raises(ValueError, match="max_level"):
+        ours("leiden_communities", G, max_level=0)
+
+
 def test_core_number_and_k_truss_keep_labels():
     G = GRAPHS["undirected"]()
     assert ours("core_number", G) == nx.core_number(G)

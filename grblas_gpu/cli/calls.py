@@ -37,6 +37,7 @@ def _msf(fn: Callable[..., Any], graph: Graph, args: argparse.Namespace) -> Any:
 
 MORE_CALLS: dict[str, Callable[[Callable[..., Any], Graph, argparse.Namespace], Any]] = {
     "louvain": lambda fn, g, a: fn(g.matrix, resolution=a.resolution, seed=a.seed),
+    "leiden": lambda fn, g, a: fn(g.matrix, resolution=a.resolution, seed=a.seed),
     "core-number": lambda fn, g, a: fn(g.matrix, directed=g.directed),
     "k-truss": lambda fn, g, a: fn(g.matrix, a.k),
     "jaccard": _jaccard,

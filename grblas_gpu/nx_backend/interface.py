@@ -145,6 +145,7 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], Check | None]] = {
     "betweenness_centrality": (centrality.betweenness_centrality, _betweenness_ok),
     "label_propagation_communities": (community.label_propagation_communities, _simple),
     "louvain_communities": (louvain.louvain_communities, _undirected_simple),
+    "leiden_communities": (louvain.leiden_communities, _undirected_simple),
     "core_number": (cores.core_number, None),
     "k_truss": (cores.k_truss, None),
     "katz_centrality": (spectral.katz_centrality, _no_nstart),

@@ -12,11 +12,11 @@ from typing import Any
 import numpy as np
 
 from grblas_gpu import monoid
-from grblas_gpu.algorithms import louvain
+from grblas_gpu.algorithms import leiden, louvain
 
 from .graph import GrblasGraph
 
-__all__ = ["louvain_communities"]
+__all__ = ["leiden_communities", "louvain_communities"]
 
 
 def _int_seed(seed: Any) -> int | None:
@@ -45,6 +45,28 @@ def louvain_communities(G: GrblasGraph, weight: str | None = "weight", resolutio
         raise NotImplementedError("grblas_gpu leaves louvain with negative weights to networkx")
     labels = louvain(W, resolution=resolution, threshold=threshold, max_level=max_level,
                      seed=_int_seed(seed)).to_dense()
+    return _communities(G, labels)
+
+
+def leiden_communities(G: GrblasGraph, weight: str | None = "weight", resolution: float = 1,
+                       max_level: int | None = None, seed: Any = None) -> list[set]:
+    """networkx ``leiden_communities`` (which networkx leaves to backends): a list of node
+    sets, each inducing a connected subgraph.  Parallel edges add their weights; negative
+    weights are left to networkx (which has no implementation, so it raises)."""
+    if max_level is not None and max_level <= 0:
+        raise ValueError("max_level argument must be a positive integer or None")
+    if len(G) == 0:
+        return []
+    W = G.weights(weight, combine="plus")
+    if W.nvals and W.reduce_scalar(monoid.min).new().value < 0:
+        raise NotImplementedError("grblas_gpu leaves leiden with negative weights to networkx")
+    labels = leiden(W, resolution=resolution, max_level=max_level, seed=_int_seed(seed)).to_dense()
+    return _communities(G, labels)
+
+
+def _communities(G: GrblasGraph, labels: np.ndarray) -> list[set]:
+    """The node sets of a labelling, by their first node in ``G``."""
+    n = len(G)
     first = np.full(int(labels.max()) + 1, n)
     np.minimum.at(first, labels, np.arange(n))
     rank = np.argsort(np.argsort(first))  # communities by their first node
