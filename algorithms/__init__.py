@@ -18,6 +18,8 @@ from .jaccard import jaccard
 from .k_truss import k_truss
 from .katz import katz_centrality
 from .lcc import local_clustering_coefficient
+from .leiden import leiden
+from .louvain import louvain
 from .multi_source_bfs import multi_source_bfs
 from .pagerank import pagerank
 from .spanning_forest import minimum_spanning_forest
@@ -29,7 +31,7 @@ from .widest_path import widest_path
 __all__ = [
     "betweenness_centrality", "bfs_levels", "bfs_parents", "cdlp", "connected_components",
     "core_number", "eigenvector_centrality", "greedy_coloring", "hits", "jaccard", "k_truss",
-    "katz_centrality", "local_clustering_coefficient", "maximal_independent_set",
+    "katz_centrality", "leiden", "local_clustering_coefficient", "louvain", "maximal_independent_set",
     "minimum_spanning_forest", "multi_source_bfs", "pagerank", "sssp",
     "strongly_connected_components", "triangle_count", "widest_path",
 ]

@@ -9,6 +9,7 @@ from grblas_gpu.exceptions import InvalidValue
 from grblas_gpu.loops import frontier_loop
 
 from ._checks import check_no_nan, check_numeric, check_source, check_square, check_vertex_memory
+from .delta_stepping import choose_method, delta_stepping
 
 __all__ = ["sssp"]
 
@@ -16,8 +17,12 @@ DENSE_FRONTIER = 0.25
 """A frontier of floats holding this share of the vertices or more is multiplied as a full vector."""
 
 
-def sssp(A: Matrix, source: int) -> Vector:
+def sssp(A: Matrix, source: int, method: str = "auto", delta: float | None = None) -> Vector:
     """Shortest path lengths from ``source``; ``A[i, j]`` is the length of edge i -> j.
+
+    ``method``: ``"bellman-ford"`` (below), ``"delta"`` (delta-stepping with bucket width
+    ``delta``, :mod:`~grblas_gpu.algorithms.delta_stepping`; weights must be >= 0) or
+    ``"auto"`` (the default): delta-stepping where :func:`choose_method` expects it to win.
 
     Math: the distances ``d`` are the least solution of
     ``d = e_source (min) d' A`` over the tropical semiring (min, +), where
@@ -65,12 +70,13 @@ def sssp(A: Matrix, source: int) -> Vector:
     check_numeric(A, "sssp", allow_bool=False)
     check_vertex_memory(A, "sssp", 27)
     check_no_nan(A, "sssp")
+    method = choose_method(A, method)
     if A.dtype.is_integer and A.nvals:
         bound = A.nrows * max(abs(A.reduce_scalar(monoid.min).new().value),
                               abs(A.reduce_scalar(monoid.max).new().value))
         if bound > A.dtype.max:
             return _sssp_without_wrap(A, source, bound)
-    return _sssp(A, source)
+    return delta_stepping(A, source, delta) if method == "delta" else _sssp(A, source)
 
 
 def _sssp(A: Matrix, source: int) -> Vector:

@@ -34,6 +34,9 @@ ALGORITHMS = {
     "jaccard": lambda A: alg.jaccard(A, [(0, 1), (2, 4)]),
     "multi_source_bfs": lambda A: alg.multi_source_bfs(A, [0, 3]),
     "strongly_connected_components": alg.strongly_connected_components,
+    "louvain": lambda A: alg.louvain(A, seed=0),
+    "leiden": lambda A: alg.leiden(A, seed=0),
+    "sssp_delta": lambda A: alg.sssp(A, 0, method="delta"),
 }
 
 

@@ -32,7 +32,8 @@ csgraph = pytest.importorskip("scipy.sparse.csgraph")
 sparse = pytest.importorskip("scipy.sparse")
 
 CHECKOUT = Path(__file__).resolve().parent.parent
-ALGORITHMS = ["sssp", "widest-path", "pagerank", "bfs", "cc", "tc", "lcc", "cdlp", "bc"]
+ALGORITHMS = ["sssp", "widest-path", "pagerank", "bfs", "cc", "tc", "lcc", "cdlp", "bc", "louvain", "leiden", "core-number",
+              "k-truss", "jaccard", "msbfs", "scc", "katz", "eigenvector", "hits", "mis", "coloring", "msf"]
 
 
 def run_cli(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -119,7 +120,7 @@ def write_graphalytics(folder: Path, source: int, name: str = "tiny") -> Path:
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_every_algorithm_on_builtin_graph(algorithm: str) -> None:
-    extra = ["--sources", "0,1,2,3,4,5,6,7"] if algorithm == "bc" else []
+    extra = {"bc": ["--sources", "0,1,2,3,4,5,6,7"], "msbfs": ["--sources", "0,1"], "katz": ["--alpha", "0.001"]}.get(algorithm, [])
     out = assert_ok(run_cli(algorithm, "--top", "5", *extra))
     assert "4,096 vertices" in out and "edges" in out and "backend" in out
     assert "built-in kron" in out
@@ -168,7 +169,7 @@ def test_console_script() -> None:
 
 # Each algorithm's own options, as documented (the shared ones are in SHARED_OPTIONS).
 OWN_OPTIONS = {
-    "sssp": {"--source"},
+    "sssp": {"--source", "--method", "--delta"},
     "widest-path": {"--source"},
     "pagerank": {"--alpha", "--tol", "--max-iter"},
     "bfs": {"--source", "--parents"},
@@ -177,6 +178,19 @@ OWN_OPTIONS = {
     "lcc": set(),
     "cdlp": {"--max-iter"},
     "bc": {"--sources", "--batch-size"},
+    "louvain": {"--resolution", "--seed"},
+    "leiden": {"--resolution", "--seed"},
+    "core-number": set(),
+    "k-truss": {"--k"},
+    "jaccard": {"--pairs"},
+    "msbfs": {"--sources", "--cutoff"},
+    "scc": set(),
+    "katz": {"--alpha", "--beta", "--max-iter", "--tol"},
+    "eigenvector": {"--max-iter", "--tol"},
+    "hits": {"--max-iter", "--tol"},
+    "mis": {"--seed"},
+    "coloring": {"--seed"},
+    "msf": set(),
 }
 SHARED_OPTIONS = {"--format", "--builtin", "--scale", "--undirected", "--unweighted", "--backend", "--top", "--output"}
 # Words each subcommand's help uses to name its algorithm and its output.
@@ -190,6 +204,19 @@ HELP_WORDS = {
     "lcc": ("clustering coefficient", "coefficient of every vertex"),
     "cdlp": ("label propagation", "community"),
     "bc": ("Betweenness centrality", "centrality of every vertex"),
+    "louvain": ("Louvain", "modularity"),
+    "leiden": ("Leiden", "connected"),
+    "core-number": ("k-core", "core number of every vertex"),
+    "k-truss": ("k-truss", "edges"),
+    "jaccard": ("Jaccard", "pairs"),
+    "msbfs": ("Multi-source breadth-first", "from each source"),
+    "scc": ("Strongly connected", "component of every vertex"),
+    "katz": ("Katz", "centrality of every vertex"),
+    "eigenvector": ("Eigenvector", "centrality of every vertex"),
+    "hits": ("HITS", "hub and authority"),
+    "mis": ("independent set", "vertices"),
+    "coloring": ("colouring", "colour"),
+    "msf": ("spanning forest", "weights"),
 }
 
 
@@ -228,9 +255,10 @@ def test_subcommand_help_lists_only_its_options(algorithm: str) -> None:
     "args, owners",
     [
         (["tc", "--source", "3"], "sssp, widest-path, bfs"),
-        (["pagerank", "--sources", "1,2"], "bc"),
-        (["bfs", "--alpha", "0.5"], "pagerank"),
-        (["cc", "--max-iter", "3"], "pagerank, cdlp"),
+        (["pagerank", "--sources", "1,2"], "bc, msbfs"),
+        (["bfs", "--alpha", "0.5"], "pagerank, katz"),
+        (["cc", "--max-iter", "3"], "pagerank, cdlp, katz, eigenvector, hits"),
+        (["louvain", "--k", "3"], "k-truss"),
         (["sssp", "--parents"], "bfs"),
         (["lcc", "--batch-size=4"], "bc"),
     ],
@@ -530,3 +558,146 @@ def test_huge_vertex_count_says_out_of_memory(capsys: pytest.CaptureFixture[str]
 def test_huge_vertex_count_triangle_count_works(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert cli.main(["tc", str(write_huge(tmp_path))]) == 0
     assert "1 triangle" in capsys.readouterr().out
+
+
+# ----------------------------------------------------------------------------- the algorithms added with louvain
+
+
+def read_rows(path: Path, header: list[str]) -> list[list[str]]:
+    """A CSV file's rows after checking its header."""
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == header
+    return rows[1:]
+
+
+def karate_edgelist(path: Path) -> Path:
+    """networkx's karate club as an edge list (ids 1..34: not the rows)."""
+    path.write_text("".join(f"{u + 1} {v + 1}\n" for u, v in nx.karate_club_graph().edges()))
+    return path
+
+
+def karate() -> nx.Graph:
+    return nx.relabel_nodes(nx.Graph(nx.karate_club_graph().edges()), lambda v: v + 1)
+
+
+def test_louvain_csv_is_a_partition_as_good_as_networkx(tmp_path: Path) -> None:
+    out_file = tmp_path / "communities.csv"
+    out = assert_ok(run_cli("louvain", karate_edgelist(tmp_path / "k.txt"), "--undirected", "--seed", "2",
+                            "-o", out_file))
+    assert "communities, the largest has" in out
+    labels = read_csv(out_file)
+    assert set(labels) == set(range(1, 35))
+    parts = [{v for v, c in labels.items() if c == x} for x in set(labels.values())]
+    G = karate()
+    expected = max(nx.community.modularity(G, nx.community.louvain_communities(G, seed=s)) for s in range(3))
+    assert nx.community.modularity(G, parts) >= expected - 0.02
+    assert_ok(run_cli("leiden", tmp_path / "k.txt", "--undirected", "--seed", "2", "-o", tmp_path / "leiden.csv"))
+    leiden_labels = read_csv(tmp_path / "leiden.csv")
+    for x in set(leiden_labels.values()):
+        assert nx.is_connected(G.subgraph([v for v, c in leiden_labels.items() if c == x]))
+    # A huge resolution leaves every vertex alone.
+    assert "34 communities" in assert_ok(run_cli("louvain", tmp_path / "k.txt", "--undirected", "--resolution", "50"))
+
+
+def test_core_number_and_scc_match_networkx(tmp_path: Path) -> None:
+    graph = karate_edgelist(tmp_path / "k.txt")
+    assert_ok(run_cli("core-number", graph, "--undirected", "-o", tmp_path / "core.csv"))
+    assert read_csv(tmp_path / "core.csv") == nx.core_number(karate())
+    edges = write_edgelist(tmp_path / "d.txt")
+    assert_ok(run_cli("scc", edges, "-o", tmp_path / "scc.csv"))
+    expected = {v: min(c) for c in nx.strongly_connected_components(nx.DiGraph(ID_EDGES)) for v in c}
+    assert read_csv(tmp_path / "scc.csv") == expected
+
+
+def test_k_truss_edge_list_matches_networkx(tmp_path: Path) -> None:
+    out_file = tmp_path / "truss.csv"
+    out = assert_ok(run_cli("k-truss", karate_edgelist(tmp_path / "k.txt"), "--undirected", "--k", "4", "-o", out_file))
+    assert "edges on" in out and "source  target  support" in out
+    rows = read_rows(out_file, ["source", "target", "support"])
+    truss = nx.k_truss(karate(), 4)
+    assert {tuple(sorted((int(u), int(v)))) for u, v, _ in rows} == {tuple(sorted(e)) for e in truss.edges()}
+    assert all(int(u) < int(v) for u, v, _ in rows)  # each edge once
+    for u, v, support in rows:
+        assert int(support) == len(set(truss[int(u)]) & set(truss[int(v)]))
+
+
+def test_jaccard_pairs_and_edges_match_networkx(tmp_path: Path) -> None:
+    graph = karate_edgelist(tmp_path / "k.txt")
+    out_file = tmp_path / "j.json"
+    assert_ok(run_cli("jaccard", graph, "--undirected", "--pairs", "1:34,3:9,5:6", "-o", out_file))
+    data = json.loads(out_file.read_text())
+    assert data["columns"] == ["u", "v", "jaccard"]
+    expected = {(u, v): p for u, v, p in nx.jaccard_coefficient(karate(), [(1, 34), (3, 9), (5, 6)])}
+    assert {(u, v): p for u, v, p in data["rows"]} == pytest.approx(expected)
+    assert_ok(run_cli("jaccard", graph, "--undirected", "-o", tmp_path / "j.csv"))
+    rows = read_rows(tmp_path / "j.csv", ["u", "v", "jaccard"])
+    assert len(rows) == karate().number_of_edges()
+    every = {(u, v): p for u, v, p in nx.jaccard_coefficient(karate(), [(int(a), int(b)) for a, b, _ in rows])}
+    assert {(int(a), int(b)): float(p) for a, b, p in rows} == pytest.approx(every)
+
+
+def test_msbfs_levels_match_networkx(tmp_path: Path) -> None:
+    out_file = tmp_path / "levels.csv"
+    out = assert_ok(run_cli("msbfs", write_edgelist(tmp_path / "d.txt"), "--sources", "100,31", "-o", out_file))
+    assert "(source, vertex) pairs reached" in out
+    G = nx.DiGraph(ID_EDGES)
+    got = {(int(s), int(v)): int(d) for s, v, d in read_rows(out_file, ["source", "vertex", "level"])}
+    expected = {(s, v): d for s in (100, 31) for v, d in nx.single_source_shortest_path_length(G, s).items()}
+    assert got == expected
+    assert_one_line_error(run_cli("msbfs", tmp_path / "d.txt", "--sources", "8"), "--sources vertex 8")
+
+
+def test_centralities_match_networkx(tmp_path: Path) -> None:
+    graph = karate_edgelist(tmp_path / "k.txt")
+    G = karate()
+    assert_ok(run_cli("katz", graph, "--undirected", "--alpha", "0.05", "-o", tmp_path / "katz.csv"))
+    assert read_csv(tmp_path / "katz.csv") == pytest.approx(nx.katz_centrality(G, alpha=0.05), rel=1e-4)
+    assert_ok(run_cli("eigenvector", graph, "--undirected", "--tol", "1e-9", "-o", tmp_path / "eig.csv"))
+    assert read_csv(tmp_path / "eig.csv") == pytest.approx(nx.eigenvector_centrality(G, tol=1e-9), rel=1e-4)
+    D = nx.gnp_random_graph(30, 0.15, seed=4, directed=True)
+    (tmp_path / "r.txt").write_text("".join(f"{u} {v}\n" for u, v in D.edges()))
+    out = assert_ok(run_cli("hits", tmp_path / "r.txt", "-o", tmp_path / "hits.csv"))
+    assert re.search(r"vertex +hub +authority", out) and "largest authority" in out
+    hubs, auths = nx.hits(D)
+    rows = read_rows(tmp_path / "hits.csv", ["vertex", "hub", "authority"])
+    assert {int(v): float(h) for v, h, _ in rows} == pytest.approx(hubs, abs=1e-6)
+    assert {int(v): float(a) for v, _, a in rows} == pytest.approx(auths, abs=1e-6)
+
+
+def test_mis_and_coloring_are_valid(tmp_path: Path) -> None:
+    graph = karate_edgelist(tmp_path / "k.txt")
+    G = karate()
+    out = assert_ok(run_cli("mis", graph, "--undirected", "--seed", "3", "-o", tmp_path / "mis.csv"))
+    members = {int(v) for v, x in read_rows(tmp_path / "mis.csv", ["vertex", "value"]) if x == "True"}
+    assert f"{len(members)} of 34 vertices in the independent set" in out
+    assert nx.is_independent_set(G, members) if hasattr(nx, "is_independent_set") else \
+        not any(G.has_edge(u, v) for u in members for v in members)
+    assert all(v in members or members & set(G[v]) for v in G)  # maximal
+    out = assert_ok(run_cli("coloring", graph, "--undirected", "--seed", "3", "-o", tmp_path / "col.csv"))
+    colour = read_csv(tmp_path / "col.csv")
+    assert f"{len(set(colour.values()))} colours" in out
+    assert all(colour[u] != colour[v] for u, v in G.edges())
+
+
+def test_msf_edges_weigh_as_networkx(tmp_path: Path) -> None:
+    out_file = tmp_path / "forest.csv"
+    out = assert_ok(run_cli("msf", write_mtx(tmp_path / "roads.mtx"), "-o", out_file))
+    rows = read_rows(out_file, ["u", "v", "weight"])
+    G = nx.Graph()
+    for u, v, w in EDGES:  # the undirected graph keeps the lighter of two directions
+        if not G.has_edge(u, v) or G[u][v]["weight"] > w:
+            G.add_edge(u, v, weight=w)
+    T = nx.minimum_spanning_tree(G)
+    assert len(rows) == T.number_of_edges()
+    assert sum(float(w) for _, _, w in rows) == pytest.approx(T.size(weight="weight"))
+    assert f"total weight {T.size(weight='weight'):g}" in out
+
+
+@pytest.mark.parametrize("method", ["delta", "bellman-ford", "auto"])
+def test_sssp_methods_match_scipy(tmp_path: Path, method: str) -> None:
+    out_file = tmp_path / "dist.csv"
+    assert_ok(run_cli("sssp", write_mtx(tmp_path / "roads.mtx"), "--method", method, "--delta", "2", "-o", out_file))
+    rows, cols, w = zip(*EDGES)
+    expected = csgraph.dijkstra(sparse.csr_matrix((w, (rows, cols)), shape=(N, N)), indices=0)
+    assert read_csv(out_file) == pytest.approx({v: d for v, d in enumerate(expected) if np.isfinite(d)})

@@ -407,3 +407,104 @@ def test_benchmark_runs_on_a_small_graph(capsys):
         rows = bench_graph(nx, g, args, peers=[])
         assert rows and all(r["ok"] for r in rows)
     assert "pagerank" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------- the functions added with louvain
+
+
+@pytest.mark.parametrize("kind", ["undirected", "karate"])
+def test_louvain_communities_partition_as_good_as_networkx(kind):
+    G = GRAPHS[kind]()
+    ours_q = [nx.community.modularity(G, ours("louvain_communities", G, weight_attr="weight", seed=s))
+              for s in range(3)]
+    theirs_q = [nx.community.modularity(G, nx.community.louvain_communities(G, seed=s)) for s in range(3)]
+    for s in range(3):
+        parts = ours("louvain_communities", G, weight_attr="weight", seed=random.Random(s))
+        assert nx.community.is_partition(G, parts)
+    assert sum(ours_q) / 3 >= sum(theirs_q) / 3 - 0.01
+    assert BackendInterface.can_run("louvain_communities", (GRAPHS["directed"](),), {}) is not True
+
+
+def test_leiden_communities_connected_and_as_good_as_networkx_louvain():
+    G = GRAPHS["karate"]()
+    for s in range(3):
+        parts = ours("leiden_communities", G, weight_attr="weight", seed=random.Random(s))
+        assert nx.community.is_partition(G, parts)
+        assert all(nx.is_connected(G.subgraph(p)) for p in parts)
+        theirs = nx.community.louvain_communities(G, seed=s)
+        assert nx.community.modularity(G, parts) >= nx.community.modularity(G, theirs) - 0.02
+    with pytest.raises(ValueError, match="max_level"):
+        ours("leiden_communities", G, max_level=0)
+
+
+def test_core_number_and_k_truss_keep_labels():
+    G = GRAPHS["undirected"]()
+    assert ours("core_number", G) == nx.core_number(G)
+    T = convert_to_nx(ours("k_truss", G, 3))
+    expected = nx.k_truss(G, 3)
+    assert set(T.nodes) == set(expected.nodes)
+    assert {frozenset(e) for e in T.edges} == {frozenset(e) for e in expected.edges}
+    G.add_edge("lonely", "lonely")
+    with pytest.raises(nx.NetworkXNotImplemented, match="self loops"):
+        ours("core_number", G)
+
+
+@pytest.mark.parametrize("kind", ["undirected", "directed"])
+def test_katz_eigenvector_hits_match_networkx(kind):
+    G = GRAPHS[kind]()
+    G.remove_nodes_from(["lonely", ("a", 1)])
+    assert ours("katz_centrality", G, alpha=0.05) == pytest.approx(nx.katz_centrality(G, alpha=0.05), abs=1e-6)
+    w = ours("katz_centrality", G, alpha=0.05, weight="weight", weight_attr="weight")
+    assert w == pytest.approx(nx.katz_centrality(G, alpha=0.05, weight="weight"), abs=1e-6)
+    if kind == "undirected":
+        assert ours("eigenvector_centrality", G, tol=1e-9) == pytest.approx(
+            nx.eigenvector_centrality(G, tol=1e-9), abs=1e-5)
+    try:
+        hubs, auths = ours("hits", G, weight_attr="weight", max_iter=1000)
+    except NotImplementedError:  # power iteration too slow here: left to networkx's SVD
+        assert kind == "undirected"
+    else:
+        nx_hubs, nx_auths = nx.hits(G)
+        assert hubs == pytest.approx(nx_hubs, abs=1e-6) and auths == pytest.approx(nx_auths, abs=1e-6)
+    assert BackendInterface.can_run("katz_centrality", (G,), {"nstart": {}}) is not True
+    assert BackendInterface.can_run("katz_centrality", (G,), {"beta": {v: 1 for v in G}}) is not True
+
+
+def test_katz_not_converging_raises_networkx_error():
+    with pytest.raises(nx.PowerIterationFailedConvergence):
+        ours("katz_centrality", nx.complete_graph(20), alpha=0.5, max_iter=50)
+
+
+def test_jaccard_coefficient_pairs_and_non_edges():
+    G = GRAPHS["undirected"]()
+    pairs = [("n1", "n2"), ("n3", "lonely"), ("n5", "n5")]
+    got = ours("jaccard_coefficient", G, pairs)
+    assert iter(got) is got
+    assert {(u, v): p for u, v, p in got} == pytest.approx({(u, v): p for u, v, p in nx.jaccard_coefficient(G, pairs)})
+    H = _shuffled_insertion(_random_graph(20, 0.2))
+    assert {frozenset((u, v)): p for u, v, p in ours("jaccard_coefficient", H)} == pytest.approx(
+        {frozenset((u, v)): p for u, v, p in nx.jaccard_coefficient(H)})
+    with pytest.raises(nx.NodeNotFound):
+        list(ours("jaccard_coefficient", G, [("n1", "nowhere")]))
+
+
+def test_minimum_spanning_edges_distinct_weights_and_declines():
+    G = _shuffled_insertion(_random_graph(40, 0.2, weights=False))
+    for i, (u, v) in enumerate(sorted(G.edges, key=str)):
+        G[u][v]["weight"] = (i * 37) % 101 + i / 1000
+    got = list(ours("minimum_spanning_edges", G, data=False, weight_attr="weight"))
+    expected = list(nx.minimum_spanning_edges(G, data=False))
+    assert {frozenset(e) for e in got} == {frozenset(e) for e in expected}
+    assert BackendInterface.can_run("minimum_spanning_edges", (G,), {}) is not True  # data=True
+    tied = nx.cycle_graph(5)
+    with pytest.raises(NotImplementedError):
+        list(ours("minimum_spanning_edges", tied, data=False, weight_attr="weight"))
+
+
+def test_strongly_connected_components_as_sets():
+    G = GRAPHS["directed"]()
+    got = list(ours("strongly_connected_components", G))
+    assert sorted(sorted(map(str, c)) for c in got) == sorted(
+        sorted(map(str, c)) for c in nx.strongly_connected_components(G))
+    assert ours("number_strongly_connected_components", G) == nx.number_strongly_connected_components(G)
+    assert ours("is_strongly_connected", nx.DiGraph(nx.cycle_graph(4))) is True

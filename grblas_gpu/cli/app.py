@@ -12,6 +12,7 @@ from typing import Any, TextIO
 import grblas_gpu as gb
 from grblas_gpu.exceptions import GraphBLASError
 
+from .calls import MORE_CALLS
 from .commands import ALGORITHMS, BFS_PARENTS, AlgorithmSpec, algorithm_function
 from .errors import CliError
 from .graphs import Graph, load_graph, resolve_source
@@ -31,6 +32,10 @@ def _call(spec: AlgorithmSpec, graph: Graph, args: argparse.Namespace, source: i
     """Call the algorithm with the options of its subcommand."""
     fn = algorithm_function(spec)
     A = graph.matrix
+    if spec.name in MORE_CALLS:
+        return MORE_CALLS[spec.name](fn, graph, args)
+    if spec.name == "sssp":
+        return fn(_weighted(A), source, method=args.method, delta=args.delta)
     if spec.needs_source:
         return fn(_weighted(A) if spec.name != "bfs" else A, source)
     if spec.name == "pagerank":
@@ -97,7 +102,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         _report_loaded(graph, backend, load_s, out)
         source, note = resolve_source(args, graph, spec) if spec.needs_source else (None, "")
         raw, compute_s = _timed(f"computing {spec.name}", backend, lambda: _call(spec, graph, args, source))
-        result = to_result(raw, spec, graph)
+        result = to_result(raw, spec, graph, getattr(args, "sources", None))
     source_id = None if source is None else graph.vertex_id(source)
     where = "" if source_id is None else f" from vertex {source_id} ({note})"
     out.write(f"computed: {spec.name}{where} in {compute_s:.3f} s\n")

@@ -95,6 +95,45 @@ OPTIONS: dict[str, Callable[[argparse._ActionsContainer], Any]] = {
         help="sources processed together (memory grows with N; default: %(default)s)"),
 }
 
+
+def _vertex_pairs(text: str) -> list[tuple[int, int]]:
+    try:
+        return [(int(a), int(b)) for a, b in (t.split(":") for t in text.split(",") if t.strip())]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected pairs U:V separated by commas, got {text!r}") from None
+
+
+# The options of the algorithms added with louvain (their defaults: the algorithm's own).
+OPTIONS.update({
+    "method": lambda g: g.add_argument(
+        "--method", choices=("auto", "bellman-ford", "delta"), default="auto",
+        help="Bellman-Ford, delta-stepping, or auto: delta-stepping on sparse graphs with widely spread "
+             "weights on the CPU backend (default: %(default)s)"),
+    "delta": lambda g: g.add_argument(
+        "--delta", type=float, help="bucket width of delta-stepping (default: the mean edge weight)"),
+    "resolution": lambda g: g.add_argument(
+        "--resolution", type=float, default=1.0,
+        help="modularity resolution: above 1 smaller communities, below 1 larger (default: %(default)s)"),
+    "seed": lambda g: g.add_argument(
+        "--seed", type=int, help="random seed, for a reproducible answer (default: a fresh one each run)"),
+    "k": lambda g: g.add_argument(
+        "--k", type=_positive_int, default=3, help="keep edges on at least K-2 triangles (default: %(default)s)"),
+    "pairs": lambda g: g.add_argument(
+        "--pairs", type=_vertex_pairs, metavar="U:V,...", help="vertex pairs to score (default: every edge)"),
+    "msbfs-sources": lambda g: g.add_argument(
+        "--sources", type=_vertex_list, metavar="V,V,...", required=True, help="source vertices, e.g. 0,5,9"),
+    "cutoff": lambda g: g.add_argument(
+        "--cutoff", type=_positive_int, help="stop after this many levels (default: none)"),
+    "katz-alpha": lambda g: g.add_argument(
+        "--alpha", type=float, default=0.1, help="attenuation factor (default: %(default)s)"),
+    "beta": lambda g: g.add_argument(
+        "--beta", type=float, default=1.0, help="weight given to every vertex (default: %(default)s)"),
+    "max-iter": lambda g: g.add_argument(
+        "--max-iter", type=_positive_int, help="iteration limit (default: the algorithm's, as networkx's)"),
+    "iter-tol": lambda g: g.add_argument(
+        "--tol", type=float, help="convergence tolerance (default: the algorithm's, as networkx's)"),
+})
+
 _GRAPH_NOTES = """\
 GRAPH is a Matrix Market file (.mtx), a SNAP edge list ('src dst [weight]' lines) or a
 Graphalytics graph (its .v, .e or .properties file, or their common prefix). Without

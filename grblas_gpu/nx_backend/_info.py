@@ -14,6 +14,9 @@ FUNCTION_NAMES = (
     "number_connected_components", "is_connected", "node_connected_component", "weakly_connected_components",
     "number_weakly_connected_components", "is_weakly_connected", "triangles", "clustering",
     "average_clustering", "transitivity", "betweenness_centrality", "label_propagation_communities",
+    "louvain_communities", "leiden_communities", "core_number", "k_truss", "katz_centrality", "eigenvector_centrality", "hits",
+    "jaccard_coefficient", "minimum_spanning_edges", "strongly_connected_components",
+    "number_strongly_connected_components", "is_strongly_connected",
 )
 """The dispatched functions (the keys of ``interface.FUNCTIONS``; listed here so that networkx's
 import, which calls :func:`get_info`, loads no algorithm)."""
@@ -23,6 +26,11 @@ _SUMMARIES = {
     "bfs_edges": "One (min, +) vector-matrix product per level reproduces networkx's visiting order.",
     "betweenness_centrality": "Batched Brandes over frontier matrices (unweighted); endpoints by a batched reachability search.",
     "label_propagation_communities": "networkx's colour classes updated one at a time as matrix products.",
+    "louvain_communities": "Local moves in random batches by masked products, aggregation P' A P: "
+                           "a partition of comparable modularity, not networkx's for the same seed.",
+    "leiden_communities": "Louvain's moves, a greedy refinement into connected clusters, aggregation by them.",
+    "k_truss": "Masked products C<C> = C C until no edge goes; attributes are not carried.",
+    "minimum_spanning_edges": "Boruvka rounds; data=False and distinct weights only.",
 }
 
 

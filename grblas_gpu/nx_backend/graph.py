@@ -197,6 +197,9 @@ def convert_from_nx(graph: Any, edge_attrs: dict | None = None, node_attrs: dict
     index = {node: i for i, node in enumerate(nodes)}
     multigraph = graph.is_multigraph()
     adj = graph._adj
+    if not isinstance(adj, dict):  # a view's filtered adjacency: its len() may count hidden entries
+        adj = {u: ({v: dict(keys.items()) for v, keys in nbrs.items()} if multigraph else dict(nbrs.items()))
+               for u, nbrs in adj.items()}
     rows, cols, positions = _adjacency_arrays(adj, index, multigraph)
     edge_values = {}
     for attr, default in (edge_attrs or {}).items():

@@ -14,7 +14,20 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from . import centrality, cluster, community, components, link_analysis, paths, traversal
+from . import (
+    centrality,
+    cluster,
+    community,
+    components,
+    cores,
+    link_analysis,
+    link_prediction,
+    louvain,
+    paths,
+    spectral,
+    traversal,
+    tree,
+)
 from .graph import GrblasGraph, convert_from_nx, convert_to_nx
 
 __all__ = ["BackendInterface", "backend_interface", "FUNCTIONS", "GrblasGraph"]
@@ -78,6 +91,33 @@ def _betweenness_ok(arguments: dict[str, Any]) -> bool | str:
     return True
 
 
+def _undirected_simple(arguments: dict[str, Any]) -> bool | str:
+    if arguments["G"].is_directed():
+        return "directed graphs are left to networkx here"
+    return _weight_ok(arguments)
+
+
+def _no_nstart(arguments: dict[str, Any]) -> bool | str:
+    if arguments.get("nstart") is not None:
+        return "nstart is left to networkx"
+    for name in ("max_iter", "tol", "alpha"):
+        if name in arguments and not isinstance(arguments[name], int | float):
+            return f"a {name} that is not a number is left to networkx"
+    if isinstance(arguments.get("beta", 1.0), dict) or not isinstance(arguments.get("beta", 1.0), int | float):
+        return "a beta per node is left to networkx"
+    return _weight_ok(arguments)
+
+
+def _spanning_ok(arguments: dict[str, Any]) -> bool | str:
+    if arguments.get("data", True):
+        return "data=True (edge dicts) is left to networkx"
+    if arguments["G"].is_multigraph():
+        return "multigraphs (edge keys) are left to networkx"
+    if arguments.get("algorithm") not in ("kruskal", "prim", "boruvka"):
+        return "an unknown algorithm is left to networkx (it raises)"
+    return _weight_ok(arguments)
+
+
 FUNCTIONS: dict[str, tuple[Callable[..., Any], Check | None]] = {
     "pagerank": (link_analysis.pagerank, _pagerank_ok),
     "bfs_edges": (traversal.bfs_edges, _bfs_edges_ok),
@@ -104,8 +144,35 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], Check | None]] = {
     "transitivity": (cluster.transitivity, _simple),
     "betweenness_centrality": (centrality.betweenness_centrality, _betweenness_ok),
     "label_propagation_communities": (community.label_propagation_communities, _simple),
+    "louvain_communities": (louvain.louvain_communities, _undirected_simple),
+    "leiden_communities": (louvain.leiden_communities, _undirected_simple),
+    "core_number": (cores.core_number, None),
+    "k_truss": (cores.k_truss, None),
+    "katz_centrality": (spectral.katz_centrality, _no_nstart),
+    "eigenvector_centrality": (spectral.eigenvector_centrality, _no_nstart),
+    "hits": (spectral.hits, _all(_simple, _no_nstart)),
+    "jaccard_coefficient": (link_prediction.jaccard_coefficient, None),
+    "minimum_spanning_edges": (tree.minimum_spanning_edges, _spanning_ok),
+    "strongly_connected_components": (components.strongly_connected_components, None),
+    "number_strongly_connected_components": (components.number_strongly_connected_components, None),
+    "is_strongly_connected": (components.is_strongly_connected, None),
 }
 """Every dispatched function: our implementation (networkx's signature) and its ``can_run`` check."""
+
+
+_SEEDED_PARTITION = ("louvain's moves go in random batches (a GPU-friendly order), so a seed gives a valid "
+                     "partition of comparable modularity, not networkx's partition for that seed")
+DIFFERENT_BY_DESIGN = {
+    "test_louvain.py::test_karate_club_partition": _SEEDED_PARTITION,
+    "test_louvain.py::test_undirected_selfloops": _SEEDED_PARTITION,
+    "test_louvain.py::test_none_weight_param": _SEEDED_PARTITION,
+    "test_louvain.py::test_max_level": _SEEDED_PARTITION + " (compared with networkx's louvain_partitions)",
+    "test_strongly_connected.py::TestStronglyConnected::test_condensation_mapping_and_members":
+        "strongly_connected_components yields the same components in another order (networkx documents "
+        "none; condensation numbers them in the order given and this test expects networkx's search order)",
+}
+"""networkx tests that expect networkx's own random choices, by ``file::test``: the answer here
+is valid and checked otherwise (tests/test_algorithms_louvain.py), but not the same."""
 
 
 class BackendInterface:
@@ -137,7 +204,14 @@ class BackendInterface:
 
     @staticmethod
     def on_start_tests(items: list) -> None:
-        """Hook of networkx's test suite in backend mode (nothing to mark: ``can_run`` decides)."""
+        """Hook of networkx's test suite in backend mode: marks as expected to fail the tests
+        that require networkx's exact partition for a seed (see :data:`DIFFERENT_BY_DESIGN`)."""
+        import pytest
+
+        for item in items:
+            name = item.nodeid.rsplit("/", 1)[-1]
+            if name in DIFFERENT_BY_DESIGN:
+                item.add_marker(pytest.mark.xfail(reason=DIFFERENT_BY_DESIGN[name], strict=False))
 
 
 for _name, (_func, _check) in FUNCTIONS.items():
