@@ -12,6 +12,8 @@ import numpy as np
 
 from . import _bitmap
 from . import _sparse as sp
+from ._compat_methods import CompatMethods
+from ._infix_methods import InfixMethods
 from .dtypes import BOOL, FP64, INT64, DataType, cast_scalar, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from .expressions import Expression, Updater, check_same_backend, parse_output_args, write_plain
@@ -45,7 +47,7 @@ if TYPE_CHECKING:
     from .vector import Vector
 
 
-class Collection:
+class Collection(InfixMethods, CompatMethods):
     """Base of Vector and Matrix."""
 
     kind = "Collection"
@@ -123,9 +125,11 @@ class Collection:
         e = other._entries(ks)
         self._set_entries(sp.Entries(e.keys, self._be.cast(e.values, self._dtype)), ks)
 
-    def wait(self) -> None:
-        """Block until pending device work on this object is done."""
+    def wait(self, how: str = "materialize") -> Any:
+        """Block until pending device work on this object is done; returns the object
+        (python-graphblas's ``A.wait()``; ``how`` is accepted for it and ignored)."""
         self._be.synchronize()
+        return self
 
     # ---------------------------------------------------------------- comparison
     def isequal(self, other: Collection, *, check_dtype: bool = False) -> bool:
@@ -155,11 +159,6 @@ class Collection:
         xa, xb = self._be.cast(a.values, t), self._be.cast(b.values, t)
         return bool(values_equal(xa, xb))
 
-    def __eq__(self, other: object) -> Any:
-        raise TypeError(f"use .isequal() to compare a {self.kind}, or .ewise_mult(other, 'eq') element-wise")
-
-    __hash__ = None  # type: ignore[assignment]
-
     def __bool__(self) -> bool:
         raise TypeError(f"the truth value of a {self.kind} is ambiguous; compare .nvals")
 
@@ -179,8 +178,13 @@ class Collection:
     def _ewise(self, other: Any, op: Any, name: str, union: bool,
                defaults: tuple[Any, Any] | None = None) -> Expression:
         left, right = _operand(self), _operand(other)
-        if not isinstance(right, Collection) or right.kind != left.kind:
-            raise DomainMismatch(f"{name} needs two {left.kind} objects, got {type(right).__name__}")
+        if isinstance(right, Collection) and right.kind != left.kind:
+            from ._broadcast import broadcast_ewise
+
+            return broadcast_ewise(left, right, op, union, defaults)
+        if not isinstance(right, Collection):
+            raise DomainMismatch(f"{name} needs two {left.kind} objects (or a Vector and a Matrix), "
+                            f"got {type(right).__name__}")
         shape = tuple(left.shape)
         if shape != tuple(right.shape):
             raise DimensionMismatch(f"{name}: shapes {shape} and {tuple(right.shape)} differ")

@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _bitmap
 from . import _sparse as sp
+from ._infix_methods import InfixMethods
 from .backends import get_backend
 from .dtypes import DataType, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, GraphBLASError, InvalidValue, OutOfMemory
@@ -30,8 +31,12 @@ from .operators import BinaryOp, Monoid, TypedBinaryOp, get_binary, typed_binary
 from .scalar import Scalar
 
 
-class Expression:
+class Expression(InfixMethods):
     """A delayed computation; ``<<`` into an output or ``.new()`` runs it.
+
+    Used as a value it computes itself once, as python-graphblas's expressions do
+    (``(A @ B).nvals``, ``v.reduce().get(0)``, ``v.reduce() == 3``): any public attribute it
+    lacks is read from its result.
 
     Its steps are the functions given (``compute`` and the optional fast writes); a subclass
     may override the methods instead and give None for them.
@@ -93,8 +98,14 @@ class Expression:
         if self._reported is not None:
             self._reported(changed)
 
-    def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Any:
-        """Evaluate into a new object of ``dtype`` (default: the expression's type)."""
+    def new(self, dtype: Any = None, *, mask: Any = None, accum: Any = None, name: str | None = None,
+            nthreads: int | None = None, **opts: Any) -> Any:
+        """Evaluate into a new object of ``dtype`` (default: the expression's type).
+
+        ``nthreads`` and other python-graphblas descriptor options are accepted and ignored;
+        ``accum`` is allowed only as python-graphblas allows it (it has nothing to add to)."""
+        if accum is not None:
+            raise TypeError("new() takes no accum: the new object is empty, there is nothing to accumulate into")
         out = empty_like_expr(self, lookup_dtype(dtype) if dtype is not None else self.dtype, name)
         if mask is None:
             write_plain(out, self)
@@ -112,6 +123,63 @@ class Expression:
     def __repr__(self) -> str:
         dims = "x".join(str(s) for s in self.shape) or "scalar"
         return f"<{self.kind}Expression {self.name}: {dims}, {self.dtype}>"
+
+    # ---------------------------------------------------------------- computed on use
+    def _result(self) -> Any:
+        """The computed result (once; later uses read the same object)."""
+        got = self.__dict__.get("_computed")
+        if got is None:
+            got = self.__dict__["_computed"] = self.new()
+        return got
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._result(), name)
+
+    @property
+    def ndim(self) -> int:
+        """0, 1 or 2: a Scalar, Vector or Matrix result."""
+        return len(self.shape)
+
+    def __eq__(self, other: object) -> Any:  # type: ignore[override]
+        if self.kind == "Scalar":
+            return self._result() == other
+        return InfixMethods.__eq__(self, other)
+
+    def __ne__(self, other: object) -> Any:  # type: ignore[override]
+        if self.kind == "Scalar":
+            return not self._result() == other
+        return InfixMethods.__ne__(self, other)
+
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+    def __bool__(self) -> bool:
+        return bool(self._result())
+
+    def __int__(self) -> int:
+        return int(self._result())
+
+    def __float__(self) -> float:
+        return float(self._result())
+
+    def __index__(self) -> int:
+        return int(self._result())
+
+    def __iter__(self) -> Any:
+        return iter(self._result())
+
+    def __len__(self) -> int:
+        return len(self._result())
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self._result()
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._result()[key]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        return self._result().__array__(dtype)
 
     def __lshift__(self, value: Any) -> None:
         """``A[rows, cols] << B``: assign into the indexed region of ``A`` (extract expressions only)."""
@@ -149,10 +217,24 @@ def _collection_class(kind: str) -> type:
     return Vector
 
 
+class _Replace:
+    """``replace``: positionally in ``C(mask, replace)``, the same as ``replace=True``
+    (python-graphblas's ``from graphblas import replace``)."""
+
+    def __repr__(self) -> str:
+        return "replace"
+
+    def __bool__(self) -> bool:
+        return True
+
+
+replace = _Replace()
+
+
 def parse_output_args(args: tuple[Any, ...], mask: Any, accum: Any, replace: bool) -> tuple[Any, Any, bool]:
     """Sort positional ``C(...)`` arguments into (mask, accum, replace) by their type."""
     for a in args:
-        if isinstance(a, bool):
+        if isinstance(a, (bool, _Replace)):
             replace = a
         elif isinstance(a, (BinaryOp, Monoid, str)):
             if accum is not None:

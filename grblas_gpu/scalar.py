@@ -6,12 +6,13 @@ from typing import Any
 
 import numpy as np
 
+from ._infix_methods import InfixMethods
 from .backends import get_backend
 from .dtypes import FP64, DataType, cast_scalar, dtype_of_value, lookup_dtype
 from .exceptions import EmptyObject
 
 
-class Scalar:
+class Scalar(InfixMethods):
     """A typed value that may be empty (``value is None``).
 
     A reduction's result stays where it was computed: on the GPU it is read back only when
@@ -104,9 +105,43 @@ class Scalar:
         """Remove the value."""
         self._value = None
 
-    def dup(self, dtype: Any = None) -> Scalar:
-        """A copy, optionally cast to ``dtype``."""
-        return Scalar.from_value(self.value, dtype or self._dtype, backend=self._be.name)
+    def dup(self, dtype: Any = None, *, clear: bool = False, name: str | None = None, **opts: Any) -> Scalar:
+        """A copy, optionally cast to ``dtype``; ``clear=True``: an empty Scalar of the type."""
+        return Scalar.from_value(None if clear else self.value, dtype or self._dtype, backend=self._be.name,
+                                 name=name)
+
+    @property
+    def ndim(self) -> int:
+        """0: a Scalar has no dimensions."""
+        return 0
+
+    def wait(self, how: str = "materialize") -> Scalar:
+        """Nothing is pending on a Scalar; returns it (python-graphblas's ``s.wait()``)."""
+        return self
+
+    def ewise_add(self, other: Any, op: Any = "plus") -> Any:
+        """``op(self, other)``; the lone value where only one holds a value."""
+        from ._scalar_ops import scalar_ewise
+
+        return scalar_ewise(self, other, op, "ewise_add")
+
+    def ewise_mult(self, other: Any, op: Any = "times") -> Any:
+        """``op(self, other)``; empty unless both hold a value."""
+        from ._scalar_ops import scalar_ewise
+
+        return scalar_ewise(self, other, op, "ewise_mult")
+
+    def ewise_union(self, other: Any, op: Any, left_default: Any, right_default: Any) -> Any:
+        """``op(self, other)``, an empty side taking its default; empty when both are."""
+        from ._scalar_ops import scalar_ewise
+
+        return scalar_ewise(self, other, op, "ewise_union", (left_default, right_default))
+
+    def apply(self, op: Any, right: Any = None, *, left: Any = None) -> Any:
+        """``op(value)`` (a unary operator) or ``op(value, right)`` / ``op(left, value)``."""
+        from ._scalar_ops import scalar_apply
+
+        return scalar_apply(self, op, right, left)
 
     def get(self, default: Any = None) -> Any:
         """The value, or ``default`` when empty."""
@@ -155,10 +190,15 @@ class Scalar:
 
         return Expression("scalar", "Scalar", (), self._dtype, self._be, lambda mask: self)
 
-    def __eq__(self, other: object) -> bool:  # python-graphblas compares a Scalar with its value
+    def __eq__(self, other: object) -> bool:  # type: ignore[override] # python-graphblas compares values
         if isinstance(other, Scalar):
             return self.isequal(other)
+        if getattr(other, "kind", None) == "Scalar":
+            return self.isequal(other.new())  # type: ignore[attr-defined]
         return self.value == other
+
+    def __ne__(self, other: object) -> bool:  # type: ignore[override]
+        return not self == other
 
     __hash__ = None  # type: ignore[assignment]
 

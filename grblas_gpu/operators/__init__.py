@@ -17,6 +17,7 @@ from .base import (
     IndexUnaryOp,
     Monoid,
     Positions,
+    SelectOp,
     Semiring,
     TypedBinaryOp,
     TypedIndexUnaryOp,
@@ -30,7 +31,7 @@ __all__ = [
     "unary", "binary", "monoid", "semiring", "indexunary", "select",
     "UnaryOp", "BinaryOp", "Monoid", "Semiring", "IndexUnaryOp",
     "TypedUnaryOp", "TypedBinaryOp", "TypedMonoid", "TypedSemiring", "TypedIndexUnaryOp",
-    "Positions", "get_semiring", "get_monoid", "get_binary", "get_unary", "get_indexunary",
+    "Positions", "SelectOp", "get_semiring", "get_monoid", "get_binary", "get_unary", "get_indexunary",
 ]
 
 
@@ -193,8 +194,55 @@ class _SelectNamespace(_IndexUnaryNamespace):
 
         select_function(*args, **kwargs)
 
+    def register_new(self, name: str, func: Any) -> IndexUnaryOp:
+        """Define a select operator from ``f(x, i, j, thunk) -> bool`` (see :mod:`.udf`)."""
+        return self._register(name, self.register_anonymous(func, name))
 
-select = _SelectNamespace("select", {n: catalog.INDEXUNARY[n] for n in catalog.SELECT_NAMES})
+    def register_anonymous(self, func: Any, name: str = "anonymous") -> IndexUnaryOp:
+        """A select operator from ``f(x, i, j, thunk)`` without adding it to the namespace."""
+        from .udf import indexunary_from_function
+
+        op = indexunary_from_function(name, func)
+        return SelectOp(name, builder=op.builder)
+
+    def value(self, expr: Any) -> Any:
+        """``select.value(A > 0)``: ``select.valuegt(A, 0)``, nicer to read."""
+        return _select_from_comparison(expr, "value")
+
+    def row(self, expr: Any) -> Any:
+        """``select.row(A <= 5)``: ``select.rowle(A, 5)``."""
+        return _select_from_comparison(expr, "row")
+
+    def column(self, expr: Any) -> Any:
+        """``select.column(A <= 5)``: ``select.colle(A, 5)``."""
+        return _select_from_comparison(expr, "col")
+
+    def index(self, expr: Any) -> Any:
+        """``select.index(v <= 5)``: ``select.indexle(v, 5)``."""
+        return _select_from_comparison(expr, "index")
+
+
+def _select_from_comparison(expr: Any, prefix: str) -> Any:
+    """The select a comparison of an object with a scalar (``A < 5``) names: ``value`` keeps the
+    entries whose value compares true; ``row``/``col``/``index`` compare the position."""
+    applied = getattr(expr, "_applied", None)
+    if applied is None:
+        raise TypeError(f"Expected a comparison such as select.{prefix}(x <= 5), got {type(expr).__name__}")
+    opname, obj, thunk = applied
+    name = prefix + opname
+    if name not in select:
+        if prefix == "value":
+            raise ValueError(f"Unknown or unregistered select method: {name}")
+        # Positions have only <= and >: x < t is x <= t - 1, x >= t is x > t - 1.
+        shift = {"lt": "le", "ge": "gt"}.get(opname)
+        if shift is None:
+            raise ValueError(f"Unknown or unregistered select method: {name}")
+        name, thunk = prefix + shift, int(thunk) - 1
+    return select[name](obj, thunk)
+
+
+select = _SelectNamespace("select", {n: SelectOp(n, builder=catalog.INDEXUNARY[n].builder)
+                                     for n in catalog.SELECT_NAMES})
 
 
 def _get(ns: Namespace, cls: type, op: Any, what: str) -> Any:
