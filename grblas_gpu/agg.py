@@ -193,6 +193,10 @@ class TypedAggregator:
         """The result type."""
         return self.parent.out(self.type)
 
+    def __call__(self, val: Any, *, rowwise: bool = False, columnwise: bool = False) -> Any:
+        """``agg.sum[FP32](v)``: the reduction as an expression (see :meth:`Aggregator.__call__`)."""
+        return Aggregator.__call__(self, val, rowwise=rowwise, columnwise=columnwise)  # type: ignore[arg-type]
+
     def __repr__(self) -> str:
         return f"agg.{self.name}[{self.type}]"
 
@@ -244,10 +248,16 @@ _monoid_agg("all", monoid.land, _bool, BOOL)
 _monoid_agg("bitwise_any", monoid.bor)
 _monoid_agg("bitwise_all", monoid.band)
 _register("count", _count, _int64)
-_register("exists", lambda o, a: _reduce(_cast(unary.one(o).new(), BOOL), a, monoid.lor), _bool)
-_register("count_nonzero", lambda o, a: _count(o.select("valuene", 0).new(), a), _int64)
-_register("count_zero", lambda o, a: _count(o.select("valueeq", 0).new(), a), _int64)
-_register("L0norm", lambda o, a: _count(o.select("valuene", 0).new(), a), _int64)
+_register("exists", lambda o, a: _reduce(_cast(unary.one(o).new(), INT64), a, monoid.any), _int64)
+def _count_where(obj: Any, axis: str, compare: str) -> Any:
+    """How many values compare true with 0, counted in the input's type (0 where none do)."""
+    hits = obj.apply(binary[compare], right=0).new(_sum_type(obj.dtype))
+    return _reduce(hits, axis, monoid.plus)
+
+
+_register("count_nonzero", lambda o, a: _count_where(o, a, "ne"), _sum_type)
+_register("count_zero", lambda o, a: _count_where(o, a, "eq"), _sum_type)
+_register("L0norm", lambda o, a: _count_where(o, a, "ne"), _sum_type)
 _register("mean", _mean, _fp64)
 _register("sum_of_squares", lambda o, a: _reduce(_squares(o), a, monoid.plus), _fp64)
 _register("sum_of_inverses", lambda o, a: _mapped_sum(o, a, unary.minv), _fp64)
@@ -264,6 +274,9 @@ _register("first", lambda o, a: _by_position(o, a, False, "value"), _same)
 _register("last", lambda o, a: _by_position(o, a, True, "value"), _same)
 _register("first_index", lambda o, a: _by_position(o, a, False, "index"), _int64)
 _register("last_index", lambda o, a: _by_position(o, a, True, "index"), _int64)
+_register("hypot", lambda o, a: _sqrt(_reduce(_squares(o), a, monoid.plus)), _fp64)
+_register("root_mean_square", lambda o, a: _sqrt(_combine(_reduce(_squares(o), a, monoid.plus), _count(o, a),
+                                                         binary.truediv)), _fp64)
 _register("peak_to_peak", lambda o, a: _combine(_reduce(o, a, monoid.max), _reduce(o, a, monoid.min),
                                                 binary.minus), _fp64)
 

@@ -403,5 +403,13 @@ _VALUE_SELECTS = {"==": "valueeq", "!=": "valuene", "<": "valuelt", "<=": "value
 def _select_expr(obj: Collection, op: Any, thunk: Any) -> Expression:
     if isinstance(op, str):
         op = _VALUE_SELECTS.get(op, op)
-        op = select_ns[op] if op in select_ns else get_indexunary(op)
+        if op in select_ns:
+            op = select_ns[op]
+        else:
+            from .op import select_from_string
+
+            try:
+                op = select_from_string(op)  # python-graphblas's "row<=", "index>", "col>"
+            except ValueError:
+                op = get_indexunary(op)
     return _indexunary_expr(obj, op, thunk, select=True)

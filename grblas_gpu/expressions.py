@@ -181,6 +181,15 @@ class Expression(InfixMethods):
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         return self._result().__array__(dtype)
 
+    def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False) -> SubAssign:
+        """``C[rows, cols](mask, accum, replace) << B``: python-graphblas's sub-assign, whose
+        mask has the shape of the indexed region (extract expressions only)."""
+        target = getattr(self, "_assign_target", None)
+        if target is None:
+            raise TypeError(f"{self.name} is an expression: only an indexed object, C[rows, cols](mask), "
+                            "takes a mask")
+        return SubAssign(target[0], target[1], *parse_output_args(args, mask, accum, replace))
+
     def __lshift__(self, value: Any) -> None:
         """``A[rows, cols] << B``: assign into the indexed region of ``A`` (extract expressions only)."""
         target = getattr(self, "_assign_target", None)
@@ -358,6 +367,41 @@ class Updater:
 
     def __setitem__(self, key: Any, value: Any) -> None:
         AssignTarget(self, key).update(value)
+
+
+class SubAssign:
+    """``C[rows, cols](mask, accum, replace)``: the left side of a sub-assign.  The region is
+    read out, written by the mask / accumulate rule, and assigned back whole, so positions of
+    the region outside the mask keep their entries (unless ``replace``) and the rest of ``C``
+    is untouched."""
+
+    def __init__(self, target: Any, key: Any, mask: Any, accum: Any, replace: bool) -> None:
+        self.target, self.key = target, key
+        self.mask, self.accum, self.replace = mask, accum, replace
+
+    def __lshift__(self, value: Any) -> None:
+        self.update(value)
+
+    def update(self, value: Any) -> None:
+        """Write ``value`` into the region by the mask / accumulate rule."""
+        region = self.target[self.key].new()
+        if getattr(region, "kind", None) == "Scalar":
+            Updater(self.target, accum=self.accum)[self.key] << value
+            return
+        m = as_mask(self.mask)
+        if m is not None and self.target.kind == "Matrix" and m.parent.kind == "Vector" and region.kind == "Vector":
+            Updater(self.target, mask=m, accum=self.accum, replace=self.replace)[self.key] << value
+            return
+        Updater(region, mask=m, accum=self.accum, replace=self.replace) << (
+            value if not is_scalar_like(value) else _filled(region, value, m))
+        Updater(self.target)[self.key] << region
+
+
+def _filled(region: Any, value: Any, mask: Any) -> Any:
+    """A scalar spread over the region's shape (where the mask allows), to write as a value."""
+    out = region.dup(clear=True)
+    Updater(out, mask=mask)[(slice(None),) * len(region.shape)] << value
+    return out
 
 
 class AssignTarget:

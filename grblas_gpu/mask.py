@@ -34,6 +34,24 @@ class Mask:
     def __invert__(self) -> Mask:
         return Mask(self.parent, self.structure, not self.complement)
 
+    def new(self, dtype: Any = BOOL, *, mask: Any = None, name: str | None = None) -> Any:
+        """The mask as a value, python-graphblas's ``(~A.S).new()``: an object of the parent's
+        shape holding ``True`` (cast to ``dtype``) where the mask allows a write.  A complement
+        is as dense as the positions it allows."""
+        from .expressions import Updater
+
+        parent = self.parent
+        if self.complement:
+            full = type(parent).from_scalar(True, *parent.shape, backend=parent.backend)
+            out = type(parent)(dtype, *parent.shape, backend=parent.backend, name=name)
+            Updater(out, mask=self) << full
+        else:
+            allowed = parent if self.structure else parent.select("valuene", False).new()
+            out = allowed.apply("one").new(dtype, name=name)
+        if mask is not None:
+            out = out.dup(mask=mask)
+        return out
+
     def __repr__(self) -> str:
         kind = "S" if self.structure else "V"
         return f"{'~' if self.complement else ''}{self.parent.name or 'mask'}.{kind}"

@@ -137,6 +137,12 @@ class Scalar(InfixMethods):
 
         return scalar_ewise(self, other, op, "ewise_union", (left_default, right_default))
 
+    def __and__(self, other: Any) -> Any:
+        return self.ewise_mult(other) if getattr(other, "kind", "Scalar") == "Scalar" else NotImplemented
+
+    def __or__(self, other: Any) -> Any:
+        return self.ewise_add(other) if getattr(other, "kind", "Scalar") == "Scalar" else NotImplemented
+
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> Any:
         """``op(value)`` (a unary operator) or ``op(value, right)`` / ``op(left, value)``."""
         from ._scalar_ops import scalar_apply
