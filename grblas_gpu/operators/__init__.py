@@ -87,8 +87,9 @@ class Namespace:
 
 
 class _UnaryNamespace(Namespace):
-    def register_new(self, name: str, func: Any) -> UnaryOp:
-        """Define a unary operator from a Python function ``f(x)`` (see :mod:`.udf`)."""
+    def register_new(self, name: str, func: Any, *, lazy: bool = False) -> UnaryOp:
+        """Define a unary operator from a Python function ``f(x)`` (see :mod:`.udf`); each type's
+        instance is made on first use whatever ``lazy`` says (python-graphblas's keyword)."""
         from .udf import unary_from_function
 
         return self._register(name, unary_from_function(name, func))
@@ -101,8 +102,9 @@ class _UnaryNamespace(Namespace):
 
 
 class _BinaryNamespace(Namespace):
-    def register_new(self, name: str, func: Any) -> BinaryOp:
-        """Define a binary operator from a Python function ``f(x, y)`` (see :mod:`.udf`)."""
+    def register_new(self, name: str, func: Any, *, lazy: bool = False) -> BinaryOp:
+        """Define a binary operator from a Python function ``f(x, y)`` (see :mod:`.udf`); each
+        type's instance is made on first use whatever ``lazy`` says."""
         from .udf import binary_from_function
 
         return self._register(name, binary_from_function(name, func))
@@ -115,7 +117,7 @@ class _BinaryNamespace(Namespace):
 
 
 class _IndexUnaryNamespace(Namespace):
-    def register_new(self, name: str, func: Any) -> IndexUnaryOp:
+    def register_new(self, name: str, func: Any, *, lazy: bool = False) -> IndexUnaryOp:
         """Define an index-unary operator from ``f(x, i, j, thunk)`` (see :mod:`.udf`)."""
         from .udf import indexunary_from_function
 
@@ -194,7 +196,7 @@ class _SelectNamespace(_IndexUnaryNamespace):
 
         select_function(*args, **kwargs)
 
-    def register_new(self, name: str, func: Any) -> IndexUnaryOp:
+    def register_new(self, name: str, func: Any, *, lazy: bool = False) -> IndexUnaryOp:
         """Define a select operator from ``f(x, i, j, thunk) -> bool`` (see :mod:`.udf`)."""
         return self._register(name, self.register_anonymous(func, name))
 
