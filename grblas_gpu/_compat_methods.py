@@ -154,7 +154,7 @@ class CompatMethods:
         rows, cols = idx - min(k, 0), idx + max(k, 0)
         kept = self.select("offdiag", k).new()  # type: ignore[attr-defined]
         r0, c0, v0 = kept.to_coo()
-        cls = type(self)
+        cls: Any = type(self)
         dtype = self.dtype  # type: ignore[attr-defined]
         new = cls.from_coo(np.concatenate([r0, rows]), np.concatenate([c0, cols]),
                            np.concatenate([v0.astype(dtype.np_type), vals.astype(dtype.np_type)]),

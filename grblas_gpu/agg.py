@@ -307,9 +307,9 @@ def aggregate_expr(obj: Any, op: Any, axis: str) -> Any:
 
     agg = _AGGREGATORS[op] if isinstance(op, str) else op
     out = agg.out(obj.dtype)
-    if axis == "scalar":
-        kind, shape = "Scalar", ()
-    else:
+    shape: tuple[int, ...] = ()
+    kind = "Scalar"
+    if axis != "scalar":
         kind, shape = "Vector", (obj.shape[0] if axis == "rows" else obj.shape[1],)
 
     def compute(mask: Any) -> Any:

@@ -127,7 +127,8 @@ class Collection(InfixMethods, CompatMethods):
 
     def wait(self, how: str = "materialize") -> Any:
         """Block until pending device work on this object is done; returns the object
-        (python-graphblas's ``A.wait()``; ``how`` is accepted for it and ignored)."""
+        (python-graphblas's ``A.wait()``; ``how`` is "materialize" or "complete", the same here)."""
+        _check_wait(how)
         self._be.synchronize()
         return self
 
@@ -144,6 +145,7 @@ class Collection(InfixMethods, CompatMethods):
                              lambda a, b: xp.all(xp.isclose(a, b, rtol=rel_tol, atol=abs_tol, equal_nan=True)))
 
     def _compare(self, other: Any, check_dtype: bool, values_equal: Any) -> bool:
+        other = _operand(other)  # A.T and expressions compare by their value
         if not isinstance(other, Collection) or other.kind != self.kind:
             raise DomainMismatch(f"cannot compare a {self.kind} with {type(other).__name__}")
         if tuple(self.shape) != tuple(other.shape) or (check_dtype and self.dtype != other.dtype):
@@ -242,6 +244,11 @@ class Collection(InfixMethods, CompatMethods):
         dims = "x".join(str(s) for s in self.shape)
         name = f" {self.name}" if self.name else ""
         return f"{self.kind}{name}: {dims}, {self.nvals} entries, {self.dtype}, {self._be.name}"
+
+
+def _check_wait(how: str) -> None:
+    if how not in ("materialize", "complete"):
+        raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
 
 
 def _operand(obj: Any) -> Any:
@@ -401,6 +408,10 @@ _VALUE_SELECTS = {"==": "valueeq", "!=": "valuene", "<": "valuelt", "<=": "value
 
 
 def _select_expr(obj: Collection, op: Any, thunk: Any) -> Expression:
+    applied = getattr(op, "_applied", None)
+    if applied is not None and (applied[1] is obj or getattr(applied[1], "parent", None) is obj):
+        # A.select(A < 5), python-graphblas's rewrite: select.valuelt(A, 5)
+        op, thunk = f"value{applied[0]}", applied[2]
     if isinstance(op, str):
         op = _VALUE_SELECTS.get(op, op)
         if op in select_ns:

@@ -202,6 +202,8 @@ def dtype_of_value(value: Any) -> DataType:
 
 def cast_scalar(value: Any, dtype: DataType) -> Any:
     """Cast one value to ``dtype`` C-style (floats truncate toward zero; nonzero is true)."""
+    if getattr(value, "kind", None) == "Scalar" and hasattr(value, "require_value"):
+        value = value.require_value()  # a Scalar given where a number is expected
     exact = _cast_exact(value, dtype)
     if exact is not None:
         return exact

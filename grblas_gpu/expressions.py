@@ -244,7 +244,7 @@ def parse_output_args(args: tuple[Any, ...], mask: Any, accum: Any, replace: boo
     """Sort positional ``C(...)`` arguments into (mask, accum, replace) by their type."""
     for a in args:
         if isinstance(a, (bool, _Replace)):
-            replace = a
+            replace = bool(a)
         elif isinstance(a, (BinaryOp, Monoid, str)):
             if accum is not None:
                 raise InvalidValue("two accumulators given")

@@ -107,7 +107,10 @@ def from_string(string: str) -> Any:
 for _ns, _find in ((unary, unary_from_string), (binary, binary_from_string), (monoid, monoid_from_string),
                    (semiring, semiring_from_string), (indexunary, indexunary_from_string),
                    (select, select_from_string)):
-    _ns.from_string = _find  # type: ignore[attr-defined]
+    _ns.from_string = _find  # type: ignore[union-attr]
+for _ns, _symbols in ((unary, _STR_TO_UNARY), (binary, _STR_TO_BINARY), (monoid, _STR_TO_MONOID),
+                      (indexunary, _STR_TO_SELECT), (select, _STR_TO_SELECT)):
+    _ns._symbols = _symbols  # type: ignore[union-attr] # binary["+"], A.apply("==", 1)
 
 _NAMESPACES: tuple[Namespace, ...] = (unary, binary, monoid, semiring, indexunary, select)
 

@@ -117,6 +117,8 @@ class Scalar(InfixMethods):
 
     def wait(self, how: str = "materialize") -> Scalar:
         """Nothing is pending on a Scalar; returns it (python-graphblas's ``s.wait()``)."""
+        if how not in ("materialize", "complete"):
+            raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
         return self
 
     def ewise_add(self, other: Any, op: Any = "plus") -> Any:

@@ -61,6 +61,9 @@ class Namespace:
         return op
 
     def _missing(self, name: str) -> Any:
+        symbol = getattr(self, "_symbols", {}).get(name)  # "+", "<=": set by grblas_gpu.op
+        if symbol is not None:
+            return self[symbol]
         raise InvalidValue(f"no {self._kind} operator named {name!r}; known: {', '.join(sorted(self._table))}")
 
     def __contains__(self, name: str) -> bool:
@@ -252,7 +255,10 @@ def _get(ns: Namespace, cls: type, op: Any, what: str) -> Any:
         return op
     if isinstance(op, str):
         return ns[op]
-    raise InvalidValue(f"expected a {what} (or its name), got {op!r}")
+    # A TypeError (DomainMismatch is one), as python-graphblas raises for an operator of the wrong kind.
+    from ..exceptions import DomainMismatch
+
+    raise DomainMismatch(f"expected a {what} (or its name), got {op!r}")
 
 
 def get_unary(op: Any) -> UnaryOp:

@@ -143,7 +143,7 @@ def _symbolic_globals(func: types.FunctionType) -> dict[str, Any]:
             scope[name] = _SymbolicModule(value)
         elif getattr(value, "__name__", None) in _SYMBOLIC_FUNCS and (
                 getattr(value, "__module__", None) == "math" or isinstance(value, np.ufunc)):
-            scope[name] = _symbolic_function(value.__name__)
+            scope[name] = _symbolic_function(str(getattr(value, "__name__", "")))
     return scope
 
 
