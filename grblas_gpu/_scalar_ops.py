@@ -31,7 +31,7 @@ def scalar_ewise(a: Scalar, other: Any, op: Any, name: str,
 
     def compute(mask: Any) -> Scalar:
         x, y = a.value, b.value
-        if defaults is not None:
+        if defaults is not None and (x is not None or y is not None):
             x = defaults[0] if x is None else x
             y = defaults[1] if y is None else y
         out = Scalar(typed.out_type, backend=a.backend)

@@ -260,9 +260,20 @@ def _operand(obj: Any) -> Any:
     return obj
 
 
+def _from_python_function(op: Any, nargs: int) -> Any:
+    """A plain Python function given as an operator (``v.apply(lambda x: x + 1)``, as
+    python-graphblas allows): an anonymous user-defined operator of it."""
+    import types
+
+    if not isinstance(op, types.FunctionType):
+        return op
+    return (unary if nargs == 1 else binary).register_anonymous(op, getattr(op, "__name__", "anonymous"))
+
+
 def _typed_ewise_op(op: Any, union: bool, dtype: DataType) -> Any:
     """The typed operator of an element-wise operation given a BinaryOp, Monoid, Semiring
     (its add for the union, its multiply for the intersection), a typed one, or a name."""
+    op = _from_python_function(op, 2)
     if isinstance(op, TypedSemiring):
         return op.monoid.op if union else op.mult
     if isinstance(op, str) and "_" in op and op not in catalog.BINARY:
@@ -285,6 +296,7 @@ def _scalar_value(v: Any) -> Any:
 
 def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
     shape = tuple(obj.shape)
+    op = _from_python_function(op, 1 if right is None and left is None else 2)
     if isinstance(op, str):
         op = _lookup_apply_op(op)
     if isinstance(op, (Monoid, TypedMonoid)):

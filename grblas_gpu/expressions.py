@@ -154,6 +154,18 @@ class Expression(InfixMethods):
 
     __hash__ = object.__hash__  # type: ignore[assignment]
 
+    def __or__(self, other: Any) -> Any:
+        """``(A | B) | C``: a chain of unions, for an operator to apply to (``monoid.plus(...)``)."""
+        from .infix import ewise
+
+        return ewise("add", self, other, "plus")
+
+    def __and__(self, other: Any) -> Any:
+        """``(A & B) & C``: a chain of intersections."""
+        from .infix import ewise
+
+        return ewise("mult", self, other, "times")
+
     def __bool__(self) -> bool:
         return bool(self._result())
 

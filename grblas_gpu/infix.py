@@ -65,6 +65,11 @@ def apply_operator(op: Any, expr: Any) -> Any:
         return matmul(left, right, op)
     if getattr(op, "kind", None) == "semiring":
         raise TypeError(f"Bad type when calling {op!r}: a semiring applies to a product such as {op!r}(A @ B)")
+    # (A | B) | C: the operator applies at every level of a chain of one kind.
+    if getattr(left, "_infix", (None,))[0] == kind:
+        left = apply_operator(op, left)
+    if getattr(right, "_infix", (None,))[0] == kind:
+        right = apply_operator(op, right)
     return ewise(kind, left, right, op)
 
 
@@ -78,6 +83,12 @@ def call_operator(op: Any, left: Any, right: Any = None, *, left_default: Any = 
     kind = getattr(op, "kind", None)
     if left_default is not None or right_default is not None:
         return _ewise_union_call(op, left, right, left_default, right_default)
+    if _is_number(left) and (right is None or _is_number(right)) and kind not in ("indexunary", "select"):
+        from .scalar import Scalar  # unary.cos(1), binary.plus(1, 2): on Scalars
+
+        left = Scalar.from_value(left)
+        if right is not None:
+            return left.ewise_mult(Scalar.from_value(right), op)
     if kind == "unary":
         if right is not None or not _is_collection(left) and getattr(left, "kind", None) != "Scalar":
             raise TypeError(f"Bad type when calling {op!r}: expected one Vector, Matrix or Scalar")
@@ -105,6 +116,12 @@ def call_operator(op: Any, left: Any, right: Any = None, *, left_default: Any = 
         f"Bad type when calling {op!r}.  Got types: {type(left).__name__}, {type(right).__name__}.\n"
         "Expected an infix expression or an apply with a Vector or Matrix and a scalar:\n"
         f"    - {op!r}(A & B)\n    - {op!r}(A, 1)\n    - {op!r}(1, A)")
+
+
+def _is_number(x: Any) -> bool:
+    import numpy as np
+
+    return isinstance(x, (int, float, bool, np.generic))
 
 
 def _ewise_union_call(op: Any, left: Any, right: Any, left_default: Any, right_default: Any) -> Any:

@@ -162,15 +162,16 @@ class Scalar(InfixMethods):
         return self._value
 
     def isequal(self, other: Any, *, check_dtype: bool = False) -> bool:
-        """Same emptiness and value (and type when ``check_dtype``)."""
-        other = other if isinstance(other, Scalar) else Scalar.from_value(other)
+        """Same emptiness and value (and type when ``check_dtype``; a Python number takes this
+        Scalar's type, as in python-graphblas)."""
+        other = _as_scalar_like(other, self._dtype)
         if check_dtype and other.dtype != self.dtype:
             return False
         return self.value == other.value
 
     def isclose(self, other: Any, *, rel_tol: float = 1e-7, abs_tol: float = 0.0, check_dtype: bool = False) -> bool:
         """Same emptiness and values within tolerance."""
-        other = other if isinstance(other, Scalar) else Scalar.from_value(other)
+        other = _as_scalar_like(other, self._dtype)
         if check_dtype and other.dtype != self.dtype:
             return False
         if self.is_empty or other.is_empty:
@@ -211,7 +212,8 @@ class Scalar(InfixMethods):
     __hash__ = None  # type: ignore[assignment]
 
     def __bool__(self) -> bool:
-        return bool(self.require_value())
+        """The value's truth; an empty Scalar is false (as in python-graphblas)."""
+        return False if self.is_empty else bool(self._value)
 
     def __float__(self) -> float:
         return float(self.require_value())
@@ -227,3 +229,18 @@ class Scalar(InfixMethods):
 
     def _repr_html_(self) -> str:
         return f"<div><b>Scalar</b> {self._dtype}: <code>{self.value!r}</code></div>"
+
+
+def _as_scalar_like(other: Any, dtype: DataType) -> Scalar:
+    """``other`` as a Scalar to compare with one of ``dtype``: a Scalar or a Scalar expression
+    as it is, a Python number in ``dtype`` (a NumPy number keeps its own type)."""
+    if isinstance(other, Scalar):
+        return other
+    if getattr(other, "kind", None) == "Scalar" and hasattr(other, "new"):
+        return other.new()
+    if isinstance(other, (bool, int, float)) and not isinstance(other, np.generic):
+        try:
+            return Scalar.from_value(other, dtype)
+        except Exception:  # noqa: BLE001 - out of range for dtype: compare in its own type
+            return Scalar.from_value(other)
+    return Scalar.from_value(other)

@@ -8,6 +8,11 @@ from typing import Any
 import pytest
 from pgcompat import matrix, other, raises_same, same, vector
 
+
+def _select_by_comparison(A: Any) -> Any:
+    return A.select(A < 3)
+
+
 OPERATOR_CALLS = {
     "select.triu(A, 1)": lambda gb: gb.select.triu(matrix(gb), 1),
     "select.tril(A)": lambda gb: gb.select.tril(matrix(gb)),
@@ -34,6 +39,13 @@ OPERATOR_CALLS = {
     "indexunary.index(v, 1)": lambda gb: gb.indexunary.index(vector(gb), 1),
     "A.select('row<=', 1)": lambda gb: matrix(gb).select("row<=", 1),
     "A.select('>', 0)": lambda gb: matrix(gb).select(">", 0),
+    "A.select(A < 3)": lambda gb: _select_by_comparison(matrix(gb)),
+    "unary.cos(1)": lambda gb: gb.unary.cos(1),
+    "binary.plus(1, 2)": lambda gb: gb.binary.plus(1, 2),
+    "binary.times((v | w) | u)": lambda gb: gb.binary.times((vector(gb) | vector(gb, int)) | gb.Vector.from_coo(
+        [2], [100.0], size=4)),
+    "v.apply(lambda)": lambda gb: vector(gb).apply(lambda x: x * 2 + 1),
+    "v.ewise_mult(v, lambda)": lambda gb: vector(gb).ewise_mult(vector(gb), lambda x, y: x * y - 1),
 }
 
 
