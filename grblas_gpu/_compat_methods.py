@@ -31,6 +31,16 @@ class CompatMethods:
             return iter(coo[0].tolist())
         return zip(coo[0].tolist(), coo[1].tolist())
 
+    def __contains__(self, key: Any) -> bool:
+        """``(i, j) in A``: whether the Matrix stores an entry there (a Vector: ``i in v``)."""
+        if self.kind == "Vector":
+            if not isinstance(key, (int, np.integer)) or isinstance(key, bool):
+                raise TypeError(f"Invalid index for a Vector: {key!r}; use an integer")
+        elif not (isinstance(key, tuple) and len(key) == 2
+                  and all(isinstance(k, (int, np.integer)) and not isinstance(k, bool) for k in key)):
+            raise TypeError(f"Invalid index for a Matrix: {key!r}; use a (row, column) pair of integers")
+        return self[key].new().value is not None  # type: ignore[index]
+
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         name = "v" if self.kind == "Vector" else "A"
         raise TypeError(f"{self.kind} can't be directly converted to a numpy array; perhaps use "
@@ -232,8 +242,14 @@ def from_dicts(cls: Any, d: dict[int, dict[int, Any]], dtype: Any = None, *, ord
     inner = np.fromiter((j for row in d.values() for j in row), np.int64)
     vals = [x for row in d.values() for x in row.values()]
     rows, cols = _order(order, outer, inner)
+    # Sizes not given: one past the largest key, empty inner dicts counted.
+    n_outer = max(d, default=-1) + 1
+    n_inner = int(inner.max()) + 1 if len(inner) else 0
+    sizes = (n_outer, n_inner) if rows is outer else (n_inner, n_outer)
+    nrows = sizes[0] if nrows is None else nrows
+    ncols = sizes[1] if ncols is None else ncols
     if not vals:
-        return cls(dtype if dtype is not None else "FP64", nrows or 0, ncols or 0, backend=backend, name=name)
+        return cls(dtype if dtype is not None else "FP64", nrows, ncols, backend=backend, name=name)
     return cls.from_coo(rows, cols, vals, nrows=nrows, ncols=ncols, dtype=dtype, backend=backend, name=name)
 
 

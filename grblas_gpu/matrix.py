@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from . import _sparse as sp
-from ._compat_methods import coo_values, dense_type, from_dicts, from_edgelist, is_dtype_like, named
+from ._compat_methods import CompatMethods, coo_values, dense_type, from_dicts, from_edgelist, is_dtype_like, named
 from ._infix_methods import InfixMethods
 from .backends import get_backend
 from .collection import Collection
@@ -665,7 +665,7 @@ class Matrix(Collection):
         return matrix_html(self)
 
 
-class TransposedMatrix(InfixMethods):
+class TransposedMatrix(InfixMethods, CompatMethods):
     """``A.T``: the transpose of a Matrix inside an expression."""
 
     kind = "Matrix"
