@@ -303,18 +303,19 @@ def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
         op = op.binop if isinstance(op, Monoid) else op.op
     if isinstance(op, (UnaryOp, TypedUnaryOp)):
         if right is not None or left is not None:
-            raise InvalidValue(f"unary operator {op.name} takes no scalar")
+            raise DomainMismatch(f"unary operator {op.name} takes no scalar")
         typed_u = op if isinstance(op, TypedUnaryOp) else op[obj.dtype]
         return _elementwise_expr(obj, f"apply({op.name})", shape, typed_u.out_type,
                                  lambda be, e, pos: be.unary(typed_u, be.cast(e.values, typed_u.in_type)),
                                  positional=False)
     if isinstance(op, (IndexUnaryOp, TypedIndexUnaryOp)):
         if left is not None:
-            raise InvalidValue(f"index-unary operator {op.name} takes its thunk as right=")
+            raise DomainMismatch(f"Do not pass `left` when applying IndexUnaryOp {op.name}: its thunk is right=")
         return _indexunary_expr(obj, op, 0 if right is None else right, select=False)
     if isinstance(op, (BinaryOp, TypedBinaryOp)):
         if (left is None) == (right is None):
-            raise InvalidValue(f"apply with binary operator {op.name} needs exactly one of left= or right=")
+            raise DomainMismatch(f"apply with binary operator {op.name} needs exactly one of left= or right= "
+                                 "(a UnaryOp applies alone)")
         s = _bound_scalar(left if left is not None else right, obj)
         typed_b = typed_binary(op, unify(obj.dtype, scalar_type(s, obj.dtype)))
         bound_type = typed_b.x_type if left is not None else typed_b.y_type

@@ -137,6 +137,10 @@ BAD_CALLS = {
     "~A (not BOOL)": lambda gb: ~matrix(gb),
     "np.asarray(v)": lambda gb: __import__("numpy").asarray(vector(gb)),
     "power(-1)": lambda gb: matrix(gb).power(-1).new(),
+    "v.apply(binary.plus)": lambda gb: vector(gb).apply(gb.binary.plus).new(),
+    "v.apply(indexunary.valueeq, left=1)": lambda gb: vector(gb).apply(gb.indexunary.valueeq, left=1).new(),
+    "v.reduce(binary.minus)": lambda gb: vector(gb).reduce(gb.binary.minus).new(),
+    "1 in A": lambda gb: 1 in matrix(gb),
 }
 
 

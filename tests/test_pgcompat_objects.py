@@ -138,6 +138,10 @@ METHODS = {
     "(~A.S).new(A.dtype)": lambda gb: (~matrix(gb).S).new(matrix(gb).dtype),
     "A.V.new()": lambda gb: (matrix(gb) - matrix(gb)).new().V.new(),
     "C[0, :](v.S) << v": _subassign,
+    "dup(mask=v > 1)": lambda gb: vector(gb).dup(mask=vector(gb) > 1),
+    "diag(Scalar k)": lambda gb: matrix(gb).diag(gb.Scalar.from_value(1)),
+    "(0, 2) in A, (2, 0) in A.T": lambda gb: ((0, 2) in matrix(gb), (2, 0) in matrix(gb).T, (1, 0) in matrix(gb)),
+    "set(A.T)": lambda gb: sorted(matrix(gb).T),
 }
 
 

@@ -279,7 +279,9 @@ def get_monoid(op: Any) -> Monoid:
     if isinstance(op, BinaryOp):
         if op.name in catalog.MONOID and catalog.MONOID[op.name].binop is op:
             return catalog.MONOID[op.name]
-        raise InvalidValue(f"binary operator {op.name!r} has no monoid; pass a Monoid")
+        from ..exceptions import DomainMismatch  # a TypeError, as python-graphblas raises
+
+        raise DomainMismatch(f"binary operator {op.name!r} has no monoid; pass a Monoid or an Aggregator")
     return _get(monoid, Monoid, op, "monoid")
 
 
