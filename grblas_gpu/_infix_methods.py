@@ -120,6 +120,11 @@ class InfixMethods:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __imatmul__(self, other: Any) -> Any:
+        """``x @= A``: the product written into ``x``."""
+        self << self @ other  # type: ignore[operator]
+        return self
+
     def __neg__(self) -> Any:
         return unary.ainv(self)
 

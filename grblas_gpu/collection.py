@@ -191,10 +191,13 @@ class Collection(InfixMethods, CompatMethods):
         if shape != tuple(right.shape):
             raise DimensionMismatch(f"{name}: shapes {shape} and {tuple(right.shape)} differ")
         check_same_backend(left, right)
-        typed = _typed_ewise_op(op, union, unify(left.dtype, right.dtype))
-        out = typed.out_type
+        t = unify(left.dtype, right.dtype)
         if defaults is not None:
             defaults = (_scalar_value(defaults[0]), _scalar_value(defaults[1]))
+            # float defaults beside integers compute in floats (as python-graphblas upcasts)
+            t = unify(unify(t, scalar_type(defaults[0], t)), scalar_type(defaults[1], t))
+        typed = _typed_ewise_op(op, union, t)
+        out = typed.out_type
 
         def compute(mask: Mask | None) -> Any:
             a, b = left, right

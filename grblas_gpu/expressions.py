@@ -106,6 +106,11 @@ class Expression(InfixMethods):
         ``accum`` is allowed only as python-graphblas allows it (it has nothing to add to)."""
         if accum is not None:
             raise TypeError("new() takes no accum: the new object is empty, there is nothing to accumulate into")
+        if opts.get("input_mask") is not None:
+            from .exceptions import NotImplementedException
+
+            raise NotImplementedException("input_mask= (a SuiteSparse extension) is not supported: mask the input "
+                                          "first, x.dup(mask=M)")
         out = empty_like_expr(self, lookup_dtype(dtype) if dtype is not None else self.dtype, name)
         if mask is None:
             write_plain(out, self)

@@ -16,6 +16,12 @@ def _inplace_add(gb: Any) -> Any:
     return x
 
 
+def _inplace_matmul(gb: Any) -> Any:
+    x = vector(gb)
+    x @= matrix(gb)
+    return x
+
+
 def _inplace_sub_matrix(gb: Any) -> Any:
     A = matrix(gb)
     A -= other(gb)
@@ -43,6 +49,9 @@ INFIX = {
     "(A < 2) ^ (B > 0)": lambda gb: (matrix(gb) < 2).new() ^ (other(gb) > 0).new(),
     "x += x @ A": _inplace_add,
     "A -= B": _inplace_sub_matrix,
+    "x @= A": _inplace_matmul,
+    "ewise_union float defaults": lambda gb: vector(gb, int).ewise_union(vector(gb, int).apply(gb.unary.one),
+                                                                         gb.monoid.plus, 10.5, 20.25),
     "s + 1": lambda gb: gb.Scalar.from_value(3) + 1,
     "s.ewise_add(t)": lambda gb: gb.Scalar.from_value(3).ewise_add(gb.Scalar.from_value(4.5)),
     "s.ewise_add(empty)": lambda gb: gb.Scalar.from_value(3).ewise_add(gb.Scalar(int)),
