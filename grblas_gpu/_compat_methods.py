@@ -41,6 +41,21 @@ class CompatMethods:
             raise TypeError(f"Invalid index for a Matrix: {key!r}; use a (row, column) pair of integers")
         return self[key].new().value is not None  # type: ignore[index]
 
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        """A full Vector on the CuPy backend shares its values with ``cupy.asarray(v)``, torch
+        and numba as a CUDA array (no copy; the library never writes them in place).  Absent on
+        the CPU, for a Matrix, and while an entry is missing (then ``hasattr`` is False)."""
+        if self.kind != "Vector" or self.backend != "cupy":  # type: ignore[attr-defined]
+            raise AttributeError("__cuda_array_interface__ is for a full Vector on the cupy backend")
+        if self.nvals != self.size:  # type: ignore[attr-defined]
+            raise AttributeError("__cuda_array_interface__ needs a full Vector; some entries are missing")
+        bits, vals = self._bitmap()  # type: ignore[attr-defined]
+        if self._be.owns_block(vals):  # type: ignore[attr-defined]
+            vals = vals.view()  # shared from now on, as __dlpack__ marks it: never written in place
+            self._bm = (bits, vals)  # type: ignore[attr-defined]
+        return vals.__cuda_array_interface__
+
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         name = "v" if self.kind == "Vector" else "A"
         raise TypeError(f"{self.kind} can't be directly converted to a numpy array; perhaps use "

@@ -187,3 +187,16 @@ def test_formerly_silent_differences(backend: str, name: str) -> None:
 def test_asarray_of_sparse_raises(backend: str) -> None:
     raises_same(lambda gb: np.asarray(vector(gb)), backend)
     raises_same(lambda gb: np.asarray(matrix(gb)), backend)
+
+
+def test_cuda_array_interface_of_a_full_vector(backend: str) -> None:
+    import grblas_gpu as gb
+
+    full = gb.Vector.from_dense([1.0, 2.5, -3.0], backend=backend)
+    if backend != "cupy":
+        assert not hasattr(full, "__cuda_array_interface__")
+        return
+    import cupy
+
+    assert cupy.asarray(full).tolist() == [1.0, 2.5, -3.0]
+    assert not hasattr(gb.Vector.from_coo([0], [1.0], size=3, backend=backend), "__cuda_array_interface__")

@@ -265,6 +265,11 @@ class TypedSemiring:
         """The type of the result (kept: every product statement asks for it)."""
         return self.monoid.type
 
+    @property
+    def binaryop(self) -> TypedBinaryOp:
+        """The multiplicative operator (python-graphblas's name for :attr:`mult`)."""
+        return self.mult
+
     def flipped(self) -> TypedSemiring:
         """The semiring with the multiplicative operator's operands exchanged."""
         return TypedSemiring(self.name, self.monoid, self.mult.flipped())
@@ -399,6 +404,11 @@ class Semiring(_Polymorphic):
     monoid: Monoid | None = None
     mult: BinaryOp | None = None
     kind = "semiring"
+
+    @property
+    def binaryop(self) -> BinaryOp | None:
+        """The multiplicative operator (python-graphblas's name for :attr:`mult`)."""
+        return self.mult
 
     def _build(self, t: DataType) -> TypedSemiring:
         assert self.monoid is not None and self.mult is not None
