@@ -50,10 +50,11 @@ class CompatMethods:
             raise AttributeError("__cuda_array_interface__ is for a full Vector on the cupy backend")
         if self.nvals != self.size:  # type: ignore[attr-defined]
             raise AttributeError("__cuda_array_interface__ needs a full Vector; some entries are missing")
-        bits, vals = self._bitmap()  # type: ignore[attr-defined]
-        if self._be.owns_block(vals):  # type: ignore[attr-defined]
+        vec: Any = self
+        bits, vals = vec._bitmap()
+        if vec._be.owns_block(vals):
             vals = vals.view()  # shared from now on, as __dlpack__ marks it: never written in place
-            self._bm = (bits, vals)  # type: ignore[attr-defined]
+            vec._bm = (bits, vals)
         return vals.__cuda_array_interface__
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:

@@ -235,6 +235,11 @@ class TypedMonoid:
         """A name unique per monoid and type, usable in generated code."""
         return f"{self.name}_{self.type.name}"
 
+    @property
+    def binaryop(self) -> TypedBinaryOp:
+        """The monoid's binary operator (python-graphblas's name for :attr:`op`)."""
+        return self.op
+
     def __repr__(self) -> str:
         return f"monoid.{self.name}[{self.type}]"
 
