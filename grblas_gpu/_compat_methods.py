@@ -82,6 +82,13 @@ class CompatMethods:
             out.setdefault(i, {})[j] = x
         return out
 
+    def to_edgelist(self, dtype: Any = None, *, values: bool = True, sort: bool = True) -> tuple[Any, Any]:
+        """A Matrix's entries as an ``n x 2`` array of (row, column) pairs and their values."""
+        if self.kind != "Matrix":
+            raise AttributeError("to_edgelist is for a Matrix")
+        rows, cols, vals = self.to_coo(dtype, values=values)  # type: ignore[attr-defined]
+        return np.column_stack([rows, cols]), vals
+
     # ---------------------------------------------------------------- build
     def build(self, *args: Any, dup_op: Any = None, clear: bool = False, **sizes: Any) -> None:
         """Fill an empty object from coordinates and values (``v.build(indices, values)``,

@@ -34,6 +34,21 @@ class Mask:
     def __invert__(self) -> Mask:
         return Mask(self.parent, self.structure, not self.complement)
 
+    def __or__(self, other: Any) -> Mask:
+        """``M | N``: a mask allowing a write where either allows one (its own structure)."""
+        return self._combined(other, "lor")
+
+    def __and__(self, other: Any) -> Mask:
+        """``M & N``: a mask allowing a write where both allow one."""
+        return self._combined(other, "land")
+
+    def _combined(self, other: Any, op: str) -> Mask:
+        if not isinstance(other, Mask):
+            return NotImplemented
+        a, b = self.new(), other.new()
+        both = a.ewise_add(b, op) if op == "lor" else a.ewise_mult(b, op)
+        return Mask(both.new().select("valueeq", True).new(), structure=True)
+
     def new(self, dtype: Any = BOOL, *, mask: Any = None, name: str | None = None) -> Any:
         """The mask as a value, python-graphblas's ``(~A.S).new()``: an object of the parent's
         shape holding ``True`` (cast to ``dtype``) where the mask allows a write.  A complement

@@ -151,6 +151,9 @@ METHODS = {
     "diag(Scalar k)": lambda gb: matrix(gb).diag(gb.Scalar.from_value(1)),
     "(0, 2) in A, (2, 0) in A.T": lambda gb: ((0, 2) in matrix(gb), (2, 0) in matrix(gb).T, (1, 0) in matrix(gb)),
     "set(A.T)": lambda gb: sorted(matrix(gb).T),
+    "(v.S | w.S).new()": lambda gb: (vector(gb).S | gb.Vector.from_coo([2], [0], size=4).S).new(),
+    "(~v.S & w.V).new()": lambda gb: (~vector(gb).S & gb.Vector.from_coo([1, 2], [0, 1], size=4).V).new(),
+    "to_edgelist": lambda gb: matrix(gb).to_edgelist(),
 }
 
 
