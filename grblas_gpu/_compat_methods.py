@@ -329,3 +329,11 @@ def from_edgelist(cls: Any, edgelist: Any, values: Any = None, dtype: Any = None
     vals = 1.0 if values is None else values
     return cls.from_coo(edges[:, 0], edges[:, 1], vals, nrows=nrows, ncols=ncols, dtype=dtype, dup_op=dup_op,
                         backend=backend, name=name)
+
+
+def scalar_dup_op(values: Any, dup_op: Any) -> Any:
+    """With one value for every entry, repeated coordinates agree: they are one entry (as in
+    python-graphblas's ``Vector.from_coo([0, 1, 1], 7)``), not an error."""
+    if dup_op is None and np.ndim(values) == 0 and not hasattr(values, "__len__"):
+        return "any"
+    return dup_op

@@ -190,8 +190,8 @@ class TypedAggregator:
         return self.parent.compute(_cast(obj, self.type), axis)
 
     def out(self, t: DataType) -> DataType:
-        """The result type."""
-        return self.parent.out(self.type)
+        """The result type: a counting aggregator counts in its type (``agg.count[INT16]``)."""
+        return self.type if self.name in _COUNTING else self.parent.out(self.type)
 
     def __call__(self, val: Any, *, rowwise: bool = False, columnwise: bool = False) -> Any:
         """``agg.sum[FP32](v)``: the reduction as an expression (see :meth:`Aggregator.__call__`)."""
@@ -220,6 +220,11 @@ def _monoid_agg(name: str, mon: Any, out: Callable[[DataType], DataType] = _same
 
 
 _AGGREGATORS: dict[str, Aggregator] = {}
+_COUNTING = ("count", "count_nonzero", "count_zero", "exists", "L0norm")
+# What a reduction of nothing gives with allow_empty=False (the others stay empty).
+_IDENTITY = {"sum": 0, "prod": 1, "count": 0, "count_nonzero": 0, "count_zero": 0, "L0norm": 0, "exists": 0,
+             "any": False, "all": True, "sum_of_squares": 0, "sum_of_inverses": 0, "L1norm": 0, "L2norm": 0,
+             "Linfnorm": 0, "hypot": 0}
 
 
 def _register(name: str, compute: Callable[[Any, str], Any], out: Callable[[DataType], DataType]) -> None:
@@ -301,7 +306,7 @@ def is_aggregator(op: Any) -> bool:
     return isinstance(op, str) and op in _AGGREGATORS and op not in monoid
 
 
-def aggregate_expr(obj: Any, op: Any, axis: str) -> Any:
+def aggregate_expr(obj: Any, op: Any, axis: str, allow_empty: bool = True) -> Any:
     """The expression of reducing ``obj`` with an aggregator (``axis``: "scalar", "rows", "cols")."""
     from .expressions import Expression
 
@@ -314,6 +319,8 @@ def aggregate_expr(obj: Any, op: Any, axis: str) -> Any:
 
     def compute(mask: Any) -> Any:
         result = agg.compute(obj, axis)
+        if kind == "Scalar" and result.is_empty and not allow_empty and agg.name in _IDENTITY:
+            return Scalar.from_value(_IDENTITY[agg.name], out, backend=obj.backend)
         if result.dtype != out:
             result = Scalar.from_value(result.value, out) if kind == "Scalar" else result.dup(out)
         return result

@@ -432,14 +432,27 @@ class AssignTarget:
         self.update(value)
 
     def update(self, value: Any) -> None:
-        """Assign ``value`` (a scalar or a collection) into the indexed region."""
+        """Assign ``value`` (a scalar, a collection, or a dense list / array of the region's
+        shape, as python-graphblas allows) into the indexed region."""
         up = self.updater
+        if isinstance(value, (list, tuple, np.ndarray)):
+            value = _dense_value(up.target, self.key, value)
         if up.changed is None:
             ops_indexing.assign(up, *split_key(up.target, self.key), value)
             return
         _check_changed(up.target, up.changed)
         plain = Updater(up.target, up.mask, up.accum, up.replace)
         report_changes(up.target, up.changed, lambda: ops_indexing.assign(plain, *split_key(up.target, self.key), value))
+
+
+def _dense_value(target: Any, key: Any, value: Any) -> Any:
+    """A list or array assigned into ``target[key]``: a full Vector or Matrix of the region."""
+    region = target[key]
+    arr = np.asarray(value)
+    if region.kind == "Scalar" or arr.ndim != len(region.shape):
+        raise DimensionMismatch(f"a value of shape {arr.shape} for a region of shape {tuple(region.shape)}")
+    cls = _collection_class(region.kind)
+    return cls.from_dense(arr, dtype=target.dtype if arr.dtype == object else None, backend=target.backend)
 
 
 def report_changes(C: Any, D: Any, write: Callable[[], None]) -> None:

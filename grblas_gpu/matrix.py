@@ -8,7 +8,16 @@ from typing import Any
 import numpy as np
 
 from . import _sparse as sp
-from ._compat_methods import CompatMethods, coo_values, dense_type, from_dicts, from_edgelist, is_dtype_like, named
+from ._compat_methods import (
+    CompatMethods,
+    coo_values,
+    dense_type,
+    from_dicts,
+    from_edgelist,
+    is_dtype_like,
+    named,
+    scalar_dup_op,
+)
 from ._infix_methods import InfixMethods
 from .backends import get_backend
 from .collection import Collection
@@ -76,7 +85,7 @@ class Matrix(Collection):
         nrows = int(r.max()) + 1 if nrows is None and len(r) else (nrows or 0)
         ncols = int(c.max()) + 1 if ncols is None and len(c) else (ncols or 0)
         A = cls(t, nrows, ncols, backend=be.name, name=name)
-        rs, cs, vals = build_entries(build, [r, c], [A._nrows, A._ncols], values, t, dup_op)
+        rs, cs, vals = build_entries(build, [r, c], [A._nrows, A._ncols], values, t, scalar_dup_op(values, dup_op))
         A._set_sorted(*(be.asarray(a) for a in (rs, cs, vals)))
         A._declare(symmetric)
         return A

@@ -8,7 +8,7 @@ from typing import Any, SupportsInt
 import numpy as np
 
 from . import _sparse as sp
-from ._compat_methods import coo_values, dense_type, from_dict, is_dtype_like, named
+from ._compat_methods import coo_values, dense_type, from_dict, is_dtype_like, named, scalar_dup_op
 from .backends import get_backend
 from .collection import Collection
 from .dtypes import BOOL, FP64, DataType, cast_scalar, lookup_dtype
@@ -78,7 +78,7 @@ class Vector(Collection):
         if size is None:
             size = int(idx.max()) + 1 if len(idx) else 0
         v = cls._without_storage(be, t, size, name)
-        keys, vals = build_entries(build, [idx], [v._size], values, t, dup_op)
+        keys, vals = build_entries(build, [idx], [v._size], values, t, scalar_dup_op(values, dup_op))
         v._set_sparse(be.asarray(keys), be.asarray(vals))
         return v
 

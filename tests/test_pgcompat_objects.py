@@ -127,7 +127,20 @@ def _subassign(gb: Any) -> Any:
     return C
 
 
+def _assign_list(gb: Any) -> Any:
+    v = vector(gb)
+    v[[0, 2]] = [10.0, 20.0]
+    A = matrix(gb)
+    A[1, :] = [1.0, 2.0, 3.0, 4.0]
+    return v, A
+
+
 METHODS = {
+    "assign a list": _assign_list,
+    "from_coo scalar with repeats": lambda gb: gb.Vector.from_coo([0, 1, 1, 3], 7),
+    "Matrix.from_coo scalar with repeats": lambda gb: gb.Matrix.from_coo([0, 0, 1], [1, 1, 0], 2.5),
+    "reduce(agg.sum, allow_empty=False)": lambda gb: gb.Vector(int, 5).reduce(gb.agg.sum, allow_empty=False),
+    "reduce(agg.count[INT16])": lambda gb: vector(gb, "INT8").reduce(gb.agg.count["INT16"]),
     "build": _build,
     "to_dicts": lambda gb: matrix(gb).to_dicts(),
     "to_dicts columnwise": lambda gb: matrix(gb).to_dicts("columnwise"),

@@ -22,11 +22,11 @@ def is_aggregator(op: Any) -> bool:
     return known(op)
 
 
-def aggregate_expr(obj: Any, op: Any, axis: str) -> Expression:
+def aggregate_expr(obj: Any, op: Any, axis: str, allow_empty: bool = True) -> Expression:
     """The reduction of ``obj`` by an aggregator (see :mod:`grblas_gpu.agg`)."""
     from ..agg import aggregate_expr as expr
 
-    return expr(obj, op, axis)
+    return expr(obj, op, axis, allow_empty)
 
 
 def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
@@ -81,7 +81,7 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
     if isinstance(obj, TransposedMatrix):
         obj = obj.parent
     if is_aggregator(op):
-        return aggregate_expr(obj, op, "scalar")
+        return aggregate_expr(obj, op, "scalar", allow_empty)
     mon = typed_monoid(op, obj.dtype)
 
     def compute(mask: Mask | None) -> Scalar:
