@@ -406,9 +406,9 @@ class SubAssign:
             Updater(self.target, accum=self.accum)[self.key] << value
             return
         m = as_mask(self.mask)
-        if m is not None and self.target.kind == "Matrix" and m.parent.kind == "Vector" and region.kind == "Vector":
-            Updater(self.target, mask=m, accum=self.accum, replace=self.replace)[self.key] << value
-            return
+        if m is not None and m.parent.kind != region.kind:
+            raise DomainMismatch(f"Mask object must be type {region.kind} to sub-assign into a {region.kind} "
+                                 f"region; got a {m.parent.kind} mask")
         Updater(region, mask=m, accum=self.accum, replace=self.replace) << (
             value if not is_scalar_like(value) else _filled(region, value, m))
         Updater(self.target)[self.key] << region

@@ -135,7 +135,19 @@ def _assign_list(gb: Any) -> Any:
     return v, A
 
 
+def _subassign_column_part(gb: Any) -> Any:
+    A = matrix(gb)
+    m = gb.Vector.from_coo([1], [True], size=2)
+    v = gb.Vector.from_coo([0, 1], [10.0, 20.0])
+    A[[0, 1], 0](m.S) << v
+    A[1, [1, 2]](m.V, accum=gb.binary.plus).update(v)
+    A[[0, 2], 1](m.S, gb.binary.plus, replace=True) << v
+    A[[2, 3], 3](m.S) << 99
+    return A
+
+
 METHODS = {
+    "sub-assign into part of a column, accum, replace, scalar": _subassign_column_part,
     "assign a list": _assign_list,
     "from_coo scalar with repeats": lambda gb: gb.Vector.from_coo([0, 1, 1, 3], 7),
     "Matrix.from_coo scalar with repeats": lambda gb: gb.Matrix.from_coo([0, 0, 1], [1, 1, 0], 2.5),
