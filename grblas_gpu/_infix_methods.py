@@ -138,26 +138,29 @@ class InfixMethods:
         return unary.lnot(self)
 
     def __xor__(self, other: Any) -> Any:
-        return _bool_only(call_op(self, other, binary.lxor, outer=True), "__xor__", "x ^ y")
+        return _bool_only(call_op(self, other, binary.lxor, outer=True), "__xor__", "x ^ y", self, other)
 
     def __rxor__(self, other: Any) -> Any:
-        return _bool_only(call_op(other, self, binary.lxor, outer=True), "__xor__", "x ^ y")
+        return _bool_only(call_op(other, self, binary.lxor, outer=True), "__xor__", "x ^ y", self, other)
 
     def __ixor__(self, other: Any) -> Any:
-        self << _bool_only(call_op(self, other, binary.lxor, outer=True), "__ixor__", "x ^= y")  # type: ignore[operator]
+        self << _bool_only(call_op(self, other, binary.lxor, outer=True), "__ixor__", "x ^= y", self, other)  # type: ignore[operator]
         return self
 
     def __ior__(self, other: Any) -> Any:
-        self << _bool_only(call_op(self, other, binary.lor, outer=True), "__ior__", "x |= y")  # type: ignore[operator]
+        self << _bool_only(call_op(self, other, binary.lor, outer=True), "__ior__", "x |= y", self, other)  # type: ignore[operator]
         return self
 
     def __iand__(self, other: Any) -> Any:
-        self << _bool_only(call_op(self, other, binary.land), "__iand__", "x &= y")  # type: ignore[operator]
+        self << _bool_only(call_op(self, other, binary.land), "__iand__", "x &= y", self, other)  # type: ignore[operator]
         return self
 
 
-def _bool_only(expr: Any, name: str, form: str) -> Any:
-    if expr is not NotImplemented and expr.dtype != BOOL:
-        raise TypeError(f"The {name} infix operator, `{form}`, is not supported for {expr.dtype.name} dtype.  "
-                        "It is only supported for BOOL dtype.")
+def _bool_only(expr: Any, name: str, form: str, *operands: Any) -> Any:
+    """``expr``, where every operand is BOOL (the logical infix operators are only for BOOL)."""
+    for x in operands:
+        t = getattr(x, "dtype", BOOL if isinstance(x, bool) else None)
+        if t is not None and t != BOOL:
+            raise TypeError(f"The {name} infix operator, `{form}`, is not supported for {t.name} dtype.  "
+                            "It is only supported for BOOL dtype.")
     return expr

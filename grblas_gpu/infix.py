@@ -133,6 +133,15 @@ def _ewise_union_call(op: Any, left: Any, right: Any, left_default: Any, right_d
             f">>> {op!r}(x | y, left_default=0, right_default=0)\n\nwhere x and y are Vectors or Matrices, "
             "and left_default and right_default are scalars.")
     _, a, b = infix
+    # (A | B) | C: every level of the chain is an ewise_union with the same defaults.
+    if getattr(a, "_infix", (None,))[0] == "add":
+        a = _ewise_union_call(op, a, None, left_default, right_default)
+    if getattr(b, "_infix", (None,))[0] == "add":
+        b = _ewise_union_call(op, b, None, left_default, right_default)
+    if getattr(a, "kind", None) != getattr(b, "kind", None):
+        from ._broadcast import broadcast_ewise
+
+        return broadcast_ewise(a, b, op, True, (left_default, right_default))
     return a.ewise_union(b, op, left_default, right_default)
 
 

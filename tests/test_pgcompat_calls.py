@@ -44,6 +44,8 @@ OPERATOR_CALLS = {
     "binary.plus(1, 2)": lambda gb: gb.binary.plus(1, 2),
     "binary.times((v | w) | u)": lambda gb: gb.binary.times((vector(gb) | vector(gb, int)) | gb.Vector.from_coo(
         [2], [100.0], size=4)),
+    "binary.plus((v | w) | u, defaults)": lambda gb: gb.binary.plus((vector(gb) | vector(gb, int)) | gb.Vector.from_coo(
+        [2], [100.0], size=4), left_default=10, right_default=10),
     "v.apply(lambda)": lambda gb: vector(gb).apply(lambda x: x * 2 + 1),
     "v.ewise_mult(v, lambda)": lambda gb: vector(gb).ewise_mult(vector(gb), lambda x, y: x * y - 1),
 }
