@@ -486,7 +486,9 @@ def _check_changed(target: Any, changed: Any) -> None:
 
 
 def split_key(target: Any, key: Any) -> tuple[Any, Any]:
-    """(rows, cols) of a matrix key, or (indices, None) of a vector key."""
+    """(rows, cols) of a matrix key, or (indices, None) of a vector key; ``...`` is everything."""
+    if key is Ellipsis:
+        key = (slice(None), slice(None)) if target.kind == "Matrix" else slice(None)
     if target.kind == "Matrix":
         if not isinstance(key, tuple) or len(key) != 2:
             raise InvalidValue(f"a Matrix index needs [rows, cols], got {key!r}")

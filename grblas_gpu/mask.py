@@ -42,19 +42,29 @@ class Mask:
         """``M & N``: a mask allowing a write where both allow one."""
         return self._combined(other, "land")
 
+    def __ror__(self, other: Any) -> Mask:
+        return self._combined(other, "lor")
+
+    def __rand__(self, other: Any) -> Mask:
+        return self._combined(other, "land")
+
     def _combined(self, other: Any, op: str) -> Mask:
         if not isinstance(other, Mask):
-            return NotImplemented
+            raise TypeError(f"Invalid mask: {type(other).__name__}; combine masks such as A.S | B.V")
         a, b = self.new(), other.new()
         both = a.ewise_add(b, op) if op == "lor" else a.ewise_mult(b, op)
         return Mask(both.new().select("valueeq", True).new(), structure=True)
 
-    def new(self, dtype: Any = BOOL, *, mask: Any = None, name: str | None = None) -> Any:
+    def new(self, dtype: Any = None, *, mask: Any = None, complement: bool = False, name: str | None = None) -> Any:
         """The mask as a value, python-graphblas's ``(~A.S).new()``: an object of the parent's
         shape holding ``True`` (cast to ``dtype``) where the mask allows a write.  A complement
         is as dense as the positions it allows."""
         from .expressions import Updater
 
+        if complement:  # the positions the result would not hold
+            held = self.new(dtype, mask=mask)
+            return Mask(held, structure=True, complement=True).new(dtype, name=name)
+        dtype = BOOL if dtype is None else dtype
         parent = self.parent
         if self.complement:
             full = type(parent).from_scalar(True, *parent.shape, backend=parent.backend)
@@ -64,7 +74,9 @@ class Mask:
             allowed = parent if self.structure else parent.select("valuene", False).new()
             out = allowed.apply("one").new(dtype, name=name)
         if mask is not None:
-            out = out.dup(mask=mask)
+            if not isinstance(mask, Mask) and getattr(mask, "kind", None) not in ("Vector", "Matrix"):
+                raise TypeError(f"Invalid mask: {type(mask).__name__}; use M.S, M.V or their complements")
+            out = out.dup(mask=mask, name=name)
         return out
 
     def __repr__(self) -> str:

@@ -127,6 +127,11 @@ def _subassign(gb: Any) -> Any:
     return C
 
 
+def _fill_all(v: Any) -> Any:
+    v[...] << 1
+    return v
+
+
 def _assign_list(gb: Any) -> Any:
     v = vector(gb)
     v[[0, 2]] = [10.0, 20.0]
@@ -179,6 +184,10 @@ METHODS = {
     "(v.S | w.S).new()": lambda gb: (vector(gb).S | gb.Vector.from_coo([2], [0], size=4).S).new(),
     "(~v.S & w.V).new()": lambda gb: (~vector(gb).S & gb.Vector.from_coo([1, 2], [0, 1], size=4).V).new(),
     "to_edgelist": lambda gb: matrix(gb).to_edgelist(),
+    "M.new(mask=N, complement=True)": lambda gb: (~vector(gb).S).new(int, mask=gb.Vector.from_coo([2, 3], [1, 0], size=4)
+                                                                      .V, complement=True),
+    "M.new(mask=N)": lambda gb: vector(gb).V.new(float, mask=~gb.Vector.from_coo([1], [1], size=4).S),
+    "v[...] << 1": lambda gb: _fill_all(vector(gb)),
 }
 
 
