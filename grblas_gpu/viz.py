@@ -36,10 +36,12 @@ def _values(values: Any) -> dict[int, Any]:
 
 def draw(A: Any, values: Any = None, *, ax: Any = None, pos: Any = None, title: str = "", cmap: str = "viridis",
          edge_labels: bool = True, fmt: str = "{:g}", directed: bool | None = None, seed: int = 0,
-         show: bool | None = None, node_size: int = 380) -> Any:
+         show: bool | None = None, node_size: int = 380, vmin: float | None = None, vmax: float | None = None,
+         label_offset: float = 0.12) -> Any:
     """Draw a square adjacency Matrix as a graph: an edge ``i -> j`` per entry, labelled with
     its value; ``values`` (a Vector, dict or array) colours and labels the vertices (a missing
-    one is grey).  ``pos`` places the vertices (default: a spring layout seeded by ``seed``);
+    one is grey; colours clip to ``vmin``/``vmax``, and the labels sit ``label_offset`` below
+    the vertices).  ``pos`` places the vertices (default: a spring layout seeded by ``seed``);
     ``directed`` defaults to whether ``A`` is unsymmetric.  Returns the Axes; ``show=True``
     (the default without ``ax``, as python-graphblas's ``draw``) also shows the figure."""
     import matplotlib.pyplot as plt
@@ -58,8 +60,10 @@ def draw(A: Any, values: Any = None, *, ax: Any = None, pos: Any = None, title: 
     pos = pos if pos is not None else nx.spring_layout(G, seed=seed)
     vv = _values(values)
     if vv:
-        colors = [vv.get(v, np.nan) for v in G]
-        style: dict[str, Any] = {"node_color": colors, "cmap": cmap}
+        colors = np.array([vv.get(v, np.nan) for v in G], dtype=float)
+        if vmax is not None:
+            colors = np.minimum(colors, vmax)
+        style: dict[str, Any] = {"node_color": colors, "cmap": cmap, "vmin": vmin, "vmax": vmax}
     else:
         style = {"node_color": "lightblue"}
     nx.draw_networkx(G, pos, ax=ax, node_size=node_size, font_size=9, **style)
@@ -68,7 +72,7 @@ def draw(A: Any, values: Any = None, *, ax: Any = None, pos: Any = None, title: 
         nx.draw_networkx_edge_labels(G, pos, labels, ax=ax, font_size=7)
     for v, val in vv.items():
         x, y = pos[v]
-        ax.text(x, y - 0.12, fmt.format(val), ha="center", fontsize=8, color="darkred")
+        ax.text(x, y - label_offset, fmt.format(val), ha="center", fontsize=8, color="darkred")
     ax.set_title(title, fontsize=10)
     ax.axis("off")
     if show:
