@@ -255,10 +255,24 @@ def from_dict(cls: Any, d: dict[int, Any], dtype: Any = None, *, size: int | Non
                         size=size, dtype=dtype, backend=backend, name=name)
 
 
+def from_pairs(cls: Any, pairs: Any, dtype: Any = None, *, size: int | None = None, dup_op: Any = None,
+               backend: str | None = None, name: str | None = None) -> Any:
+    """A Vector from ``[(index, value), ...]``."""
+    pairs = list(pairs)
+    if not pairs:
+        return cls(dtype if dtype is not None else "FP64", size or 0, backend=backend, name=name)
+    indices, values = zip(*pairs)
+    return cls.from_coo(np.asarray(indices, dtype=np.int64), list(values), size=size, dtype=dtype, dup_op=dup_op,
+                        backend=backend, name=name)
+
+
 def from_dicts(cls: Any, d: dict[int, dict[int, Any]], dtype: Any = None, *, order: str = "rowwise",
                nrows: int | None = None, ncols: int | None = None, backend: str | None = None,
                name: str | None = None) -> Any:
-    """A Matrix from ``{row: {col: value}}`` (``order="columnwise"``: ``{col: {row: value}}``)."""
+    """A Matrix from ``{row: {col: value}}`` (``order="columnwise"``: ``{col: {row: value}}``);
+    a list of dicts is one dict per row (column)."""
+    if isinstance(d, list):
+        d = dict(enumerate(d))
     if not isinstance(d, dict):
         raise TypeError(f"from_dicts needs a dict of dicts, got {type(d).__name__}")
     outer = np.fromiter((i for i, inner in d.items() for _ in inner), np.int64)

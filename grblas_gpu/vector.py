@@ -8,7 +8,7 @@ from typing import Any, SupportsInt
 import numpy as np
 
 from . import _sparse as sp
-from ._compat_methods import coo_values, dense_type, from_dict, is_dtype_like, named, scalar_dup_op
+from ._compat_methods import coo_values, dense_type, from_dict, from_pairs, is_dtype_like, named, scalar_dup_op
 from .backends import get_backend
 from .collection import Collection
 from .dtypes import BOOL, FP64, DataType, cast_scalar, lookup_dtype
@@ -301,6 +301,7 @@ class Vector(Collection):
                                   be.asarray(self._be.to_host(self._vals)))
 
     from_dict = classmethod(from_dict)
+    from_pairs = classmethod(from_pairs)
 
     # ---------------------------------------------------------------- elements
     def __getitem__(self, key: Any) -> Expression:

@@ -164,6 +164,8 @@ METHODS = {
     "from_dicts": lambda gb: gb.Matrix.from_dicts({0: {1: 2.0}, 2: {0: 3.0}}, nrows=3, ncols=3),
     "Vector.to_dict": lambda gb: vector(gb).to_dict(),
     "Vector.from_dict": lambda gb: gb.Vector.from_dict({1: 2, 3: 4}, size=5),
+    "Vector.from_pairs": lambda gb: gb.Vector.from_pairs([(0, 1), (3, 2.5)]),
+    "from_dicts(list)": lambda gb: gb.Matrix.from_dicts([{1: 2}, {0: 3}]),
     "outer": lambda gb: vector(gb).outer(vector(gb)),
     "outer minus": lambda gb: vector(gb).outer(gb.Vector.from_coo([1], [1.0], size=2), gb.binary.minus),
     "power(3)": lambda gb: matrix(gb).power(3),
