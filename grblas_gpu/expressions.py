@@ -451,7 +451,7 @@ def _dense_value(target: Any, key: Any, value: Any) -> Any:
     arr = np.asarray(value)
     if region.kind == "Scalar" or arr.ndim != len(region.shape):
         raise DimensionMismatch(f"a value of shape {arr.shape} for a region of shape {tuple(region.shape)}")
-    cls = _collection_class(region.kind)
+    cls: Any = _collection_class(region.kind)
     return cls.from_dense(arr, dtype=target.dtype if arr.dtype == object else None, backend=target.backend)
 
 
