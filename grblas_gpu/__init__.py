@@ -10,7 +10,7 @@ from ._checkout import find_algorithms_beside_package
 
 find_algorithms_beside_package()
 
-from . import descriptor, dtypes, exceptions, io
+from . import agg, descriptor, dtypes, exceptions, io, op, viz
 from .backends import default_backend, get_backend, gpu_available, use_backend
 from .descriptor import Descriptor
 from .dtypes import (
@@ -40,6 +40,7 @@ from .exceptions import (
     OutOfMemory,
     OutputNotEmpty,
 )
+from .expressions import replace
 from .functional import (
     apply,
     assign,
@@ -79,7 +80,7 @@ __version__ = "0.1.0"
 # C-style function ``gb.select(C, mask, accum, op, A, thunk, desc)``.
 __all__ = [
     "Matrix", "Vector", "Scalar", "Mask", "Descriptor", "ALL",
-    "unary", "binary", "monoid", "semiring", "indexunary",
+    "unary", "binary", "monoid", "semiring", "indexunary", "op", "agg", "replace", "viz",
     "UnaryOp", "BinaryOp", "Monoid", "Semiring", "IndexUnaryOp",
     "mxm", "mxv", "vxm", "eWiseAdd", "eWiseMult", "eWiseUnion", "apply", "select", "reduce",
     "extract", "assign", "transpose", "kronecker",

@@ -12,6 +12,8 @@ import numpy as np
 
 from . import _bitmap
 from . import _sparse as sp
+from ._compat_methods import CompatMethods
+from ._infix_methods import InfixMethods
 from .backends import PicklesBackendByName
 from .dtypes import BOOL, FP64, INT64, DataType, cast_scalar, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
@@ -46,7 +48,7 @@ if TYPE_CHECKING:
     from .vector import Vector
 
 
-class Collection(PicklesBackendByName):
+class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
     """Base of Vector and Matrix."""
 
     kind = "Collection"
@@ -124,9 +126,12 @@ class Collection(PicklesBackendByName):
         e = other._entries(ks)
         self._set_entries(sp.Entries(e.keys, self._be.cast(e.values, self._dtype)), ks)
 
-    def wait(self) -> None:
-        """Block until pending device work on this object is done."""
+    def wait(self, how: str = "materialize") -> Any:
+        """Block until pending device work on this object is done; returns the object
+        (python-graphblas's ``A.wait()``; ``how`` is "materialize" or "complete", the same here)."""
+        _check_wait(how)
         self._be.synchronize()
+        return self
 
     # ---------------------------------------------------------------- comparison
     def isequal(self, other: Collection, *, check_dtype: bool = False) -> bool:
@@ -141,6 +146,7 @@ class Collection(PicklesBackendByName):
                              lambda a, b: xp.all(xp.isclose(a, b, rtol=rel_tol, atol=abs_tol, equal_nan=True)))
 
     def _compare(self, other: Any, check_dtype: bool, values_equal: Any) -> bool:
+        other = _operand(other)  # A.T and expressions compare by their value
         if not isinstance(other, Collection) or other.kind != self.kind:
             raise DomainMismatch(f"cannot compare a {self.kind} with {type(other).__name__}")
         if tuple(self.shape) != tuple(other.shape) or (check_dtype and self.dtype != other.dtype):
@@ -155,11 +161,6 @@ class Collection(PicklesBackendByName):
         t = unify(self.dtype, other.dtype)
         xa, xb = self._be.cast(a.values, t), self._be.cast(b.values, t)
         return bool(values_equal(xa, xb))
-
-    def __eq__(self, other: object) -> Any:
-        raise TypeError(f"use .isequal() to compare a {self.kind}, or .ewise_mult(other, 'eq') element-wise")
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __bool__(self) -> bool:
         raise TypeError(f"the truth value of a {self.kind} is ambiguous; compare .nvals")
@@ -180,16 +181,24 @@ class Collection(PicklesBackendByName):
     def _ewise(self, other: Any, op: Any, name: str, union: bool,
                defaults: tuple[Any, Any] | None = None) -> Expression:
         left, right = _operand(self), _operand(other)
-        if not isinstance(right, Collection) or right.kind != left.kind:
-            raise DomainMismatch(f"{name} needs two {left.kind} objects, got {type(right).__name__}")
+        if isinstance(right, Collection) and right.kind != left.kind:
+            from ._broadcast import broadcast_ewise
+
+            return broadcast_ewise(left, right, op, union, defaults)
+        if not isinstance(right, Collection):
+            raise DomainMismatch(f"{name} needs two {left.kind} objects (or a Vector and a Matrix), "
+                            f"got {type(right).__name__}")
         shape = tuple(left.shape)
         if shape != tuple(right.shape):
             raise DimensionMismatch(f"{name}: shapes {shape} and {tuple(right.shape)} differ")
         check_same_backend(left, right)
-        typed = _typed_ewise_op(op, union, unify(left.dtype, right.dtype))
-        out = typed.out_type
+        t = unify(left.dtype, right.dtype)
         if defaults is not None:
             defaults = (_scalar_value(defaults[0]), _scalar_value(defaults[1]))
+            # float defaults beside integers compute in floats (as python-graphblas upcasts)
+            t = unify(unify(t, scalar_type(defaults[0], t)), scalar_type(defaults[1], t))
+        typed = _typed_ewise_op(op, union, t)
+        out = typed.out_type
 
         def compute(mask: Mask | None) -> Any:
             a, b = left, right
@@ -241,6 +250,11 @@ class Collection(PicklesBackendByName):
         return f"{self.kind}{name}: {dims}, {self.nvals} entries, {self.dtype}, {self._be.name}"
 
 
+def _check_wait(how: str) -> None:
+    if how not in ("materialize", "complete"):
+        raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
+
+
 def _operand(obj: Any) -> Any:
     """A collection operand: ``A.T`` and expressions are materialised."""
     if isinstance(obj, Expression):
@@ -250,9 +264,20 @@ def _operand(obj: Any) -> Any:
     return obj
 
 
+def _from_python_function(op: Any, nargs: int) -> Any:
+    """A plain Python function given as an operator (``v.apply(lambda x: x + 1)``, as
+    python-graphblas allows): an anonymous user-defined operator of it."""
+    import types
+
+    if not isinstance(op, types.FunctionType):
+        return op
+    return (unary if nargs == 1 else binary).register_anonymous(op, getattr(op, "__name__", "anonymous"))
+
+
 def _typed_ewise_op(op: Any, union: bool, dtype: DataType) -> Any:
     """The typed operator of an element-wise operation given a BinaryOp, Monoid, Semiring
     (its add for the union, its multiply for the intersection), a typed one, or a name."""
+    op = _from_python_function(op, 2)
     if isinstance(op, TypedSemiring):
         return op.monoid.op if union else op.mult
     if isinstance(op, str) and "_" in op and op not in catalog.BINARY:
@@ -275,24 +300,26 @@ def _scalar_value(v: Any) -> Any:
 
 def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
     shape = tuple(obj.shape)
+    op = _from_python_function(op, 1 if right is None and left is None else 2)
     if isinstance(op, str):
         op = _lookup_apply_op(op)
     if isinstance(op, (Monoid, TypedMonoid)):
         op = op.binop if isinstance(op, Monoid) else op.op
     if isinstance(op, (UnaryOp, TypedUnaryOp)):
         if right is not None or left is not None:
-            raise InvalidValue(f"unary operator {op.name} takes no scalar")
+            raise DomainMismatch(f"unary operator {op.name} takes no scalar")
         typed_u = op if isinstance(op, TypedUnaryOp) else op[obj.dtype]
         return _elementwise_expr(obj, f"apply({op.name})", shape, typed_u.out_type,
                                  lambda be, e, pos: be.unary(typed_u, be.cast(e.values, typed_u.in_type)),
                                  positional=False)
     if isinstance(op, (IndexUnaryOp, TypedIndexUnaryOp)):
         if left is not None:
-            raise InvalidValue(f"index-unary operator {op.name} takes its thunk as right=")
+            raise DomainMismatch(f"Do not pass `left` when applying IndexUnaryOp {op.name}: its thunk is right=")
         return _indexunary_expr(obj, op, 0 if right is None else right, select=False)
     if isinstance(op, (BinaryOp, TypedBinaryOp)):
         if (left is None) == (right is None):
-            raise InvalidValue(f"apply with binary operator {op.name} needs exactly one of left= or right=")
+            raise DomainMismatch(f"apply with binary operator {op.name} needs exactly one of left= or right= "
+                                 "(a UnaryOp applies alone)")
         s = _bound_scalar(left if left is not None else right, obj)
         typed_b = typed_binary(op, unify(obj.dtype, scalar_type(s, obj.dtype)))
         bound_type = typed_b.x_type if left is not None else typed_b.y_type
@@ -398,7 +425,19 @@ _VALUE_SELECTS = {"==": "valueeq", "!=": "valuene", "<": "valuelt", "<=": "value
 
 
 def _select_expr(obj: Collection, op: Any, thunk: Any) -> Expression:
+    applied = getattr(op, "_applied", None)
+    if applied is not None and (applied[1] is obj or getattr(applied[1], "parent", None) is obj):
+        # A.select(A < 5), python-graphblas's rewrite: select.valuelt(A, 5)
+        op, thunk = f"value{applied[0]}", applied[2]
     if isinstance(op, str):
         op = _VALUE_SELECTS.get(op, op)
-        op = select_ns[op] if op in select_ns else get_indexunary(op)
+        if op in select_ns:
+            op = select_ns[op]
+        else:
+            from .op import select_from_string
+
+            try:
+                op = select_from_string(op)  # python-graphblas's "row<=", "index>", "col>"
+            except ValueError:
+                op = get_indexunary(op)
     return _indexunary_expr(obj, op, thunk, select=True)

@@ -96,6 +96,12 @@ class DataType:
         if self is other:
             return True
         if other.__class__ is not self.__class__:
+            # As in python-graphblas: a type equals what names it ("FP64", float, np.float64).
+            if isinstance(other, (str, type, np.dtype)):
+                try:
+                    return lookup_dtype(other) is self
+                except DomainMismatch:
+                    return False
             return NotImplemented
         return (self.name, self.np_type, self.c_type) == (other.name, other.np_type, other.c_type)
 
@@ -196,6 +202,8 @@ def dtype_of_value(value: Any) -> DataType:
 
 def cast_scalar(value: Any, dtype: DataType) -> Any:
     """Cast one value to ``dtype`` C-style (floats truncate toward zero; nonzero is true)."""
+    if getattr(value, "kind", None) == "Scalar" and hasattr(value, "require_value"):
+        value = value.require_value()  # a Scalar given where a number is expected
     exact = _cast_exact(value, dtype)
     if exact is not None:
         return exact

@@ -13,6 +13,8 @@ __all__ = [
     "IndexOutOfBound",
     "InvalidIndex",
     "InvalidValue",
+    "UdfParseError",
+    "GraphblasException",
     "InvalidObject",
     "OutputNotEmpty",
     "EmptyObject",
@@ -28,6 +30,9 @@ class GraphBLASError(Exception):
     """Base class of every error raised by grblas_gpu."""
 
     info: str = "GrB_PANIC"
+
+
+GraphblasException = GraphBLASError  # python-graphblas's name
 
 
 class DimensionMismatch(GraphBLASError, ValueError):
@@ -56,6 +61,12 @@ class InvalidIndex(GraphBLASError, IndexError):
 
 class InvalidValue(GraphBLASError, ValueError):
     """An argument has a value that is not allowed (GrB_INVALID_VALUE)."""
+
+    info = "GrB_INVALID_VALUE"
+
+
+class UdfParseError(InvalidValue):
+    """A user-defined operator's function cannot be rendered (python-graphblas's name)."""
 
     info = "GrB_INVALID_VALUE"
 

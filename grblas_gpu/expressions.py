@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _bitmap
 from . import _sparse as sp
+from ._infix_methods import InfixMethods
 from .backends import get_backend
 from .dtypes import DataType, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, GraphBLASError, InvalidValue, OutOfMemory
@@ -30,8 +31,12 @@ from .operators import BinaryOp, Monoid, TypedBinaryOp, get_binary, typed_binary
 from .scalar import Scalar
 
 
-class Expression:
+class Expression(InfixMethods):
     """A delayed computation; ``<<`` into an output or ``.new()`` runs it.
+
+    Used as a value it computes itself once, as python-graphblas's expressions do
+    (``(A @ B).nvals``, ``v.reduce().get(0)``, ``v.reduce() == 3``): any public attribute it
+    lacks is read from its result.
 
     Its steps are the functions given (``compute`` and the optional fast writes); a subclass
     may override the methods instead and give None for them.
@@ -93,8 +98,19 @@ class Expression:
         if self._reported is not None:
             self._reported(changed)
 
-    def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Any:
-        """Evaluate into a new object of ``dtype`` (default: the expression's type)."""
+    def new(self, dtype: Any = None, *, mask: Any = None, accum: Any = None, name: str | None = None,
+            nthreads: int | None = None, **opts: Any) -> Any:
+        """Evaluate into a new object of ``dtype`` (default: the expression's type).
+
+        ``nthreads`` and other python-graphblas descriptor options are accepted and ignored;
+        ``accum`` is allowed only as python-graphblas allows it (it has nothing to add to)."""
+        if accum is not None:
+            raise TypeError("new() takes no accum: the new object is empty, there is nothing to accumulate into")
+        if opts.get("input_mask") is not None:
+            from .exceptions import NotImplementedException
+
+            raise NotImplementedException("input_mask= (a SuiteSparse extension) is not supported: mask the input "
+                                          "first, x.dup(mask=M)")
         out = empty_like_expr(self, lookup_dtype(dtype) if dtype is not None else self.dtype, name)
         if mask is None:
             write_plain(out, self)
@@ -112,6 +128,84 @@ class Expression:
     def __repr__(self) -> str:
         dims = "x".join(str(s) for s in self.shape) or "scalar"
         return f"<{self.kind}Expression {self.name}: {dims}, {self.dtype}>"
+
+    # ---------------------------------------------------------------- computed on use
+    def _result(self) -> Any:
+        """The computed result (once; later uses read the same object)."""
+        got = self.__dict__.get("_computed")
+        if got is None:
+            got = self.__dict__["_computed"] = self.new()
+        return got
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._result(), name)
+
+    @property
+    def ndim(self) -> int:
+        """0, 1 or 2: a Scalar, Vector or Matrix result."""
+        return len(self.shape)
+
+    def __eq__(self, other: object) -> Any:  # type: ignore[override]
+        if self.kind == "Scalar":
+            return self._result() == other
+        return InfixMethods.__eq__(self, other)
+
+    def __ne__(self, other: object) -> Any:  # type: ignore[override]
+        if self.kind == "Scalar":
+            return not self._result() == other
+        return InfixMethods.__ne__(self, other)
+
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+    def __or__(self, other: Any) -> Any:
+        """``(A | B) | C``: a chain of unions, for an operator to apply to (``monoid.plus(...)``)."""
+        from .infix import ewise
+
+        return ewise("add", self, other, "plus")
+
+    def __and__(self, other: Any) -> Any:
+        """``(A & B) & C``: a chain of intersections."""
+        from .infix import ewise
+
+        return ewise("mult", self, other, "times")
+
+    def __bool__(self) -> bool:
+        return bool(self._result())
+
+    def __int__(self) -> int:
+        return int(self._result())
+
+    def __float__(self) -> float:
+        return float(self._result())
+
+    def __index__(self) -> int:
+        return int(self._result())
+
+    def __iter__(self) -> Any:
+        return iter(self._result())
+
+    def __len__(self) -> int:
+        return len(self._result())
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self._result()
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._result()[key]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        return self._result().__array__(dtype)
+
+    def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False) -> SubAssign:
+        """``C[rows, cols](mask, accum, replace) << B``: python-graphblas's sub-assign, whose
+        mask has the shape of the indexed region (extract expressions only)."""
+        target = getattr(self, "_assign_target", None)
+        if target is None:
+            raise TypeError(f"{self.name} is an expression: only an indexed object, C[rows, cols](mask), "
+                            "takes a mask")
+        return SubAssign(target[0], target[1], *parse_output_args(args, mask, accum, replace))
 
     def __lshift__(self, value: Any) -> None:
         """``A[rows, cols] << B``: assign into the indexed region of ``A`` (extract expressions only)."""
@@ -149,11 +243,25 @@ def _collection_class(kind: str) -> type:
     return Vector
 
 
+class _Replace:
+    """``replace``: positionally in ``C(mask, replace)``, the same as ``replace=True``
+    (python-graphblas's ``from graphblas import replace``)."""
+
+    def __repr__(self) -> str:
+        return "replace"
+
+    def __bool__(self) -> bool:
+        return True
+
+
+replace = _Replace()
+
+
 def parse_output_args(args: tuple[Any, ...], mask: Any, accum: Any, replace: bool) -> tuple[Any, Any, bool]:
     """Sort positional ``C(...)`` arguments into (mask, accum, replace) by their type."""
     for a in args:
-        if isinstance(a, bool):
-            replace = a
+        if isinstance(a, (bool, _Replace)):
+            replace = bool(a)
         elif isinstance(a, (BinaryOp, Monoid, str)):
             if accum is not None:
                 raise InvalidValue("two accumulators given")
@@ -285,6 +393,41 @@ class Updater:
         AssignTarget(self, key).update(value)
 
 
+class SubAssign:
+    """``C[rows, cols](mask, accum, replace)``: the left side of a sub-assign.  The region is
+    read out, written by the mask / accumulate rule, and assigned back whole, so positions of
+    the region outside the mask keep their entries (unless ``replace``) and the rest of ``C``
+    is untouched."""
+
+    def __init__(self, target: Any, key: Any, mask: Any, accum: Any, replace: bool) -> None:
+        self.target, self.key = target, key
+        self.mask, self.accum, self.replace = mask, accum, replace
+
+    def __lshift__(self, value: Any) -> None:
+        self.update(value)
+
+    def update(self, value: Any) -> None:
+        """Write ``value`` into the region by the mask / accumulate rule."""
+        region = self.target[self.key].new()
+        if getattr(region, "kind", None) == "Scalar":
+            Updater(self.target, accum=self.accum)[self.key] << value
+            return
+        m = as_mask(self.mask)
+        if m is not None and m.parent.kind != region.kind:
+            raise DomainMismatch(f"Mask object must be type {region.kind} to sub-assign into a {region.kind} "
+                                 f"region; got a {m.parent.kind} mask")
+        Updater(region, mask=m, accum=self.accum, replace=self.replace) << (
+            value if not is_scalar_like(value) else _filled(region, value, m))
+        Updater(self.target)[self.key] << region
+
+
+def _filled(region: Any, value: Any, mask: Any) -> Any:
+    """A scalar spread over the region's shape (where the mask allows), to write as a value."""
+    out = region.dup(clear=True)
+    Updater(out, mask=mask)[(slice(None),) * len(region.shape)] << value
+    return out
+
+
 class AssignTarget:
     """``C(mask, accum)[rows, cols]``: the left side of an assign."""
 
@@ -296,14 +439,27 @@ class AssignTarget:
         self.update(value)
 
     def update(self, value: Any) -> None:
-        """Assign ``value`` (a scalar or a collection) into the indexed region."""
+        """Assign ``value`` (a scalar, a collection, or a dense list / array of the region's
+        shape, as python-graphblas allows) into the indexed region."""
         up = self.updater
+        if isinstance(value, (list, tuple, np.ndarray)):
+            value = _dense_value(up.target, self.key, value)
         if up.changed is None:
             ops_indexing.assign(up, *split_key(up.target, self.key), value)
             return
         _check_changed(up.target, up.changed)
         plain = Updater(up.target, up.mask, up.accum, up.replace)
         report_changes(up.target, up.changed, lambda: ops_indexing.assign(plain, *split_key(up.target, self.key), value))
+
+
+def _dense_value(target: Any, key: Any, value: Any) -> Any:
+    """A list or array assigned into ``target[key]``: a full Vector or Matrix of the region."""
+    region = target[key]
+    arr = np.asarray(value)
+    if region.kind == "Scalar" or arr.ndim != len(region.shape):
+        raise DimensionMismatch(f"a value of shape {arr.shape} for a region of shape {tuple(region.shape)}")
+    cls: Any = _collection_class(region.kind)
+    return cls.from_dense(arr, dtype=target.dtype if arr.dtype == object else None, backend=target.backend)
 
 
 def report_changes(C: Any, D: Any, write: Callable[[], None]) -> None:
@@ -337,7 +493,9 @@ def _check_changed(target: Any, changed: Any) -> None:
 
 
 def split_key(target: Any, key: Any) -> tuple[Any, Any]:
-    """(rows, cols) of a matrix key, or (indices, None) of a vector key."""
+    """(rows, cols) of a matrix key, or (indices, None) of a vector key; ``...`` is everything."""
+    if key is Ellipsis:
+        key = (slice(None), slice(None)) if target.kind == "Matrix" else slice(None)
     if target.kind == "Matrix":
         if not isinstance(key, tuple) or len(key) != 2:
             raise InvalidValue(f"a Matrix index needs [rows, cols], got {key!r}")

@@ -34,6 +34,51 @@ class Mask:
     def __invert__(self) -> Mask:
         return Mask(self.parent, self.structure, not self.complement)
 
+    def __or__(self, other: Any) -> Mask:
+        """``M | N``: a mask allowing a write where either allows one (its own structure)."""
+        return self._combined(other, "lor")
+
+    def __and__(self, other: Any) -> Mask:
+        """``M & N``: a mask allowing a write where both allow one."""
+        return self._combined(other, "land")
+
+    def __ror__(self, other: Any) -> Mask:
+        return self._combined(other, "lor")
+
+    def __rand__(self, other: Any) -> Mask:
+        return self._combined(other, "land")
+
+    def _combined(self, other: Any, op: str) -> Mask:
+        if not isinstance(other, Mask):
+            raise TypeError(f"Invalid mask: {type(other).__name__}; combine masks such as A.S | B.V")
+        a, b = self.new(), other.new()
+        both = a.ewise_add(b, op) if op == "lor" else a.ewise_mult(b, op)
+        return Mask(both.new().select("valueeq", True).new(), structure=True)
+
+    def new(self, dtype: Any = None, *, mask: Any = None, complement: bool = False, name: str | None = None) -> Any:
+        """The mask as a value, python-graphblas's ``(~A.S).new()``: an object of the parent's
+        shape holding ``True`` (cast to ``dtype``) where the mask allows a write.  A complement
+        is as dense as the positions it allows."""
+        from .expressions import Updater
+
+        if complement:  # the positions the result would not hold
+            held = self.new(dtype, mask=mask)
+            return Mask(held, structure=True, complement=True).new(dtype, name=name)
+        dtype = BOOL if dtype is None else dtype
+        parent = self.parent
+        if self.complement:
+            full = type(parent).from_scalar(True, *parent.shape, backend=parent.backend)
+            out = type(parent)(dtype, *parent.shape, backend=parent.backend, name=name)
+            Updater(out, mask=self) << full
+        else:
+            allowed = parent if self.structure else parent.select("valuene", False).new()
+            out = allowed.apply("one").new(dtype, name=name)
+        if mask is not None:
+            if not isinstance(mask, Mask) and getattr(mask, "kind", None) not in ("Vector", "Matrix"):
+                raise TypeError(f"Invalid mask: {type(mask).__name__}; use M.S, M.V or their complements")
+            out = out.dup(mask=mask, name=name)
+        return out
+
     def __repr__(self) -> str:
         kind = "S" if self.structure else "V"
         return f"{'~' if self.complement else ''}{self.parent.name or 'mask'}.{kind}"
@@ -91,6 +136,8 @@ def as_mask(mask: Any) -> Mask | None:
     """A Mask from a Mask, a Vector/Matrix (its value mask) or None."""
     if mask is None or isinstance(mask, Mask):
         return mask
+    if getattr(mask, "kind", None) in ("Matrix", "Vector") and hasattr(mask, "_compute"):
+        mask = mask.new()  # an expression (``A < 2``): the value mask of its result
     if hasattr(mask, "_entries"):
         return Mask(mask)
     raise DomainMismatch(f"a mask must be a Vector or Matrix (or its .S / .V), not {type(mask).__name__}")

@@ -8,6 +8,17 @@ from typing import Any
 import numpy as np
 
 from . import _sparse as sp
+from ._compat_methods import (
+    CompatMethods,
+    coo_values,
+    dense_type,
+    from_dicts,
+    from_edgelist,
+    is_dtype_like,
+    named,
+    scalar_dup_op,
+)
+from ._infix_methods import InfixMethods
 from .backends import get_backend
 from .collection import Collection
 from .dtypes import FP64, DataType, cast_scalar, lookup_dtype
@@ -50,15 +61,22 @@ class Matrix(Collection):
 
     # ---------------------------------------------------------------- construction
     @classmethod
-    def from_coo(cls, rows: Any, cols: Any, values: Any = 1.0, nrows: int | None = None,
-                 ncols: int | None = None, *, dtype: Any = None, dup_op: Any = None,
+    def from_coo(cls, rows: Any, cols: Any, values: Any = 1.0, nrows_or_dtype: Any = None,
+                 ncols: int | None = None, *, nrows: int | None = None, dtype: Any = None, dup_op: Any = None,
                  backend: str | None = None, name: str | None = None,
                  symmetric: bool | None = None) -> Matrix:
         """A Matrix from coordinates and values (a scalar value is given to every entry).
 
+        The fourth positional argument may be the type, as in python-graphblas
+        (``Matrix.from_coo(rows, cols, values, INT64, nrows=3, ncols=3)``).
+
         The coordinates are sorted (one stable sort of packed ``row * ncols + col`` keys) into
         new arrays: the caller's are never held.  ``symmetric=True`` declares the matrix equal
         to its transpose (not checked; see :attr:`is_symmetric`)."""
+        if is_dtype_like(nrows_or_dtype):
+            dtype = nrows_or_dtype
+        elif nrows_or_dtype is not None:
+            nrows = nrows_or_dtype
         be = get_backend(backend)
         build = building_backend(be, rows, cols, values)
         r = host_array(build, rows, np.int64, "rows")
@@ -67,7 +85,7 @@ class Matrix(Collection):
         nrows = int(r.max()) + 1 if nrows is None and len(r) else (nrows or 0)
         ncols = int(c.max()) + 1 if ncols is None and len(c) else (ncols or 0)
         A = cls(t, nrows, ncols, backend=be.name, name=name)
-        rs, cs, vals = build_entries(build, [r, c], [A._nrows, A._ncols], values, t, dup_op)
+        rs, cs, vals = build_entries(build, [r, c], [A._nrows, A._ncols], values, t, scalar_dup_op(values, dup_op))
         A._set_sorted(*(be.asarray(a) for a in (rs, cs, vals)))
         A._declare(symmetric)
         return A
@@ -389,10 +407,14 @@ class Matrix(Collection):
         return TransposedMatrix(self)
 
     # ---------------------------------------------------------------- export
-    def to_coo(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(rows, cols, values) as NumPy arrays, sorted by row then column."""
+    def to_coo(self, dtype: Any = None, *, rows: bool = True, columns: bool = True, values: bool = True,
+               sort: bool = True) -> tuple[Any, Any, Any]:
+        """(rows, cols, values) as NumPy arrays, sorted by row then column; a part not asked
+        for (``values=False``...) is None, and ``dtype`` casts the values."""
         h = self._be.to_host
-        return h(self._rows()).astype(np.int64), h(self._indices).astype(np.int64), h(self._vals).copy()
+        return (h(self._rows()).astype(np.int64) if rows else None,
+                h(self._indices).astype(np.int64) if columns else None,
+                coo_values(h(self._vals), dtype) if values else None)
 
     def to_csr(self, *, copy: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(indptr, col_indices, values) as NumPy arrays.
@@ -416,8 +438,9 @@ class Matrix(Collection):
         return self._transposed().to_csr(copy=copy)
 
     def to_dense(self, fill_value: Any = None, dtype: Any = None) -> np.ndarray:
-        """A dense NumPy array; missing entries get ``fill_value`` (required if any are missing)."""
-        t = lookup_dtype(dtype) if dtype is not None else self._dtype
+        """A dense NumPy array; missing entries get ``fill_value`` (required if any are missing;
+        without ``dtype`` the array's type holds both, as ``A.to_dense(6.5)`` of integers is FP64)."""
+        t = dense_type(self._dtype, fill_value, dtype)
         if fill_value is None and self.nvals < self._nrows * self._ncols:
             raise NoValue("some entries are missing; give fill_value= for them")
         fill = cast_scalar(0 if fill_value is None else fill_value, t)
@@ -438,6 +461,9 @@ class Matrix(Collection):
         A = Matrix(self._dtype, self._nrows, self._ncols, backend=be.name)
         A._store = MatrixStore(*parts, symmetric=st.symmetric)
         return A
+
+    from_dicts = classmethod(from_dicts)
+    from_edgelist = classmethod(from_edgelist)
 
     # ---------------------------------------------------------------- elements
     def __getitem__(self, key: Any) -> Expression:
@@ -492,8 +518,13 @@ class Matrix(Collection):
         return default if val is None else val
 
     # ---------------------------------------------------------------- housekeeping
-    def dup(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Matrix:
-        """A copy, optionally cast to ``dtype`` and keeping only the entries under ``mask``."""
+    def dup(self, dtype: Any = None, *, clear: bool = False, mask: Any = None, name: str | None = None,
+            **opts: Any) -> Matrix:
+        """A copy, optionally cast to ``dtype`` and keeping only the entries under ``mask``;
+        ``clear=True``: an empty Matrix of the same shape and type."""
+        if clear:
+            return Matrix(dtype if dtype is not None else self._dtype, self._nrows, self._ncols,
+                          backend=self._be.name, name=name)
         if mask is not None:
             return self._as_expression().new(dtype, mask=mask, name=name)
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
@@ -576,9 +607,9 @@ class Matrix(Collection):
         """The Kronecker product, entries combined with ``op``."""
         return kronecker_expr(self, other, op)
 
-    def diag(self, k: int = 0) -> Any:
+    def diag(self, k: int = 0, dtype: Any = None, *, name: str | None = None) -> Any:
         """Diagonal ``k`` as a Vector."""
-        return matrix_diag(self, k)
+        return named(matrix_diag(self, k), dtype, name)
 
     # ---------------------------------------------------------------- internals for the glue
     def _transposed(self) -> Matrix:
@@ -654,7 +685,7 @@ class Matrix(Collection):
         return matrix_html(self)
 
 
-class TransposedMatrix:
+class TransposedMatrix(InfixMethods, CompatMethods):
     """``A.T``: the transpose of a Matrix inside an expression."""
 
     kind = "Matrix"

@@ -6,13 +6,14 @@ from typing import Any
 
 import numpy as np
 
+from ._infix_methods import InfixMethods
 from .backends import PicklesBackendByName, get_backend
 from .dtypes import FP64, DataType, cast_scalar, dtype_of_value, lookup_dtype
 from .exceptions import EmptyObject
 from .storage import ScalarStore
 
 
-class Scalar(PicklesBackendByName):
+class Scalar(InfixMethods, PicklesBackendByName):
     """A typed value that may be empty (``value is None``).
 
     A reduction's result stays where it was computed: on the GPU it is read back only when
@@ -102,9 +103,51 @@ class Scalar(PicklesBackendByName):
         """Remove the value."""
         self._store.set(None)
 
-    def dup(self, dtype: Any = None) -> Scalar:
-        """A copy, optionally cast to ``dtype``."""
-        return Scalar.from_value(self.value, dtype or self._dtype, backend=self._be.name)
+    def dup(self, dtype: Any = None, *, clear: bool = False, name: str | None = None, **opts: Any) -> Scalar:
+        """A copy, optionally cast to ``dtype``; ``clear=True``: an empty Scalar of the type."""
+        return Scalar.from_value(None if clear else self.value, dtype or self._dtype, backend=self._be.name,
+                                 name=name)
+
+    @property
+    def ndim(self) -> int:
+        """0: a Scalar has no dimensions."""
+        return 0
+
+    def wait(self, how: str = "materialize") -> Scalar:
+        """Nothing is pending on a Scalar; returns it (python-graphblas's ``s.wait()``)."""
+        if how not in ("materialize", "complete"):
+            raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
+        return self
+
+    def ewise_add(self, other: Any, op: Any = "plus") -> Any:
+        """``op(self, other)``; the lone value where only one holds a value."""
+        from ._scalar_ops import scalar_ewise
+
+        return scalar_ewise(self, other, op, "ewise_add")
+
+    def ewise_mult(self, other: Any, op: Any = "times") -> Any:
+        """``op(self, other)``; empty unless both hold a value."""
+        from ._scalar_ops import scalar_ewise
+
+        return scalar_ewise(self, other, op, "ewise_mult")
+
+    def ewise_union(self, other: Any, op: Any, left_default: Any, right_default: Any) -> Any:
+        """``op(self, other)``, an empty side taking its default; empty when both are."""
+        from ._scalar_ops import scalar_ewise
+
+        return scalar_ewise(self, other, op, "ewise_union", (left_default, right_default))
+
+    def __and__(self, other: Any) -> Any:
+        return self.ewise_mult(other) if getattr(other, "kind", "Scalar") == "Scalar" else NotImplemented
+
+    def __or__(self, other: Any) -> Any:
+        return self.ewise_add(other) if getattr(other, "kind", "Scalar") == "Scalar" else NotImplemented
+
+    def apply(self, op: Any, right: Any = None, *, left: Any = None) -> Any:
+        """``op(value)`` (a unary operator) or ``op(value, right)`` / ``op(left, value)``."""
+        from ._scalar_ops import scalar_apply
+
+        return scalar_apply(self, op, right, left)
 
     def get(self, default: Any = None) -> Any:
         """The value, or ``default`` when empty."""
@@ -117,15 +160,16 @@ class Scalar(PicklesBackendByName):
         return self._value
 
     def isequal(self, other: Any, *, check_dtype: bool = False) -> bool:
-        """Same emptiness and value (and type when ``check_dtype``)."""
-        other = other if isinstance(other, Scalar) else Scalar.from_value(other)
+        """Same emptiness and value (and type when ``check_dtype``; a Python number takes this
+        Scalar's type, as in python-graphblas)."""
+        other = _as_scalar_like(other, self._dtype)
         if check_dtype and other.dtype != self.dtype:
             return False
         return self.value == other.value
 
     def isclose(self, other: Any, *, rel_tol: float = 1e-7, abs_tol: float = 0.0, check_dtype: bool = False) -> bool:
         """Same emptiness and values within tolerance."""
-        other = other if isinstance(other, Scalar) else Scalar.from_value(other)
+        other = _as_scalar_like(other, self._dtype)
         if check_dtype and other.dtype != self.dtype:
             return False
         if self.is_empty or other.is_empty:
@@ -153,15 +197,21 @@ class Scalar(PicklesBackendByName):
 
         return Expression("scalar", "Scalar", (), self._dtype, self._be, lambda mask: self)
 
-    def __eq__(self, other: object) -> bool:  # python-graphblas compares a Scalar with its value
+    def __eq__(self, other: object) -> bool:  # type: ignore[override] # python-graphblas compares values
         if isinstance(other, Scalar):
             return self.isequal(other)
+        if getattr(other, "kind", None) == "Scalar":
+            return self.isequal(other.new())  # type: ignore[attr-defined]
         return self.value == other
+
+    def __ne__(self, other: object) -> bool:  # type: ignore[override]
+        return not self == other
 
     __hash__ = None  # type: ignore[assignment]
 
     def __bool__(self) -> bool:
-        return bool(self.require_value())
+        """The value's truth; an empty Scalar is false (as in python-graphblas)."""
+        return False if self.is_empty else bool(self._value)
 
     def __float__(self) -> float:
         return float(self.require_value())
@@ -177,3 +227,18 @@ class Scalar(PicklesBackendByName):
 
     def _repr_html_(self) -> str:
         return f"<div><b>Scalar</b> {self._dtype}: <code>{self.value!r}</code></div>"
+
+
+def _as_scalar_like(other: Any, dtype: DataType) -> Scalar:
+    """``other`` as a Scalar to compare with one of ``dtype``: a Scalar or a Scalar expression
+    as it is, a Python number in ``dtype`` (a NumPy number keeps its own type)."""
+    if isinstance(other, Scalar):
+        return other
+    if getattr(other, "kind", None) == "Scalar" and hasattr(other, "new"):
+        return other.new()
+    if isinstance(other, (bool, int, float)) and not isinstance(other, np.generic):
+        try:
+            return Scalar.from_value(other, dtype)
+        except Exception:  # noqa: BLE001 - out of range for dtype: compare in its own type
+            return Scalar.from_value(other)
+    return Scalar.from_value(other)

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from . import _sparse as sp
+from ._compat_methods import coo_values, dense_type, from_dict, from_pairs, is_dtype_like, named, scalar_dup_op
 from .backends import get_backend
 from .collection import Collection
 from .dtypes import BOOL, FP64, DataType, cast_scalar, lookup_dtype
@@ -51,9 +52,16 @@ class Vector(Collection):
 
     # ---------------------------------------------------------------- construction
     @classmethod
-    def from_coo(cls, indices: Any, values: Any = 1.0, size: int | None = None, *, dtype: Any = None,
-                 dup_op: Any = None, backend: str | None = None, name: str | None = None) -> Vector:
-        """A Vector from indices and values (a scalar value is given to every entry)."""
+    def from_coo(cls, indices: Any, values: Any = 1.0, size_or_dtype: Any = None, *, size: int | None = None,
+                 dtype: Any = None, dup_op: Any = None, backend: str | None = None,
+                 name: str | None = None) -> Vector:
+        """A Vector from indices and values (a scalar value is given to every entry).  The
+        third positional argument may be the type, as in python-graphblas
+        (``Vector.from_coo(indices, values, INT64, size=5)``)."""
+        if is_dtype_like(size_or_dtype):
+            dtype = size_or_dtype
+        elif size_or_dtype is not None:
+            size = size_or_dtype
         if hasattr(backend, "vector_from_coo"):  # a distributed Matrix's placement (grblas_gpu.dask)
             return backend.vector_from_coo(indices, values, size, dtype=dtype, dup_op=dup_op, name=name)  # type: ignore[union-attr]
         be = get_backend(backend)
@@ -63,7 +71,7 @@ class Vector(Collection):
         if size is None:
             size = int(idx.max()) + 1 if len(idx) else 0
         v = cls._without_storage(be, t, size, name)
-        keys, vals = build_entries(build, [idx], [v._size], values, t, dup_op)
+        keys, vals = build_entries(build, [idx], [v._size], values, t, scalar_dup_op(values, dup_op))
         v._set_sparse(be.asarray(keys), be.asarray(vals))
         return v
 
@@ -263,13 +271,17 @@ class Vector(Collection):
         return self._store.nvals(self._be)
 
     # ---------------------------------------------------------------- export
-    def to_coo(self) -> tuple[np.ndarray, np.ndarray]:
-        """(indices, values) as NumPy arrays, indices ascending."""
-        return self._be.to_host(self._idx).copy(), self._be.to_host(self._vals).copy()
+    def to_coo(self, dtype: Any = None, *, indices: bool = True, values: bool = True,
+               sort: bool = True) -> tuple[Any, Any]:
+        """(indices, values) as NumPy arrays, indices ascending; a part not asked for
+        (``values=False``) is None, and ``dtype`` casts the values."""
+        return (self._be.to_host(self._idx).copy() if indices else None,
+                coo_values(self._be.to_host(self._vals), dtype) if values else None)
 
     def to_dense(self, fill_value: Any = None, dtype: Any = None) -> np.ndarray:
-        """A dense NumPy array; missing entries get ``fill_value`` (required if any are missing)."""
-        t = lookup_dtype(dtype) if dtype is not None else self._dtype
+        """A dense NumPy array; missing entries get ``fill_value`` (required if any are missing;
+        without ``dtype`` the array's type holds both)."""
+        t = dense_type(self._dtype, fill_value, dtype)
         if fill_value is None and self.nvals < self._size:
             raise NoValue(f"{self._size - self.nvals} entries are missing; give fill_value= for them")
         fill = cast_scalar(0 if fill_value is None else fill_value, t)
@@ -284,6 +296,9 @@ class Vector(Collection):
         be = get_backend(backend)
         return Vector._from_parts(be, self._dtype, self._size, be.asarray(self._be.to_host(self._idx)),
                                   be.asarray(self._be.to_host(self._vals)))
+
+    from_dict = classmethod(from_dict)
+    from_pairs = classmethod(from_pairs)
 
     # ---------------------------------------------------------------- elements
     def __getitem__(self, key: Any) -> Expression:
@@ -319,8 +334,12 @@ class Vector(Collection):
         return default if val is None else val
 
     # ---------------------------------------------------------------- housekeeping
-    def dup(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Vector:
-        """A copy, optionally cast to ``dtype`` and keeping only the entries under ``mask``."""
+    def dup(self, dtype: Any = None, *, clear: bool = False, mask: Any = None, name: str | None = None,
+            **opts: Any) -> Vector:
+        """A copy, optionally cast to ``dtype`` and keeping only the entries under ``mask``;
+        ``clear=True``: an empty Vector of the same size and type."""
+        if clear:
+            return Vector(dtype if dtype is not None else self._dtype, self._size, backend=self._be.name, name=name)
         if mask is not None:
             return self._as_expression().new(dtype, mask=mask, name=name)
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
@@ -367,9 +386,9 @@ class Vector(Collection):
         """The dot product ``u' v`` over the semiring ``op``, as a Scalar expression."""
         return multiply.inner_expr(self, other, op)
 
-    def diag(self, k: int = 0) -> Any:
+    def diag(self, k: int = 0, *, name: str | None = None) -> Any:
         """A square Matrix with this Vector on diagonal ``k``."""
-        return vector_diag(self, k)
+        return named(vector_diag(self, k), None, name)
 
     # ---------------------------------------------------------------- internals for the glue
     def _keyspace(self, objs: list[Any]) -> None:

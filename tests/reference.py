@@ -464,6 +464,8 @@ def mxm(A: Obj, B: Obj, add: str | MonoidDef, mult: str | BinOp, t: np.dtype | N
     kB, n = B.shape
     assert kA == kB, (A.shape, B.shape)
     t = unify(A.dtype, B.dtype) if t is None else np.dtype(t)
+    if t == np.bool_ and getattr(mop, "name", mult) == "pair" and getattr(mon, "name", add) in ("plus", "times"):
+        t = np.dtype(np.int64)  # counting over BOOL counts in INT64, as python-graphblas's plus_pair does
     zt = mop.out_type(t)
     acc = np.zeros((m, n), dtype=zt)
     have = np.zeros((m, n), dtype=bool)

@@ -233,7 +233,9 @@ def test_datatype_equality_and_hash() -> None:
     assert hash(copy) == hash(gb.FP32) and {gb.FP32: 1}[copy] == 1
     assert gb.FP32 != gb.FP64 and gb.INT64 != gb.UINT64
     assert DataType("FP32", np.dtype(np.float32), "double") != gb.FP32
-    assert gb.FP32 != "FP32" and not (gb.FP32 == np.float32)  # noqa: SIM201 - __eq__ itself
+    # As in python-graphblas, a type equals what names it.
+    assert gb.FP32 == "FP32" and gb.FP32 == np.float32 and gb.FP64 == float  # noqa: E721 - __eq__ itself
+    assert gb.FP32 != "FP64" and gb.FP32 != object() and gb.FP32 != "no such type"
     assert all((a == b) == (a is b) for a in ALL_TYPES for b in ALL_TYPES)
 
 

@@ -17,6 +17,7 @@ from .base import (
     IndexUnaryOp,
     Monoid,
     Positions,
+    SelectOp,
     Semiring,
     TypedBinaryOp,
     TypedIndexUnaryOp,
@@ -30,7 +31,7 @@ __all__ = [
     "unary", "binary", "monoid", "semiring", "indexunary", "select",
     "UnaryOp", "BinaryOp", "Monoid", "Semiring", "IndexUnaryOp",
     "TypedUnaryOp", "TypedBinaryOp", "TypedMonoid", "TypedSemiring", "TypedIndexUnaryOp",
-    "Positions", "get_semiring", "get_monoid", "get_binary", "get_unary", "get_indexunary",
+    "Positions", "SelectOp", "get_semiring", "get_monoid", "get_binary", "get_unary", "get_indexunary",
 ]
 
 
@@ -60,6 +61,9 @@ class Namespace:
         return op
 
     def _missing(self, name: str) -> Any:
+        symbol = getattr(self, "_symbols", {}).get(name)  # "+", "<=": set by grblas_gpu.op
+        if symbol is not None:
+            return self[symbol]
         raise InvalidValue(f"no {self._kind} operator named {name!r}; known: {', '.join(sorted(self._table))}")
 
     def __contains__(self, name: str) -> bool:
@@ -86,8 +90,9 @@ class Namespace:
 
 
 class _UnaryNamespace(Namespace):
-    def register_new(self, name: str, func: Any) -> UnaryOp:
-        """Define a unary operator from a Python function ``f(x)`` (see :mod:`.udf`)."""
+    def register_new(self, name: str, func: Any, *, lazy: bool = False) -> UnaryOp:
+        """Define a unary operator from a Python function ``f(x)`` (see :mod:`.udf`); each type's
+        instance is made on first use whatever ``lazy`` says (python-graphblas's keyword)."""
         from .udf import unary_from_function
 
         return self._register(name, unary_from_function(name, func))
@@ -100,8 +105,9 @@ class _UnaryNamespace(Namespace):
 
 
 class _BinaryNamespace(Namespace):
-    def register_new(self, name: str, func: Any) -> BinaryOp:
-        """Define a binary operator from a Python function ``f(x, y)`` (see :mod:`.udf`)."""
+    def register_new(self, name: str, func: Any, *, lazy: bool = False) -> BinaryOp:
+        """Define a binary operator from a Python function ``f(x, y)`` (see :mod:`.udf`); each
+        type's instance is made on first use whatever ``lazy`` says."""
         from .udf import binary_from_function
 
         return self._register(name, binary_from_function(name, func))
@@ -114,7 +120,7 @@ class _BinaryNamespace(Namespace):
 
 
 class _IndexUnaryNamespace(Namespace):
-    def register_new(self, name: str, func: Any) -> IndexUnaryOp:
+    def register_new(self, name: str, func: Any, *, lazy: bool = False) -> IndexUnaryOp:
         """Define an index-unary operator from ``f(x, i, j, thunk)`` (see :mod:`.udf`)."""
         from .udf import indexunary_from_function
 
@@ -194,8 +200,55 @@ class _SelectNamespace(_IndexUnaryNamespace):
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         self.function(*args, **kwargs)
 
+    def register_new(self, name: str, func: Any, *, lazy: bool = False) -> IndexUnaryOp:
+        """Define a select operator from ``f(x, i, j, thunk) -> bool`` (see :mod:`.udf`)."""
+        return self._register(name, self.register_anonymous(func, name))
 
-select = _SelectNamespace("select", {n: catalog.INDEXUNARY[n] for n in catalog.SELECT_NAMES})
+    def register_anonymous(self, func: Any, name: str = "anonymous") -> IndexUnaryOp:
+        """A select operator from ``f(x, i, j, thunk)`` without adding it to the namespace."""
+        from .udf import indexunary_from_function
+
+        op = indexunary_from_function(name, func)
+        return SelectOp(name, builder=op.builder)
+
+    def value(self, expr: Any) -> Any:
+        """``select.value(A > 0)``: ``select.valuegt(A, 0)``, nicer to read."""
+        return _select_from_comparison(expr, "value")
+
+    def row(self, expr: Any) -> Any:
+        """``select.row(A <= 5)``: ``select.rowle(A, 5)``."""
+        return _select_from_comparison(expr, "row")
+
+    def column(self, expr: Any) -> Any:
+        """``select.column(A <= 5)``: ``select.colle(A, 5)``."""
+        return _select_from_comparison(expr, "col")
+
+    def index(self, expr: Any) -> Any:
+        """``select.index(v <= 5)``: ``select.indexle(v, 5)``."""
+        return _select_from_comparison(expr, "index")
+
+
+def _select_from_comparison(expr: Any, prefix: str) -> Any:
+    """The select a comparison of an object with a scalar (``A < 5``) names: ``value`` keeps the
+    entries whose value compares true; ``row``/``col``/``index`` compare the position."""
+    applied = getattr(expr, "_applied", None)
+    if applied is None:
+        raise TypeError(f"Expected a comparison such as select.{prefix}(x <= 5), got {type(expr).__name__}")
+    opname, obj, thunk = applied
+    name = prefix + opname
+    if name not in select:
+        if prefix == "value":
+            raise ValueError(f"Unknown or unregistered select method: {name}")
+        # Positions have only <= and >: x < t is x <= t - 1, x >= t is x > t - 1.
+        shift = {"lt": "le", "ge": "gt"}.get(opname)
+        if shift is None:
+            raise ValueError(f"Unknown or unregistered select method: {name}")
+        name, thunk = prefix + shift, int(thunk) - 1
+    return select[name](obj, thunk)
+
+
+select = _SelectNamespace("select", {n: SelectOp(n, builder=catalog.INDEXUNARY[n].builder)
+                                     for n in catalog.SELECT_NAMES})
 
 
 def _get(ns: Namespace, cls: type, op: Any, what: str) -> Any:
@@ -203,7 +256,10 @@ def _get(ns: Namespace, cls: type, op: Any, what: str) -> Any:
         return op
     if isinstance(op, str):
         return ns[op]
-    raise InvalidValue(f"expected a {what} (or its name), got {op!r}")
+    # A TypeError (DomainMismatch is one), as python-graphblas raises for an operator of the wrong kind.
+    from ..exceptions import DomainMismatch
+
+    raise DomainMismatch(f"expected a {what} (or its name), got {op!r}")
 
 
 def get_unary(op: Any) -> UnaryOp:
@@ -224,7 +280,9 @@ def get_monoid(op: Any) -> Monoid:
     if isinstance(op, BinaryOp):
         if op.name in catalog.MONOID and catalog.MONOID[op.name].binop is op:
             return catalog.MONOID[op.name]
-        raise InvalidValue(f"binary operator {op.name!r} has no monoid; pass a Monoid")
+        from ..exceptions import DomainMismatch  # a TypeError, as python-graphblas raises
+
+        raise DomainMismatch(f"binary operator {op.name!r} has no monoid; pass a Monoid or an Aggregator")
     return _get(monoid, Monoid, op, "monoid")
 
 

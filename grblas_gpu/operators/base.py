@@ -12,6 +12,7 @@ CUDA expressions are written in terms of
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable
@@ -33,6 +34,7 @@ __all__ = [
     "UnaryOp",
     "BinaryOp",
     "IndexUnaryOp",
+    "SelectOp",
     "Monoid",
     "Semiring",
 ]
@@ -64,6 +66,14 @@ class TypedUnaryOp:
     out_type: DataType
     np_func: Callable[[Any], Any]
     cuda: str
+
+    kind = "unary"
+
+    def __call__(self, val: Any) -> Any:
+        """``op(v)``: apply to a Vector, Matrix or Scalar (python-graphblas's shorthand)."""
+        from ..infix import call_operator
+
+        return call_operator(self, val)
 
     @property
     def key(self) -> str:
@@ -99,8 +109,16 @@ class TypedBinaryOp:
         not read x, ``pair`` neither): a product need not load an operand it ignores."""
         return _mentions(self.cuda, operand)
 
-    def __call__(self, x: Any, y: Any, pos: Positions | None = None) -> Any:
-        """Apply to NumPy arrays (or scalars) already cast to ``x_type`` and ``y_type``."""
+    kind = "binary"
+
+    def __call__(self, x: Any, y: Any = None, pos: Positions | None = None, **kwargs: Any) -> Any:
+        """Apply to NumPy arrays (or scalars) already cast to ``x_type`` and ``y_type``; on
+        objects, python-graphblas's shorthand (``op(A, 1)``, ``op(A | B)``: see
+        :func:`grblas_gpu.infix.call_operator`)."""
+        if kwargs or y is None or hasattr(x, "kind") or hasattr(y, "kind"):
+            from ..infix import call_operator
+
+            return call_operator(self, x, y, **kwargs)
         with np.errstate(all="ignore"):
             z = np.asarray(self.np_func(x, y, pos))
         shape = np.broadcast(x, y).shape
@@ -159,6 +177,18 @@ class TypedIndexUnaryOp:
     np_func: Callable[[Any, Any, Any, Any], Any]
     cuda: str
     uses_value: bool = True
+    is_select: bool = False  # from the ``select`` namespace: called, it selects
+
+    @property
+    def kind(self) -> str:
+        """"select" for a select operator, else "indexunary"."""
+        return "select" if self.is_select else "indexunary"
+
+    def __call__(self, val: Any, thunk: Any = None) -> Any:
+        """``op(A, thunk)``: select (a select operator) or apply (python-graphblas's shorthand)."""
+        from ..infix import call_operator
+
+        return call_operator(self, val, thunk)
 
     @property
     def key(self) -> str:
@@ -180,6 +210,14 @@ class TypedMonoid:
     ufunc: Any = None  # NumPy ufunc with the same meaning, for reduceat; None: pairwise
     is_any: bool = False
 
+    kind = "monoid"
+
+    def __call__(self, left: Any, right: Any = None, **kwargs: Any) -> Any:
+        """``op(A | B)``, ``op(A, 1)``: python-graphblas's shorthand (see :mod:`grblas_gpu.infix`)."""
+        from ..infix import call_operator
+
+        return call_operator(self, left, right, **kwargs)
+
     @property
     def type(self) -> DataType:
         """The monoid's domain."""
@@ -197,6 +235,11 @@ class TypedMonoid:
         """A name unique per monoid and type, usable in generated code."""
         return f"{self.name}_{self.type.name}"
 
+    @property
+    def binaryop(self) -> TypedBinaryOp:
+        """The monoid's binary operator (python-graphblas's name for :attr:`op`)."""
+        return self.op
+
     def __repr__(self) -> str:
         return f"monoid.{self.name}[{self.type}]"
 
@@ -209,6 +252,14 @@ class TypedSemiring:
     monoid: TypedMonoid
     mult: TypedBinaryOp
 
+    kind = "semiring"
+
+    def __call__(self, left: Any, right: Any = None) -> Any:
+        """``op(A @ B)``: the product over this semiring (python-graphblas's shorthand)."""
+        from ..infix import call_operator
+
+        return call_operator(self, left, right)
+
     @property
     def key(self) -> str:
         """A name unique per semiring and types, usable in generated code."""
@@ -218,6 +269,11 @@ class TypedSemiring:
     def out_type(self) -> DataType:
         """The type of the result (kept: every product statement asks for it)."""
         return self.monoid.type
+
+    @property
+    def binaryop(self) -> TypedBinaryOp:
+        """The multiplicative operator (python-graphblas's name for :attr:`mult`)."""
+        return self.mult
 
     def flipped(self) -> TypedSemiring:
         """The semiring with the multiplicative operator's operands exchanged."""
@@ -249,11 +305,13 @@ class _Polymorphic:
     def _build(self, t: DataType) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def __call__(self, expr: Any) -> Any:
-        """Apply this operator to an infix expression: ``semiring.min_plus(A @ B)``."""
-        from ..infix import apply_operator
+    def __call__(self, left: Any, right: Any = None, **kwargs: Any) -> Any:
+        """This operator on objects, python-graphblas's shorthand: ``semiring.min_plus(A @ B)``,
+        ``binary.max(A | B)``, ``unary.abs(v)``, ``binary.plus(A, 1)``, ``select.triu(A, 1)``
+        (see :func:`grblas_gpu.infix.call_operator`)."""
+        from ..infix import call_operator
 
-        return apply_operator(self, expr)
+        return call_operator(self, left, right, **kwargs)
 
     @property
     def types(self) -> list[DataType]:
@@ -308,6 +366,19 @@ class IndexUnaryOp(_Polymorphic):
 
 
 @dataclass(eq=False, repr=False)
+class SelectOp(IndexUnaryOp):
+    """An index-unary operator of the ``select`` namespace: called on an object, it selects
+    (``select.triu(A, 1)``) where the same operator of ``indexunary`` applies."""
+
+    kind = "select"
+
+    def _build(self, t: DataType) -> TypedIndexUnaryOp:
+        assert self.builder is not None
+        typed = self.builder(t)
+        return typed if typed.is_select else dataclasses.replace(typed, is_select=True)
+
+
+@dataclass(eq=False, repr=False)
 class Monoid(_Polymorphic):
     """A polymorphic monoid: a BinaryOp with an identity (and a terminal where one exists)."""
 
@@ -339,8 +410,16 @@ class Semiring(_Polymorphic):
     mult: BinaryOp | None = None
     kind = "semiring"
 
+    @property
+    def binaryop(self) -> BinaryOp | None:
+        """The multiplicative operator (python-graphblas's name for :attr:`mult`)."""
+        return self.mult
+
     def _build(self, t: DataType) -> TypedSemiring:
         assert self.monoid is not None and self.mult is not None
+        if t.is_bool and self.mult.name == "pair" and self.monoid.name in ("plus", "times"):
+            # Counting over BOOL counts in INT64, as python-graphblas's plus_pair[BOOL] does.
+            t = lookup_dtype("INT64")
         mult = self.mult[t]
         return TypedSemiring(self.name, self.monoid[mult.out_type], mult)
 

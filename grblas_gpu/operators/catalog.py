@@ -284,7 +284,12 @@ for _n, _f, _c in (("valueeq", np.equal, "=="), ("valuene", np.not_equal, "!="),
     _indexunary(_n, _compare_value(_f), f"(x {_c} thunk)", out=_bool_out,
                 uses_value=True, thunk=lambda t: t)
 
-SELECT_NAMES = ("tril", "triu", "diag", "offdiag", "rowle", "rowgt", "colle", "colgt",
+# A Vector's index is its row (python-graphblas's names for Vectors).
+_indexunary("index", lambda x, i, j, s: _i64(i) + s, "(Z)(i + thunk)", out=lambda t: INT64, uses_value=False)
+_indexunary("indexle", lambda x, i, j, s: _i64(i) <= s, "(i <= thunk)", out=_bool_out, uses_value=False)
+_indexunary("indexgt", lambda x, i, j, s: _i64(i) > s, "(i > thunk)", out=_bool_out, uses_value=False)
+
+SELECT_NAMES = ("tril", "triu", "diag", "offdiag", "rowle", "rowgt", "colle", "colgt", "indexle", "indexgt",
                 "valueeq", "valuene", "valuelt", "valuele", "valuegt", "valuege")
 
 # Semirings listed as built in: the named ones the kernel registry renders for every type.

@@ -1,7 +1,8 @@
 """User-defined operators from one Python function that runs on both backends.
 
-The function (a lambda, or a ``def`` whose body is one ``return``) is parsed once
-and rendered twice: vectorised NumPy for the CPU and a CUDA C expression for the
+The function (any pure Python function of numbers: a lambda, a ``def`` of one ``return``
+read from its source, or, where there is no source or several statements, traced by
+:mod:`.udf_trace`) becomes one expression, rendered twice: vectorised NumPy for the CPU and a CUDA C expression for the
 GPU kernels.  Supported: arithmetic (``+ - * / // **``), comparisons, ``and``/``or``/
 ``not``, ``a if cond else b``, ``abs``, ``min``, ``max``, and ``math``/``numpy``
 functions such as ``sqrt``, ``exp``, ``log``, ``floor``; constants; the arguments.
@@ -21,9 +22,10 @@ from typing import Any
 import numpy as np
 
 from ..dtypes import DataType, lookup_dtype
-from ..exceptions import DomainMismatch, InvalidValue, NotImplementedException
+from ..exceptions import DomainMismatch, InvalidValue, NotImplementedException, UdfParseError
 from . import cmath as cm
 from .base import BinaryOp, IndexUnaryOp, TypedBinaryOp, TypedIndexUnaryOp, TypedUnaryOp, UnaryOp
+from .udf_trace import traced_expression
 
 _FUNCS = {"sqrt", "exp", "log", "log2", "log10", "exp2", "sin", "cos", "tan", "sinh", "cosh", "tanh",
           "floor", "ceil", "trunc", "fabs", "expm1", "log1p", "cbrt", "atan2", "hypot"}
@@ -43,23 +45,23 @@ def _expression_of(func: Callable[..., Any] | str, nargs: int) -> tuple[ast.expr
         if not isinstance(text, ast.Lambda) or len(text.args.args) != nargs:
             raise InvalidValue(f"expected the text of a lambda of {nargs} arguments, got {func!r}")
         return text.body, [a.arg for a in text.args.args]
+    code = getattr(func, "__code__", None)
+    names = list(code.co_varnames[: code.co_argcount]) if code is not None else []
+    if code is not None and len(names) != nargs:
+        raise UdfParseError(f"the operator function must take {nargs} arguments, it takes {len(names)}")
     try:
-        src = textwrap.dedent(inspect.getsource(func))
-    except (OSError, TypeError) as exc:
-        raise InvalidValue(f"cannot read the source of {func!r}; define it in a file or notebook cell") from exc
-    names = list(func.__code__.co_varnames[: func.__code__.co_argcount])
-    if len(names) != nargs:
-        raise InvalidValue(f"the operator function must take {nargs} arguments, it takes {len(names)}")
-    tree = _parse_fragment(src)
+        tree = _parse_fragment(textwrap.dedent(inspect.getsource(func)))
+    except (OSError, TypeError, InvalidValue):
+        return traced_expression(func, nargs)  # no source (a lambda typed at a prompt): run it on symbols
     for node in ast.walk(tree):
         if isinstance(node, ast.Lambda) and [a.arg for a in node.args.args] == names:
             return node.body, names
         if isinstance(node, ast.FunctionDef) and node.name == func.__name__:
             body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-            if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
-                raise InvalidValue(f"{func.__name__}: the body must be a single 'return <expression>'")
-            return body[0].value, names
-    raise InvalidValue(f"could not find the expression of {func!r} in its source")
+            if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+                return body[0].value, names
+            break
+    return traced_expression(func, nargs)  # several statements: run it on symbols
 
 
 def _parse_fragment(src: str) -> ast.AST:

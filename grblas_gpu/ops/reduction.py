@@ -13,12 +13,30 @@ from ..operators import typed_monoid
 from ..scalar import Scalar
 
 
+def is_aggregator(op: Any) -> bool:
+    """Whether ``op`` is an aggregator (``agg.mean``, ``"argmin"``), reduced by :mod:`grblas_gpu.agg`."""
+    if getattr(op, "kind", None) != "aggregator" and not isinstance(op, str):
+        return False
+    from ..agg import is_aggregator as known
+
+    return known(op)
+
+
+def aggregate_expr(obj: Any, op: Any, axis: str, allow_empty: bool = True) -> Expression:
+    """The reduction of ``obj`` by an aggregator (see :mod:`grblas_gpu.agg`)."""
+    from ..agg import aggregate_expr as expr
+
+    return expr(obj, op, axis, allow_empty)
+
+
 def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
     """Each row (or column, when ``transpose``) of ``A`` reduced to one value."""
     from ..matrix import as_matrix
     from ..vector import Vector
 
     A = as_matrix(A)
+    if is_aggregator(op):
+        return aggregate_expr(A, op, "cols" if transpose else "rows")
     mon = typed_monoid(op, A.dtype)
     size = A.ncols if transpose else A.nrows
 
@@ -62,6 +80,8 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
 
     if isinstance(obj, TransposedMatrix):
         obj = obj.parent
+    if is_aggregator(op):
+        return aggregate_expr(obj, op, "scalar", allow_empty)
     mon = typed_monoid(op, obj.dtype)
 
     def compute(mask: Mask | None) -> Scalar:

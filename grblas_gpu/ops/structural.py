@@ -160,6 +160,8 @@ def vector_diag(v: Any, k: int = 0) -> Any:
 
 
 def _diagonal_number(k: Any) -> int:
+    if getattr(k, "kind", None) == "Scalar" and hasattr(k, "require_value"):
+        k = k.require_value()  # a Scalar k, as python-graphblas allows
     if not isinstance(k, (int, np.integer)) or isinstance(k, (bool, np.bool_)):
         raise InvalidValue(f"the diagonal k must be an integer, not {type(k).__name__}")
     return int(k)

@@ -1,0 +1,166 @@
+"""Arithmetic, comparison and in-place infix operators, as python-graphblas defines them.
+
+For two Vectors or Matrices: ``+ | ^`` are the union (ewise_add), ``-`` is ewise_union with
+defaults 0, ``* / // % ** & == != < <= > >=`` are the intersection (ewise_mult).  With a
+scalar on either side they apply the operator with the scalar bound (``2 * v``, ``A < 2``).
+``-x`` is ``ainv``, ``abs(x)`` is ``abs``, ``~x`` (BOOL only) is ``lnot``.  ``x += y`` writes
+``x + y`` into ``x`` (``x(binary.plus) << y`` when ``y`` is a Vector or Matrix of ``x``'s kind).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .dtypes import BOOL
+from .operators import binary, unary
+
+
+def _kind(x: Any) -> str | None:
+    return getattr(x, "kind", None)
+
+
+def _is_array_like(x: Any) -> bool:
+    return _kind(x) in ("Matrix", "Vector")
+
+
+def call_op(left: Any, right: Any, op: Any, *, outer: bool = False, union: bool = False) -> Any:
+    """``left op right`` as python-graphblas computes it (see the module's docstring)."""
+    from .scalar import Scalar
+
+    if _is_array_like(left):
+        if _is_array_like(right):
+            if outer:
+                return left.ewise_add(right, op)
+            if union:
+                return left.ewise_union(right, op, False, False)
+            return left.ewise_mult(right, op)
+        if not _is_scalar_like(right):
+            return NotImplemented
+        return op(left, right)
+    if _is_array_like(right):
+        if not _is_scalar_like(left):
+            return NotImplemented
+        return op(left, right)
+    if not (_is_scalar_like(left) and _is_scalar_like(right)):
+        return NotImplemented
+    a = left if isinstance(left, Scalar) or _kind(left) == "Scalar" else Scalar.from_value(left)
+    if outer:
+        return a.ewise_add(right, op)
+    if union:
+        return a.ewise_union(right, op, False, False)
+    return a.ewise_mult(right, op)
+
+
+def _is_scalar_like(x: Any) -> bool:
+    import numpy as np
+
+    return _kind(x) == "Scalar" or isinstance(x, (int, float, bool, np.generic))
+
+
+def _binary_method(op_name: str, *, outer: bool = False, union: bool = False, reflected: bool = False) -> Any:
+    def method(self: Any, other: Any) -> Any:
+        op = binary[op_name]
+        return call_op(other, self, op, outer=outer, union=union) if reflected else \
+            call_op(self, other, op, outer=outer, union=union)
+
+    method.__doc__ = f"``{'other' if reflected else 'self'} {op_name} ...``, as python-graphblas's infix form."
+    return method
+
+
+def _inplace_method(op_name: str, *, outer: bool = False, union: bool = False) -> Any:
+    def method(self: Any, other: Any) -> Any:
+        if _kind(self) not in ("Matrix", "Vector", "Scalar") or not hasattr(self, "__lshift__"):
+            raise TypeError(f"in-place {op_name} needs a Vector, Matrix or Scalar on the left, not an expression")
+        expr = call_op(self, other, binary[op_name], outer=outer, union=union)
+        if expr is NotImplemented:
+            return NotImplemented
+        self << expr
+        return self
+
+    method.__doc__ = f"``self {op_name}= other``: the result written into ``self``."
+    return method
+
+
+class InfixMethods:
+    """The infix operators of Vector, Matrix, Scalar and their expressions."""
+
+    __slots__ = ()
+
+    __add__ = _binary_method("plus", outer=True)
+    __radd__ = _binary_method("plus", outer=True, reflected=True)
+    __iadd__ = _inplace_method("plus", outer=True)
+    __sub__ = _binary_method("minus", union=True)
+    __rsub__ = _binary_method("minus", union=True, reflected=True)
+    __isub__ = _inplace_method("minus", union=True)
+    __mul__ = _binary_method("times")
+    __rmul__ = _binary_method("times", reflected=True)
+    __imul__ = _inplace_method("times")
+    __truediv__ = _binary_method("truediv")
+    __rtruediv__ = _binary_method("truediv", reflected=True)
+    __itruediv__ = _inplace_method("truediv")
+    __floordiv__ = _binary_method("floordiv")
+    __rfloordiv__ = _binary_method("floordiv", reflected=True)
+    __ifloordiv__ = _inplace_method("floordiv")
+    __pow__ = _binary_method("pow")
+    __rpow__ = _binary_method("pow", reflected=True)
+    __ipow__ = _inplace_method("pow")
+    __lt__ = _binary_method("lt")
+    __le__ = _binary_method("le")
+    __gt__ = _binary_method("gt")
+    __ge__ = _binary_method("ge")
+
+    def __eq__(self, other: object) -> Any:  # type: ignore[override]
+        """``x == y``: the element-wise comparison (an expression), as in python-graphblas;
+        ``x.isequal(y)`` compares whole objects."""
+        return call_op(self, other, binary.eq)
+
+    def __ne__(self, other: object) -> Any:  # type: ignore[override]
+        """``x != y``: the element-wise comparison (an expression)."""
+        return call_op(self, other, binary.ne)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __imatmul__(self, other: Any) -> Any:
+        """``x @= A``: the product written into ``x``."""
+        self << self @ other  # type: ignore[operator]
+        return self
+
+    def __neg__(self) -> Any:
+        return unary.ainv(self)
+
+    def __abs__(self) -> Any:
+        return unary.abs(self)
+
+    def __invert__(self) -> Any:
+        if self.dtype != BOOL:  # type: ignore[attr-defined]
+            raise TypeError(f"The invert operator, `~`, is not supported for {self.dtype.name} dtype.  "  # type: ignore[attr-defined]
+                            "It is only supported for BOOL dtype.")
+        return unary.lnot(self)
+
+    def __xor__(self, other: Any) -> Any:
+        return _bool_only(call_op(self, other, binary.lxor, outer=True), "__xor__", "x ^ y", self, other)
+
+    def __rxor__(self, other: Any) -> Any:
+        return _bool_only(call_op(other, self, binary.lxor, outer=True), "__xor__", "x ^ y", self, other)
+
+    def __ixor__(self, other: Any) -> Any:
+        self << _bool_only(call_op(self, other, binary.lxor, outer=True), "__ixor__", "x ^= y", self, other)  # type: ignore[operator]
+        return self
+
+    def __ior__(self, other: Any) -> Any:
+        self << _bool_only(call_op(self, other, binary.lor, outer=True), "__ior__", "x |= y", self, other)  # type: ignore[operator]
+        return self
+
+    def __iand__(self, other: Any) -> Any:
+        self << _bool_only(call_op(self, other, binary.land), "__iand__", "x &= y", self, other)  # type: ignore[operator]
+        return self
+
+
+def _bool_only(expr: Any, name: str, form: str, *operands: Any) -> Any:
+    """``expr``, where every operand is BOOL (the logical infix operators are only for BOOL)."""
+    for x in operands:
+        t = getattr(x, "dtype", BOOL if isinstance(x, bool) else None)
+        if t is not None and t != BOOL:
+            raise TypeError(f"The {name} infix operator, `{form}`, is not supported for {t.name} dtype.  "
+                            "It is only supported for BOOL dtype.")
+    return expr
