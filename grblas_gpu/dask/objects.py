@@ -563,8 +563,10 @@ class DistVector(DistCollection, Vector):  # type: ignore[misc]  # distributed e
         """``(size,)``."""
         return (self._layout.size,)
 
-    def dup(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> DistVector:
+    def dup(self, dtype: Any = None, *, clear: bool = False, mask: Any = None, name: str | None = None,
+            **opts: Any) -> DistVector:
         """A copy (cast to ``dtype``, through ``mask``)."""
+        _no_clear(clear)
         return self._as_expr().new(dtype, mask=mask, name=name)
 
     def vxm(self, A: Any, op: Any = "plus_times", *, method: str = "auto") -> DistExpr:  # type: ignore[override]
@@ -581,11 +583,13 @@ class DistVector(DistCollection, Vector):  # type: ignore[misc]  # distributed e
         e = self._local_expr("inner", lambda a, b: a.inner(b, sr), other)
         return DistExpr("scalar", "Scalar", self._layout, e.dtype, e.make, e.inputs, "inner", combine=sr.monoid)
 
-    def to_coo(self) -> tuple[np.ndarray, np.ndarray]:
-        """Indices and values of every entry, gathered on the client."""
+    def to_coo(self, dtype: Any = None, *, indices: bool = True, values: bool = True,
+               sort: bool = True) -> tuple[Any, Any]:
+        """Indices and values of every entry, gathered on the client (as Vector.to_coo)."""
         parts = self._coo()
-        return (np.concatenate([p[0] for p in parts]).astype(np.int64),
-                np.concatenate([p[1] for p in parts]).astype(self.dtype.np_type))
+        t = lookup_dtype(dtype) if dtype is not None else self.dtype
+        return (np.concatenate([p[0] for p in parts]).astype(np.int64) if indices else None,
+                np.concatenate([p[1] for p in parts]).astype(t.np_type) if values else None)
 
     def gather(self, backend: str | None = None) -> Vector:
         """The ordinary Vector with the same entries."""
@@ -755,8 +759,10 @@ class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed e
     def is_symmetric(self, value: bool) -> None:
         self._symmetric = bool(value)
 
-    def dup(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> DistMatrix:
+    def dup(self, dtype: Any = None, *, clear: bool = False, mask: Any = None, name: str | None = None,
+            **opts: Any) -> DistMatrix:
         """A copy (cast to ``dtype``)."""
+        _no_clear(clear)
         B = self._as_expr().new(dtype, mask=mask, name=name)
         B._col_layout = self._col_layout
         if dtype is None or lookup_dtype(dtype) == self.dtype:
@@ -779,12 +785,14 @@ class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed e
         return self.reduce_scalar_expr(op, allow_empty, "reduce_scalar",
                                        lambda M: M.reduce_scalar(op, allow_empty=allow_empty))
 
-    def to_coo(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Rows, columns and values of every entry, gathered on the client."""
+    def to_coo(self, dtype: Any = None, *, rows: bool = True, columns: bool = True, values: bool = True,
+               sort: bool = True) -> tuple[Any, Any, Any]:
+        """Rows, columns and values of every entry, gathered on the client (as Matrix.to_coo)."""
         parts = self._coo()
-        return (np.concatenate([p[0] for p in parts]).astype(np.int64),
-                np.concatenate([p[1] for p in parts]).astype(np.int64),
-                np.concatenate([p[2] for p in parts]).astype(self.dtype.np_type))
+        t = lookup_dtype(dtype) if dtype is not None else self.dtype
+        return (np.concatenate([p[0] for p in parts]).astype(np.int64) if rows else None,
+                np.concatenate([p[1] for p in parts]).astype(np.int64) if columns else None,
+                np.concatenate([p[2] for p in parts]).astype(t.np_type) if values else None)
 
     def gather(self, backend: str | None = None) -> Matrix:
         """The ordinary Matrix with the same entries."""
@@ -799,6 +807,12 @@ class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed e
         workers stay where they are.  Returns the rebuilt partitions' numbers; vectors made
         from the old layout no longer meet this matrix."""
         return rebuild(self, source)
+
+
+def _no_clear(clear: bool) -> None:
+    if clear:
+        raise NotImplementedException("dup(clear=True) of a distributed object: make an empty local one and "
+                                      "distribute it")
 
 
 def _col_layout_of(rows: Layout, ncols: int) -> Layout:
