@@ -11,6 +11,7 @@ from ._checkout import find_algorithms_beside_package
 find_algorithms_beside_package()
 
 from . import agg, descriptor, dtypes, exceptions, io, op, viz
+from . import operator_calls as _operator_calls  # noqa: F401 - binds the operators' call on objects
 from .backends import default_backend, get_backend, gpu_available, use_backend
 from .descriptor import Descriptor
 from .dtypes import (

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _upward
 from .dtypes import unify
 from .exceptions import DimensionMismatch
 from .expressions import Expression, check_same_backend
@@ -105,3 +106,6 @@ def outer_expr(u: Any, v: Any, op: Any = "times") -> Expression:
         return kronecker_expr(col, row, typed).new()
 
     return Expression(f"outer({typed.name})", "Matrix", (u.size, v.size), typed.out_type, be, compute, (u, v))
+
+
+_upward.bind("broadcast_ewise", broadcast_ewise)

@@ -51,11 +51,9 @@ class CompatMethods:
         if self.nvals != self.size:  # type: ignore[attr-defined]
             raise AttributeError("__cuda_array_interface__ needs a full Vector; some entries are missing")
         vec: Any = self
-        bits, vals = vec._bitmap()
-        if vec._be.owns_block(vals):
-            vals = vals.view()  # shared from now on, as __dlpack__ marks it: never written in place
-            vec._bm = (bits, vals)
-        return vals.__cuda_array_interface__
+        vec._bitmap()
+        # (shared from now on, as __dlpack__ marks it: never written in place)
+        return vec._store.export_values(vec._be).__cuda_array_interface__
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         name = "v" if self.kind == "Vector" else "A"

@@ -59,8 +59,6 @@ class Mask:
         """The mask as a value, python-graphblas's ``(~A.S).new()``: an object of the parent's
         shape holding ``True`` (cast to ``dtype``) where the mask allows a write.  A complement
         is as dense as the positions it allows."""
-        from .expressions import Updater
-
         if complement:  # the positions the result would not hold
             held = self.new(dtype, mask=mask)
             return Mask(held, structure=True, complement=True).new(dtype, name=name)
@@ -69,7 +67,7 @@ class Mask:
         if self.complement:
             full = type(parent).from_scalar(True, *parent.shape, backend=parent.backend)
             out = type(parent)(dtype, *parent.shape, backend=parent.backend, name=name)
-            Updater(out, mask=self) << full
+            out(mask=self) << full
         else:
             allowed = parent if self.structure else parent.select("valuene", False).new()
             out = allowed.apply("one").new(dtype, name=name)

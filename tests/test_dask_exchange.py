@@ -151,6 +151,7 @@ def test_alltoall_every_form(dtype: str) -> None:
 def test_algorithms_through_the_collective_path() -> None:
     """The five algorithms with every product's exchange made inside the workers' tasks
     (the path NCCL takes), over the thread transport: 2 workers in threads of this process."""
+    pytest.importorskip("distributed")
     from distributed import Client, LocalCluster
     from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, sssp, widest_path
 

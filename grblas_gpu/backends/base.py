@@ -67,6 +67,11 @@ class Backend:
         reporting what it changed (CUDA: min and max monoids, or ANY to ``claim`` positions)."""
         return False
 
+    def transpose_csr(self, indptr: Any, indices: Any, values: Any, nrows: int, ncols: int, ptr_type: Any,
+                      row_type: Any) -> Any:
+        """A counting-sort transpose (see the Protocol); None: the caller sorts."""
+        return None
+
     def pulls_by_columns(self, semiring: Any) -> bool:
         """True when ``spmv_columns`` computes ``u' A`` for ``semiring`` from A's own rows, so that
         a vxm needs no transpose of A (the NumPy backend)."""

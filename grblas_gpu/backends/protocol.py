@@ -187,6 +187,13 @@ class BackendProtocol(Protocol):
         ``launches``: as for :meth:`spmspv`."""
         ...
 
+    def transpose_csr(self, indptr: Array, indices: Array, values: Array, nrows: int, ncols: int, ptr_type: Any,
+                      row_type: Any) -> tuple[Array, Array, Array] | None:
+        """(pointers, rows, values) of the transpose of a sorted CSR, its work sized by the
+        columns (a counting sort); None where the backend has none for these values (the caller
+        sorts instead)."""
+        ...
+
     def pulls_by_columns(self, semiring: Any) -> bool:
         """True when :meth:`spmv_columns` takes ``semiring`` (``u' A`` from A's own rows, no
         transpose)."""

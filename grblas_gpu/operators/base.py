@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _upward
 from ..dtypes import DataType, lookup_dtype, unify
 from ..exceptions import DomainMismatch
 
@@ -71,9 +72,7 @@ class TypedUnaryOp:
 
     def __call__(self, val: Any) -> Any:
         """``op(v)``: apply to a Vector, Matrix or Scalar (python-graphblas's shorthand)."""
-        from ..infix import call_operator
-
-        return call_operator(self, val)
+        return _upward.call("call_operator", self, val)
 
     @property
     def key(self) -> str:
@@ -114,11 +113,9 @@ class TypedBinaryOp:
     def __call__(self, x: Any, y: Any = None, pos: Positions | None = None, **kwargs: Any) -> Any:
         """Apply to NumPy arrays (or scalars) already cast to ``x_type`` and ``y_type``; on
         objects, python-graphblas's shorthand (``op(A, 1)``, ``op(A | B)``: see
-        :func:`grblas_gpu.infix.call_operator`)."""
+        :func:`grblas_gpu.operator_calls.call_operator`)."""
         if kwargs or y is None or hasattr(x, "kind") or hasattr(y, "kind"):
-            from ..infix import call_operator
-
-            return call_operator(self, x, y, **kwargs)
+            return _upward.call("call_operator", self, x, y, **kwargs)
         with np.errstate(all="ignore"):
             z = np.asarray(self.np_func(x, y, pos))
         shape = np.broadcast(x, y).shape
@@ -186,9 +183,7 @@ class TypedIndexUnaryOp:
 
     def __call__(self, val: Any, thunk: Any = None) -> Any:
         """``op(A, thunk)``: select (a select operator) or apply (python-graphblas's shorthand)."""
-        from ..infix import call_operator
-
-        return call_operator(self, val, thunk)
+        return _upward.call("call_operator", self, val, thunk)
 
     @property
     def key(self) -> str:
@@ -214,9 +209,7 @@ class TypedMonoid:
 
     def __call__(self, left: Any, right: Any = None, **kwargs: Any) -> Any:
         """``op(A | B)``, ``op(A, 1)``: python-graphblas's shorthand (see :mod:`grblas_gpu.infix`)."""
-        from ..infix import call_operator
-
-        return call_operator(self, left, right, **kwargs)
+        return _upward.call("call_operator", self, left, right, **kwargs)
 
     @property
     def type(self) -> DataType:
@@ -256,9 +249,7 @@ class TypedSemiring:
 
     def __call__(self, left: Any, right: Any = None) -> Any:
         """``op(A @ B)``: the product over this semiring (python-graphblas's shorthand)."""
-        from ..infix import call_operator
-
-        return call_operator(self, left, right)
+        return _upward.call("call_operator", self, left, right)
 
     @property
     def key(self) -> str:
@@ -308,10 +299,8 @@ class _Polymorphic:
     def __call__(self, left: Any, right: Any = None, **kwargs: Any) -> Any:
         """This operator on objects, python-graphblas's shorthand: ``semiring.min_plus(A @ B)``,
         ``binary.max(A | B)``, ``unary.abs(v)``, ``binary.plus(A, 1)``, ``select.triu(A, 1)``
-        (see :func:`grblas_gpu.infix.call_operator`)."""
-        from ..infix import call_operator
-
-        return call_operator(self, left, right, **kwargs)
+        (see :func:`grblas_gpu.operator_calls.call_operator`)."""
+        return _upward.call("call_operator", self, left, right, **kwargs)
 
     @property
     def types(self) -> list[DataType]:

@@ -32,9 +32,8 @@ def transpose_csr(A: Any) -> Any:
     if xp is np and A.ncols <= 8 * nnz + 2**20:
         ptr, rows, vals = _counting_transpose(A, pointer_dtype(nnz))
         return Matrix._from_csr_parts(be, A.dtype, A.ncols, A.nrows, ptr, rows, vals)
-    counting = getattr(be, "transpose_csr", None)  # the GPU's counting sort (no int64 permutation)
-    if counting is not None and A._rowidx is None and A.ncols <= 8 * nnz + 2**20:
-        parts = counting(A._ptr, idx, A._vals, A.nrows, A.ncols, pointer_dtype(nnz), sp.index_dtype(A.nrows))
+    if A._rowidx is None and A.ncols <= 8 * nnz + 2**20:  # the GPU's counting sort (no int64 permutation)
+        parts = be.transpose_csr(A._ptr, idx, A._vals, A.nrows, A.ncols, pointer_dtype(nnz), sp.index_dtype(A.nrows))
         if parts is not None:
             return Matrix._from_csr_parts(be, A.dtype, A.ncols, A.nrows, *parts)
     order = stable_argsort(xp, idx)
