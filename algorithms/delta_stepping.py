@@ -103,12 +103,14 @@ def choose_method(A: Matrix, method: str) -> str:
         raise InvalidValue(f"sssp: method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "bellman-ford" or not A.nvals:
         return "bellman-ford" if method != "delta" else "delta"
+    if method == "auto" and (A.nvals > HIGH_DIAMETER_DEGREE * A.nrows or A.backend != "numpy"):
+        return "bellman-ford"  # (decided before any reduction: a GPU call of sssp pays none)
     low = A.reduce_scalar(monoid.min).new().value
     if method == "delta":
         if low < 0:
             raise InvalidValue("sssp: method='delta' needs edge weights >= 0 (use 'bellman-ford')")
         return "delta"
-    if low < 0 or A.nvals > HIGH_DIAMETER_DEGREE * A.nrows or A.backend != "numpy":
+    if low < 0:
         return "bellman-ford"
     W = A.dup(FP64)
     mean = W.reduce_scalar(monoid.plus).new().value / A.nvals
