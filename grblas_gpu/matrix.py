@@ -19,6 +19,7 @@ from ._compat_methods import (
     scalar_dup_op,
 )
 from ._infix_methods import InfixMethods
+from ._transposed import TransposedView
 from .backends import get_backend
 from .collection import Collection
 from .dtypes import FP64, DataType, cast_scalar, lookup_dtype
@@ -685,43 +686,10 @@ class Matrix(Collection):
         return matrix_html(self)
 
 
-class TransposedMatrix(InfixMethods, CompatMethods):
+class TransposedMatrix(TransposedView, InfixMethods, CompatMethods):
     """``A.T``: the transpose of a Matrix inside an expression."""
 
-    kind = "Matrix"
-
-    def __init__(self, parent: Matrix) -> None:
-        self.parent = parent
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        """The transposed shape."""
-        return (self.parent.ncols, self.parent.nrows)
-
-    @property
-    def nrows(self) -> int:
-        """Rows of the transpose."""
-        return self.parent.ncols
-
-    @property
-    def ncols(self) -> int:
-        """Columns of the transpose."""
-        return self.parent.nrows
-
-    @property
-    def dtype(self) -> DataType:
-        """The parent's type."""
-        return self.parent.dtype
-
-    @property
-    def backend(self) -> str:
-        """The parent's backend."""
-        return self.parent.backend
-
-    @property
-    def T(self) -> Matrix:
-        """The transpose of the transpose: the parent."""
-        return self.parent
+    parent: Matrix
 
     def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> Expression:
         """``A' u``: from the parent's own rows where its backend can and its transpose is not

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from typing_extensions import Self
 
+from .._transposed import TransposedView
 from ..dtypes import DataType, lookup_dtype, unify
 from ..exceptions import DimensionMismatch, InvalidValue, NotImplementedException
 from ..matrix import Matrix
@@ -492,7 +493,7 @@ def _refuse_positional(op: Any, dtype: DataType, what: str) -> None:
     if isinstance(op, str):
         positional = not name.startswith("value") and any(k in name for k in ("index", "tri", "diag", "offdiag"))
         positional = positional or name.endswith(("firsti", "firstj", "secondi", "secondj", "firsti1", "secondi1"))
-    elif "IndexUnary" in type(op).__name__ or getattr(op, "kind", None) == "indexunary":
+    elif "IndexUnary" in type(op).__name__ or getattr(op, "kind", None) in ("indexunary", "select"):
         positional = not str(name).startswith("value")
     else:
         try:
@@ -648,41 +649,10 @@ def _product(kind: str, A: Any, u: Any, op: Any, method: str) -> DistExpr:
                     (u, A), name, monoid=typed.monoid)
 
 
-class DistTransposed:
+class DistTransposed(TransposedView):
     """``A.T`` of a DistMatrix: what ``A.T.mxv(u)`` needs."""
 
-    def __init__(self, parent: DistMatrix) -> None:
-        self.parent = parent
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        """``(ncols, nrows)`` of the parent."""
-        return (self.parent.ncols, self.parent.nrows)
-
-    @property
-    def nrows(self) -> int:
-        """The parent's ncols."""
-        return self.parent.ncols
-
-    @property
-    def ncols(self) -> int:
-        """The parent's nrows."""
-        return self.parent.nrows
-
-    @property
-    def dtype(self) -> DataType:
-        """The parent's type."""
-        return self.parent.dtype
-
-    @property
-    def backend(self) -> str:
-        """The parent's placement."""
-        return self.parent.backend
-
-    @property
-    def T(self) -> DistMatrix:
-        """The parent."""
-        return self.parent
+    parent: DistMatrix
 
     def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> DistExpr:  # type: ignore[override]
         """``A' u`` (see :func:`_product`)."""
