@@ -41,14 +41,14 @@ def test_terminal_counts_with_and_without_tqdm(monkeypatch: pytest.MonkeyPatch) 
     tty = _Terminal()
     with cli.Progress("computing bc", stream=tty, delay=0.0, unit="sources") as p:
         p.update(3, 12)
-        time.sleep(0.25)
+        time.sleep(0.4)
     assert "computing bc:  25%" in tty.getvalue() and "3/12" in tty.getvalue()  # tqdm's meter
     assert tqdm.tqdm.format_meter(3, 12, 0.0, prefix="x").startswith("x:  25%")
     monkeypatch.setattr(progress, "_tqdm", lambda: None)
     tty = _Terminal()
     with cli.Progress("loading g.e", stream=tty, delay=0.0, unit="B") as p:
         p.update(32_000_000, 128_000_000)
-        time.sleep(0.25)
+        time.sleep(0.4)
     assert "loading g.e: 32.0 of 128.0 MB (25%)" in tty.getvalue()
 
 
