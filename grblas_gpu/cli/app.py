@@ -14,10 +14,12 @@ from grblas_gpu.exceptions import GraphBLASError
 
 from .calls import MORE_CALLS
 from .commands import ALGORITHMS, BFS_PARENTS, AlgorithmSpec, algorithm_function
+from .counted import counted_betweenness
 from .errors import CliError
+from .graphalytics_output import check_graphalytics, pagerank_options, write_graphalytics
 from .graphs import Graph, load_graph, resolve_source
 from .parser import PROG, build_parser
-from .progress import Progress
+from .progress import Progress, choose_mode
 from .report import Result, print_table, summary, to_result, top_rows, write_output
 
 __all__ = ["main", "run"]
@@ -28,8 +30,9 @@ def _weighted(A: gb.Matrix) -> gb.Matrix:
     return A.apply(gb.unary.one).new(dtype=gb.INT64) if A.dtype == gb.dtypes.BOOL else A
 
 
-def _call(spec: AlgorithmSpec, graph: Graph, args: argparse.Namespace, source: int | None) -> Any:
-    """Call the algorithm with the options of its subcommand."""
+def _call(spec: AlgorithmSpec, graph: Graph, args: argparse.Namespace, source: int | None,
+          progress: Progress) -> Any:
+    """Call the algorithm with the options of its subcommand (``progress``: the stage, for counts)."""
     fn = algorithm_function(spec)
     A = graph.matrix
     if spec.name in MORE_CALLS:
@@ -39,8 +42,7 @@ def _call(spec: AlgorithmSpec, graph: Graph, args: argparse.Namespace, source: i
     if spec.needs_source:
         return fn(_weighted(A) if spec.name != "bfs" else A, source)
     if spec.name == "pagerank":
-        alpha = args.alpha if args.alpha is not None else graph.properties.get("pr.damping-factor", 0.85)
-        return fn(A, alpha=float(alpha), tol=args.tol, max_iter=args.max_iter, weight=not args.unweighted)
+        return fn(A, **pagerank_options(graph, args, args.output_format == "graphalytics"))
     if spec.name == "cdlp":
         max_iter = args.max_iter if args.max_iter is not None else graph.properties.get("cdlp.max-iterations", 10)
         return fn(A, max_iter=int(max_iter), directed=graph.directed)
@@ -48,7 +50,7 @@ def _call(spec: AlgorithmSpec, graph: Graph, args: argparse.Namespace, source: i
         return fn(A, directed=graph.directed)
     if spec.name == "bc":
         sources = None if args.sources is None else [graph.row_of(s, "--sources vertex") for s in args.sources]
-        return fn(A, sources=sources, batch_size=args.batch_size)
+        return counted_betweenness(fn, A, sources, args.batch_size, progress)
     return fn(A)
 
 
@@ -67,11 +69,11 @@ def _choose_backend(name: str | None) -> str:
     return name or gb.default_backend()
 
 
-def _timed(label: str, backend: str, step: Callable[[], Any]) -> tuple[Any, float]:
-    """``step()`` and the seconds it took (GPU work included), with a spinner on a terminal."""
+def _timed(label: str, backend: str, mode: str, step: Callable[[Progress], Any], unit: str = "") -> tuple[Any, float]:
+    """``step(progress)`` and the seconds it took (GPU work included), its progress on stderr."""
     start = time.perf_counter()
-    with Progress(label):
-        value = step()
+    with Progress(label, unit=unit, mode=mode) as progress:
+        value = step(progress)
         _synchronize(backend)
     return value, time.perf_counter() - start
 
@@ -93,15 +95,25 @@ def _report_result(spec: AlgorithmSpec, result: Result, graph: Graph, top: int, 
         print_table(*top_rows(spec, result, top), out)
 
 
+def _loading_label(args: argparse.Namespace) -> str:
+    return f"loading {os.path.basename(args.graph)}" if args.graph is not None else "generating the graph"
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Load, compute and report, as the parsed arguments ask."""
     spec = BFS_PARENTS if args.algorithm == "bfs" and args.parents else ALGORITHMS[args.algorithm]
+    if args.output_format == "graphalytics":
+        check_graphalytics(args)
     backend = _choose_backend(args.backend)
+    mode = choose_mode(sys.stderr, args.quiet)
     with gb.use_backend(backend):
-        graph, load_s = _timed("loading", backend, lambda: load_graph(args, backend))
+        graph, load_s = _timed(_loading_label(args), backend, mode,
+                               lambda p: load_graph(args, backend, progress=p.update), unit="B")
         _report_loaded(graph, backend, load_s, out)
         source, note = resolve_source(args, graph, spec) if spec.needs_source else (None, "")
-        raw, compute_s = _timed(f"computing {spec.name}", backend, lambda: _call(spec, graph, args, source))
+        raw, compute_s = _timed(f"computing {spec.name}", backend, mode,
+                                lambda p: _call(spec, graph, args, source, p),
+                                unit="sources" if spec.name == "bc" else "")
         result = to_result(raw, spec, graph, getattr(args, "sources", None))
     source_id = None if source is None else graph.vertex_id(source)
     where = "" if source_id is None else f" from vertex {source_id} ({note})"
@@ -111,7 +123,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         meta = {"algorithm": spec.name, "graph": graph.description, "vertices": graph.n}
         if source_id is not None:
             meta["source"] = source_id
-        write_output(args.output, spec, result, meta)
+        with Progress(f"writing {args.output}", mode=mode):
+            if args.output_format == "graphalytics":
+                write_graphalytics(args.output, spec, result, graph)
+            else:
+                write_output(args.output, spec, result, meta, args.output_format)
         out.write(f"wrote:    {args.output}\n")
     return 0
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,13 +66,13 @@ class Graph:
 _FORMAT_NAMES = {"mtx": "matrixmarket", "edgelist": "edgelist", "graphalytics": "graphalytics"}
 
 
-def _read_file(args: argparse.Namespace, backend: str) -> Graph:
-    """Read ``args.graph`` with :func:`grblas_gpu.io.read_graph`."""
+def _read_file(args: argparse.Namespace, backend: str, progress: Callable[[int, int | None], Any] | None) -> Graph:
+    """Read ``args.graph`` with :func:`grblas_gpu.io.read_graph` (``progress``: the readers' callback)."""
     from grblas_gpu import io
 
     path = Path(args.graph)
     kind = _FORMAT_NAMES[args.format] if args.format else io.detect_format(path)
-    kw: dict[str, Any] = {"backend": backend}
+    kw: dict[str, Any] = {"backend": backend, "progress": progress}
     if args.undirected and kind in ("edgelist", "graphalytics"):
         kw["directed"] = False
     loaded = io.read_graph(path, format=kind, **kw)
@@ -93,11 +94,13 @@ def _symmetrise(A: gb.Matrix) -> gb.Matrix:
     return A.ewise_add(A.T, op=gb.binary.min).new()
 
 
-def load_graph(args: argparse.Namespace, backend: str) -> Graph:
-    """The graph of the command line: a file, or a built-in graph, as the options ask."""
+def load_graph(args: argparse.Namespace, backend: str,
+               progress: Callable[[int, int | None], Any] | None = None) -> Graph:
+    """The graph of the command line: a file, or a built-in graph, as the options ask;
+    ``progress(bytes_done, bytes_total)`` follows the reading of a file."""
     if args.graph is not None and args.builtin is not None:
         raise CliError("give either a GRAPH file or --builtin, not both")
-    graph = _read_file(args, backend) if args.graph is not None else _builtin(args, backend)
+    graph = _read_file(args, backend, progress) if args.graph is not None else _builtin(args, backend)
     if args.undirected and graph.directed:
         graph.matrix, graph.directed = _symmetrise(graph.matrix), False
     if args.unweighted:

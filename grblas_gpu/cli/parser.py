@@ -17,9 +17,10 @@ import grblas_gpu as gb
 from . import builtin_graphs
 from .commands import ALGORITHMS, AlgorithmSpec
 
-__all__ = ["OPTIONS", "PROG", "build_parser"]
+__all__ = ["OPTIONS", "OUTPUT_FORMATS", "PROG", "build_parser"]
 
 PROG = "grblas-gpu"
+OUTPUT_FORMATS = ("csv", "json", "graphalytics")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -38,6 +39,10 @@ class _Parser(argparse.ArgumentParser):
             command = getattr(ns, "algorithm", None)
             target = getattr(self, "commands", {}).get(command, self)
             target.error(self._unrecognized(command, extras))
+        if getattr(ns, "output", None) is not None and ns.output_format is None \
+                and ns.output.suffix.lower() not in (".csv", ".json"):
+            self.commands[ns.algorithm].error(
+                f"{str(ns.output)!r}: the file name must end in .csv or .json (or give --output-format)")
         return ns
 
     def _unrecognized(self, command: str | None, extras: list[str]) -> str:
@@ -65,13 +70,6 @@ def _vertex_list(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(f"expected vertex ids separated by commas, got {text!r}") from None
 
 
-def _output_path(text: str) -> Path:
-    path = Path(text)
-    if path.suffix.lower() not in (".csv", ".json"):
-        raise argparse.ArgumentTypeError(f"{text!r}: the file name must end in .csv or .json")
-    return path
-
-
 # An algorithm's own options, by the names AlgorithmSpec.options uses.
 OPTIONS: dict[str, Callable[[argparse._ActionsContainer], Any]] = {
     "source": lambda g: g.add_argument(
@@ -83,9 +81,12 @@ OPTIONS: dict[str, Callable[[argparse._ActionsContainer], Any]] = {
     "alpha": lambda g: g.add_argument(
         "--alpha", type=float, help="damping factor (default: 0.85, or the Graphalytics property)"),
     "tol": lambda g: g.add_argument(
-        "--tol", type=float, default=1e-6, help="convergence tolerance (default: %(default)s)"),
+        "--tol", type=float,
+        help="convergence tolerance; 0 runs exactly --max-iter iterations (default: 1e-6; 0 with "
+             "--output-format graphalytics when the iterations are known)"),
     "pagerank-max-iter": lambda g: g.add_argument(
-        "--max-iter", type=_positive_int, default=100, help="iteration limit (default: %(default)s)"),
+        "--max-iter", type=_positive_int,
+        help="iteration limit (default: 100; with --output-format graphalytics the Graphalytics property)"),
     "cdlp-max-iter": lambda g: g.add_argument(
         "--max-iter", type=_positive_int, help="number of rounds (default: 10, or the Graphalytics property)"),
     "sources": lambda g: g.add_argument(
@@ -162,8 +163,14 @@ def _shared_options() -> argparse.ArgumentParser:
     o = p.add_argument_group("output")
     o.add_argument("--top", type=_positive_int, default=10, metavar="K",
                    help="rows of results to print (default: %(default)s)")
-    o.add_argument("--output", "-o", type=_output_path, metavar="FILE",
-                   help="write every result to FILE (.csv or .json)")
+    o.add_argument("--output", "-o", type=Path, metavar="FILE",
+                   help="write every result to FILE (.csv or .json, or as --output-format says)")
+    o.add_argument("--output-format", choices=OUTPUT_FORMATS,
+                   help="form of the --output file (default: its suffix); graphalytics: one 'vertex value' line "
+                        "a vertex, as the LDBC Graphalytics expected outputs (bfs, cc, cdlp, lcc, pagerank, sssp)")
+    o.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress on stderr (default: a live line on a terminal, else a line a stage "
+                        "longer than half a second)")
     return p
 
 

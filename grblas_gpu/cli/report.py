@@ -151,16 +151,19 @@ def print_table(header: list[str], rows: list[tuple[Any, ...]], out: TextIO) -> 
     out.writelines("".join(f"  {x:>{w}}" for x, w in zip(row, widths)) + "\n" for row in cells)
 
 
-def write_output(path: Path, spec: AlgorithmSpec, result: Result, meta: dict[str, Any]) -> None:
+def write_output(path: Path, spec: AlgorithmSpec, result: Result, meta: dict[str, Any],
+                 form: str | None = None) -> None:
     """Every result to ``path``: CSV ``vertex,value`` rows (or ``triangles``) or a JSON object;
-    edges, pairs, levels and two-valued results as rows of the spec's columns."""
+    edges, pairs, levels and two-valued results as rows of the spec's columns.  ``form``:
+    ``"csv"`` or ``"json"`` (default: by the file's suffix, CSV unless ``.json``)."""
+    json_form = form == "json" if form is not None else path.suffix.lower() == ".json"
     if result.targets is not None or result.extra is not None:
-        _write_rows(path, spec, result, meta)
+        _write_rows(path, spec, result, meta, json_form)
         return
     order = np.argsort(result.vertices, kind="stable")
     pairs = [(int(v), _exact(x)) for v, x in zip(result.vertices[order], result.values[order])]
     with open(path, "w", newline="") as f:
-        if path.suffix.lower() == ".json":
+        if json_form:
             body = {"triangles": result.count} if result.count is not None else {"values": {str(v): x for v, x in pairs}}
             json.dump({**meta, **body}, f, indent=1)
             f.write("\n")
@@ -172,13 +175,13 @@ def write_output(path: Path, spec: AlgorithmSpec, result: Result, meta: dict[str
             writer.writerows(pairs)
 
 
-def _write_rows(path: Path, spec: AlgorithmSpec, result: Result, meta: dict[str, Any]) -> None:
+def _write_rows(path: Path, spec: AlgorithmSpec, result: Result, meta: dict[str, Any], json_form: bool) -> None:
     """A result of several columns: CSV with the spec's header, or JSON ``columns`` and ``rows``."""
     order = np.lexsort((result.vertices,) if result.targets is None else (result.targets, result.vertices))
     rows = [[int(x) if i < len(spec.header()) - (1 + (result.extra is not None)) else _exact(x)
              for i, x in enumerate(row)] for row in zip(*(c[order] for c in result.columns()))]
     with open(path, "w", newline="") as f:
-        if path.suffix.lower() == ".json":
+        if json_form:
             json.dump({**meta, "columns": list(spec.header()), "rows": rows}, f, indent=1)
             f.write("\n")
         else:
