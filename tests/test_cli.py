@@ -315,6 +315,24 @@ def test_help_examples_parse() -> None:
         assert args.algorithm == shlex.split(line)[1]
 
 
+@pytest.mark.parametrize("args", [
+    ["--backend", "numpy", "bfs", "--source", "3"],
+    ["--backend=numpy", "-q", "--top", "2", "bfs", "--source", "3"],
+    ["--undirected", "--format", "mtx", "sssp", "g.mtx"],
+])
+def test_shared_options_before_the_algorithm(args: list[str]) -> None:
+    """Shared options before the algorithm parse as they do after it."""
+    parser = cli.build_parser()
+    command = next(a for a in args if a in ALGORITHMS)
+    k = args.index(command)
+    assert vars(parser.parse_args(args)) == vars(parser.parse_args([command, *args[:k], *args[k + 1:]]))
+
+
+def test_an_option_of_an_algorithm_before_it_is_still_refused() -> None:
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["--source", "3", "bfs"])
+
+
 def test_bc_batch_size_matches_networkx(tmp_path: Path) -> None:
     graph = write_edgelist(tmp_path / "graph.txt")
     expected = nx.betweenness_centrality(nx.DiGraph(ID_EDGES), normalized=False)

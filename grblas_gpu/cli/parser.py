@@ -8,6 +8,7 @@ from one parent parser; an algorithm's own options are named in its
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -28,12 +29,15 @@ class _Parser(argparse.ArgumentParser):
     and which names the subcommand an option belongs to when another one is given it."""
 
     commands: dict[str, _Parser]
+    shared_actions: dict[str, argparse.Action]  # the shared options, by flag (the top parser's)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{PROG}: error: {message} (see {self.prog} --help)\n")
 
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        if hasattr(self, "commands"):
+            args = _command_first(list(sys.argv[1:] if args is None else args), self.shared_actions)
         ns, extras = self.parse_known_args(args, namespace)
         if extras:
             command = getattr(ns, "algorithm", None)
@@ -54,6 +58,25 @@ class _Parser(argparse.ArgumentParser):
             if command is not None and owners:
                 return f"{command} has no option {flag} (it is an option of {', '.join(owners)})"
         return f"unrecognized arguments: {' '.join(extras)}"
+
+
+def _command_first(args: list[str], shared: dict[str, argparse.Action]) -> list[str]:
+    """``args`` with the shared options given before the algorithm moved after it
+    (``grblas-gpu --backend numpy bfs g.mtx`` as ``grblas-gpu bfs --backend numpy g.mtx``);
+    as given where anything else stands before the algorithm."""
+    before: list[str] = []
+    i = 0
+    while i < len(args):
+        flag = args[i].split("=", 1)[0]
+        action = shared.get(flag)
+        if action is None:
+            break
+        takes_value = action.nargs != 0 and "=" not in args[i]
+        before += args[i:i + 1 + takes_value]
+        i += 1 + takes_value
+    if not before or i >= len(args) or args[i].startswith("-"):
+        return args
+    return [args[i], *before, *args[i + 1:]]
 
 
 def _positive_int(text: str) -> int:
@@ -203,5 +226,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"{PROG} {gb.__version__}")
     subparsers = p.add_subparsers(dest="algorithm", metavar="ALGORITHM", title="algorithms", required=True)
     shared = _shared_options()
+    p.shared_actions = dict(shared._option_string_actions)
     p.commands = {spec.name: _add_command(subparsers, spec, shared) for spec in ALGORITHMS.values()}
     return p
