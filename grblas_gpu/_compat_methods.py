@@ -57,7 +57,7 @@ class CompatMethods:
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         name = "v" if self.kind == "Vector" else "A"
-        raise TypeError(f"{self.kind} can't be directly converted to a numpy array; perhaps use "
+        raise TypeError(f"{type(self).__name__} can't be directly converted to a numpy array; perhaps use "
                         f"`{name}.to_coo()` or `{name}.to_dense(fill_value)` instead")
 
     # ---------------------------------------------------------------- dictionaries
@@ -168,7 +168,7 @@ class CompatMethods:
             raise TypeError(f"k must be an integer, got {type(k).__name__}")
         length = max(0, min(nrows + min(k, 0), ncols - max(k, 0)))
         if length == 0 and not (-nrows < k < ncols or (k == 0 and nrows * ncols == 0)):
-            raise IndexError(f"diagonal {k} is out of range for a {nrows}x{ncols} Matrix")
+            raise IndexError(f"k={k}: diagonal is out of range for a {nrows}x{ncols} Matrix")
         if isinstance(values, Vector):
             if values.size != length:
                 raise DimensionMismatch(f"Vector of size {values.size} for a diagonal of length {length}")

@@ -20,7 +20,7 @@ def _as_scalar(x: Any) -> Scalar:
         return x.new()
     if isinstance(x, (int, float, bool, np.generic)):
         return Scalar.from_value(x)
-    raise TypeError(f"expected a Scalar or a number, got {type(x).__name__}")
+    raise TypeError(f"expected a Scalar, got {type(x).__name__}. Literal scalars also accepted")
 
 
 def scalar_ewise(a: Scalar, other: Any, op: Any, name: str,

@@ -163,7 +163,8 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
         return bool(values_equal(xa, xb))
 
     def __bool__(self) -> bool:
-        raise TypeError(f"the truth value of a {self.kind} is ambiguous; compare .nvals")
+        raise TypeError(f"__bool__ not defined for objects of type {type(self).__name__}: the truth value of a "
+                        f"{self.kind} is ambiguous; compare .nvals")
 
     # ---------------------------------------------------------------- element-wise
     def ewise_add(self, other: Collection | TransposedMatrix, op: Any = "plus") -> Expression:
@@ -295,7 +296,8 @@ def _scalar_value(v: Any) -> Any:
         return v.new().require_value()
     if isinstance(v, (int, float, bool, np.generic)):
         return v
-    raise DomainMismatch(f"expected a scalar value, got {type(v).__name__}")
+    raise DomainMismatch(f"Bad type for a scalar argument (a thunk, a default or a bound value): {type(v).__name__}; "
+                         "expected a Scalar. Literal scalars also accepted")
 
 
 def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
@@ -317,7 +319,9 @@ def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
             raise DomainMismatch(f"Do not pass `left` when applying IndexUnaryOp {op.name}: its thunk is right=")
         return _indexunary_expr(obj, op, 0 if right is None else right, select=False)
     if isinstance(op, (BinaryOp, TypedBinaryOp)):
-        if (left is None) == (right is None):
+        if left is not None and right is not None:
+            raise DomainMismatch(f"Cannot provide both `left` and `right` to apply with binary operator {op.name}")
+        if left is None and right is None:
             raise DomainMismatch(f"apply with binary operator {op.name} needs exactly one of left= or right= "
                                  "(a UnaryOp applies alone)")
         s = _bound_scalar(left if left is not None else right, obj)
@@ -334,7 +338,8 @@ def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
             return be.binary(typed_b, bound, x, p) if left is not None else be.binary(typed_b, x, bound, p)
 
         return _elementwise_expr(obj, f"apply({op.name})", shape, typed_b.out_type, f, positional=typed_b.positional)
-    raise DomainMismatch(f"apply needs a UnaryOp, BinaryOp or IndexUnaryOp, not {op!r}")
+    raise DomainMismatch("apply only accepts UnaryOp with no scalars or BinaryOp with `left` or `right` scalar "
+                         f"(or IndexUnaryOp with a thunk), not {op!r}")
 
 
 def _bound_scalar(v: Any, obj: Collection) -> Any:

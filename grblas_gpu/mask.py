@@ -138,4 +138,6 @@ def as_mask(mask: Any) -> Mask | None:
         mask = mask.new()  # an expression (``A < 2``): the value mask of its result
     if hasattr(mask, "_entries"):
         return Mask(mask)
+    if getattr(mask, "kind", None) == "Scalar":
+        raise DomainMismatch("Mask not allowed for Scalars: a mask must be a Vector or Matrix (or its .S / .V)")
     raise DomainMismatch(f"a mask must be a Vector or Matrix (or its .S / .V), not {type(mask).__name__}")

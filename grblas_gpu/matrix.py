@@ -101,7 +101,7 @@ class Matrix(Collection):
         except (ValueError, TypeError) as exc:  # a ragged list, or values that are not numbers
             raise InvalidValue(f"from_dense needs a rectangular array of numbers: {exc}") from None
         if arr.ndim != 2:
-            raise DimensionMismatch(f"from_dense needs a 2-D array for a Matrix, got shape {arr.shape}")
+            raise DimensionMismatch(f"A 2-dimensional array is required to create a dense Matrix, got shape {arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
         keep = _present(be.xp, arr, missing_value)
         r, c = be.xp.nonzero(keep)

@@ -34,7 +34,7 @@ def call_operator(op: Any, left: Any, right: Any = None, *, left_default: Any = 
             return left.ewise_mult(Scalar.from_value(right), op)
     if kind == "unary":
         if right is not None or not _is_collection(left) and getattr(left, "kind", None) != "Scalar":
-            raise TypeError(f"Bad type when calling {op!r}: expected one Vector, Matrix or Scalar")
+            raise TypeError(f"Bad type when calling {op!r}: __call__ of a unary operator takes one Vector, Matrix or Scalar")
         return left.apply(op)
     if kind in ("indexunary", "select"):
         if not _is_collection(left):

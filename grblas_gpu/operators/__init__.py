@@ -259,7 +259,7 @@ def _get(ns: Namespace, cls: type, op: Any, what: str) -> Any:
     # A TypeError (DomainMismatch is one), as python-graphblas raises for an operator of the wrong kind.
     from ..exceptions import DomainMismatch
 
-    raise DomainMismatch(f"expected a {what} (or its name), got {op!r}")
+    raise DomainMismatch(f"Expected type: {cls.__name__}: a {what} (or its name), got {op!r}")
 
 
 def get_unary(op: Any) -> UnaryOp:
@@ -282,7 +282,7 @@ def get_monoid(op: Any) -> Monoid:
             return catalog.MONOID[op.name]
         from ..exceptions import DomainMismatch  # a TypeError, as python-graphblas raises
 
-        raise DomainMismatch(f"binary operator {op.name!r} has no monoid; pass a Monoid or an Aggregator")
+        raise DomainMismatch(f"Expected type: Monoid, Aggregator; binary operator {op.name!r} has no monoid")
     return _get(monoid, Monoid, op, "monoid")
 
 
