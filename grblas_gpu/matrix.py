@@ -23,9 +23,9 @@ from ._transposed import TransposedView
 from .backends import get_backend
 from .collection import Collection
 from .dtypes import FP64, DataType, cast_scalar, lookup_dtype
-from .exceptions import DimensionMismatch, InvalidValue, NotImplementedException, NoValue
+from .exceptions import DimensionMismatch, FillValueRequired, InvalidValue, NotImplementedException
 from .expressions import Expression, Updater
-from .indexing import resolve_scalar_index
+from .indexing import resolve_index, resolve_scalar_index
 from .limits import check_dimension, require_bytes
 from .operators.base import Positions
 from .ops.indexing import extract_expr
@@ -443,7 +443,7 @@ class Matrix(Collection):
         without ``dtype`` the array's type holds both, as ``A.to_dense(6.5)`` of integers is FP64)."""
         t = dense_type(self._dtype, fill_value, dtype)
         if fill_value is None and self.nvals < self._nrows * self._ncols:
-            raise NoValue("some entries are missing; give fill_value= for them")
+            raise FillValueRequired("fill_value must be given: some entries are missing")
         fill = cast_scalar(0 if fill_value is None else fill_value, t)
         require_bytes(self._nrows * self._ncols * t.itemsize, "numpy", f"a dense {self._nrows}x{self._ncols} array")
         out = np.full(self.shape, fill, dtype=t.np_type)
@@ -479,7 +479,8 @@ class Matrix(Collection):
 
     def __delitem__(self, key: Any) -> None:
         if not _is_element(key):
-            raise InvalidValue("del needs one element: del A[i, j]")
+            self._delete_region(key)
+            return
         i = resolve_scalar_index(key[0], self._nrows, "row")
         j = resolve_scalar_index(key[1], self._ncols, "column")
         at, found = self._locate(i, j)
@@ -487,6 +488,19 @@ class Matrix(Collection):
             keep = self._be.xp.ones(self.nvals, dtype=bool)
             keep[at] = False
             self._set_sorted(self._rows()[keep], self._indices[keep], self._vals[keep])
+
+    def _delete_region(self, key: Any) -> None:
+        """``del A[rows, cols]``: remove every entry in the region (python-graphblas's form)."""
+        if not isinstance(key, tuple) or len(key) != 2:
+            raise InvalidValue("del needs a row and a column index: del A[rows, cols]")
+        xp = self._be.xp
+        drop = xp.ones(self.nvals, dtype=bool)
+        for k, n, coords, what in ((key[0], self._nrows, self._rows(), "row"),
+                                   (key[1], self._ncols, self._indices, "column")):
+            idx, _ = resolve_index(k, n, what)
+            if idx is not None:
+                drop &= xp.isin(coords, xp.asarray(idx, dtype=coords.dtype))
+        self._set_sorted(self._rows()[~drop], self._indices[~drop], self._vals[~drop])
 
     def _locate(self, i: int, j: int) -> tuple[int, bool]:
         """Where entry (i, j) is stored, or would be inserted; and whether it exists."""
@@ -515,6 +529,8 @@ class Matrix(Collection):
 
     def get(self, row: int, col: int, default: Any = None) -> Any:
         """The value at (row, col), or ``default`` when missing."""
+        if not _is_element((row, col)):
+            raise InvalidValue(f"Bad row, col in Matrix.get: {(row, col)!r}; two integer indices are expected")
         val = self[row, col].value
         return default if val is None else val
 
