@@ -87,3 +87,51 @@ def test_ss_names_say_suitesparse() -> None:
     for ns in (grblas_gpu.op, grblas_gpu.unary, grblas_gpu.binary, grblas_gpu.semiring):
         with pytest.raises(AttributeError, match="suitesparse"):
             ns.ss  # noqa: B018
+
+
+IO_FORMS = {
+    "to_scipy_sparse(v, csr)": lambda gb: gb.io.to_scipy_sparse(vector(gb), "csr").toarray(),
+    "to_scipy_sparse(v, csc)": lambda gb: gb.io.to_scipy_sparse(vector(gb), "csc").toarray(),
+    "mmread(f, engine) with dup_op": lambda gb: gb.io.mmread(_mm(), "scipy", dup_op=gb.binary.plus),
+    "mmwrite(BytesIO, engine=) then mmread": lambda gb: _mm_round_trip(gb),
+    "to_networkx(edge_attribute=None)": lambda gb: sorted(
+        gb.io.to_networkx(gb.Matrix.from_coo([0, 1, 1], [0, 0, 1], [1, 2, 3]), edge_attribute=None).edges(data=True)),
+    "to_networkx()": lambda gb: sorted(
+        gb.io.to_networkx(gb.Matrix.from_coo([0, 1, 1], [0, 0, 1], [1, 2, 3])).edges(data=True)),
+    "from_scipy_sparse(dup_op=)": lambda gb: gb.io.from_scipy_sparse(_duplicated_coo(), dup_op=gb.binary.max),
+}
+
+_MM = "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 3 1\n2 2 2\n3 1 3\n3 1 4\n"
+
+
+def _mm() -> Any:
+    import io
+
+    return io.StringIO(_MM)
+
+
+def _mm_round_trip(gb: Any) -> Any:
+    import io
+
+    out = io.BytesIO()
+    gb.io.mmwrite(out, gb.Matrix.from_coo([0, 0, 3], [1, 4, 0], [1, 0, 2], nrows=5, ncols=6), engine="scipy")
+    out.seek(0)
+    return gb.io.mmread(out, "auto")
+
+
+def _duplicated_coo() -> Any:
+    import scipy.sparse as sps
+
+    return sps.coo_array(([1, 2, 3, 4], ([0, 1, 2, 2], [2, 1, 0, 0])), shape=(3, 3))
+
+
+@pytest.mark.parametrize("name", IO_FORMS)
+def test_io_options(backend: str, name: str) -> None:
+    same(IO_FORMS[name], backend)
+
+
+def test_io_errors(backend: str) -> None:
+    from test_pgcompat_errors import raises_like
+
+    raises_like(lambda gb: gb.io.mmread(_mm(), "scipy"), backend, "Duplicate indices found")
+    raises_like(lambda gb: gb.io.mmread(_mm(), engine="bad_engine"), backend, "Bad engine value")
