@@ -256,9 +256,13 @@ def from_dict(cls: Any, d: dict[int, Any], dtype: Any = None, *, size: int | Non
 def from_pairs(cls: Any, pairs: Any, dtype: Any = None, *, size: int | None = None, dup_op: Any = None,
                backend: str | None = None, name: str | None = None) -> Any:
     """A Vector from ``[(index, value), ...]``."""
+    if isinstance(pairs, np.ndarray) or hasattr(pairs, "__dlpack__"):
+        raise TypeError("from_pairs takes a list of (index, value) pairs; for arrays use `Vector.from_coo`")
     pairs = list(pairs)
     if not pairs:
-        return cls(dtype if dtype is not None else "FP64", size or 0, backend=backend, name=name)
+        if size is None:
+            raise InvalidValue("Unable to infer size from no pairs: give size=")
+        return cls(dtype if dtype is not None else "FP64", size, backend=backend, name=name)
     indices, values = zip(*pairs)
     return cls.from_coo(np.asarray(indices, dtype=np.int64), list(values), size=size, dtype=dtype, dup_op=dup_op,
                         backend=backend, name=name)

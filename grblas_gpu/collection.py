@@ -227,9 +227,13 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
         scalar; ``op(x, i, j, right)`` for an IndexUnaryOp (``right`` is the thunk)."""
         return _apply_expr(self, op, right, left)
 
-    def select(self, op: Any, thunk: Any = 0) -> Expression:
-        """Keep the entries for which the IndexUnaryOp ``op(x, i, j, thunk)`` is true."""
-        return _select_expr(self, op, thunk)
+    def select(self, op: Any, thunk: Any = None) -> Expression:
+        """Keep the entries for which the IndexUnaryOp ``op(x, i, j, thunk)`` is true; ``op`` may
+        also be a mask or a BOOL object of the same shape (python-graphblas's ``v.select(w.S)``,
+        ``v.select((v == 1).new())``): the entries it allows."""
+        if isinstance(op, Mask) or getattr(op, "kind", None) == self.kind and getattr(op, "_applied", None) is None:
+            return _select_by_mask(self, op, thunk)
+        return _select_expr(self, op, 0 if thunk is None else thunk)
 
     # ---------------------------------------------------------------- infix forms
     def __matmul__(self, other: Any) -> Any:
@@ -427,6 +431,17 @@ def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expr
 
 _VALUE_SELECTS = {"==": "valueeq", "!=": "valuene", "<": "valuelt", "<=": "valuele", ">": "valuegt",
                   ">=": "valuege"}
+
+
+def _select_by_mask(obj: Collection, mask: Any, thunk: Any) -> Expression:
+    from .mask import as_mask
+
+    if thunk is not None:
+        raise DomainMismatch("select with a mask or a BOOL object takes no thunk")
+    m = as_mask(mask)
+    if m is None or m.parent.kind != obj.kind or tuple(m.parent.shape) != tuple(obj.shape):
+        raise DomainMismatch(f"select by a mask needs a mask of the {obj.kind}'s shape {tuple(obj.shape)}")
+    return obj.dup(mask=m)._as_expression()
 
 
 def _select_expr(obj: Collection, op: Any, thunk: Any) -> Expression:

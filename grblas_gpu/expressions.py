@@ -410,6 +410,9 @@ class SubAssign:
         """Write ``value`` into the region by the mask / accumulate rule."""
         region = self.target[self.key].new()
         if getattr(region, "kind", None) == "Scalar":
+            if self.mask is not None:
+                raise DomainMismatch("Single element assign does not accept a submask: mask the target, "
+                                     "C(M.S)[i] << x")
             Updater(self.target, accum=self.accum)[self.key] << value
             return
         m = as_mask(self.mask)

@@ -83,8 +83,11 @@ class Matrix(Collection):
         r = host_array(build, rows, np.int64, "rows")
         c = host_array(build, cols, np.int64, "cols")
         t = infer_dtype(values, dtype)
-        nrows = int(r.max()) + 1 if nrows is None and len(r) else (nrows or 0)
-        ncols = int(c.max()) + 1 if ncols is None and len(c) else (ncols or 0)
+        if (nrows is None or ncols is None) and not len(r):
+            raise InvalidValue(f"No {'row' if nrows is None else 'column'} indices provided. Unable to infer "
+                               f"{'nrows' if nrows is None else 'ncols'}.")
+        nrows = int(r.max()) + 1 if nrows is None else nrows
+        ncols = int(c.max()) + 1 if ncols is None else ncols
         A = cls(t, nrows, ncols, backend=be.name, name=name)
         rs, cs, vals = build_entries(build, [r, c], [A._nrows, A._ncols], values, t, scalar_dup_op(values, dup_op))
         A._set_sorted(*(be.asarray(a) for a in (rs, cs, vals)))

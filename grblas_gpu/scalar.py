@@ -25,7 +25,10 @@ class Scalar(InfixMethods, PicklesBackendByName):
     kind = "Scalar"
     shape: tuple[int, ...] = ()
 
-    def __init__(self, dtype: Any = FP64, *, backend: str | None = None, name: str | None = None) -> None:
+    def __init__(self, dtype: Any = FP64, *, backend: str | None = None, name: str | None = None,
+                 is_cscalar: bool = False) -> None:
+        """An empty Scalar of ``dtype``; ``is_cscalar`` (python-graphblas's storage choice) is
+        accepted and has no effect."""
         self._dtype = lookup_dtype(dtype)
         self._be = get_backend(backend)
         self._store = ScalarStore()

@@ -69,7 +69,9 @@ class Vector(Collection):
         idx = host_array(build, indices, np.int64, "indices")
         t = infer_dtype(values, dtype)
         if size is None:
-            size = int(idx.max()) + 1 if len(idx) else 0
+            if not len(idx):
+                raise InvalidValue("No indices provided. Unable to infer size.")
+            size = int(idx.max()) + 1
         v = cls._without_storage(be, t, size, name)
         keys, vals = build_entries(build, [idx], [v._size], values, t, scalar_dup_op(values, dup_op))
         v._set_sparse(be.asarray(keys), be.asarray(vals))

@@ -55,6 +55,12 @@ MESSAGES = {
     "Matrix to_dense with gaps": (lambda gb: matrix(gb).to_dense(), "fill_value must be given"),
     "float Scalar index": (lambda gb: vector(gb)[gb.Scalar.from_value(1.0)], "An integer is required for indexing"),
     "[0] in v": (lambda gb: [0] in vector(gb), ""),
+    "Vector.from_coo([], [])": (lambda gb: gb.Vector.from_coo([], []), "Unable to infer size"),
+    "Matrix.from_coo([], [], [])": (lambda gb: gb.Matrix.from_coo([], [], []), "Unable to infer nrows"),
+    "from_pairs(array)": (lambda gb: gb.Vector.from_pairs(np.array([[0, 1], [2, 3]])), "use `Vector.from_coo`"),
+    "from_pairs([])": (lambda gb: gb.Vector.from_pairs([]), "Unable to infer size"),
+    "v[2](w.S) << 7": (lambda gb: vector(gb)[2](vector(gb).S) << 7, "Single element assign does not accept a submask"),
+    "select(mask, thunk)": (lambda gb: vector(gb).select(vector(gb).S, 777), "thunk"),
     "to_scipy_sparse bad format": (lambda gb: gb.io.to_scipy_sparse(matrix(gb), "bad format"), "Invalid format"),
 }
 
@@ -96,6 +102,13 @@ INDEX_FORMS = {
     "del A[0, :]": lambda gb: _delete(gb, (0, slice(None)), matrix),
     "del A[[0, 3], [1, 3]]": lambda gb: _delete(gb, ([0, 3], [1, 3]), matrix),
     "1 in v, 2 in v": lambda gb: (1 in vector(gb), 2 in vector(gb)),
+    "v.select((v > 0).new())": lambda gb: vector(gb).select((vector(gb) > 0).new()),
+    "v.select(w.S)": lambda gb: vector(gb).select(gb.Vector.from_coo([1, 2], [0, 0], size=4).S),
+    "v.select(w.V)": lambda gb: vector(gb).select(gb.Vector.from_coo([0, 1], [True, False], size=4).V),
+    "v.select(~(v != 2))": lambda gb: vector(gb).select(~(vector(gb) != 2)),
+    "A.select(B.S)": lambda gb: matrix(gb).select(gb.Matrix.from_coo([0, 3], [0, 3], 1, nrows=4, ncols=4).S),
+    "Scalar(int, is_cscalar=True)": lambda gb: gb.Scalar(int, is_cscalar=True),
+    "Vector.from_pairs([], size=4)": lambda gb: gb.Vector.from_pairs([], size=4),
 }
 
 
