@@ -248,6 +248,12 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
     def __and__(self, other: Any) -> Any:
         return ewise("mult", self, other, "times")
 
+    def __ror__(self, other: Any) -> Any:
+        return ewise("add", other, self, "plus")
+
+    def __rand__(self, other: Any) -> Any:
+        return ewise("mult", other, self, "times")
+
     # ---------------------------------------------------------------- repr helpers
     def _repr_header(self) -> str:
         dims = "x".join(str(s) for s in self.shape)

@@ -61,6 +61,11 @@ MESSAGES = {
     "from_pairs([])": (lambda gb: gb.Vector.from_pairs([]), "Unable to infer size"),
     "v[2](w.S) << 7": (lambda gb: vector(gb)[2](vector(gb).S) << 7, "Single element assign does not accept a submask"),
     "select(mask, thunk)": (lambda gb: vector(gb).select(vector(gb).S, 777), "thunk"),
+    "v | s": (lambda gb: vector(gb) | gb.Scalar.from_value(1.0), "Bad type for argument"),
+    "1 & v": (lambda gb: 1 & vector(gb), "Bad type for argument"),
+    "s | A": (lambda gb: gb.Scalar.from_value(1.0) | matrix(gb), "Bad type for argument"),
+    "v @ s": (lambda gb: vector(gb) @ gb.Scalar.from_value(1.0), "Bad type for argument"),
+    "binary.plus(v, v)": (lambda gb: gb.binary.plus(vector(gb), vector(gb)), "Bad type for keyword argument `right="),
     "to_scipy_sparse bad format": (lambda gb: gb.io.to_scipy_sparse(matrix(gb), "bad format"), "Invalid format"),
 }
 
@@ -109,6 +114,10 @@ INDEX_FORMS = {
     "A.select(B.S)": lambda gb: matrix(gb).select(gb.Matrix.from_coo([0, 3], [0, 3], 1, nrows=4, ncols=4).S),
     "Scalar(int, is_cscalar=True)": lambda gb: gb.Scalar(int, is_cscalar=True),
     "Vector.from_pairs([], size=4)": lambda gb: gb.Vector.from_pairs([], size=4),
+    "binary.plus((s | t) | u)": lambda gb: gb.binary.plus((gb.Scalar.from_value(1) | gb.Scalar.from_value(2))
+                                                           | gb.Scalar(int)).new(),
+    "binary.times((1 | t) | 5)": lambda gb: gb.binary.times((1 | gb.Scalar.from_value(2)) | 5).new(),
+    "monoid.max((s & t) & 3)": lambda gb: gb.monoid.max((gb.Scalar.from_value(1) & gb.Scalar.from_value(4)) & 3).new(),
 }
 
 

@@ -13,7 +13,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import base, catalog
+from .base import (
+    BinaryOp,
+    IndexUnaryOp,
+    Monoid,
+    SelectOp,
+    Semiring,
+    TypedBinaryOp,
+    TypedMonoid,
+    TypedSemiring,
+    TypedUnaryOp,
+    UnaryOp,
+)
+from .catalog import BINARY, MONOID
 
 NUMPY_UNARY = {
     "negative": "ainv", "absolute": "abs", "fabs": "abs", "sqrt": "sqrt", "cbrt": "cbrt", "exp": "exp",
@@ -66,13 +78,13 @@ def numpy_namespaces(ns: Any, unary: Any, binary: Any, monoid: Any, semiring: An
     semiring.numpy = SemiringNumpy("semiring.numpy", {})
 
 
-def _binary_monoid(self: base.BinaryOp) -> base.Monoid | None:
+def _binary_monoid(self: BinaryOp) -> Monoid | None:
     """The built-in monoid of this operator, or None (``binary.plus.monoid is monoid.plus``)."""
-    m = catalog.MONOID.get(self.name)
+    m = MONOID.get(self.name)
     return m if m is not None and m.binop is self else None
 
 
-def _typed_binary_monoid(self: base.TypedBinaryOp) -> base.TypedMonoid | None:
+def _typed_binary_monoid(self: TypedBinaryOp) -> TypedMonoid | None:
     parent = getattr(self, "parent", None)
     m = _binary_monoid(parent) if parent is not None else None
     if m is None or self.x_type != self.out_type:
@@ -80,7 +92,7 @@ def _typed_binary_monoid(self: base.TypedBinaryOp) -> base.TypedMonoid | None:
     return m[self.out_type]
 
 
-def _identities(self: base.Monoid) -> dict[Any, Any]:
+def _identities(self: Monoid) -> dict[Any, Any]:
     """``monoid.plus.identities``: the identity of each type the monoid is defined on."""
     out = {}
     for t in self.types:
@@ -99,22 +111,20 @@ def _commutes_to(self: Any) -> Any:
     other = _SWAPS.get(name)
     if other is None:
         return None
-    op = catalog.BINARY.get(other)
-    if isinstance(self, base.TypedBinaryOp) and op is not None:
+    op = BINARY.get(other)
+    if isinstance(self, TypedBinaryOp) and op is not None:
         return op[self.x_type]
     return op
 
 
 def _semiring_commutes_to(self: Any) -> Any:
-    mult = self.mult if isinstance(self, base.Semiring) else None
+    mult = self.mult if isinstance(self, Semiring) else None
     if mult is None:
         return None
     other = _commutes_to(mult)
     if other is None or self.monoid is None:
         return None
-    from . import semiring
-
-    return semiring[f"{self.monoid.name}_{other.name}"]
+    return _namespaces["semiring"][f"{self.monoid.name}_{other.name}"]
 
 
 def _is_idempotent(self: Any) -> bool:
@@ -153,23 +163,27 @@ def anonymous(make: Any, func: Any, name: str | None, parameterized: bool) -> An
     return op
 
 
+_namespaces: dict[str, Any] = {}
+
+
 def install(unary: Any, binary: Any, monoid: Any, semiring: Any, indexunary: Any, select: Any) -> None:
     """Attach the attributes to the operator classes (once, as the package loads)."""
-    base.BinaryOp.monoid = property(_binary_monoid)  # type: ignore[attr-defined]
-    base.TypedBinaryOp.monoid = property(_typed_binary_monoid)  # type: ignore[attr-defined]
-    for cls in (base.BinaryOp, base.TypedBinaryOp, base.Monoid, base.TypedMonoid):
+    _namespaces["semiring"] = semiring
+    BinaryOp.monoid = property(_binary_monoid)  # type: ignore[attr-defined]
+    TypedBinaryOp.monoid = property(_typed_binary_monoid)  # type: ignore[attr-defined]
+    for cls in (BinaryOp, TypedBinaryOp, Monoid, TypedMonoid):
         cls.commutes_to = property(_commutes_to)  # type: ignore[attr-defined]
-    base.Semiring.commutes_to = property(_semiring_commutes_to)  # type: ignore[attr-defined]
-    for cls in (base.BinaryOp, base.TypedBinaryOp, base.Monoid, base.TypedMonoid, base.Semiring):
+    Semiring.commutes_to = property(_semiring_commutes_to)  # type: ignore[attr-defined]
+    for cls in (BinaryOp, TypedBinaryOp, Monoid, TypedMonoid, Semiring):
         cls.is_commutative = property(lambda self: self.commutes_to is self)  # type: ignore[attr-defined]
-    base.Monoid.identities = property(_identities)  # type: ignore[attr-defined]
-    for cls in (base.Monoid, base.TypedMonoid):
+    Monoid.identities = property(_identities)  # type: ignore[attr-defined]
+    for cls in (Monoid, TypedMonoid):
         cls.is_idempotent = property(_is_idempotent)  # type: ignore[attr-defined]
-    base.Monoid.binaryop = property(lambda self: self.binop)  # type: ignore[attr-defined]
-    for cls in (base.UnaryOp, base.BinaryOp, base.Monoid, base.Semiring, base.IndexUnaryOp,
-                base.TypedUnaryOp, base.TypedBinaryOp, base.TypedMonoid, base.TypedSemiring):
+    Monoid.binaryop = property(lambda self: self.binop)  # type: ignore[attr-defined]
+    for cls in (UnaryOp, BinaryOp, Monoid, Semiring, IndexUnaryOp,
+                TypedUnaryOp, TypedBinaryOp, TypedMonoid, TypedSemiring):
         cls.is_positional = property(lambda self: self.name in _POSITIONAL)  # type: ignore[attr-defined]
-    for cls, ns in ((base.UnaryOp, unary), (base.BinaryOp, binary), (base.IndexUnaryOp, indexunary),
-                    (base.SelectOp, select), (base.Monoid, monoid), (base.Semiring, semiring)):
+    for cls, ns in ((UnaryOp, unary), (BinaryOp, binary), (IndexUnaryOp, indexunary),
+                    (SelectOp, select), (Monoid, monoid), (Semiring, semiring)):
         cls.register_new = staticmethod(ns.register_new)  # type: ignore[attr-defined]
         cls.register_anonymous = staticmethod(ns.register_anonymous)  # type: ignore[attr-defined]
