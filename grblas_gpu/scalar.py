@@ -117,6 +117,18 @@ class Scalar(InfixMethods, PicklesBackendByName):
         """0: a Scalar has no dimensions."""
         return 0
 
+    @property
+    def is_cscalar(self) -> bool:
+        """False: python-graphblas's storage choice (C value or GrB_Scalar) has no meaning here."""
+        return False
+
+    _is_cscalar = is_cscalar
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """``np.array(s)``: a 0-d array of the value (of the Scalar's type unless ``dtype``);
+        an empty Scalar raises EmptyObject."""
+        return np.array(self.require_value(), dtype=self._dtype.np_type if dtype is None else dtype)
+
     def wait(self, how: str = "materialize") -> Scalar:
         """Nothing is pending on a Scalar; returns it (python-graphblas's ``s.wait()``)."""
         if how not in ("materialize", "complete"):

@@ -114,6 +114,8 @@ INDEX_FORMS = {
     "A.select(B.S)": lambda gb: matrix(gb).select(gb.Matrix.from_coo([0, 3], [0, 3], 1, nrows=4, ncols=4).S),
     "Scalar(int, is_cscalar=True)": lambda gb: gb.Scalar(int, is_cscalar=True),
     "Vector.from_pairs([], size=4)": lambda gb: gb.Vector.from_pairs([], size=4),
+    "np.array(s)": lambda gb: np.array(gb.Scalar.from_value(5)),
+    "np.array([s, s], dtype=float)": lambda gb: np.array([gb.Scalar.from_value(5)] * 2, dtype=float),
     "binary.plus((s | t) | u)": lambda gb: gb.binary.plus((gb.Scalar.from_value(1) | gb.Scalar.from_value(2))
                                                            | gb.Scalar(int)).new(),
     "binary.times((1 | t) | 5)": lambda gb: gb.binary.times((1 | gb.Scalar.from_value(2)) | 5).new(),
