@@ -66,6 +66,9 @@ MESSAGES = {
     "s | A": (lambda gb: gb.Scalar.from_value(1.0) | matrix(gb), "Bad type for argument"),
     "v @ s": (lambda gb: vector(gb) @ gb.Scalar.from_value(1.0), "Bad type for argument"),
     "binary.plus(v, v)": (lambda gb: gb.binary.plus(vector(gb), vector(gb)), "Bad type for keyword argument `right="),
+    "M.S | int Vector": (lambda gb: vector(gb, int).S | vector(gb, int), "Mask must be"),
+    "M.S.new(mask=int Vector)": (lambda gb: vector(gb).S.new(mask=vector(gb, int)), "Mask must be"),
+    "M.S | object()": (lambda gb: vector(gb).S | object(), "Invalid mask"),
     "to_scipy_sparse bad format": (lambda gb: gb.io.to_scipy_sparse(matrix(gb), "bad format"), "Invalid format"),
 }
 
@@ -114,6 +117,10 @@ INDEX_FORMS = {
     "A.select(B.S)": lambda gb: matrix(gb).select(gb.Matrix.from_coo([0, 3], [0, 3], 1, nrows=4, ncols=4).S),
     "Scalar(int, is_cscalar=True)": lambda gb: gb.Scalar(int, is_cscalar=True),
     "Vector.from_pairs([], size=4)": lambda gb: gb.Vector.from_pairs([], size=4),
+    "(M.S | bool Vector).new()": lambda gb: (vector(gb).S | gb.Vector.from_coo([1, 2], [True, False], size=4)).new(),
+    "(bool Vector & ~M.S).new()": lambda gb: (gb.Vector.from_coo([1, 2], [True, True], size=4) & ~vector(gb).S).new(),
+    "M.S.new(mask=bool Vector, complement=True)": lambda gb: vector(gb).S.new(
+        mask=gb.Vector.from_coo([0, 2], [True, True], size=4), complement=True),
     "np.array(s)": lambda gb: np.array(gb.Scalar.from_value(5)),
     "np.array([s, s], dtype=float)": lambda gb: np.array([gb.Scalar.from_value(5)] * 2, dtype=float),
     "binary.plus((s | t) | u)": lambda gb: gb.binary.plus((gb.Scalar.from_value(1) | gb.Scalar.from_value(2))
