@@ -145,6 +145,13 @@ class _Renderer:
             return f"floor((double)({a}) / (double)({b}))" if self.cuda else f"np.floor(np.true_divide({a}, {b}))"
         if isinstance(node.op, ast.Pow):
             return f"pow((double)({a}), (double)({b}))" if self.cuda else f"np.power(np.float64({a}), {b})"
+        if isinstance(node.op, ast.Mod):  # Python's %: the result takes the divisor's sign
+            if not self.cuda:
+                return f"np.mod({a}, {b})"
+            if not self.int_args:
+                return f"(({a}) - floor((double)({a}) / (double)({b})) * ({b}))"
+            r = f"(({a}) % ({b}))"
+            return f"({r} + (({r} != 0 && (({r} < 0) != (({b}) < 0))) ? ({b}) : 0))"
         raise NotImplementedException(f"operator expressions cannot use {type(node.op).__name__}")
 
     def _call(self, node: ast.Call) -> str:
