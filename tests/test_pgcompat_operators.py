@@ -57,6 +57,10 @@ NUMPY_OPS = {
     "v.reduce(monoid.numpy.maximum)": lambda gb: vector(gb).reduce(gb.monoid.numpy.maximum),
     "v @ A with semiring.numpy.add_multiply": lambda gb: vector(gb).vxm(
         gb.Matrix.from_coo([0, 1, 3], [1, 2, 0], [2.0, 3.0, 4.0], nrows=4, ncols=4), gb.semiring.numpy.add_multiply),
+    "v % w": lambda gb: vector(gb) % gb.Vector.from_coo([0, 1, 3], [3.0, -2.0, 2.5], size=4),
+    "v % 2, 7 % v": lambda gb: ((vector(gb, int) % 2).new(), (7 % vector(gb, int)).new()),
+    "binary.numpy.mod": lambda gb: vector(gb, int).ewise_mult(vector(gb, int).apply(gb.binary.plus, right=10),
+                                                             gb.binary.numpy.mod),
     "op.numpy.add": lambda gb: vector(gb).ewise_mult(vector(gb), gb.op.numpy.add),
 }
 

@@ -73,7 +73,11 @@ def numpy_namespaces(ns: Any, unary: Any, binary: Any, monoid: Any, semiring: An
             return sorted(f"{a}_{m}" for a in NUMPY_MONOID for m in NUMPY_BINARY)
 
     unary.numpy = ns("unary.numpy", {k: unary[v] for k, v in NUMPY_UNARY.items() if v in unary})
-    binary.numpy = ns("binary.numpy", {k: binary[v] for k, v in NUMPY_BINARY.items() if v in binary})
+    table = {k: binary[v] for k, v in NUMPY_BINARY.items() if v in binary}
+    from .udf import binary_from_function
+
+    table["mod"] = table["remainder"] = binary_from_function("mod", "lambda x, y: x % y")  # Python's %
+    binary.numpy = ns("binary.numpy", table)
     monoid.numpy = ns("monoid.numpy", {k: monoid[v] for k, v in NUMPY_MONOID.items() if v in monoid})
     semiring.numpy = SemiringNumpy("semiring.numpy", {})
 
