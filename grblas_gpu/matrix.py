@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _dcsr
 from . import _sparse as sp
 from ._compat_methods import (
     CompatMethods,
@@ -420,13 +421,17 @@ class Matrix(Collection):
                 h(self._indices).astype(np.int64) if columns else None,
                 coo_values(h(self._vals), dtype) if values else None)
 
-    def to_csr(self, *, copy: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(indptr, col_indices, values) as NumPy arrays.
+    def to_csr(self, dtype: Any = None, *, sort: bool = True, copy: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(indptr, col_indices, values) as NumPy arrays; ``dtype`` casts the values (a copy) and
+        ``sort`` is python-graphblas's keyword (the columns of a row are always sorted here).
 
         The integer arrays are of the types the Matrix stores (int32 where they fit, else
         int64).  On the CPU backend they are the Matrix's own arrays as read-only views (no
         copy; a write raises ValueError); from the GPU, host copies.  ``copy=True``: writable
         copies with int64 indices, whatever the backend."""
+        if dtype is not None:
+            indptr, cols, vals = self.to_csr(copy=copy)
+            return indptr, cols, vals.astype(lookup_dtype(dtype).np_type)
         h = self._be.to_host
         parts = (self._indptr, self._indices, self._vals)
         if copy:
@@ -436,10 +441,15 @@ class Matrix(Collection):
             return tuple(read_only(a) for a in parts)  # type: ignore[return-value]
         return tuple(h(a) for a in parts)  # type: ignore[return-value]
 
-    def to_csc(self, *, copy: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def to_csc(self, dtype: Any = None, *, sort: bool = True, copy: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(indptr, row_indices, values) as NumPy arrays: the CSR of the transpose, shared
         or copied as :meth:`to_csr` says (the transpose is built, and kept as a derived form)."""
-        return self._transposed().to_csr(copy=copy)
+        return self._transposed().to_csr(dtype, copy=copy)
+
+    to_dcsr = _dcsr.to_dcsr
+    to_dcsc = _dcsr.to_dcsc
+    from_dcsr = classmethod(_dcsr.from_dcsr)
+    from_dcsc = classmethod(_dcsr.from_dcsc)
 
     def to_dense(self, fill_value: Any = None, dtype: Any = None) -> np.ndarray:
         """A dense NumPy array; missing entries get ``fill_value`` (required if any are missing;

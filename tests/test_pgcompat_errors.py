@@ -121,6 +121,16 @@ INDEX_FORMS = {
     "(bool Vector & ~M.S).new()": lambda gb: (gb.Vector.from_coo([1, 2], [True, True], size=4) & ~vector(gb).S).new(),
     "M.S.new(mask=bool Vector, complement=True)": lambda gb: vector(gb).S.new(
         mask=gb.Vector.from_coo([0, 2], [True, True], size=4), complement=True),
+    # (index arrays compared as int64: ours are int32 where they fit, as documented)
+    "A.to_csr(sort=False, dtype=int)": lambda gb: _wide(matrix(gb).to_csr(sort=False, dtype=int)),
+    "A.T.to_csc(dtype=float)": lambda gb: _wide(matrix(gb).T.to_csc(dtype=float)),
+    "A.to_dcsr()": lambda gb: gb.Matrix.from_coo([0, 3], [1, 0], [1.5, 2.5], nrows=5, ncols=3).to_dcsr(),
+    "A.to_dcsc(dtype=int)": lambda gb: gb.Matrix.from_coo([0, 3], [1, 0], [1.5, 2.5], nrows=5, ncols=3).to_dcsc(
+        dtype=int),
+    "from_dcsr": lambda gb: gb.Matrix.from_dcsr([0, 2], [0, 1, 2], [1, 0], [10, 20], ncols=3),
+    "from_dcsr scalar": lambda gb: gb.Matrix.from_dcsr([0, 2], [0, 1, 2], [1, 0], 100),
+    "from_dcsc": lambda gb: gb.Matrix.from_dcsc([0, 1], [0, 1, 2], [2, 0], [20, 10], ncols=3),
+    "from_dcsr empty": lambda gb: gb.Matrix.from_dcsr([], [0], [], [], nrows=2, ncols=2, dtype=int),
     "np.array(s)": lambda gb: np.array(gb.Scalar.from_value(5)),
     "np.array([s, s], dtype=float)": lambda gb: np.array([gb.Scalar.from_value(5)] * 2, dtype=float),
     "binary.plus((s | t) | u)": lambda gb: gb.binary.plus((gb.Scalar.from_value(1) | gb.Scalar.from_value(2))
@@ -128,6 +138,11 @@ INDEX_FORMS = {
     "binary.times((1 | t) | 5)": lambda gb: gb.binary.times((1 | gb.Scalar.from_value(2)) | 5).new(),
     "monoid.max((s & t) & 3)": lambda gb: gb.monoid.max((gb.Scalar.from_value(1) & gb.Scalar.from_value(4)) & 3).new(),
 }
+
+
+def _wide(arrays: Any) -> Any:
+    *indices, values = arrays
+    return (*(np.asarray(i).astype(np.int64) for i in indices), values)
 
 
 def _assigned(gb: Any) -> Any:
