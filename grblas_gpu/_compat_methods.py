@@ -314,6 +314,10 @@ def dense_type(own: Any, fill_value: Any, dtype: Any) -> Any:
     """The type of a dense export: ``dtype``, else one holding the values and ``fill_value``."""
     from .dtypes import dtype_of_value, lookup_dtype, unify
 
+    if fill_value is not None and not isinstance(fill_value, (bool, int, float, np.generic)) \
+            and getattr(fill_value, "kind", None) != "Scalar":
+        raise TypeError(f"Bad type for keyword argument `fill_value`: {type(fill_value).__name__}; "
+                        "expected a number or a Scalar")
     if dtype is not None:
         return lookup_dtype(dtype)
     if fill_value is None or getattr(fill_value, "kind", None) == "Scalar":
@@ -353,3 +357,10 @@ def scalar_dup_op(values: Any, dup_op: Any) -> Any:
     if dup_op is None and np.ndim(values) == 0 and not hasattr(values, "__len__"):
         return "any"
     return dup_op
+
+
+def require_scalar_value(value: Any) -> None:
+    """``from_scalar(v)`` of a Vector or Matrix raises TypeError (python-graphblas's words)."""
+    if getattr(value, "kind", None) in ("Vector", "Matrix"):
+        raise TypeError(f"Bad type for argument `value`: {type(value).__name__}; expected a Scalar. "
+                        "Literal scalars also accepted")

@@ -411,7 +411,10 @@ class SubAssign:
         region = self.target[self.key].new()
         if getattr(region, "kind", None) == "Scalar":
             if self.mask is not None:
-                raise DomainMismatch("Single element assign does not accept a submask: mask the target, "
+                kind = getattr(as_mask(self.mask), "parent", None)
+                hint = (f"Unable to use {kind.kind} mask on single element assignment to a {self.target.kind}. "
+                        if kind is not None and kind.kind != self.target.kind else "")
+                raise DomainMismatch(f"{hint}Single element assign does not accept a submask: mask the target, "
                                      "C(M.S)[i] << x")
             Updater(self.target, accum=self.accum)[self.key] << value
             return
@@ -459,8 +462,8 @@ def _submask_message(region: str, mask: str) -> str:
     if region == "Matrix":
         return (f"Unable to use {mask} mask on Matrix assignment to a Matrix region: the mask of a "
                 "sub-assign has the region's shape")
-    return (f"Indices for subassign imply {region} submask, but got {mask} mask instead: the mask of a "
-            "sub-assign has the region's shape")
+    return (f"Indices for subassign imply {region} submask, but got {mask} mask instead (Mask object must be "
+            f"type {region}: the mask of a sub-assign has the region's shape)")
 
 
 def _dense_value(target: Any, key: Any, value: Any) -> Any:

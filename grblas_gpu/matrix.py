@@ -17,6 +17,7 @@ from ._compat_methods import (
     from_edgelist,
     is_dtype_like,
     named,
+    require_scalar_value,
     scalar_dup_op,
 )
 from ._infix_methods import InfixMethods
@@ -175,6 +176,7 @@ class Matrix(Collection):
     def from_scalar(cls, value: Any, nrows: int, ncols: int, dtype: Any = None, *,
                     backend: str | None = None, name: str | None = None) -> Matrix:
         """A full Matrix with every entry equal to ``value``."""
+        require_scalar_value(value)
         be = get_backend(backend)
         xp = be.xp
         t = infer_dtype(value, dtype)

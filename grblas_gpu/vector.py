@@ -7,7 +7,16 @@ from typing import Any
 import numpy as np
 
 from . import _sparse as sp
-from ._compat_methods import coo_values, dense_type, from_dict, from_pairs, is_dtype_like, named, scalar_dup_op
+from ._compat_methods import (
+    coo_values,
+    dense_type,
+    from_dict,
+    from_pairs,
+    is_dtype_like,
+    named,
+    require_scalar_value,
+    scalar_dup_op,
+)
 from .backends import get_backend
 from .collection import Collection
 from .dtypes import BOOL, FP64, DataType, cast_scalar, lookup_dtype
@@ -100,6 +109,7 @@ class Vector(Collection):
         """A full Vector with every entry equal to ``value``."""
         if hasattr(backend, "vector_from_scalar"):  # a distributed Matrix's placement (grblas_gpu.dask)
             return backend.vector_from_scalar(value, size, dtype, name=name)  # type: ignore[union-attr]
+        require_scalar_value(value)
         be = get_backend(backend)
         t = infer_dtype(value, dtype)
         v = cls._without_storage(be, t, size, name)

@@ -69,6 +69,15 @@ MESSAGES = {
     "M.S | int Vector": (lambda gb: vector(gb, int).S | vector(gb, int), "Mask must be"),
     "M.S.new(mask=int Vector)": (lambda gb: vector(gb).S.new(mask=vector(gb, int)), "Mask must be"),
     "M.S | object()": (lambda gb: vector(gb).S | object(), "Invalid mask"),
+    "Vector.from_scalar(v)": (lambda gb: gb.Vector.from_scalar(vector(gb), size=2), "Literal scalars also accepted"),
+    "Matrix.from_scalar(A)": (lambda gb: gb.Matrix.from_scalar(matrix(gb), nrows=2, ncols=3),
+                              "Literal scalars also accepted"),
+    "to_dense(object())": (lambda gb: vector(gb).to_dense(object()), "Bad type for keyword argument `fill_value"),
+    "w[0] = object()": (lambda gb: vector(gb).__setitem__(0, object()), "Bad type for arg"),
+    "v[[0, 1]](A.S) << 88": (lambda gb: vector(gb)[[0, 1]](matrix(gb).S) << 88, "Mask object must be type Vector"),
+    "C[0, 0](v.S) << 1": (lambda gb: matrix(gb)[0, 0](vector(gb).S) << 1,
+                          "Unable to use Vector mask on single element assignment to a Matrix"),
+    "v.reduce(semiring)": (lambda gb: vector(gb).reduce(gb.semiring.plus_times), "to get the Monoid"),
     "to_scipy_sparse bad format": (lambda gb: gb.io.to_scipy_sparse(matrix(gb), "bad format"), "Invalid format"),
 }
 

@@ -291,6 +291,10 @@ def get_monoid(op: Any) -> Monoid:
         from ..exceptions import DomainMismatch  # a TypeError, as python-graphblas raises
 
         raise DomainMismatch(f"Expected type: Monoid, Aggregator; binary operator {op.name!r} has no monoid")
+    if isinstance(op, Semiring):
+        from ..exceptions import DomainMismatch
+
+        raise DomainMismatch(f"Expected type: Monoid, Aggregator; got {op!r}: use `{op!r}.monoid` to get the Monoid")
     return _get(monoid, Monoid, op, "monoid")
 
 
