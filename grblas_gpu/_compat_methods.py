@@ -249,6 +249,8 @@ def from_dict(cls: Any, d: dict[int, Any], dtype: Any = None, *, size: int | Non
     """A Vector from ``{index: value}``."""
     if not isinstance(d, dict):
         raise TypeError(f"from_dict needs a dict, got {type(d).__name__}")
+    if not d and size is None:  # python-graphblas: an empty dict gives a Vector of size 0
+        size = 0
     return cls.from_coo(np.fromiter(d.keys(), np.int64, len(d)), list(d.values()) if d else [],
                         size=size, dtype=dtype, backend=backend, name=name)
 

@@ -171,6 +171,18 @@ class Expression(InfixMethods):
 
         return ewise("mult", self, other, "times")
 
+    def __ror__(self, other: Any) -> Any:
+        """``1 | (s | t)``: a Scalar chain with a number first."""
+        from .infix import ewise
+
+        return ewise("add", other, self, "plus")
+
+    def __rand__(self, other: Any) -> Any:
+        """``1 & (s & t)``."""
+        from .infix import ewise
+
+        return ewise("mult", other, self, "times")
+
     def __bool__(self) -> bool:
         return bool(self._result())
 

@@ -140,6 +140,8 @@ INDEX_FORMS = {
     "from_dcsr scalar": lambda gb: gb.Matrix.from_dcsr([0, 2], [0, 1, 2], [1, 0], 100),
     "from_dcsc": lambda gb: gb.Matrix.from_dcsc([0, 1], [0, 1, 2], [2, 0], [20, 10], ncols=3),
     "from_dcsr empty": lambda gb: gb.Matrix.from_dcsr([], [0], [], [], nrows=2, ncols=2, dtype=int),
+    "Vector.from_dict({})": lambda gb: gb.Vector.from_dict({}),
+    "binary.plus(1 | (s | t))": lambda gb: gb.binary.plus(1 | (gb.Scalar.from_value(2) | gb.Scalar(int))).new(),
     "np.array(s)": lambda gb: np.array(gb.Scalar.from_value(5)),
     "np.array([s, s], dtype=float)": lambda gb: np.array([gb.Scalar.from_value(5)] * 2, dtype=float),
     "binary.plus((s | t) | u)": lambda gb: gb.binary.plus((gb.Scalar.from_value(1) | gb.Scalar.from_value(2))
