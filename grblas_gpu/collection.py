@@ -447,7 +447,7 @@ def _select_by_mask(obj: Collection, mask: Any, thunk: Any) -> Expression:
     m = as_mask(mask)
     if m is None or m.parent.kind != obj.kind or tuple(m.parent.shape) != tuple(obj.shape):
         raise DomainMismatch(f"select by a mask needs a mask of the {obj.kind}'s shape {tuple(obj.shape)}")
-    return obj.dup(mask=m)._as_expression()
+    return cast(Any, obj).dup(mask=m)._as_expression()
 
 
 def _select_expr(obj: Collection, op: Any, thunk: Any) -> Expression:

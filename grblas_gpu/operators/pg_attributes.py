@@ -76,7 +76,8 @@ def numpy_namespaces(ns: Any, unary: Any, binary: Any, monoid: Any, semiring: An
     table = {k: binary[v] for k, v in NUMPY_BINARY.items() if v in binary}
     from .udf import binary_from_function
 
-    table["mod"] = table["remainder"] = binary_from_function("mod", "lambda x, y: x % y")  # Python's %
+    python_mod: Any = "lambda x, y: x % y"  # the source text of Python's %
+    table["mod"] = table["remainder"] = binary_from_function("mod", python_mod)
     binary.numpy = ns("binary.numpy", table)
     monoid.numpy = ns("monoid.numpy", {k: monoid[v] for k, v in NUMPY_MONOID.items() if v in monoid})
     semiring.numpy = SemiringNumpy("semiring.numpy", {})
@@ -173,21 +174,23 @@ _namespaces: dict[str, Any] = {}
 def install(unary: Any, binary: Any, monoid: Any, semiring: Any, indexunary: Any, select: Any) -> None:
     """Attach the attributes to the operator classes (once, as the package loads)."""
     _namespaces["semiring"] = semiring
-    BinaryOp.monoid = property(_binary_monoid)  # type: ignore[attr-defined]
-    TypedBinaryOp.monoid = property(_typed_binary_monoid)  # type: ignore[attr-defined]
-    for cls in (BinaryOp, TypedBinaryOp, Monoid, TypedMonoid):
-        cls.commutes_to = property(_commutes_to)  # type: ignore[attr-defined]
-    Semiring.commutes_to = property(_semiring_commutes_to)  # type: ignore[attr-defined]
-    for cls in (BinaryOp, TypedBinaryOp, Monoid, TypedMonoid, Semiring):
-        cls.is_commutative = property(lambda self: self.commutes_to is self)  # type: ignore[attr-defined]
-    Monoid.identities = property(_identities)  # type: ignore[attr-defined]
-    for cls in (Monoid, TypedMonoid):
-        cls.is_idempotent = property(_is_idempotent)  # type: ignore[attr-defined]
-    Monoid.binaryop = property(lambda self: self.binop)  # type: ignore[attr-defined]
-    for cls in (UnaryOp, BinaryOp, Monoid, Semiring, IndexUnaryOp,
-                TypedUnaryOp, TypedBinaryOp, TypedMonoid, TypedSemiring):
-        cls.is_positional = property(lambda self: self.name in _POSITIONAL)  # type: ignore[attr-defined]
-    for cls, ns in ((UnaryOp, unary), (BinaryOp, binary), (IndexUnaryOp, indexunary),
-                    (SelectOp, select), (Monoid, monoid), (Semiring, semiring)):
-        cls.register_new = staticmethod(ns.register_new)  # type: ignore[attr-defined]
-        cls.register_anonymous = staticmethod(ns.register_anonymous)  # type: ignore[attr-defined]
+    attach: list[tuple[tuple[type, ...], str, Any]] = [
+        ((BinaryOp,), "monoid", property(_binary_monoid)),
+        ((TypedBinaryOp,), "monoid", property(_typed_binary_monoid)),
+        ((BinaryOp, TypedBinaryOp, Monoid, TypedMonoid), "commutes_to", property(_commutes_to)),
+        ((Semiring,), "commutes_to", property(_semiring_commutes_to)),
+        ((BinaryOp, TypedBinaryOp, Monoid, TypedMonoid, Semiring), "is_commutative",
+         property(lambda self: self.commutes_to is self)),
+        ((Monoid,), "identities", property(_identities)),
+        ((Monoid, TypedMonoid), "is_idempotent", property(_is_idempotent)),
+        ((Monoid,), "binaryop", property(lambda self: self.binop)),
+        ((UnaryOp, BinaryOp, Monoid, Semiring, IndexUnaryOp, TypedUnaryOp, TypedBinaryOp, TypedMonoid,
+          TypedSemiring), "is_positional", property(lambda self: self.name in _POSITIONAL)),
+    ]
+    for cls, ns in ((UnaryOp, unary), (BinaryOp, binary), (IndexUnaryOp, indexunary), (SelectOp, select),
+                    (Monoid, monoid), (Semiring, semiring)):
+        attach.append(((cls,), "register_new", staticmethod(ns.register_new)))
+        attach.append(((cls,), "register_anonymous", staticmethod(ns.register_anonymous)))
+    for classes, name, value in attach:
+        for target in classes:
+            setattr(target, name, value)
