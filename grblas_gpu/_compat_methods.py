@@ -57,7 +57,7 @@ class CompatMethods:
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         name = "v" if self.kind == "Vector" else "A"
-        raise TypeError(f"{self.kind} can't be directly converted to a numpy array; perhaps use "
+        raise TypeError(f"{type(self).__name__} can't be directly converted to a numpy array; perhaps use "
                         f"`{name}.to_coo()` or `{name}.to_dense(fill_value)` instead")
 
     # ---------------------------------------------------------------- dictionaries
@@ -168,7 +168,7 @@ class CompatMethods:
             raise TypeError(f"k must be an integer, got {type(k).__name__}")
         length = max(0, min(nrows + min(k, 0), ncols - max(k, 0)))
         if length == 0 and not (-nrows < k < ncols or (k == 0 and nrows * ncols == 0)):
-            raise IndexError(f"diagonal {k} is out of range for a {nrows}x{ncols} Matrix")
+            raise IndexError(f"k={k}: diagonal is out of range for a {nrows}x{ncols} Matrix")
         if isinstance(values, Vector):
             if values.size != length:
                 raise DimensionMismatch(f"Vector of size {values.size} for a diagonal of length {length}")
@@ -249,6 +249,8 @@ def from_dict(cls: Any, d: dict[int, Any], dtype: Any = None, *, size: int | Non
     """A Vector from ``{index: value}``."""
     if not isinstance(d, dict):
         raise TypeError(f"from_dict needs a dict, got {type(d).__name__}")
+    if not d and size is None:  # python-graphblas: an empty dict gives a Vector of size 0
+        size = 0
     return cls.from_coo(np.fromiter(d.keys(), np.int64, len(d)), list(d.values()) if d else [],
                         size=size, dtype=dtype, backend=backend, name=name)
 
@@ -256,9 +258,13 @@ def from_dict(cls: Any, d: dict[int, Any], dtype: Any = None, *, size: int | Non
 def from_pairs(cls: Any, pairs: Any, dtype: Any = None, *, size: int | None = None, dup_op: Any = None,
                backend: str | None = None, name: str | None = None) -> Any:
     """A Vector from ``[(index, value), ...]``."""
+    if isinstance(pairs, np.ndarray) or hasattr(pairs, "__dlpack__"):
+        raise TypeError("from_pairs takes a list of (index, value) pairs; for arrays use `Vector.from_coo`")
     pairs = list(pairs)
     if not pairs:
-        return cls(dtype if dtype is not None else "FP64", size or 0, backend=backend, name=name)
+        if size is None:
+            raise InvalidValue("Unable to infer size from no pairs: give size=")
+        return cls(dtype if dtype is not None else "FP64", size, backend=backend, name=name)
     indices, values = zip(*pairs)
     return cls.from_coo(np.asarray(indices, dtype=np.int64), list(values), size=size, dtype=dtype, dup_op=dup_op,
                         backend=backend, name=name)
@@ -310,6 +316,10 @@ def dense_type(own: Any, fill_value: Any, dtype: Any) -> Any:
     """The type of a dense export: ``dtype``, else one holding the values and ``fill_value``."""
     from .dtypes import dtype_of_value, lookup_dtype, unify
 
+    if fill_value is not None and not isinstance(fill_value, (bool, int, float, np.generic)) \
+            and getattr(fill_value, "kind", None) != "Scalar":
+        raise TypeError(f"Bad type for keyword argument `fill_value`: {type(fill_value).__name__}; "
+                        "expected a number or a Scalar")
     if dtype is not None:
         return lookup_dtype(dtype)
     if fill_value is None or getattr(fill_value, "kind", None) == "Scalar":
@@ -349,3 +359,10 @@ def scalar_dup_op(values: Any, dup_op: Any) -> Any:
     if dup_op is None and np.ndim(values) == 0 and not hasattr(values, "__len__"):
         return "any"
     return dup_op
+
+
+def require_scalar_value(value: Any) -> None:
+    """``from_scalar(v)`` of a Vector or Matrix raises TypeError (python-graphblas's words)."""
+    if getattr(value, "kind", None) in ("Vector", "Matrix"):
+        raise TypeError(f"Bad type for argument `value`: {type(value).__name__}; expected a Scalar. "
+                        "Literal scalars also accepted")

@@ -57,9 +57,16 @@ def _is_scalar_like(x: Any) -> bool:
     return _kind(x) == "Scalar" or isinstance(x, (int, float, bool, np.generic))
 
 
+def _operator(op_name: str) -> Any:
+    """``binary[name]``, or ``binary.numpy.mod`` for "numpy.mod" (python-graphblas's ``%``)."""
+    if op_name.startswith("numpy."):
+        return binary.numpy[op_name[6:]]  # type: ignore[attr-defined]
+    return binary[op_name]
+
+
 def _binary_method(op_name: str, *, outer: bool = False, union: bool = False, reflected: bool = False) -> Any:
     def method(self: Any, other: Any) -> Any:
-        op = binary[op_name]
+        op = _operator(op_name)
         return call_op(other, self, op, outer=outer, union=union) if reflected else \
             call_op(self, other, op, outer=outer, union=union)
 
@@ -71,7 +78,7 @@ def _inplace_method(op_name: str, *, outer: bool = False, union: bool = False) -
     def method(self: Any, other: Any) -> Any:
         if _kind(self) not in ("Matrix", "Vector", "Scalar") or not hasattr(self, "__lshift__"):
             raise TypeError(f"in-place {op_name} needs a Vector, Matrix or Scalar on the left, not an expression")
-        expr = call_op(self, other, binary[op_name], outer=outer, union=union)
+        expr = call_op(self, other, _operator(op_name), outer=outer, union=union)
         if expr is NotImplemented:
             return NotImplemented
         self << expr
@@ -101,6 +108,9 @@ class InfixMethods:
     __floordiv__ = _binary_method("floordiv")
     __rfloordiv__ = _binary_method("floordiv", reflected=True)
     __ifloordiv__ = _inplace_method("floordiv")
+    __mod__ = _binary_method("numpy.mod")
+    __rmod__ = _binary_method("numpy.mod", reflected=True)
+    __imod__ = _inplace_method("numpy.mod")
     __pow__ = _binary_method("pow")
     __rpow__ = _binary_method("pow", reflected=True)
     __ipow__ = _inplace_method("pow")

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _upward
 from .dtypes import dtype_of_value, unify
 from .expressions import Expression
 from .operators import typed_binary
@@ -20,7 +21,7 @@ def _as_scalar(x: Any) -> Scalar:
         return x.new()
     if isinstance(x, (int, float, bool, np.generic)):
         return Scalar.from_value(x)
-    raise TypeError(f"expected a Scalar or a number, got {type(x).__name__}")
+    raise TypeError(f"expected a Scalar, got {type(x).__name__}. Literal scalars also accepted")
 
 
 def scalar_ewise(a: Scalar, other: Any, op: Any, name: str,
@@ -64,3 +65,12 @@ def scalar_apply(a: Scalar, op: Any, right: Any, left: Any) -> Expression:
     s = _as_scalar(bound) if not isinstance(bound, (int, float, bool)) else Scalar.from_value(
         bound, a.dtype if dtype_of_value(bound).is_integer == a.dtype.is_integer else None)
     return scalar_ewise(a, s, op, "ewise_mult") if right is not None else scalar_ewise(s, a, op, "ewise_mult")
+
+
+def scalar_infix(kind: str, left: Any, right: Any, op: Any) -> Expression:
+    """``s | t`` / ``s & t`` with Scalars or numbers (one a Scalar): ewise_add / ewise_mult."""
+    a = _as_scalar(left)
+    return scalar_ewise(a, right, op, "ewise_add" if kind == "add" else "ewise_mult")
+
+
+_upward.bind("scalar_infix", scalar_infix)

@@ -162,7 +162,7 @@ class Aggregator:
     def __call__(self, val: Any, *, rowwise: bool = False, columnwise: bool = False) -> Any:
         """``agg.sum(v)``, ``agg.sum(A, rowwise=True)``: the reduction as an expression."""
         if rowwise and columnwise:
-            raise ValueError("rowwise and columnwise are mutually exclusive")
+            raise ValueError("rowwise and columnwise cannot both be True")
         if val.kind == "Vector" or not (rowwise or columnwise):
             return val.reduce_scalar(self) if val.kind == "Matrix" else val.reduce(self)
         return val.reduce_rowwise(self) if rowwise else val.reduce_columnwise(self)

@@ -163,7 +163,8 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
         return bool(values_equal(xa, xb))
 
     def __bool__(self) -> bool:
-        raise TypeError(f"the truth value of a {self.kind} is ambiguous; compare .nvals")
+        raise TypeError(f"__bool__ not defined for objects of type {type(self).__name__}: the truth value of a "
+                        f"{self.kind} is ambiguous; compare .nvals")
 
     # ---------------------------------------------------------------- element-wise
     def ewise_add(self, other: Collection | TransposedMatrix, op: Any = "plus") -> Expression:
@@ -226,9 +227,13 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
         scalar; ``op(x, i, j, right)`` for an IndexUnaryOp (``right`` is the thunk)."""
         return _apply_expr(self, op, right, left)
 
-    def select(self, op: Any, thunk: Any = 0) -> Expression:
-        """Keep the entries for which the IndexUnaryOp ``op(x, i, j, thunk)`` is true."""
-        return _select_expr(self, op, thunk)
+    def select(self, op: Any, thunk: Any = None) -> Expression:
+        """Keep the entries for which the IndexUnaryOp ``op(x, i, j, thunk)`` is true; ``op`` may
+        also be a mask or a BOOL object of the same shape (python-graphblas's ``v.select(w.S)``,
+        ``v.select((v == 1).new())``): the entries it allows."""
+        if isinstance(op, Mask) or getattr(op, "kind", None) == self.kind and getattr(op, "_applied", None) is None:
+            return _select_by_mask(self, op, thunk)
+        return _select_expr(self, op, 0 if thunk is None else thunk)
 
     # ---------------------------------------------------------------- infix forms
     def __matmul__(self, other: Any) -> Any:
@@ -242,6 +247,12 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
 
     def __and__(self, other: Any) -> Any:
         return ewise("mult", self, other, "times")
+
+    def __ror__(self, other: Any) -> Any:
+        return ewise("add", other, self, "plus")
+
+    def __rand__(self, other: Any) -> Any:
+        return ewise("mult", other, self, "times")
 
     # ---------------------------------------------------------------- repr helpers
     def _repr_header(self) -> str:
@@ -295,7 +306,8 @@ def _scalar_value(v: Any) -> Any:
         return v.new().require_value()
     if isinstance(v, (int, float, bool, np.generic)):
         return v
-    raise DomainMismatch(f"expected a scalar value, got {type(v).__name__}")
+    raise DomainMismatch(f"Bad type for a scalar argument (a thunk, a default or a bound value): {type(v).__name__}; "
+                         "expected a Scalar. Literal scalars also accepted")
 
 
 def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
@@ -317,7 +329,9 @@ def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
             raise DomainMismatch(f"Do not pass `left` when applying IndexUnaryOp {op.name}: its thunk is right=")
         return _indexunary_expr(obj, op, 0 if right is None else right, select=False)
     if isinstance(op, (BinaryOp, TypedBinaryOp)):
-        if (left is None) == (right is None):
+        if left is not None and right is not None:
+            raise DomainMismatch(f"Cannot provide both `left` and `right` to apply with binary operator {op.name}")
+        if left is None and right is None:
             raise DomainMismatch(f"apply with binary operator {op.name} needs exactly one of left= or right= "
                                  "(a UnaryOp applies alone)")
         s = _bound_scalar(left if left is not None else right, obj)
@@ -334,7 +348,8 @@ def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
             return be.binary(typed_b, bound, x, p) if left is not None else be.binary(typed_b, x, bound, p)
 
         return _elementwise_expr(obj, f"apply({op.name})", shape, typed_b.out_type, f, positional=typed_b.positional)
-    raise DomainMismatch(f"apply needs a UnaryOp, BinaryOp or IndexUnaryOp, not {op!r}")
+    raise DomainMismatch("apply only accepts UnaryOp with no scalars or BinaryOp with `left` or `right` scalar "
+                         f"(or IndexUnaryOp with a thunk), not {op!r}")
 
 
 def _bound_scalar(v: Any, obj: Collection) -> Any:
@@ -422,6 +437,17 @@ def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expr
 
 _VALUE_SELECTS = {"==": "valueeq", "!=": "valuene", "<": "valuelt", "<=": "valuele", ">": "valuegt",
                   ">=": "valuege"}
+
+
+def _select_by_mask(obj: Collection, mask: Any, thunk: Any) -> Expression:
+    from .mask import as_mask
+
+    if thunk is not None:
+        raise DomainMismatch("select with a mask or a BOOL object takes no thunk")
+    m = as_mask(mask)
+    if m is None or m.parent.kind != obj.kind or tuple(m.parent.shape) != tuple(obj.shape):
+        raise DomainMismatch(f"select by a mask needs a mask of the {obj.kind}'s shape {tuple(obj.shape)}")
+    return cast(Any, obj).dup(mask=m)._as_expression()
 
 
 def _select_expr(obj: Collection, op: Any, thunk: Any) -> Expression:

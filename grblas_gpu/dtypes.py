@@ -209,7 +209,7 @@ def cast_scalar(value: Any, dtype: DataType) -> Any:
         return exact
     arr = np.asarray(value)
     if arr.ndim != 0 or arr.dtype.kind not in "biuf":
-        raise DomainMismatch(f"{value!r} is not a number that can be cast to {dtype}")
+        raise DomainMismatch(f"Bad type for argument `value`: {value!r} is not a number that can be cast to {dtype}")
     if arr.dtype.kind == "f" and dtype.is_integer:
         if not np.isfinite(arr):
             return np.array(0 if np.isnan(arr) else (dtype.max if arr > 0 else dtype.min), dtype.np_type)[()]

@@ -22,6 +22,7 @@ __all__ = [
     "NotImplementedException",
     "UninitializedObject",
     "NoValue",
+    "FillValueRequired",
     "NotImplemented",
 ]
 
@@ -93,6 +94,11 @@ class NoValue(GraphBLASError, KeyError):
     """An element was read where no entry is stored (GrB_NO_VALUE)."""
 
     info = "GrB_NO_VALUE"
+
+
+class FillValueRequired(NoValue, TypeError):
+    """``to_dense()`` of an object with missing entries and no ``fill_value`` (a TypeError, as
+    python-graphblas raises, and a NoValue)."""
 
 
 class UninitializedObject(GraphBLASError, ValueError):

@@ -171,6 +171,18 @@ class Expression(InfixMethods):
 
         return ewise("mult", self, other, "times")
 
+    def __ror__(self, other: Any) -> Any:
+        """``1 | (s | t)``: a Scalar chain with a number first."""
+        from .infix import ewise
+
+        return ewise("add", other, self, "plus")
+
+    def __rand__(self, other: Any) -> Any:
+        """``1 & (s & t)``."""
+        from .infix import ewise
+
+        return ewise("mult", other, self, "times")
+
     def __bool__(self) -> bool:
         return bool(self._result())
 
@@ -410,12 +422,17 @@ class SubAssign:
         """Write ``value`` into the region by the mask / accumulate rule."""
         region = self.target[self.key].new()
         if getattr(region, "kind", None) == "Scalar":
+            if self.mask is not None:
+                kind = getattr(as_mask(self.mask), "parent", None)
+                hint = (f"Unable to use {kind.kind} mask on single element assignment to a {self.target.kind}. "
+                        if kind is not None and kind.kind != self.target.kind else "")
+                raise DomainMismatch(f"{hint}Single element assign does not accept a submask: mask the target, "
+                                     "C(M.S)[i] << x")
             Updater(self.target, accum=self.accum)[self.key] << value
             return
         m = as_mask(self.mask)
         if m is not None and m.parent.kind != region.kind:
-            raise DomainMismatch(f"Mask object must be type {region.kind} to sub-assign into a {region.kind} "
-                                 f"region; got a {m.parent.kind} mask")
+            raise DomainMismatch(_submask_message(region.kind, m.parent.kind))
         Updater(region, mask=m, accum=self.accum, replace=self.replace) << (
             value if not is_scalar_like(value) else _filled(region, value, m))
         Updater(self.target)[self.key] << region
@@ -450,6 +467,15 @@ class AssignTarget:
         _check_changed(up.target, up.changed)
         plain = Updater(up.target, up.mask, up.accum, up.replace)
         report_changes(up.target, up.changed, lambda: ops_indexing.assign(plain, *split_key(up.target, self.key), value))
+
+
+def _submask_message(region: str, mask: str) -> str:
+    """python-graphblas's words for a sub-assign mask of the wrong kind, and the fix."""
+    if region == "Matrix":
+        return (f"Unable to use {mask} mask on Matrix assignment to a Matrix region: the mask of a "
+                "sub-assign has the region's shape")
+    return (f"Indices for subassign imply {region} submask, but got {mask} mask instead (Mask object must be "
+            f"type {region}: the mask of a sub-assign has the region's shape)")
 
 
 def _dense_value(target: Any, key: Any, value: Any) -> Any:
@@ -520,7 +546,8 @@ def as_expression(value: Any) -> Expression:
         return value
     if hasattr(value, "_as_expression"):
         return value._as_expression()
-    raise DomainMismatch(f"cannot compute a result from {type(value).__name__}")
+    raise DomainMismatch(f"Bad type for argument `value`: {type(value).__name__}. Assignment value must be a "
+                         "valid expression (a Vector, Matrix or Scalar, an expression over them, or a number)")
 
 
 def check_same_backend(*objs: Any) -> None:

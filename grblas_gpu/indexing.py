@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .exceptions import IndexOutOfBound, InvalidIndex
+from .exceptions import DomainMismatch, IndexOutOfBound, InvalidIndex
 from .limits import require_bytes
 
 
@@ -22,6 +22,7 @@ ALL = _All()
 
 def resolve_scalar_index(i: Any, size: int, what: str = "index") -> int:
     """One index as a Python int, checked against ``size`` (negative counts from the end)."""
+    i = _scalar_key(i)
     if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
         raise InvalidIndex(f"{what} must be an integer, not {type(i).__name__}")
     i = int(i)
@@ -38,8 +39,11 @@ def resolve_index(key: Any, size: int, what: str = "index") -> tuple[np.ndarray 
         return None, False
     if isinstance(key, slice):
         return _slice_indices(key, size, what), False
+    key = _scalar_key(key)
     if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
         return np.array([resolve_scalar_index(key, size, what)], dtype=np.int64), True
+    if isinstance(key, (list, tuple)):
+        key = [_scalar_key(k) for k in key]
     arr = _to_host(key)
     if arr.ndim != 1:
         raise InvalidIndex(f"{what} list must be one-dimensional, got shape {arr.shape}")
@@ -48,6 +52,8 @@ def resolve_index(key: Any, size: int, what: str = "index") -> tuple[np.ndarray 
     if arr.dtype.kind == "u" and arr.size and int(arr.max()) >= size:
         raise IndexOutOfBound(f"{what} {int(arr.max())} is out of range for size {size}")
     arr = arr.astype(np.int64)
+    if arr.size and arr.min() < 0:  # negative indices count from the end, as Python's
+        arr = np.where(arr < 0, arr + size, arr)
     if arr.size and (arr.min() < 0 or arr.max() >= size):
         bad = int(arr[(arr < 0) | (arr >= size)][0])
         raise IndexOutOfBound(f"{what} {bad} is out of range for size {size}")
@@ -66,9 +72,22 @@ def _slice_indices(key: slice, size: int, what: str) -> np.ndarray:
     return np.arange(r.start, r.stop, r.step, dtype=np.int64)
 
 
+def _scalar_key(key: Any) -> Any:
+    """A Scalar used as an index: its integer value (python-graphblas's ``v[Scalar(1)]``)."""
+    if getattr(key, "kind", None) != "Scalar" or not hasattr(key, "dtype"):
+        return key
+    if not key.dtype.is_integer:
+        raise DomainMismatch(f"An integer is required for indexing, got a Scalar of type {key.dtype}")
+    if hasattr(key, "new") and not hasattr(key, "require_value"):
+        key = key.new()
+    return int(key.require_value())
+
+
 def _to_host(key: Any) -> np.ndarray:
     if hasattr(key, "get") and type(key).__module__.startswith("cupy"):
         return key.get()
-    if hasattr(key, "to_coo") and hasattr(key, "size"):  # a Vector of indices: its values
-        return np.asarray(key.to_coo()[1])
+    if getattr(key, "kind", None) in ("Vector", "Matrix") or hasattr(key, "parent"):
+        # python-graphblas's TypeError: a Vector key is not a list of indices (nor a mask)
+        raise DomainMismatch(f"Invalid type for index: {type(key).__name__}. Use a list or array of indices; "
+                             "mask with v(M.S)[...] or v[...](M.S)")
     return np.asarray(key)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import _upward
 from .exceptions import DomainMismatch
 
@@ -31,15 +33,39 @@ def matmul(left: Any, right: Any, op: Any = "plus_times") -> Any:
     elif lk == "Vector" and rk == "Vector":
         expr = left.inner(right, op)
     else:
+        if (lk in _COLLECTIONS and _scalar_like(right)) or (rk in _COLLECTIONS and _scalar_like(left)):
+            raise TypeError(f"Bad type for argument of `@`: {type(left).__name__} @ {type(right).__name__}; "
+                            "a product takes a Vector or Matrix on each side")
         return NotImplemented
     return tag(expr, "matmul", left, right)
 
 
+_COLLECTIONS = ("Matrix", "Vector")
+
+
+def _scalar_like(x: Any) -> bool:
+    return getattr(x, "kind", None) == "Scalar" or (isinstance(x, (int, float, bool, np.generic))
+                                                   and not hasattr(x, "kind"))
+
+
 def ewise(kind: str, left: Any, right: Any, op: Any) -> Any:
-    """``left | right`` (kind "add") or ``left & right`` (kind "mult") with operator ``op``."""
-    if getattr(right, "kind", None) not in ("Matrix", "Vector"):
+    """``left | right`` (kind "add") or ``left & right`` (kind "mult") with operator ``op``;
+    Scalars (and numbers) with a Scalar combine as Scalars; a Scalar with a Vector or Matrix
+    raises TypeError, as in python-graphblas."""
+    lk, rk = getattr(left, "kind", None), getattr(right, "kind", None)
+    if lk not in _COLLECTIONS or rk not in _COLLECTIONS:
+        if lk in _COLLECTIONS or rk in _COLLECTIONS:
+            other, side = (right, "right") if lk in _COLLECTIONS else (left, "left")
+            if _scalar_like(other):
+                raise TypeError(
+                    f"Bad type for argument `{side}` of `{'|' if kind == 'add' else '&'}`: {type(other).__name__}. "
+                    f"A {lk if side == 'right' else rk} combines element-wise with a Vector or Matrix; "
+                    "with a scalar use binary.plus(x, s) or x.apply(op, right=s)")
+            return NotImplemented
+        if (lk == "Scalar" or rk == "Scalar") and _scalar_like(left) and _scalar_like(right):
+            return tag(_upward.call("scalar_infix", kind, left, right, op), kind, left, right)
         return NotImplemented
-    if getattr(left, "kind", None) != right.kind:
+    if lk != rk:
         expr = _upward.call("broadcast_ewise", left, right, op, union=kind == "add")
     else:
         expr = left.ewise_add(right, op) if kind == "add" else left.ewise_mult(right, op)

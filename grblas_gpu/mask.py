@@ -49,6 +49,7 @@ class Mask:
         return self._combined(other, "land")
 
     def _combined(self, other: Any, op: str) -> Mask:
+        other = _bool_object_mask(other)
         if not isinstance(other, Mask):
             raise TypeError(f"Invalid mask: {type(other).__name__}; combine masks such as A.S | B.V")
         a, b = self.new(), other.new()
@@ -72,7 +73,8 @@ class Mask:
             allowed = parent if self.structure else parent.select("valuene", False).new()
             out = allowed.apply("one").new(dtype, name=name)
         if mask is not None:
-            if not isinstance(mask, Mask) and getattr(mask, "kind", None) not in ("Vector", "Matrix"):
+            mask = _bool_object_mask(mask)
+            if not isinstance(mask, Mask):
                 raise TypeError(f"Invalid mask: {type(mask).__name__}; use M.S, M.V or their complements")
             out = out.dup(mask=mask, name=name)
         return out
@@ -130,6 +132,16 @@ class Mask:
         return bits, None if self.structure else vals, self.complement
 
 
+def _bool_object_mask(x: Any) -> Any:
+    """A BOOL Vector or Matrix combined with a Mask is its value mask (python-graphblas's
+    ``M.S | v``); another type raises, as there it must say which: ``v.V`` or ``v.S``."""
+    if isinstance(x, Mask) or getattr(x, "kind", None) not in ("Vector", "Matrix") or not hasattr(x, "_entries"):
+        return x
+    if not x.dtype.is_bool:
+        raise TypeError(f"Mask must be a BOOL object or indicate values (M.V) or structure (M.S), not a {x.dtype} {x.kind}")
+    return Mask(x)
+
+
 def as_mask(mask: Any) -> Mask | None:
     """A Mask from a Mask, a Vector/Matrix (its value mask) or None."""
     if mask is None or isinstance(mask, Mask):
@@ -138,4 +150,6 @@ def as_mask(mask: Any) -> Mask | None:
         mask = mask.new()  # an expression (``A < 2``): the value mask of its result
     if hasattr(mask, "_entries"):
         return Mask(mask)
+    if getattr(mask, "kind", None) == "Scalar":
+        raise DomainMismatch("Mask not allowed for Scalars: a mask must be a Vector or Matrix (or its .S / .V)")
     raise DomainMismatch(f"a mask must be a Vector or Matrix (or its .S / .V), not {type(mask).__name__}")

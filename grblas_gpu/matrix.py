@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _dcsr
 from . import _sparse as sp
 from ._compat_methods import (
     CompatMethods,
@@ -16,6 +17,7 @@ from ._compat_methods import (
     from_edgelist,
     is_dtype_like,
     named,
+    require_scalar_value,
     scalar_dup_op,
 )
 from ._infix_methods import InfixMethods
@@ -23,9 +25,9 @@ from ._transposed import TransposedView
 from .backends import get_backend
 from .collection import Collection
 from .dtypes import FP64, DataType, cast_scalar, lookup_dtype
-from .exceptions import DimensionMismatch, InvalidValue, NotImplementedException, NoValue
+from .exceptions import DimensionMismatch, FillValueRequired, InvalidValue, NotImplementedException
 from .expressions import Expression, Updater
-from .indexing import resolve_scalar_index
+from .indexing import resolve_index, resolve_scalar_index
 from .limits import check_dimension, require_bytes
 from .operators.base import Positions
 from .ops.indexing import extract_expr
@@ -83,8 +85,11 @@ class Matrix(Collection):
         r = host_array(build, rows, np.int64, "rows")
         c = host_array(build, cols, np.int64, "cols")
         t = infer_dtype(values, dtype)
-        nrows = int(r.max()) + 1 if nrows is None and len(r) else (nrows or 0)
-        ncols = int(c.max()) + 1 if ncols is None and len(c) else (ncols or 0)
+        if (nrows is None or ncols is None) and not len(r):
+            raise InvalidValue(f"No {'row' if nrows is None else 'column'} indices provided. Unable to infer "
+                               f"{'nrows' if nrows is None else 'ncols'}.")
+        nrows = int(r.max()) + 1 if nrows is None else nrows
+        ncols = int(c.max()) + 1 if ncols is None else ncols
         A = cls(t, nrows, ncols, backend=be.name, name=name)
         rs, cs, vals = build_entries(build, [r, c], [A._nrows, A._ncols], values, t, scalar_dup_op(values, dup_op))
         A._set_sorted(*(be.asarray(a) for a in (rs, cs, vals)))
@@ -101,7 +106,7 @@ class Matrix(Collection):
         except (ValueError, TypeError) as exc:  # a ragged list, or values that are not numbers
             raise InvalidValue(f"from_dense needs a rectangular array of numbers: {exc}") from None
         if arr.ndim != 2:
-            raise DimensionMismatch(f"from_dense needs a 2-D array for a Matrix, got shape {arr.shape}")
+            raise DimensionMismatch(f"A 2-dimensional array is required to create a dense Matrix, got shape {arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
         keep = _present(be.xp, arr, missing_value)
         r, c = be.xp.nonzero(keep)
@@ -171,6 +176,7 @@ class Matrix(Collection):
     def from_scalar(cls, value: Any, nrows: int, ncols: int, dtype: Any = None, *,
                     backend: str | None = None, name: str | None = None) -> Matrix:
         """A full Matrix with every entry equal to ``value``."""
+        require_scalar_value(value)
         be = get_backend(backend)
         xp = be.xp
         t = infer_dtype(value, dtype)
@@ -417,13 +423,17 @@ class Matrix(Collection):
                 h(self._indices).astype(np.int64) if columns else None,
                 coo_values(h(self._vals), dtype) if values else None)
 
-    def to_csr(self, *, copy: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(indptr, col_indices, values) as NumPy arrays.
+    def to_csr(self, dtype: Any = None, *, sort: bool = True, copy: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(indptr, col_indices, values) as NumPy arrays; ``dtype`` casts the values (a copy) and
+        ``sort`` is python-graphblas's keyword (the columns of a row are always sorted here).
 
         The integer arrays are of the types the Matrix stores (int32 where they fit, else
         int64).  On the CPU backend they are the Matrix's own arrays as read-only views (no
         copy; a write raises ValueError); from the GPU, host copies.  ``copy=True``: writable
         copies with int64 indices, whatever the backend."""
+        if dtype is not None:
+            indptr, cols, vals = self.to_csr(copy=copy)
+            return indptr, cols, vals.astype(lookup_dtype(dtype).np_type)
         h = self._be.to_host
         parts = (self._indptr, self._indices, self._vals)
         if copy:
@@ -433,17 +443,22 @@ class Matrix(Collection):
             return tuple(read_only(a) for a in parts)  # type: ignore[return-value]
         return tuple(h(a) for a in parts)  # type: ignore[return-value]
 
-    def to_csc(self, *, copy: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def to_csc(self, dtype: Any = None, *, sort: bool = True, copy: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(indptr, row_indices, values) as NumPy arrays: the CSR of the transpose, shared
         or copied as :meth:`to_csr` says (the transpose is built, and kept as a derived form)."""
-        return self._transposed().to_csr(copy=copy)
+        return self._transposed().to_csr(dtype, copy=copy)
+
+    to_dcsr = _dcsr.to_dcsr
+    to_dcsc = _dcsr.to_dcsc
+    from_dcsr = classmethod(_dcsr.from_dcsr)
+    from_dcsc = classmethod(_dcsr.from_dcsc)
 
     def to_dense(self, fill_value: Any = None, dtype: Any = None) -> np.ndarray:
         """A dense NumPy array; missing entries get ``fill_value`` (required if any are missing;
         without ``dtype`` the array's type holds both, as ``A.to_dense(6.5)`` of integers is FP64)."""
         t = dense_type(self._dtype, fill_value, dtype)
         if fill_value is None and self.nvals < self._nrows * self._ncols:
-            raise NoValue("some entries are missing; give fill_value= for them")
+            raise FillValueRequired("fill_value must be given: some entries are missing")
         fill = cast_scalar(0 if fill_value is None else fill_value, t)
         require_bytes(self._nrows * self._ncols * t.itemsize, "numpy", f"a dense {self._nrows}x{self._ncols} array")
         out = np.full(self.shape, fill, dtype=t.np_type)
@@ -479,7 +494,8 @@ class Matrix(Collection):
 
     def __delitem__(self, key: Any) -> None:
         if not _is_element(key):
-            raise InvalidValue("del needs one element: del A[i, j]")
+            self._delete_region(key)
+            return
         i = resolve_scalar_index(key[0], self._nrows, "row")
         j = resolve_scalar_index(key[1], self._ncols, "column")
         at, found = self._locate(i, j)
@@ -487,6 +503,19 @@ class Matrix(Collection):
             keep = self._be.xp.ones(self.nvals, dtype=bool)
             keep[at] = False
             self._set_sorted(self._rows()[keep], self._indices[keep], self._vals[keep])
+
+    def _delete_region(self, key: Any) -> None:
+        """``del A[rows, cols]``: remove every entry in the region (python-graphblas's form)."""
+        if not isinstance(key, tuple) or len(key) != 2:
+            raise InvalidValue("del needs a row and a column index: del A[rows, cols]")
+        xp = self._be.xp
+        drop = xp.ones(self.nvals, dtype=bool)
+        for k, n, coords, what in ((key[0], self._nrows, self._rows(), "row"),
+                                   (key[1], self._ncols, self._indices, "column")):
+            idx, _ = resolve_index(k, n, what)
+            if idx is not None:
+                drop &= xp.isin(coords, xp.asarray(idx, dtype=coords.dtype))
+        self._set_sorted(self._rows()[~drop], self._indices[~drop], self._vals[~drop])
 
     def _locate(self, i: int, j: int) -> tuple[int, bool]:
         """Where entry (i, j) is stored, or would be inserted; and whether it exists."""
@@ -515,6 +544,8 @@ class Matrix(Collection):
 
     def get(self, row: int, col: int, default: Any = None) -> Any:
         """The value at (row, col), or ``default`` when missing."""
+        if not _is_element((row, col)):
+            raise InvalidValue(f"Bad row, col in Matrix.get: {(row, col)!r}; two integer indices are expected")
         val = self[row, col].value
         return default if val is None else val
 

@@ -115,9 +115,24 @@ for _ns, _symbols in ((unary, _STR_TO_UNARY), (binary, _STR_TO_BINARY), (monoid,
 _NAMESPACES: tuple[Namespace, ...] = (unary, binary, monoid, semiring, indexunary, select)
 
 
+class _NumpyNames:
+    """``op.numpy.add``: NumPy's names over the operator namespaces, binary operators first."""
+
+    def __getattr__(self, name: str) -> Any:
+        for ns in (binary, unary, semiring):
+            if not name.startswith("_") and name in ns.numpy:  # type: ignore[attr-defined]
+                return ns.numpy[name]  # type: ignore[attr-defined]
+        raise AttributeError(f"op.numpy has no operator {name!r}")
+
+
+numpy = _NumpyNames()
+
+
 def __getattr__(name: str) -> Any:
     # python-graphblas's order: a binary operator before the monoid of the same name; any
     # "add_mult" name a semiring.
+    if name == "ss":
+        raise AttributeError("op.ss: the suitesparse backend's own operators are not provided")
     for ns in (binary, unary, indexunary, select, semiring):
         if not name.startswith("_") and name in ns:
             return ns[name]

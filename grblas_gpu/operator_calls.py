@@ -10,7 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from . import _upward
+from . import (
+    _scalar_ops,  # noqa: F401 - binds ``s | t`` of Scalars (scalar_infix)
+    _upward,
+)
 from ._broadcast import broadcast_ewise
 from .infix import apply_operator
 from .scalar import Scalar
@@ -34,7 +37,7 @@ def call_operator(op: Any, left: Any, right: Any = None, *, left_default: Any = 
             return left.ewise_mult(Scalar.from_value(right), op)
     if kind == "unary":
         if right is not None or not _is_collection(left) and getattr(left, "kind", None) != "Scalar":
-            raise TypeError(f"Bad type when calling {op!r}: expected one Vector, Matrix or Scalar")
+            raise TypeError(f"Bad type when calling {op!r}: __call__ of a unary operator takes one Vector, Matrix or Scalar")
         return left.apply(op)
     if kind in ("indexunary", "select"):
         if not _is_collection(left):
@@ -55,6 +58,9 @@ def call_operator(op: Any, left: Any, right: Any = None, *, left_default: Any = 
         return expr
     if _is_collection(right) and left is not None and not _is_collection(left):
         return right.apply(op, left=left)
+    if _is_collection(left) and _is_collection(right):
+        raise TypeError(f"Bad type for keyword argument `right=` when calling {op!r}: {type(right).__name__}. "
+                        f"Two objects combine through an infix expression: {op!r}(A & B) or {op!r}(A | B)")
     raise TypeError(
         f"Bad type when calling {op!r}.  Got types: {type(left).__name__}, {type(right).__name__}.\n"
         "Expected an infix expression or an apply with a Vector or Matrix and a scalar:\n"

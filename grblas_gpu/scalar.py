@@ -10,6 +10,7 @@ from ._infix_methods import InfixMethods
 from .backends import PicklesBackendByName, get_backend
 from .dtypes import FP64, DataType, cast_scalar, dtype_of_value, lookup_dtype
 from .exceptions import EmptyObject
+from .infix import ewise
 from .storage import ScalarStore
 
 
@@ -25,7 +26,10 @@ class Scalar(InfixMethods, PicklesBackendByName):
     kind = "Scalar"
     shape: tuple[int, ...] = ()
 
-    def __init__(self, dtype: Any = FP64, *, backend: str | None = None, name: str | None = None) -> None:
+    def __init__(self, dtype: Any = FP64, *, backend: str | None = None, name: str | None = None,
+                 is_cscalar: bool = False) -> None:
+        """An empty Scalar of ``dtype``; ``is_cscalar`` (python-graphblas's storage choice) is
+        accepted and has no effect."""
         self._dtype = lookup_dtype(dtype)
         self._be = get_backend(backend)
         self._store = ScalarStore()
@@ -113,6 +117,18 @@ class Scalar(InfixMethods, PicklesBackendByName):
         """0: a Scalar has no dimensions."""
         return 0
 
+    @property
+    def is_cscalar(self) -> bool:
+        """False: python-graphblas's storage choice (C value or GrB_Scalar) has no meaning here."""
+        return False
+
+    _is_cscalar = is_cscalar
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """``np.array(s)``: a 0-d array of the value (of the Scalar's type unless ``dtype``);
+        an empty Scalar raises EmptyObject."""
+        return np.array(self.require_value(), dtype=self._dtype.np_type if dtype is None else dtype)
+
     def wait(self, how: str = "materialize") -> Scalar:
         """Nothing is pending on a Scalar; returns it (python-graphblas's ``s.wait()``)."""
         if how not in ("materialize", "complete"):
@@ -138,10 +154,16 @@ class Scalar(InfixMethods, PicklesBackendByName):
         return scalar_ewise(self, other, op, "ewise_union", (left_default, right_default))
 
     def __and__(self, other: Any) -> Any:
-        return self.ewise_mult(other) if getattr(other, "kind", "Scalar") == "Scalar" else NotImplemented
+        return ewise("mult", self, other, "times")
+
+    def __rand__(self, other: Any) -> Any:
+        return ewise("mult", other, self, "times")
 
     def __or__(self, other: Any) -> Any:
-        return self.ewise_add(other) if getattr(other, "kind", "Scalar") == "Scalar" else NotImplemented
+        return ewise("add", self, other, "plus")
+
+    def __ror__(self, other: Any) -> Any:
+        return ewise("add", other, self, "plus")
 
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> Any:
         """``op(value)`` (a unary operator) or ``op(value, right)`` / ``op(left, value)``."""

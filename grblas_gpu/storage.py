@@ -87,7 +87,7 @@ def build_entries(be: Any, coords: list[Any], dims: list[int], values: Any, t: D
     if dup_op is None:
         first = int(xp.flatnonzero(dup)[0])
         where = tuple(int(c[first]) for c in coords)
-        raise InvalidValue(f"duplicate entry at {where[0] if len(where) == 1 else where}; pass dup_op= to combine duplicates")
+        raise InvalidValue(f"Duplicate indices found: an entry at {where[0] if len(where) == 1 else where}; pass dup_op= to combine duplicates")
     return _combine_duplicates(be, coords, vals, dup, t, dup_op)
 
 

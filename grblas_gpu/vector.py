@@ -7,13 +7,22 @@ from typing import Any
 import numpy as np
 
 from . import _sparse as sp
-from ._compat_methods import coo_values, dense_type, from_dict, from_pairs, is_dtype_like, named, scalar_dup_op
+from ._compat_methods import (
+    coo_values,
+    dense_type,
+    from_dict,
+    from_pairs,
+    is_dtype_like,
+    named,
+    require_scalar_value,
+    scalar_dup_op,
+)
 from .backends import get_backend
 from .collection import Collection
 from .dtypes import BOOL, FP64, DataType, cast_scalar, lookup_dtype
-from .exceptions import DimensionMismatch, InvalidValue, NoValue
+from .exceptions import DimensionMismatch, FillValueRequired, InvalidValue, NoValue
 from .expressions import Expression, Updater
-from .indexing import resolve_scalar_index
+from .indexing import resolve_index, resolve_scalar_index
 from .limits import check_dimension, require_bytes
 from .matrix import _present
 from .operators.base import Positions
@@ -69,7 +78,9 @@ class Vector(Collection):
         idx = host_array(build, indices, np.int64, "indices")
         t = infer_dtype(values, dtype)
         if size is None:
-            size = int(idx.max()) + 1 if len(idx) else 0
+            if not len(idx):
+                raise InvalidValue("No indices provided. Unable to infer size.")
+            size = int(idx.max()) + 1
         v = cls._without_storage(be, t, size, name)
         keys, vals = build_entries(build, [idx], [v._size], values, t, scalar_dup_op(values, dup_op))
         v._set_sparse(be.asarray(keys), be.asarray(vals))
@@ -98,6 +109,7 @@ class Vector(Collection):
         """A full Vector with every entry equal to ``value``."""
         if hasattr(backend, "vector_from_scalar"):  # a distributed Matrix's placement (grblas_gpu.dask)
             return backend.vector_from_scalar(value, size, dtype, name=name)  # type: ignore[union-attr]
+        require_scalar_value(value)
         be = get_backend(backend)
         t = infer_dtype(value, dtype)
         v = cls._without_storage(be, t, size, name)
@@ -283,7 +295,7 @@ class Vector(Collection):
         without ``dtype`` the array's type holds both)."""
         t = dense_type(self._dtype, fill_value, dtype)
         if fill_value is None and self.nvals < self._size:
-            raise NoValue(f"{self._size - self.nvals} entries are missing; give fill_value= for them")
+            raise FillValueRequired(f"fill_value must be given: {self._size - self.nvals} entries are missing")
         fill = cast_scalar(0 if fill_value is None else fill_value, t)
         require_bytes(self._size * t.itemsize, "numpy", f"a dense array of {self._size} values")
         out = np.full(self._size, fill, dtype=t.np_type)
@@ -311,8 +323,11 @@ class Vector(Collection):
             Updater(self)[key] = value
 
     def __delitem__(self, key: Any) -> None:
-        i = resolve_scalar_index(key, self._size)
-        keep = self._idx != i
+        """``del v[i]``; ``del v[[1, 3]]`` and ``del v[1:3]`` remove every entry they index."""
+        xp = self._be.xp
+        idx, _ = resolve_index(key, self._size)
+        keep = (xp.zeros(self.nvals, dtype=bool) if idx is None
+                else ~xp.isin(self._idx, xp.asarray(idx, dtype=self._idx.dtype)))
         self._set_sparse(self._idx[keep], self._vals[keep])
 
     def _set_element(self, i: int, value: Any) -> None:
@@ -330,6 +345,8 @@ class Vector(Collection):
 
     def get(self, index: int, default: Any = None) -> Any:
         """The value at ``index``, or ``default`` when missing."""
+        if not _is_int(index) and getattr(index, "kind", None) != "Scalar":
+            raise InvalidValue(f"Bad index in Vector.get: {index!r}; one integer index is expected")
         val = self[index].value
         return default if val is None else val
 
@@ -435,6 +452,8 @@ class Vector(Collection):
         return self._size
 
     def __contains__(self, index: int) -> bool:
+        if not _is_int(index) and getattr(index, "kind", None) != "Scalar":
+            raise TypeError(f"Invalid index for `in`: {index!r}; one integer index is expected")
         return self[index].value is not None
 
 

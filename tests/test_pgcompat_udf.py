@@ -79,3 +79,20 @@ def test_function_of_non_numbers_is_refused() -> None:
 
     with pytest.raises(gb.exceptions.UdfParseError):
         gb.unary.register_anonymous(_compiled("lambda x: [x][0] + str(x)"))["FP64"]
+
+
+def test_modulo_as_python_computes(backend: str) -> None:
+    def force_odd(x):  # python-graphblas's README example
+        if x % 2 == 0:
+            return x + 1
+        return x
+
+    def python_mod(x, y):
+        return x % y
+
+    ints = lambda gb: gb.Vector.from_coo([0, 1, 2, 3], [-7, 7, -4, 5])  # noqa: E731
+    divisors = lambda gb: gb.Vector.from_coo([0, 1, 2, 3], [3, -3, 2, -2])  # noqa: E731
+    same(lambda gb: ints(gb).apply(_register(gb.unary, force_odd)), backend)
+    same(lambda gb: ints(gb).ewise_mult(divisors(gb), _register(gb.binary, python_mod)), backend)
+    same(lambda gb: ints(gb).apply(gb.unary.numpy.negative).ewise_mult(
+        divisors(gb).apply(gb.binary.truediv, right=2), _register(gb.binary, python_mod)), backend)

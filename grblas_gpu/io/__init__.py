@@ -28,8 +28,9 @@ from .graphalytics import (
     read_graphalytics,
     read_graphalytics_output,
 )
-from .interop import from_cupyx_sparse, from_networkx, from_scipy_sparse, to_cupyx_sparse, to_networkx, to_scipy_sparse
-from .matrixmarket import MMHeader, mminfo, mmread, mmwrite, parse_matrix_market, write_matrix_market
+from .interop import from_cupyx_sparse, from_networkx, to_cupyx_sparse
+from .matrixmarket import MMHeader, mminfo, parse_matrix_market, write_matrix_market
+from .pg_options import from_scipy_sparse, mmread, mmwrite, to_networkx, to_scipy_sparse  # python-graphblas's options
 
 __all__ = [
     "FileFormatError",

@@ -80,7 +80,7 @@ def to_scipy_sparse(A: Matrix, format: str = "csr") -> Any:
 
     fmt = format.lower()
     if fmt not in _SCIPY_FORMATS:
-        raise InvalidValue(f"unknown SciPy sparse format {format!r}: use one of {', '.join(_SCIPY_FORMATS)}")
+        raise InvalidValue(f"Invalid format: unknown SciPy sparse format {format!r}: use one of {', '.join(_SCIPY_FORMATS)}")
     shape = (A.nrows, A.ncols)
     if fmt == "csc":
         indptr, indices, values = A.to_csc()

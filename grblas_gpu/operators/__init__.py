@@ -26,6 +26,7 @@ from .base import (
     TypedUnaryOp,
     UnaryOp,
 )
+from .pg_attributes import anonymous, install, numpy_namespaces
 
 __all__ = [
     "unary", "binary", "monoid", "semiring", "indexunary", "select",
@@ -45,6 +46,8 @@ class Namespace:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
+        if name == "ss":
+            raise AttributeError(f"{self._kind}.ss: the suitesparse backend's own operators are not provided")
         try:
             op = self[name]
         except InvalidValue as exc:
@@ -89,42 +92,50 @@ class Namespace:
         return f"<namespace {self._kind}: {len(self._table)} operators>"
 
 
-class _UnaryNamespace(Namespace):
-    def register_new(self, name: str, func: Any, *, lazy: bool = False) -> UnaryOp:
-        """Define a unary operator from a Python function ``f(x)`` (see :mod:`.udf`); each type's
+class _FunctionNamespace(Namespace):
+    """A namespace of operators made from one Python function (see :mod:`.udf`)."""
+
+    def _make(self, name: str, func: Any) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def register_new(self, name: str, func: Any, *, parameterized: bool = False, lazy: bool = False,
+                     is_udt: bool = False) -> Any:
+        """Define an operator from a Python function and add it to the namespace; each type's
         instance is made on first use whatever ``lazy`` says (python-graphblas's keyword)."""
-        from .udf import unary_from_function
+        return self._register(name, self.register_anonymous(func, name, parameterized=parameterized))
 
-        return self._register(name, unary_from_function(name, func))
+    def register_anonymous(self, func: Any, name: str | None = None, *, parameterized: bool = False,
+                           is_udt: bool = False) -> Any:
+        """An operator from a Python function, not added to the namespace; ``parameterized=True``:
+        ``op(*params)`` makes the operator of ``func(*params)``."""
+        return anonymous(self._make, func, name, parameterized)
 
-    def register_anonymous(self, func: Any, name: str = "anonymous") -> UnaryOp:
-        """A unary operator from ``f(x)`` without adding it to the namespace."""
+
+class _UnaryNamespace(_FunctionNamespace):
+    """Unary operators; ``register_new(name, f)`` with ``f(x)``."""
+
+    def _make(self, name: str, func: Any) -> UnaryOp:
         from .udf import unary_from_function
 
         return unary_from_function(name, func)
 
 
-class _BinaryNamespace(Namespace):
-    def register_new(self, name: str, func: Any, *, lazy: bool = False) -> BinaryOp:
-        """Define a binary operator from a Python function ``f(x, y)`` (see :mod:`.udf`); each
-        type's instance is made on first use whatever ``lazy`` says."""
-        from .udf import binary_from_function
+class _BinaryNamespace(_FunctionNamespace):
+    """Binary operators; ``register_new(name, f)`` with ``f(x, y)``."""
 
-        return self._register(name, binary_from_function(name, func))
-
-    def register_anonymous(self, func: Any, name: str = "anonymous") -> BinaryOp:
-        """A binary operator from ``f(x, y)`` without adding it to the namespace."""
+    def _make(self, name: str, func: Any) -> BinaryOp:
         from .udf import binary_from_function
 
         return binary_from_function(name, func)
 
 
-class _IndexUnaryNamespace(Namespace):
-    def register_new(self, name: str, func: Any, *, lazy: bool = False) -> IndexUnaryOp:
-        """Define an index-unary operator from ``f(x, i, j, thunk)`` (see :mod:`.udf`)."""
+class _IndexUnaryNamespace(_FunctionNamespace):
+    """Index-unary operators; ``register_new(name, f)`` with ``f(x, i, j, thunk)``."""
+
+    def _make(self, name: str, func: Any) -> IndexUnaryOp:
         from .udf import indexunary_from_function
 
-        return self._register(name, indexunary_from_function(name, func))
+        return indexunary_from_function(name, func)
 
 
 class _MonoidNamespace(Namespace):
@@ -153,9 +164,10 @@ class _SemiringNamespace(Namespace):
         """Define a semiring from a monoid and a binary operator."""
         return self._register(name, Semiring(name, monoid=get_monoid(add), mult=get_binary(mult)))
 
-    def register_anonymous(self, add: Any, mult: Any, name: str = "anonymous") -> Semiring:
-        """A semiring without adding it to the namespace."""
-        return Semiring(name, monoid=get_monoid(add), mult=get_binary(mult))
+    def register_anonymous(self, add: Any, mult: Any, name: str | None = None) -> Semiring:
+        """A semiring without adding it to the namespace (named ``add_mult`` by default)."""
+        m, b = get_monoid(add), get_binary(mult)
+        return Semiring(name if name is not None else f"{m.name}_{b.name}", monoid=m, mult=b)
 
     def __dir__(self) -> list[str]:
         return sorted(set(self._table) | set(catalog.BUILTIN_SEMIRINGS))
@@ -200,12 +212,8 @@ class _SelectNamespace(_IndexUnaryNamespace):
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         self.function(*args, **kwargs)
 
-    def register_new(self, name: str, func: Any, *, lazy: bool = False) -> IndexUnaryOp:
-        """Define a select operator from ``f(x, i, j, thunk) -> bool`` (see :mod:`.udf`)."""
-        return self._register(name, self.register_anonymous(func, name))
-
-    def register_anonymous(self, func: Any, name: str = "anonymous") -> IndexUnaryOp:
-        """A select operator from ``f(x, i, j, thunk)`` without adding it to the namespace."""
+    def _make(self, name: str, func: Any) -> SelectOp:
+        """A select operator from ``f(x, i, j, thunk) -> bool``."""
         from .udf import indexunary_from_function
 
         op = indexunary_from_function(name, func)
@@ -259,7 +267,7 @@ def _get(ns: Namespace, cls: type, op: Any, what: str) -> Any:
     # A TypeError (DomainMismatch is one), as python-graphblas raises for an operator of the wrong kind.
     from ..exceptions import DomainMismatch
 
-    raise DomainMismatch(f"expected a {what} (or its name), got {op!r}")
+    raise DomainMismatch(f"Expected type: {cls.__name__}: a {what} (or its name), got {op!r}")
 
 
 def get_unary(op: Any) -> UnaryOp:
@@ -282,12 +290,21 @@ def get_monoid(op: Any) -> Monoid:
             return catalog.MONOID[op.name]
         from ..exceptions import DomainMismatch  # a TypeError, as python-graphblas raises
 
-        raise DomainMismatch(f"binary operator {op.name!r} has no monoid; pass a Monoid or an Aggregator")
+        raise DomainMismatch(f"Expected type: Monoid, Aggregator; binary operator {op.name!r} has no monoid")
+    if isinstance(op, Semiring):
+        from ..exceptions import DomainMismatch
+
+        raise DomainMismatch(f"Expected type: Monoid, Aggregator; got {op!r}: use `{op!r}.monoid` to get the Monoid")
     return _get(monoid, Monoid, op, "monoid")
 
 
-def get_semiring(op: Any) -> Semiring:
-    """A Semiring from a semiring or its name (``"min_plus"``)."""
+def get_semiring(op: Any, mult: Any = None) -> Semiring:
+    """A Semiring from a semiring or its name (``"min_plus"``), or from a monoid and a binary
+    operator (python-graphblas's ``get_semiring(monoid.plus, binary.times)``)."""
+    if mult is not None:
+        m, b = get_monoid(op), get_binary(mult)
+        return semiring[f"{m.name}_{b.name}"] if m.name in catalog.MONOID and b.name in catalog.BINARY \
+            else semiring.register_anonymous(m, b)
     return _get(semiring, Semiring, op, "semiring")
 
 
@@ -324,3 +341,7 @@ def typed_monoid(op: Any, dtype: Any) -> TypedMonoid:
 def typed_indexunary(op: Any, dtype: Any) -> TypedIndexUnaryOp:
     """The typed index-unary operator for ``dtype``."""
     return op if isinstance(op, TypedIndexUnaryOp) else get_indexunary(op)[dtype]
+
+
+install(unary, binary, monoid, semiring, indexunary, select)
+numpy_namespaces(Namespace, unary, binary, monoid, semiring)

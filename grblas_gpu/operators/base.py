@@ -291,6 +291,8 @@ class _Polymorphic:
         typed = self._cache.get(t)
         if typed is None:
             typed = self._cache[t] = self._build(t)
+            if getattr(typed, "parent", None) is None:
+                object.__setattr__(typed, "parent", self)  # python-graphblas's op[int].parent
         return typed
 
     def _build(self, t: DataType) -> Any:  # pragma: no cover - overridden

@@ -53,14 +53,22 @@ def _expression_of(func: Callable[..., Any] | str, nargs: int) -> tuple[ast.expr
         tree = _parse_fragment(textwrap.dedent(inspect.getsource(func)))
     except (OSError, TypeError, InvalidValue):
         return traced_expression(func, nargs)  # no source (a lambda typed at a prompt): run it on symbols
+    free = set(code.co_freevars) if code is not None else set()
     for node in ast.walk(tree):
+        found: ast.expr | None = None
         if isinstance(node, ast.Lambda) and [a.arg for a in node.args.args] == names:
-            return node.body, names
-        if isinstance(node, ast.FunctionDef) and node.name == func.__name__:
+            found = node.body
+        elif isinstance(node, ast.FunctionDef) and node.name == func.__name__:
             body = [s for s in node.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
             if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
-                return body[0].value, names
-            break
+                found = body[0].value
+        else:
+            continue
+        # A closure's variables (``lambda y: y + x`` made by a parameterized operator) are
+        # numbers known only when run: trace the function instead.
+        if found is not None and not free & {n.id for n in ast.walk(found) if isinstance(n, ast.Name)}:
+            return found, names
+        break
     return traced_expression(func, nargs)  # several statements: run it on symbols
 
 
@@ -137,6 +145,13 @@ class _Renderer:
             return f"floor((double)({a}) / (double)({b}))" if self.cuda else f"np.floor(np.true_divide({a}, {b}))"
         if isinstance(node.op, ast.Pow):
             return f"pow((double)({a}), (double)({b}))" if self.cuda else f"np.power(np.float64({a}), {b})"
+        if isinstance(node.op, ast.Mod):  # Python's %: the result takes the divisor's sign
+            if not self.cuda:
+                return f"np.mod({a}, {b})"
+            if not self.int_args:
+                return f"(({a}) - floor((double)({a}) / (double)({b})) * ({b}))"
+            r = f"(({a}) % ({b}))"
+            return f"({r} + (({r} != 0 && (({r} < 0) != (({b}) < 0))) ? ({b}) : 0))"
         raise NotImplementedException(f"operator expressions cannot use {type(node.op).__name__}")
 
     def _call(self, node: ast.Call) -> str:

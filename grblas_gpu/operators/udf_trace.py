@@ -89,6 +89,7 @@ class _Sym:
     __truediv__, __rtruediv__ = _binop(ast.Div())
     __floordiv__, __rfloordiv__ = _binop(ast.FloorDiv())
     __pow__, __rpow__ = _binop(ast.Pow())
+    __mod__, __rmod__ = _binop(ast.Mod())
     __lt__, __le__ = _cmp(ast.Lt()), _cmp(ast.LtE())
     __gt__, __ge__ = _cmp(ast.Gt()), _cmp(ast.GtE())
     __eq__, __ne__ = _cmp(ast.Eq()), _cmp(ast.NotEq())  # type: ignore[assignment]
