@@ -8,6 +8,7 @@ CUDA kernels generated from the operators.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,16 @@ from .base import Backend
 from .operands import CsrOperand, CsrProduct, MaskOperand
 
 _PULL_BLOCK = 1 << 16  # entries: the least a block of the CPU pull takes (see NumpyBackend._pull)
+
+
+def _row_blocks(indptr: np.ndarray, block: int) -> Iterator[tuple[int, int]]:
+    """(first row, end row) of consecutive blocks of whole rows of about ``block`` entries each
+    (at least one row a block)."""
+    nrows, lo = len(indptr) - 1, 0
+    while lo < nrows:
+        hi = min(nrows, max(lo + 1, int(np.searchsorted(indptr, int(indptr[lo]) + block, side="right")) - 1))
+        yield lo, hi
+        lo = hi
 
 
 class NumpyBackend(Backend):
@@ -339,14 +350,9 @@ class NumpyBackend(Backend):
         monoid, t = semiring.monoid, semiring.out_type
         out = np.full(ncols, monoid.identity, dtype=t.np_type)
         present = np.zeros(ncols, dtype=bool)
-        nrows = len(indptr) - 1
-        block = max(_PULL_BLOCK, len(indices) >> 5)
-        lo = 0
-        while lo < nrows:
-            hi = min(nrows, max(lo + 1, int(np.searchsorted(indptr, int(indptr[lo]) + block, side="right")) - 1))
+        for lo, hi in _row_blocks(indptr, max(_PULL_BLOCK, len(indices) >> 5)):
             self._push_rows(semiring, indptr, indices, values, x, x_present, col_mask, matrix_first, lo, hi,
                             out, present)
-            lo = hi
         if monoid.identity != 0:
             out[~present] = 0  # (as the pull leaves them: values where absent are not read)
         return out, present
@@ -395,13 +401,9 @@ class NumpyBackend(Backend):
         present = np.zeros(nrows, dtype=bool)
         # Blocks of whole rows, so that the temporaries (a dozen bytes and more per entry) are
         # bounded by a block, not by the matrix: the working memory stays a small share of it.
-        block = max(_PULL_BLOCK, len(indices) >> 7)
-        lo = 0
-        while lo < nrows:
-            hi = min(nrows, max(lo + 1, int(np.searchsorted(indptr, int(indptr[lo]) + block, side="right")) - 1))
+        for lo, hi in _row_blocks(indptr, max(_PULL_BLOCK, len(indices) >> 7)):
             self._pull_rows(semiring, indptr, indices, values, x, x_present, row_mask, vector_first, lo, hi,
                             out, present)
-            lo = hi
         return out, present
 
     def _pull_rows(self, semiring: TypedSemiring, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray,
