@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .dtypes import BOOL
+from .infix import ewise
 from .operators import binary, unary
 
 
@@ -146,6 +147,20 @@ class InfixMethods:
             raise TypeError(f"The invert operator, `~`, is not supported for {self.dtype.name} dtype.  "  # type: ignore[attr-defined]
                             "It is only supported for BOOL dtype.")
         return unary.lnot(self)
+
+    # ``|`` and ``&`` build infix expressions that an operator may still be applied to
+    # (``monoid.max(A | B)``); without one they are the union with plus, the intersection with times.
+    def __or__(self, other: Any) -> Any:
+        return ewise("add", self, other, "plus")
+
+    def __and__(self, other: Any) -> Any:
+        return ewise("mult", self, other, "times")
+
+    def __ror__(self, other: Any) -> Any:
+        return ewise("add", other, self, "plus")
+
+    def __rand__(self, other: Any) -> Any:
+        return ewise("mult", other, self, "times")
 
     def __xor__(self, other: Any) -> Any:
         return _bool_only(call_op(self, other, binary.lxor, outer=True), "__xor__", "x ^ y", self, other)

@@ -18,7 +18,7 @@ from .backends import PicklesBackendByName
 from .dtypes import BOOL, FP64, INT64, DataType, cast_scalar, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from .expressions import Expression, Updater, check_same_backend, parse_output_args, write_plain
-from .infix import ewise, matmul
+from .infix import matmul
 from .mask import Mask
 from .operators import (
     BinaryOp,
@@ -241,18 +241,6 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
 
     def __rmatmul__(self, other: Any) -> Any:
         return matmul(other, self)
-
-    def __or__(self, other: Any) -> Any:
-        return ewise("add", self, other, "plus")
-
-    def __and__(self, other: Any) -> Any:
-        return ewise("mult", self, other, "times")
-
-    def __ror__(self, other: Any) -> Any:
-        return ewise("add", other, self, "plus")
-
-    def __rand__(self, other: Any) -> Any:
-        return ewise("mult", other, self, "times")
 
     # ---------------------------------------------------------------- repr helpers
     def _repr_header(self) -> str:

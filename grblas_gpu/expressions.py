@@ -159,30 +159,6 @@ class Expression(InfixMethods):
 
     __hash__ = object.__hash__  # type: ignore[assignment]
 
-    def __or__(self, other: Any) -> Any:
-        """``(A | B) | C``: a chain of unions, for an operator to apply to (``monoid.plus(...)``)."""
-        from .infix import ewise
-
-        return ewise("add", self, other, "plus")
-
-    def __and__(self, other: Any) -> Any:
-        """``(A & B) & C``: a chain of intersections."""
-        from .infix import ewise
-
-        return ewise("mult", self, other, "times")
-
-    def __ror__(self, other: Any) -> Any:
-        """``1 | (s | t)``: a Scalar chain with a number first."""
-        from .infix import ewise
-
-        return ewise("add", other, self, "plus")
-
-    def __rand__(self, other: Any) -> Any:
-        """``1 & (s & t)``."""
-        from .infix import ewise
-
-        return ewise("mult", other, self, "times")
-
     def __bool__(self) -> bool:
         return bool(self._result())
 

@@ -10,7 +10,6 @@ from ._infix_methods import InfixMethods
 from .backends import PicklesBackendByName, get_backend
 from .dtypes import FP64, DataType, cast_scalar, dtype_of_value, lookup_dtype
 from .exceptions import EmptyObject
-from .infix import ewise
 from .storage import ScalarStore
 
 
@@ -152,18 +151,6 @@ class Scalar(InfixMethods, PicklesBackendByName):
         from ._scalar_ops import scalar_ewise
 
         return scalar_ewise(self, other, op, "ewise_union", (left_default, right_default))
-
-    def __and__(self, other: Any) -> Any:
-        return ewise("mult", self, other, "times")
-
-    def __rand__(self, other: Any) -> Any:
-        return ewise("mult", other, self, "times")
-
-    def __or__(self, other: Any) -> Any:
-        return ewise("add", self, other, "plus")
-
-    def __ror__(self, other: Any) -> Any:
-        return ewise("add", other, self, "plus")
 
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> Any:
         """``op(value)`` (a unary operator) or ``op(value, right)`` / ``op(left, value)``."""
