@@ -32,9 +32,10 @@ from typing_extensions import Self
 from .._transposed import TransposedView
 from ..dtypes import DataType, lookup_dtype, unify
 from ..exceptions import DimensionMismatch, InvalidValue, NotImplementedException
+from ..expressions import parse_output_args
 from ..matrix import Matrix
-from ..operators import BinaryOp, Monoid, typed_semiring
 from ..operators import semiring as semiring_ns
+from ..operators import typed_semiring
 from ..scalar import Scalar
 from ..vector import Vector
 from . import _local
@@ -393,17 +394,7 @@ class DistCollection:
     def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False,
                  changed: Any = None) -> DistUpdater:
         """The output with mask, accumulator, replace and ``changed=`` (as ``Vector.__call__``)."""
-        for a in args:
-            if isinstance(a, bool):
-                replace = a
-            elif isinstance(a, (BinaryOp, Monoid, str)):
-                if accum is not None:
-                    raise InvalidValue("two accumulators given")
-                accum = a
-            elif a is not None:
-                if mask is not None:
-                    raise InvalidValue("two masks given")
-                mask = a
+        mask, accum, replace = parse_output_args(args, mask, accum, replace)
         return DistUpdater(self, mask, accum, replace, changed)
 
     def __lshift__(self, value: Any) -> None:
