@@ -8,8 +8,7 @@ import numpy as np
 
 from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid, select, semiring
 
-from ._checks import check_count, check_non_negative, check_numeric, check_square, check_tolerance, check_vertex_memory
-from .louvain import BATCHES, _aggregate, _level_matrix, _modularity, _move_vertices, one_hot
+from .louvain import BATCHES, _aggregate, _level_matrix, _modularity, _move_vertices, community_arguments, one_hot
 
 __all__ = ["leiden"]
 
@@ -48,13 +47,7 @@ def leiden(A: Matrix, resolution: float = 1.0, threshold: float = 1e-7, max_leve
     Reference: V. A. Traag, L. Waltman, N. J. van Eck, "From Louvain to Leiden: guaranteeing
     well-connected communities", Scientific Reports 9, 5233 (2019).
     """
-    check_square(A, "leiden")
-    check_numeric(A, "leiden")
-    check_vertex_memory(A, "leiden", 128, host_per_vertex=56)
-    check_non_negative(A, "leiden")
-    resolution = check_tolerance(resolution, "resolution", "leiden")
-    threshold = check_tolerance(threshold, "threshold", "leiden")
-    levels = None if max_level is None else check_count(max_level, "max_level", "leiden")
+    resolution, threshold, levels = community_arguments(A, "leiden", resolution, threshold, max_level, 128, 56)
     n, backend = A.nrows, A.backend
     rng = np.random.default_rng(seed)
     M = _level_matrix(A)

@@ -69,13 +69,7 @@ def louvain(A: Matrix, resolution: float = 1.0, threshold: float = 1e-7, max_lev
     Halappanavar, A. Kalyanaraman, "Parallel heuristics for scalable community detection",
     Parallel Computing 47 (2015); networkx ``louvain_communities``.
     """
-    check_square(A, "louvain")
-    check_numeric(A, "louvain")
-    check_vertex_memory(A, "louvain", 96, host_per_vertex=40)
-    check_non_negative(A, "louvain")
-    resolution = check_tolerance(resolution, "resolution", "louvain")
-    threshold = check_tolerance(threshold, "threshold", "louvain")
-    levels = None if max_level is None else check_count(max_level, "max_level", "louvain")
+    resolution, threshold, levels = community_arguments(A, "louvain", resolution, threshold, max_level, 96, 40)
     n, backend = A.nrows, A.backend
     rng = np.random.default_rng(seed)
     M = _level_matrix(A)
@@ -96,6 +90,18 @@ def louvain(A: Matrix, resolution: float = 1.0, threshold: float = 1e-7, max_lev
         M = _aggregate(M0, member)
     _, member = np.unique(member, return_inverse=True)
     return Vector.from_coo(np.arange(n), member, size=n, dtype=INT64, backend=backend)
+
+
+def community_arguments(A: Matrix, name: str, resolution: float, threshold: float, max_level: int | None,
+                        bytes_per_vertex: int, host_per_vertex: int) -> tuple[float, float, int | None]:
+    """:func:`louvain`'s and ``leiden``'s arguments checked: (resolution, threshold, levels)."""
+    check_square(A, name)
+    check_numeric(A, name)
+    check_vertex_memory(A, name, bytes_per_vertex, host_per_vertex=host_per_vertex)
+    check_non_negative(A, name)
+    resolution = check_tolerance(resolution, "resolution", name)
+    threshold = check_tolerance(threshold, "threshold", name)
+    return resolution, threshold, None if max_level is None else check_count(max_level, "max_level", name)
 
 
 def _levels(M: Matrix, member: np.ndarray, two_m: float, resolution: float, threshold: float,
