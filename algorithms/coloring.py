@@ -26,18 +26,18 @@ def greedy_coloring(A: Matrix, seed: Any = None) -> Vector:
     fewer colours than a random one).  Each round, the uncoloured vertices whose priority
     beats every uncoloured neighbour's (``S max.second p`` over the uncoloured ones, an
     independent set ``join``) take the smallest colour that no neighbour has.  With the
-    one-hot colour matrix ``C`` (``C[u, colour[u]]``, uncoloured rows empty) and the shift
-    ``T[c + 1, c]``, that first free colour (the minimum excluded value of the row) is one
-    pass of algebra::
+    one-hot colour matrix ``C`` shifted by one (``C[u, colour[u] + 1]``, and ``C[u, 0]``
+    for every ``u``: all hold colour -1) and the shift ``T[c + 1, c]``, that first free
+    colour (the minimum excluded value of the row) is one pass of algebra::
 
-        used  = diag(join) any.pair S any.pair C     used[v, c]: a neighbour of v has c
-        next  = used any.pair T                      next[v, c] = used[v, c + 1]
-        gap   = (c + 1 at used[v, c]) where next is empty: the free colours above a used one
-        first = 0 where used[v, 0] is empty, else min of gap's row v
+        used  = diag(join) any.pair S any.pair C    used[v, c + 1]: a neighbour has c
+        next  = used any.pair T                     next[v, c] = used[v, c + 1]
+        first = min.reduce rows of (c at used[v, c]) where next is empty
 
+    (an isolated vertex takes colour 0 before the rounds).
     This is the colouring the sequential greedy algorithm gives in priority order, so at
     most ``max degree + 1`` colours.  The rounds number at least the colours; each reads
-    the uncoloured count and the new colours (one entry per vertex coloured) on the host.
+    the new colours (one entry per vertex coloured) on the host.
     networkx's ``strategy`` and ``interchange`` are not offered: the order is the one above.
 
     Reference: M. T. Jones and P. E. Plassmann, "A parallel graph coloring heuristic",
@@ -52,38 +52,40 @@ def greedy_coloring(A: Matrix, seed: Any = None) -> Vector:
     E = A.select(select.offdiag).new()
     S = E if E.is_symmetric else E.ewise_add(E.T, binary.first).new()
     S.is_symmetric = True
-    live = degree_priorities(S, seed)
-    colour = Vector(INT64, n, backend=backend)
-    C = Matrix(BOOL, n, n + 1, backend=backend)
-    ids = np.arange(n + 1)
-    T = Matrix.from_coo(ids[1:], ids[:-1], True, nrows=n + 1, ncols=n + 1, backend=backend)
-    while live.nvals:
-        join = local_maxima(S, live)
-        first = first_free_colour(S, join, C, T)
-        colour(binary.first) << first
-        v, c = first.to_coo()
-        C(binary.lor) << Matrix.from_coo(v, c, True, nrows=n, ncols=n + 1, backend=backend)
-        live(~join.S, replace=True) << live
-    return colour
-
-
-def degree_priorities(S: Matrix, seed: Any) -> Vector:
-    """A full INT64 Vector of distinct priorities: ``degree * n + permutation(n) + 1`` with
-    the permutation from ``numpy.random.default_rng(seed)``."""
-    n = S.nrows
-    order = np.random.default_rng(seed).permutation(n) + 1
-    p = Vector.from_coo(np.arange(n), order, size=n, dtype=INT64, backend=S.backend)
     degree = S.apply(unary.one[INT64]).new().reduce_rowwise(monoid.plus).new()
-    p(binary.plus) << degree.apply(binary.times, right=n)
+    live = degree_priorities(degree, seed)  # vertices with neighbours: isolated ones get 0
+    ids = np.arange(n + 2)
+    isolated = np.setdiff1d(ids[:n], degree.to_coo()[0])
+    C = Matrix.from_coo(ids[:n], 0 * ids[:n], True, nrows=n, ncols=n + 2, backend=backend)  # all hold colour -1
+    T = Matrix.from_coo(ids[1:], ids[:-1], True, nrows=n + 2, ncols=n + 2, backend=backend)
+    vertices, colours, left = [isolated], [0 * isolated], n - len(isolated)
+    while left:
+        join = local_maxima(S, live)
+        v, c = first_free_colour(S, join, C, T).to_coo()
+        C(binary.lor) << Matrix.from_coo(v, c + 1, True, nrows=n, ncols=n + 2, backend=backend)
+        live(~join.S, replace=True) << live
+        vertices.append(v)
+        colours.append(c)
+        left -= len(v)
+    return Vector.from_coo(np.concatenate(vertices), np.concatenate(colours), size=n, dtype=INT64, backend=backend)
+
+
+def degree_priorities(degree: Vector, seed: Any) -> Vector:
+    """Distinct INT64 priorities where ``degree`` has entries: ``degree * n + permutation(n)
+    + 1`` with the permutation from ``numpy.random.default_rng(seed)``."""
+    n = degree.size
+    order = np.random.default_rng(seed).permutation(n) + 1
+    p = degree.apply(binary.times, right=n).new()
+    p(p.S, binary.plus) << Vector.from_coo(np.arange(n), order, size=n, dtype=INT64, backend=degree.backend)
     return p
 
 
 def first_free_colour(S: Matrix, join: Vector, C: Matrix, T: Matrix) -> Vector:
-    """For each entry of ``join``, the smallest colour that none of its neighbours in ``S``
-    holds (``C``: the one-hot colours, ``T``: the shift ``T[c + 1, c]``)."""
+    """For each entry of ``join`` with neighbours in ``S``, the smallest colour that none of
+    them holds.  ``C``: the colours one-hot and shifted by one (``C[u, colour[u] + 1]``) and
+    ``C[u, 0]`` for every ``u``, colour -1, so that a free colour always lies just above a
+    used one; ``T``: the shift ``T[c + 1, c]``."""
     used = join.diag().mxm(S, semiring.any_pair[BOOL]).new().mxm(C, semiring.any_pair[BOOL]).new()
     after = used.mxm(T, semiring.any_pair[BOOL]).new()  # after[v, c] = used[v, c + 1]
-    gap = used.apply(indexunary.colindex, 1).new(mask=~after.S)  # c + 1 free, c used
-    first = join.apply(binary.times, right=0).new(dtype=INT64)
-    first(used[:, 0].new().S) << gap.reduce_rowwise(monoid.min)
-    return first
+    free = used.apply(indexunary.colindex, 0).new(mask=~after.S)  # colour c free, c - 1 used
+    return free.reduce_rowwise(monoid.min).new()

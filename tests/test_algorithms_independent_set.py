@@ -128,9 +128,10 @@ def test_first_free_colour(backend: str) -> None:
     r, c = np.array(edges).T
     S = gb.Matrix.from_coo(np.r_[r, c], np.r_[c, r], True, nrows=n, ncols=n, backend=backend)
     colour = {1: 0, 2: 1, 3: 3, 4: 5, 5: 2}
-    C = gb.Matrix.from_coo(list(colour), list(colour.values()), True, nrows=n, ncols=n + 1, backend=backend)
-    ids = np.arange(n + 1)
-    T = gb.Matrix.from_coo(ids[1:], ids[:-1], True, nrows=n + 1, ncols=n + 1, backend=backend)
+    C = gb.Matrix.from_coo(list(colour) + list(range(n)), [c + 1 for c in colour.values()] + [0] * n, True,
+                           nrows=n, ncols=n + 2, backend=backend)
+    ids = np.arange(n + 2)
+    T = gb.Matrix.from_coo(ids[1:], ids[:-1], True, nrows=n + 2, ncols=n + 2, backend=backend)
     join = gb.Vector.from_coo([0, 6, 7, 8], True, size=n, backend=backend)
     got = first_free_colour(S, join, C, T)
     assert got.to_coo()[0].tolist() == [0, 6, 7, 8]

@@ -75,6 +75,21 @@ def test_ties_go_to_the_smaller_endpoints(backend: str) -> None:
     assert list(zip(u.tolist(), v.tolist())) == [(0, 1), (0, 3), (1, 2)]
 
 
+@pytest.mark.parametrize("shape", ["path", "grid"])
+def test_long_hook_chains_and_many_rounds(shape: str, backend: str) -> None:
+    # A path weighted upwards hooks every vertex to its left neighbour in one round (one long
+    # chain); a grid with random weights needs several rounds of contracted components with
+    # many edges between two of them.
+    rng = np.random.default_rng(4)
+    G = nx.path_graph(300) if shape == "path" else nx.convert_node_labels_to_integers(nx.grid_2d_graph(20, 25))
+    for u, v in G.edges:
+        G[u][v]["weight"] = float(min(u, v)) if shape == "path" else float(rng.integers(1, 6))
+    rows, cols, w = zip(*G.to_directed().edges(data="weight"))
+    n = G.number_of_nodes()
+    A = gb.Matrix.from_coo(list(rows), list(cols), list(w), nrows=n, ncols=n, backend=backend)
+    check_forest(minimum_spanning_forest(A), G)
+
+
 def test_small_cases(backend: str) -> None:
     assert minimum_spanning_forest(gb.Matrix(gb.FP64, 0, 0, backend=backend)).nvals == 0
     assert minimum_spanning_forest(gb.Matrix(gb.FP64, 5, 5, backend=backend)).nvals == 0
