@@ -6,12 +6,15 @@ from typing import Any
 
 import numpy as np
 
-from grblas_gpu import BOOL, INT64, Matrix, Vector, binary, indexunary, monoid, select, semiring, unary
+from grblas_gpu import FP64, INT64, UINT64, Matrix, Vector, binary, monoid, select, semiring, unary
 
 from ._checks import check_numeric, check_square, check_vertex_memory
 from .independent_set import local_maxima
 
 __all__ = ["greedy_coloring"]
+
+WORD = 64
+"""Colours per word of the used-colour bitmaps: colour ``c`` is bit ``c % 64`` of word ``c // 64``."""
 
 
 def greedy_coloring(A: Matrix, seed: Any = None) -> Vector:
@@ -25,20 +28,19 @@ def greedy_coloring(A: Matrix, seed: Any = None) -> Vector:
     (``degree * n + permutation(n) + 1``: networkx's ``largest_first`` order, which uses
     fewer colours than a random one).  Each round, the uncoloured vertices whose priority
     beats every uncoloured neighbour's (``S max.second p`` over the uncoloured ones, an
-    independent set ``join``) take the smallest colour that no neighbour has.  With the
-    one-hot colour matrix ``C`` shifted by one (``C[u, colour[u] + 1]``, and ``C[u, 0]``
-    for every ``u``: all hold colour -1) and the shift ``T[c + 1, c]``, that first free
-    colour (the minimum excluded value of the row) is one pass of algebra::
+    independent set ``join``) take the smallest colour that no neighbour has.  That first
+    free colour is read from a bitmap of the colours free around each vertex, one product
+    a word of 64 colours: with ``word[u] = ~(1 << c)`` for each ``u`` coloured ``c`` (in
+    the word's range) and ``Z`` the pattern of ``S`` valued 0::
 
-        used  = diag(join) any.pair S any.pair C    used[v, c + 1]: a neighbour has c
-        next  = used any.pair T                     next[v, c] = used[v, c + 1]
-        first = min.reduce rows of (c at used[v, c]) where next is empty
+        free<join>  = Z band.bor word            (all ones where no neighbour is coloured)
+        first       = log2(free & -free)         (the lowest free bit; none where the word is full)
 
-    (an isolated vertex takes colour 0 before the rounds).
-    This is the colouring the sequential greedy algorithm gives in priority order, so at
-    most ``max degree + 1`` colours.  The rounds number at least the colours; each reads
-    the new colours (one entry per vertex coloured) on the host.
-    networkx's ``strategy`` and ``interchange`` are not offered: the order is the one above.
+    and the vertices whose word is full go on to the next word.  This is the colouring the
+    sequential greedy algorithm gives in priority order, so at most ``max degree + 1``
+    colours.  The rounds number at least the colours; each reads the new colours (one
+    entry per vertex coloured) on the host.  networkx's ``strategy`` and ``interchange``
+    are not offered: the order is the one above.
 
     Reference: M. T. Jones and P. E. Plassmann, "A parallel graph coloring heuristic",
     SIAM J. Sci. Comput. 14 (1993); W. Hasenplaugh, T. Kaler, T. B. Schardl, C. E.
@@ -47,45 +49,69 @@ def greedy_coloring(A: Matrix, seed: Any = None) -> Vector:
     """
     check_square(A, "greedy_coloring")
     check_numeric(A, "greedy_coloring")
-    check_vertex_memory(A, "greedy_coloring", 96, host_per_vertex=24)
+    check_vertex_memory(A, "greedy_coloring", 64, host_per_vertex=32)
     n, backend = A.nrows, A.backend
     E = A.select(select.offdiag).new()
     S = E if E.is_symmetric else E.ewise_add(E.T, binary.first).new()
     S.is_symmetric = True
-    degree = S.apply(unary.one[INT64]).new().reduce_rowwise(monoid.plus).new()
-    live = degree_priorities(degree, seed)  # vertices with neighbours: isolated ones get 0
-    ids = np.arange(n + 2)
-    isolated = np.setdiff1d(ids[:n], degree.to_coo()[0])
-    C = Matrix.from_coo(ids[:n], 0 * ids[:n], True, nrows=n, ncols=n + 2, backend=backend)  # all hold colour -1
-    T = Matrix.from_coo(ids[1:], ids[:-1], True, nrows=n + 2, ncols=n + 2, backend=backend)
-    vertices, colours, left = [isolated], [0 * isolated], n - len(isolated)
+    Z = S.apply(binary.second, right=0).new(dtype=UINT64)
+    Z.is_symmetric = True
+    live = degree_priorities(S, seed)
+    words = [Vector(UINT64, n, backend=backend)]
+    vertices, colours, left = [], [], n
     while left:
         join = local_maxima(S, live)
-        v, c = first_free_colour(S, join, C, T).to_coo()
-        C(binary.lor) << Matrix.from_coo(v, c + 1, True, nrows=n, ncols=n + 2, backend=backend)
         live(~join.S, replace=True) << live
+        v, c = first_free_colours(Z, join, words)
+        add_colours(words, v, c)
         vertices.append(v)
         colours.append(c)
         left -= len(v)
-    return Vector.from_coo(np.concatenate(vertices), np.concatenate(colours), size=n, dtype=INT64, backend=backend)
+    ids = np.concatenate(vertices) if vertices else np.arange(0)
+    return Vector.from_coo(ids, np.concatenate(colours) if colours else ids, size=n, dtype=INT64, backend=backend)
 
 
-def degree_priorities(degree: Vector, seed: Any) -> Vector:
-    """Distinct INT64 priorities where ``degree`` has entries: ``degree * n + permutation(n)
-    + 1`` with the permutation from ``numpy.random.default_rng(seed)``."""
-    n = degree.size
+def degree_priorities(S: Matrix, seed: Any) -> Vector:
+    """A full INT64 Vector of distinct priorities: ``degree * n + permutation(n) + 1``, the
+    permutation from ``numpy.random.default_rng(seed)``."""
+    n = S.nrows
     order = np.random.default_rng(seed).permutation(n) + 1
-    p = degree.apply(binary.times, right=n).new()
-    p(p.S, binary.plus) << Vector.from_coo(np.arange(n), order, size=n, dtype=INT64, backend=degree.backend)
+    p = Vector.from_coo(np.arange(n), order, size=n, dtype=INT64, backend=S.backend)
+    degree = S.apply(unary.one[INT64]).new().reduce_rowwise(monoid.plus).new()
+    p(binary.plus) << degree.apply(binary.times, right=n)
     return p
 
 
-def first_free_colour(S: Matrix, join: Vector, C: Matrix, T: Matrix) -> Vector:
-    """For each entry of ``join`` with neighbours in ``S``, the smallest colour that none of
-    them holds.  ``C``: the colours one-hot and shifted by one (``C[u, colour[u] + 1]``) and
-    ``C[u, 0]`` for every ``u``, colour -1, so that a free colour always lies just above a
-    used one; ``T``: the shift ``T[c + 1, c]``."""
-    used = join.diag().mxm(S, semiring.any_pair[BOOL]).new().mxm(C, semiring.any_pair[BOOL]).new()
-    after = used.mxm(T, semiring.any_pair[BOOL]).new()  # after[v, c] = used[v, c + 1]
-    free = used.apply(indexunary.colindex, 0).new(mask=~after.S)  # colour c free, c - 1 used
-    return free.reduce_rowwise(monoid.min).new()
+def first_free_colours(Z: Matrix, join: Vector, words: list[Vector]) -> tuple[np.ndarray, np.ndarray]:
+    """The vertices of ``join`` and, for each, the smallest colour none of its neighbours
+    (in ``Z``'s pattern) holds, as host arrays.  ``words[w]``: ``~(1 << (c - 64 w))`` at each
+    vertex coloured ``c`` in ``64 w .. 64 w + 63`` (see :func:`add_colours`)."""
+    n, backend = Z.nrows, Z.backend
+    pending, w, out_v, out_c = join, 0, [], []
+    while True:
+        free = Vector(UINT64, n, backend=backend)
+        if w < len(words):
+            free(pending.S) << Z.mxv(words[w], semiring.band_bor[UINT64])
+        lowest = free.apply(unary.ainv).new().ewise_mult(free, binary.band).new()  # 0: the word is full
+        lowest = pending.ewise_union(lowest, binary.second, 0, 1).new(dtype=UINT64)
+        v, bit = lowest.apply(unary.log2[FP64]).new().to_coo()
+        found = np.isfinite(bit)
+        out_v.append(v[found])
+        out_c.append(WORD * w + bit[found].astype(np.int64))
+        if found.all():
+            break
+        pending, w = Vector.from_coo(v[~found], True, size=n, backend=backend), w + 1
+    order = np.argsort(np.concatenate(out_v), kind="stable")
+    return np.concatenate(out_v)[order], np.concatenate(out_c)[order]
+
+
+def add_colours(words: list[Vector], vertices: np.ndarray, colours: np.ndarray) -> None:
+    """Record that each of ``vertices`` holds its colour in ``colours`` (host arrays) in the
+    used-colour words (one Vector a word, at least one given; more added as needed)."""
+    n, backend = words[0].size, words[0].backend
+    for w in np.unique(colours // WORD):
+        at = colours // WORD == w
+        bits = ~(np.uint64(1) << (colours[at] % WORD).astype(np.uint64))
+        while len(words) <= w:
+            words.append(Vector(UINT64, n, backend=backend))
+        words[w](binary.first) << Vector.from_coo(vertices[at], bits, size=n, dtype=UINT64, backend=backend)

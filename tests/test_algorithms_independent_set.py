@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from conftest import shared_coo
-from grblas_gpu.algorithms.coloring import first_free_colour, greedy_coloring
+from grblas_gpu.algorithms.coloring import add_colours, first_free_colours, greedy_coloring
 from grblas_gpu.algorithms.independent_set import maximal_independent_set
 
 import grblas_gpu as gb
@@ -118,24 +118,27 @@ def test_seeds_and_small_cases(backend: str) -> None:
     clique = gb.Matrix.from_dense(np.ones((5, 5)), backend=backend)
     assert maximal_independent_set(clique, seed=1).nvals == 1
     assert sorted(greedy_coloring(clique, seed=1).to_dense().tolist()) == [0, 1, 2, 3, 4]
+    big = gb.Matrix.from_dense(np.ones((70, 70), dtype=bool), backend=backend)  # colours past one word of 64
+    assert sorted(greedy_coloring(big, seed=2).to_dense().tolist()) == list(range(70))
 
 
-def test_first_free_colour(backend: str) -> None:
+def test_first_free_colours(backend: str) -> None:
     # vertex 0 sees colours {0, 1, 3, 5}, vertex 6 sees {1, 2}, vertex 7 sees nothing coloured,
-    # vertex 8 sees {0, 1, 2}: first free 2, 0, 0, 3 (a hand count, not the code's).
-    n = 10
+    # vertex 8 sees {0, 1, 2}, vertex 10 sees 0 .. 63 (a full word), vertex 11 sees 0 .. 69
+    # but 66: first free 2, 0, 0, 3, 64, 66 (a hand count, not the code's).
+    n = 12 + 70
+    colour = {1: 0, 2: 1, 3: 3, 4: 5, 5: 2} | {12 + c: c for c in range(70)}
     edges = [(0, 1), (0, 2), (0, 3), (0, 4), (6, 2), (6, 5), (7, 9), (8, 1), (8, 2), (8, 5)]
+    edges += [(10, 12 + c) for c in range(64)] + [(11, 12 + c) for c in range(70) if c != 66]
     r, c = np.array(edges).T
-    S = gb.Matrix.from_coo(np.r_[r, c], np.r_[c, r], True, nrows=n, ncols=n, backend=backend)
-    colour = {1: 0, 2: 1, 3: 3, 4: 5, 5: 2}
-    C = gb.Matrix.from_coo(list(colour) + list(range(n)), [c + 1 for c in colour.values()] + [0] * n, True,
-                           nrows=n, ncols=n + 2, backend=backend)
-    ids = np.arange(n + 2)
-    T = gb.Matrix.from_coo(ids[1:], ids[:-1], True, nrows=n + 2, ncols=n + 2, backend=backend)
-    join = gb.Vector.from_coo([0, 6, 7, 8], True, size=n, backend=backend)
-    got = first_free_colour(S, join, C, T)
-    assert got.to_coo()[0].tolist() == [0, 6, 7, 8]
-    assert got.to_coo()[1].tolist() == [2, 0, 0, 3]
+    S = gb.Matrix.from_coo(np.r_[r, c], np.r_[c, r], 0, nrows=n, ncols=n, dtype=gb.UINT64, backend=backend)
+    words = [gb.Vector(gb.UINT64, n, backend=backend)]
+    add_colours(words, np.array(list(colour)), np.array(list(colour.values())))
+    assert len(words) == 2
+    join = gb.Vector.from_coo([0, 6, 7, 8, 10, 11], True, size=n, backend=backend)
+    v, got = first_free_colours(S, join, words)
+    assert v.tolist() == [0, 6, 7, 8, 10, 11]
+    assert got.tolist() == [2, 0, 0, 3, 64, 66]
 
 
 def test_colour_count_near_networkx(backend: str) -> None:
