@@ -50,8 +50,8 @@ def minimum_spanning_forest(A: Matrix) -> Matrix:
     n, backend = A.nrows, A.backend
     lower = A.select(select.tril, -1).new()
     upper = A.select(select.triu, 1).new().ewise_add(lower.T, binary.min).new()  # each edge once
-    u, v, w = upper.to_coo()
-    order = np.lexsort((v, u, w))
+    u, v, w = upper.to_coo()  # by (u, v): a stable sort by weight ranks by (weight, u, v)
+    order = np.argsort(w, kind="stable")
     u, v, w = u[order], v[order], w[order]  # the edge of rank r is (u[r], v[r]), weighing w[r]
     rank = np.arange(len(w))
     R = Matrix.from_coo(np.r_[u, v], np.r_[v, u], np.r_[rank, rank], nrows=n, ncols=n, dtype=INT64,
