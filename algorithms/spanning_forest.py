@@ -3,6 +3,8 @@ then the components contracted to single vertices."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from grblas_gpu import BOOL, INT64, Matrix, binary, monoid, select, semiring
@@ -22,9 +24,9 @@ def minimum_spanning_forest(A: Matrix) -> Matrix:
     (``n - components`` edges) with the least total weight.  Negative weights are allowed,
     NaN ones are refused (``InvalidValue``).
 
-    Math (Boruvka, contracting): the edges are first ranked by ``(weight, u, v)`` (one sort
-    on the host, so ties go to the edge with the smaller endpoints and all ranks differ,
-    and a rank names its edge); ``R`` holds the ranks both ways.  Each round, ``R`` is the
+    Math (Boruvka, contracting): the edges are first ranked by ``(weight, u, v)`` (on the
+    host, see :func:`edge_ranks`, so ties go to the edge with the smaller endpoints and all
+    ranks differ, and a rank names its edge); ``R`` holds the ranks both ways.  Each round, ``R`` is the
     graph of the components found so far (one vertex each, the least rank between two of
     them as their edge, none inside one)::
 
@@ -50,23 +52,39 @@ def minimum_spanning_forest(A: Matrix) -> Matrix:
     n, backend = A.nrows, A.backend
     lower = A.select(select.tril, -1).new()
     upper = A.select(select.triu, 1).new().ewise_add(lower.T, binary.min).new()  # each edge once
-    u, v, w = upper.to_coo()  # by (u, v): a stable sort by weight ranks by (weight, u, v)
-    order = np.argsort(w, kind="stable")
-    u, v, w = u[order], v[order], w[order]  # the edge of rank r is (u[r], v[r]), weighing w[r]
-    rank = np.arange(len(w))
+    u, v, w = upper.to_coo()  # by (u, v)
+    rank, edge = edge_ranks(w)
     R = Matrix.from_coo(np.r_[u, v], np.r_[v, u], np.r_[rank, rank], nrows=n, ncols=n, dtype=INT64,
                         backend=backend, symmetric=True)
     component = np.arange(n)  # the vertex of R that holds each vertex of A
     chosen = []
     while R.nvals:
-        ranks = np.unique(R.reduce_rowwise(monoid.min).new().to_coo()[1])
-        chosen.append(ranks)
-        Q, QT, labels = _merged(component[u[ranks]], component[v[ranks]], R.nrows, backend)
+        picked = edge(np.unique(R.reduce_rowwise(monoid.min).new().to_coo()[1]))  # positions in u, v, w
+        chosen.append(picked)
+        Q, QT, labels = _merged(component[u[picked]], component[v[picked]], R.nrows, backend)
         component = labels[component]
         R = QT.mxm(R, semiring.min_second[INT64]).new().mxm(Q, semiring.min_first[INT64]).new()
         R = R.select(select.offdiag).new()
-    ranks = np.concatenate(chosen) if chosen else rank[:0]
-    return Matrix.from_coo(u[ranks], v[ranks], w[ranks], nrows=n, ncols=n, dtype=upper.dtype, backend=backend)
+    picked = np.concatenate(chosen) if chosen else rank[:0]
+    return Matrix.from_coo(u[picked], v[picked], w[picked], nrows=n, ncols=n, dtype=upper.dtype, backend=backend)
+
+
+def edge_ranks(w: np.ndarray) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """Distinct INT64 keys of the edges whose weights are ``w`` (listed by ``(u, v)``),
+    increasing with ``(weight, u, v)``, and the function from keys back to positions in
+    ``w``.  Integer weights of a small enough range need no sort: the key of the edge at
+    ``p`` is ``(w[p] - min w) * len(w) + p``; other weights are ranked by a stable sort."""
+    m = len(w)
+    w = w.astype(np.int64) if w.dtype == np.bool_ else w
+    whole = m and bool(np.all(np.isfinite(w))) and bool(np.all(w == np.round(w)))
+    span = int(w.max()) - int(w.min()) + 1 if whole else 0
+    if whole and span < 1 << 53 and span * m < 1 << 62:
+        key = (w - w.min()).astype(np.int64) * m + np.arange(m)
+        return key, lambda keys: keys % m
+    order = np.argsort(w, kind="stable")
+    rank = np.empty(m, dtype=np.int64)
+    rank[order] = np.arange(m)
+    return rank, lambda keys: order[keys]
 
 
 def _merged(a: np.ndarray, b: np.ndarray, k: int, backend: str) -> tuple[Matrix, Matrix, np.ndarray]:

@@ -7,7 +7,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from conftest import shared_coo
-from grblas_gpu.algorithms.spanning_forest import minimum_spanning_forest
+from grblas_gpu.algorithms.spanning_forest import edge_ranks, minimum_spanning_forest
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import DimensionMismatch, DomainMismatch, InvalidValue
@@ -88,6 +88,17 @@ def test_long_hook_chains_and_many_rounds(shape: str, backend: str) -> None:
     n = G.number_of_nodes()
     A = gb.Matrix.from_coo(list(rows), list(cols), list(w), nrows=n, ncols=n, backend=backend)
     check_forest(minimum_spanning_forest(A), G)
+
+
+@pytest.mark.parametrize("weights", [[3, 1, 3, -2, 1, 1], [0.5, -1.25, 0.5, 2.0, 0.5, -1.25], [True, False, True, True],
+                                     [2**60, 0, 5, 2**60]])
+def test_edge_ranks_order_by_weight_then_position(weights: list) -> None:
+    w = np.array(weights)
+    key, position = edge_ranks(w)
+    assert len(set(key.tolist())) == len(w)
+    want = np.lexsort((np.arange(len(w)), w))  # by weight, ties by position
+    np.testing.assert_array_equal(np.argsort(key), want)
+    np.testing.assert_array_equal(position(key), np.arange(len(w)))
 
 
 def test_small_cases(backend: str) -> None:
