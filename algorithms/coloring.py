@@ -93,7 +93,7 @@ def first_free_colours(Z: Matrix, join: Vector, words: list[Vector]) -> tuple[np
         if w < len(words):
             free(pending.S) << Z.mxv(words[w], semiring.band_bor[UINT64])
         lowest = free.apply(unary.ainv).new().ewise_mult(free, binary.band).new()  # 0: the word is full
-        lowest = pending.ewise_union(lowest, binary.second, 0, 1).new(dtype=UINT64)
+        lowest = lowest.ewise_union(pending, binary.first, 1, 0).new(dtype=UINT64)  # 1: all free
         v, bit = lowest.apply(unary.log2[FP64]).new().to_coo()
         found = np.isfinite(bit)
         out_v.append(v[found])

@@ -95,6 +95,6 @@ def _merged(a: np.ndarray, b: np.ndarray, k: int, backend: str) -> tuple[Matrix,
                         backend=backend, symmetric=True)
     _, labels = np.unique(connected_components(H).to_coo()[1], return_inverse=True)
     ids, merged = np.arange(k), int(labels.max(initial=-1)) + 1
-    Q = Matrix.from_coo(ids, labels, True, nrows=k, ncols=merged, dtype=BOOL, backend=backend)
-    QT = Matrix.from_coo(labels, ids, True, nrows=merged, ncols=k, dtype=BOOL, backend=backend)
+    Q = Matrix.from_coo(ids, labels, 1, nrows=k, ncols=merged, dtype=INT64, backend=backend)
+    QT = Matrix.from_coo(labels, ids, 1, nrows=merged, ncols=k, dtype=INT64, backend=backend)
     return Q, QT, labels
