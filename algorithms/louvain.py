@@ -45,9 +45,7 @@ def louvain(A: Matrix, resolution: float = 1.0, threshold: float = 1e-7, max_lev
         best   = max of score by rows;  target = the least column where score == best
         v moves to target where best > own
 
-    (computed over ``k_v``: ``diag(B / k) E`` gives ``K / k_v``, and score and own are
-    compared divided by ``k_v``, which saves a product by ``diag(k)`` a batch).  ``E`` is
-    ``M`` without its diagonal.  Moving every vertex at once lets neighbours
+    ``E`` is ``M`` without its diagonal.  Moving every vertex at once lets neighbours
     swap communities for ever, so the vertices go in ``BATCHES`` random batches (a
     sweep moves each batch in turn, with ``P`` and ``d`` updated between batches),
     which approaches the sequential order of the original method; a singleton moves to
@@ -182,13 +180,10 @@ def _move_vertices(M: Matrix, two_m: float, resolution: float, threshold: float,
     n, backend = M.nrows, M.backend
     E = M.select(select.offdiag).new()
     k = M.reduce_rowwise(monoid.plus).new()
-    # Each batch's rows of E divided by the vertex's degree (k > 0): the move scores of a row
-    # are compared among themselves, so they are computed over k_v (no product by diag(k)).
-    inverse_k = k.select(select.valuegt, 0.0).new().apply(unary.minv).new()
     batch_of = rng.permutation(n) % min(BATCHES, n)
     rows = [Vector.from_coo(np.flatnonzero(batch_of == b), True, size=n, backend=backend)
             for b in range(min(BATCHES, n))]
-    batches = [inverse_k.dup(mask=b.S).diag().mxm(E, semiring.plus_times[FP64]).new() for b in rows]
+    batches = [b.diag().mxm(E, semiring.any_second[FP64]).new() for b in rows]
     labels = np.arange(n) if start is None else start.copy()
     best, best_q = labels.copy(), _partition_modularity(M, labels, two_m, resolution)
     for _ in range(MAX_SWEEPS):
@@ -208,42 +203,35 @@ def _move_vertices(M: Matrix, two_m: float, resolution: float, threshold: float,
 
 
 def _partition_modularity(M: Matrix, labels: np.ndarray, two_m: float, resolution: float) -> float:
-    """``Q`` of the partition ``labels`` of the vertices of ``M``: with ``MP = M P``, the
-    weight inside the communities is the sum of ``MP .* P`` and ``d`` the columns sums of
-    ``MP`` (one product instead of the two of ``P' M P``)."""
-    P = one_hot(np.unique(labels, return_inverse=True)[1], int(labels.max(initial=0)) + 1, M.backend)
-    MP = M.mxm(P, semiring.plus_times[FP64]).new()
-    inside = MP.ewise_mult(P, binary.times).new().reduce_scalar(monoid.plus).new().value or 0.0
-    d = MP.reduce_columnwise(monoid.plus).new()
-    squares = d.ewise_mult(d, binary.times).new().reduce(monoid.plus).new().value or 0.0
-    return inside / two_m - resolution * squares / two_m**2
+    """``Q`` of the partition ``labels`` of the vertices of ``M``."""
+    return _modularity(_aggregate(M, np.unique(labels, return_inverse=True)[1]), two_m, resolution)
 
 
 def _move_batch(Eb: Matrix, batch: Vector, labels: np.ndarray, k: Vector, two_m: float,
                 resolution: float) -> int:
-    """Move the vertices of one batch (rows of ``Eb``, each divided by its vertex's degree
-    ``k``) to their best community, in place in ``labels``; returns how many moved."""
+    """Move the vertices of one batch (rows of ``Eb``) to their best community, in place in
+    ``labels``; returns how many moved."""
     n, backend = Eb.nrows, Eb.backend
     P = one_hot(labels, n, backend)
     d = k.vxm(P, semiring.plus_times[FP64]).new()  # the degree sum of every community
-    K = Eb.mxm(P, semiring.plus_times[FP64]).new()  # K[v, c] / k_v
+    K = Eb.mxm(P, semiring.plus_times[FP64]).new()
     scale = resolution / two_m
-    # own[v] / k_v = K[v, own] / k_v - scale * (d_own - k_v), for every vertex of the batch
+    # own[v] = K[v, own] - scale * k_v * (d_own - k_v), for every vertex of the batch
     d_own = P.mxv(d, semiring.any_second[FP64]).new(mask=batch.S)
-    own = d_own.ewise_mult(k, binary.minus).new().apply(binary.times, right=-scale).new()
+    own = d_own.ewise_mult(k, binary.minus).new().ewise_mult(k, binary.times).new().apply(binary.times, right=-scale).new()
     own(binary.plus) << K.ewise_mult(P, binary.first).new().reduce_rowwise(monoid.plus)
-    # score[v, c] / k_v = K[v, c] / k_v - scale * d_c, for the other communities c
+    # score[v, c] = K[v, c] - scale * k_v * d_c, for the other communities c
     other = K.apply(unary.identity).new(mask=~P.S)
     if not other.nvals:
         return 0
-    penalty = other.mxm(d.apply(binary.times, right=scale).new().diag(), semiring.any_second[FP64]).new()
-    score = other.ewise_mult(penalty, binary.minus).new()
+    penalty = k.diag().mxm(other.mxm(d.diag(), semiring.any_second[FP64]).new(), semiring.plus_times[FP64]).new()
+    score = other.ewise_mult(penalty.apply(binary.times, right=scale).new(), binary.minus).new()
     best = score.reduce_rowwise(monoid.max).new()
     at_best = best.diag().mxm(score, semiring.any_first[FP64]).new()
     ties = score.ewise_mult(at_best, binary.eq).new().select(select.valueeq, True).new()
     target = ties.apply(indexunary.colindex, 0).new(dtype=INT64).reduce_rowwise(monoid.min).new()
-    gain = best.ewise_mult(own, binary.minus).new().ewise_mult(k, binary.times).new()
-    movers, to = target.apply(unary.identity).new(mask=gain.select(select.valuegt, 1e-12 * two_m).new().S).to_coo()
+    gain = best.ewise_mult(own, binary.minus).new().select(select.valuegt, 1e-12 * two_m).new()
+    movers, to = target.apply(unary.identity).new(mask=gain.S).to_coo()
     if not len(movers):
         return 0
     size = np.bincount(labels, minlength=n)
