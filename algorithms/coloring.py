@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from grblas_gpu import FP64, INT64, UINT64, Matrix, Vector, binary, monoid, select, semiring, unary
+from grblas_gpu import INT64, UINT64, Matrix, Vector, binary, monoid, select, semiring, unary
 
 from ._checks import check_numeric, check_square, check_vertex_memory
 from .independent_set import local_maxima
@@ -34,9 +34,11 @@ def greedy_coloring(A: Matrix, seed: Any = None) -> Vector:
     the word's range) and ``Z`` the pattern of ``S`` valued 0::
 
         free<join>  = Z band.bor word            (all ones where no neighbour is coloured)
-        first       = log2(free & -free)         (the lowest free bit; none where the word is full)
+        lowest      = free & -free               (the lowest free bit; 0 where the word is full)
 
-    and the vertices whose word is full go on to the next word.  This is the colouring the
+    (its position read on the host from the exponent of the power of two, exactly: a float
+    log2 on the GPU may fall just short of the integer), and the vertices whose word is
+    full go on to the next word.  This is the colouring the
     sequential greedy algorithm gives in priority order, so at most ``max degree + 1``
     colours.  The rounds number at least the colours; each reads the new colours (one
     entry per vertex coloured) on the host.  networkx's ``strategy`` and ``interchange``
@@ -94,10 +96,10 @@ def first_free_colours(Z: Matrix, join: Vector, words: list[Vector]) -> tuple[np
             free(pending.S) << Z.mxv(words[w], semiring.band_bor[UINT64])
         lowest = free.apply(unary.ainv).new().ewise_mult(free, binary.band).new()  # 0: the word is full
         lowest = lowest.ewise_union(pending, binary.first, 1, 0).new(dtype=UINT64)  # 1: all free
-        v, bit = lowest.apply(unary.log2[FP64]).new().to_coo()
-        found = np.isfinite(bit)
+        v, bit = lowest.to_coo()
+        found = bit != 0
         out_v.append(v[found])
-        out_c.append(WORD * w + bit[found].astype(np.int64))
+        out_c.append(WORD * w + np.frexp(bit[found].astype(np.float64))[1] - 1)  # exact: powers of two
         if found.all():
             break
         pending, w = Vector.from_coo(v[~found], True, size=n, backend=backend), w + 1
