@@ -19,7 +19,7 @@ import scipy.sparse as sps
 
 from grblas_gpu.backends import get_backend, gpu_available
 from grblas_gpu.backends.operands import CsrOperand, MaskOperand
-from grblas_gpu.dtypes import ALL_TYPES, BOOL, FP32, FP64, INT32, INT64, DataType
+from grblas_gpu.dtypes import ALL_TYPES, BOOL, FP32, FP64, INT8, INT32, INT64, UINT16, DataType
 from grblas_gpu.exceptions import DomainMismatch
 from grblas_gpu.operators import binary as binaries
 from grblas_gpu.operators import monoid as monoids
@@ -361,3 +361,99 @@ def test_wide_products_with_long_rows(gpu: Any, ncols: int, idx: Any) -> None:
     if idx == np.int32:  # (mask_operand's indices are int32)
         mask = sparse_rows(rng, lengths.size, ncols, 3000)
         check(gpu, semirings["plus_times"][FP64], a, b, mask, True, ptr=ptr, idx=idx)
+
+
+# ----------------------------------------------------------------------------- short rows
+
+
+def grid_csr(side: int, diagonal: bool = False) -> sps.csr_matrix:
+    """The 4-neighbour ``side x side`` grid (a road graph's shape: rows of 2 to 4 entries, its
+    square's rows of at most 16 terms), values 1..4; with the diagonal, rows of up to 25 terms."""
+    rng = rng_for("grid", side, diagonal)
+    ids = np.arange(side * side).reshape(side, side)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    rows, cols = np.concatenate([src, dst]), np.concatenate([dst, src])
+    if diagonal:
+        rows, cols = np.concatenate([rows, ids.ravel()]), np.concatenate([cols, ids.ravel()])
+    m = sps.csr_matrix((rng.integers(1, 5, rows.size).astype(np.float64), (rows, cols)), shape=(side * side,) * 2)
+    m.sort_indices()
+    return m
+
+
+@pytest.fixture
+def short_launches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, bool]]:
+    """The short-row launches of the products a test makes: (role, 2^glog lanes, every row at once)."""
+    from grblas_gpu.backends.cupy import spgemm
+
+    seen: list[tuple[str, int, bool]] = []
+    plain = spgemm._Plan._short
+
+    def spy(self: Any, module: Any, role: str, rows: Any, glog: int, *rest: Any) -> None:
+        seen.append((role, 1 << glog, rows is None))
+        plain(self, module, role, rows, glog, *rest)
+
+    monkeypatch.setattr(spgemm._Plan, "_short", spy)
+    return seen
+
+
+SHORT_CASES = [("plus_times", FP32), ("plus_times", FP64), ("min_plus", FP64), ("max_min", INT32),
+               ("plus_pair", INT64), ("any_pair", BOOL), ("lor_land", BOOL), ("min_secondi", INT64),
+               ("any_secondi", INT32), ("plus_times", INT8), ("max_min", UINT16)]
+
+
+@pytest.mark.parametrize("name,t", SHORT_CASES, ids=lambda v: getattr(v, "name", v))
+def test_products_of_short_rows_only(gpu: Any, short_launches: list[tuple[str, int, bool]], name: str,
+                                     t: DataType) -> None:
+    """A road grid's square (every row at most 16 terms: 16 lanes a row, every row in one
+    launch), and with the diagonal (rows of 17 to 25 terms: 32 lanes a row), against the term
+    model: values, structure and order within rows."""
+    sr = _typed(name, t)
+    assert sr is not None
+    a = grid_csr(9)
+    check(gpu, sr, a, a)
+    assert short_launches == [("count_short", 16, True), ("fill_short", 16, True)]
+    short_launches.clear()
+    d = grid_csr(7, diagonal=True)
+    check(gpu, sr, d, d)
+    assert short_launches == [("count_short", 32, True), ("fill_short", 32, True)]
+
+
+def test_short_rows_with_empty_rows_of_b(gpu: Any, short_launches: list[tuple[str, int, bool]]) -> None:
+    """Rows of A of up to 300 entries whose rows of B are mostly empty (a row's terms at most
+    32, its entries read in several chunks of the group's width), empty rows of A, one column
+    in every term of a row (a single run to combine), and int64 layouts."""
+    rng = rng_for("short-empty")
+    inner, ncols = 400, 3000
+    b_lengths = np.concatenate([rng.integers(1, 4, 10), np.zeros(inner - 10, np.int64)])  # 30 terms at most
+    b = random_csr(rng, inner, ncols, b_lengths)
+    a_lengths = np.concatenate([[0, 300, 250, 1, 0], rng.integers(0, 40, 60)])
+    a = random_csr(rng, a_lengths.size, inner, a_lengths)
+    flops = np.add.reduceat(np.diff(b.indptr)[a.indices], a.indptr[:-1]) * (np.diff(a.indptr) > 0)
+    assert flops.max() <= 32 and np.diff(a.indptr).max() > 32
+    hub = sps.csr_matrix((np.ones(inner), (np.arange(inner), np.full(inner, 5))), shape=(inner, ncols))
+    for name, t in (("plus_times", FP64), ("min_plus", FP32), ("plus_pair", INT64), ("any_pair", BOOL)):
+        check(gpu, semirings[name][t], a, b)
+        check(gpu, semirings[name][t], a[:, :30], hub[:30])  # every term of a row in column 5
+    for ptr, idx in ((np.int64, np.int32), (np.int64, np.int64)):
+        got = check(gpu, semirings["plus_times"][FP64], a, b, ptr=ptr, idx=idx)
+        assert got.indices.dtype == idx
+    assert short_launches and all(every for _role, _lanes, every in short_launches)
+
+
+def test_short_rows_beside_long_ones(gpu: Any, short_launches: list[tuple[str, int, bool]]) -> None:
+    """Short rows (16 and 32 lanes, from the bins' lists) in a product with rows of every other
+    bin; a mask turns the short-row kernels off (the bound no longer counts the terms)."""
+    rng = rng_for("short-mixed")
+    b = random_csr(rng, 2000, 9000, rng.integers(1, 9, 2000))
+    lengths = np.concatenate([rng.integers(0, 5, 200), [5, 6, 7, 8], [100, 600, 1500]])
+    a = random_csr(rng, lengths.size, 2000, lengths)
+    for name, t in (("plus_times", FP64), ("min_plus", FP32), ("any_pair", BOOL), ("plus_pair", INT32)):
+        check(gpu, semirings[name][t], a, b)
+    assert {(role, lanes, every) for role, lanes, every in short_launches} == {
+        ("count_short", 16, False), ("count_short", 32, False), ("fill_short", 16, False), ("fill_short", 32, False)}
+    short_launches.clear()
+    mask = random_csr(rng, lengths.size, 9000, rng.integers(0, 300, lengths.size))
+    check(gpu, semirings["plus_times"][FP64], a, b, mask, False)
+    check(gpu, semirings["plus_times"][FP64], a, b, mask, True)
+    assert short_launches == []

@@ -13,6 +13,11 @@ nsparse, spECK and OpSparse do:
    each table sorted in shared memory and written out; the longest rows accumulate into a
    dense row whose bitmap is read in order.
 
+Rows of at most 32 terms (products without a mask) skip the tables: a group of 16 or 32 lanes
+holds the row's terms in registers, one a lane, sorts them by column with shuffles and combines
+each column's run (a road graph's product: every row short, counted and filled by one launch
+each, no grouping).
+
 A masked product tests each term's column against the mask row (a binary search in the
 sorted row): the allowed terms only reach the tables, whose size the mask row bounds.  No pass
 holds more than one row's terms per group; the dense rows' workspace is allocated for a batch
@@ -44,6 +49,9 @@ _HASH_FACTOR = 16  # a long row of at most ncols / 16 columns takes a global has
 _HASH_THREADS = 1024  # threads per row of a global hash table
 _WORKSPACE_MOST = 1 << 30  # bytes of dense-row workspace at most (less where less is free)
 _INT32_MAX = 2**31 - 1
+_SHORT_BINS = 2  # bins 1 and 2 (rows of at most 16 and 32 terms): a term a lane, in registers
+_SHORT_MOST = 16 << (_SHORT_BINS - 1)
+_SHORT_BLOCK = 256  # threads per block of the short-row kernels
 
 
 def mxm_gustavson(be: Any, semiring: TypedSemiring, a: CsrOperand, b: CsrOperand,
@@ -153,6 +161,16 @@ class _Plan:
         # lanes summing a row's flops: about A's mean row length.
         self.wlog = _lanes_log(b.nvals / max(int(b.nrows), 1))
         self.llog = _lanes_log(a.nvals / max(self.nrows, 1))
+        # Rows of at most 32 terms take the short-row kernels (a term a lane), where a row's
+        # bound is its number of terms: no mask, and more than 32 columns (the bound's cap).
+        self.short_most = _SHORT_MOST if mask is None and ncols > _SHORT_MOST else 0
+        # Where the mean row looks short, the grouping waits for the bins' counts: a product of
+        # short rows only (a road graph's) needs none.
+        mean_terms = a.nvals / max(self.nrows, 1) * b.nvals / max(int(b.nrows), 1)
+        self.group_late = self.short_most > 0 and mean_terms <= _SHORT_MOST
+        self.all_short = False
+        self.short_glog = 0
+        self.short_lists: list[tuple[int, Any]] = []  # (glog, rows) of the short rows in mixed products
         self.bound = cupy.empty(self.nrows, np.int64)
         self.bins = cupy.empty(self.nrows, np.int8)
         self.nwords = (ncols + 31) // 32
@@ -198,12 +216,18 @@ class _Plan:
         np.cumsum(counts[:sg.NBINS].astype(np.int64), out=starts[1:])
         return starts
 
-    def _shared_bins(self, starts: np.ndarray) -> Any:
-        """(bin, first, count) of each non-empty shared-memory bin."""
+    def _shared_bins(self, starts: np.ndarray, skip: int = 0) -> Any:
+        """(bin, first, count) of each non-empty shared-memory bin past the first ``skip``."""
         for number, spec in enumerate(sg.SHARED_BINS, start=1):
             count = int(starts[number + 1] - starts[number])
-            if count:
+            if count and number > skip:
                 yield spec, int(starts[number]), count
+
+    def _short(self, module: Any, role: str, rows: Any, glog: int, args: tuple[Any, ...], tail: tuple[Any, ...]) -> None:
+        """A short-row kernel over ``rows`` (None: every row), 2^glog lanes a row."""
+        nlisted = self.nrows if rows is None else int(rows.size)
+        self._launch(module, role, -(-(nlisted << glog) // _SHORT_BLOCK), _SHORT_BLOCK,
+                     args + (rows, np.int64(nlisted), np.int32(glog)) + tail)
 
     # ------------------------------------------------------------------ passes
     def symbolic(self) -> tuple[Any, int]:
@@ -211,7 +235,9 @@ class _Plan:
 
         Two host synchronisations a product: the bound bins' counts (to size the count
         launches), then the entries and the numeric bins' counts, read together (the row
-        pointers share one allocation with the numeric bins' counters)."""
+        pointers share one allocation with the numeric bins' counters).  Where every row is
+        short (at most 32 terms, no mask), the rows are neither grouped nor binned again: one
+        short-row launch counts them all, and one fills them."""
         a_ptr, a_idx = self.a
         b_ptr, b_idx = self.b
         m_ptr, m_idx, complement = self.m
@@ -222,10 +248,22 @@ class _Plan:
                      (a_ptr, a_idx, b_ptr, m_ptr, complement, np.int64(self.nrows), np.int64(self.ncols),
                       np.int32(self.llog), np.int64(self.sym_dense_from), np.int64(self.sym_hash_most), self.bound,
                       self.bins, words[:16], row_nnz))
-        order = self._group(words[:16], words[16:])
+        order = None if self.group_late else self._group(words[:16], words[16:])
         starts = self._starts(words[:16].get())
+        self.all_short = self.short_most > 0 and int(starts[_SHORT_BINS + 1]) == int(starts[sg.NBINS])
+        if self.all_short:  # every row at once: no grouping, no numeric bins
+            self.short_glog = 4 if starts[3] == starts[2] else 5
+            self._short(self.sym, "count_short", None, self.short_glog, self.a + self.b, (row_nnz,))
+            indptr = cupy.empty(self.nrows + 1, np.int64)
+            indptr[:1] = 0
+            cupy.cumsum(row_nnz, out=indptr[1:])
+            return indptr, int(indptr[-1].get())
+        if order is None:
+            order = self._group(words[:16], words[16:])
+        if self.short_most:
+            self._count_short(starts, order, row_nnz)
         walk = (a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement)
-        for spec, first, count in self._shared_bins(starts):
+        for spec, first, count in self._shared_bins(starts, _SHORT_BINS if self.short_most else 0):
             per_block = spec.block // spec.group
             smem = per_block * (spec.table * self.key_bytes + 4)
             glog = _log2(spec.group)
@@ -250,11 +288,22 @@ class _Plan:
         counters = buf[self.nrows + 1:].view(np.uint64)
         self._launch(self.sym, "bins", _BINS_BLOCKS, _WARP_BLOCK,
                      (self.bound, row_nnz, np.int64(self.nrows), np.int64(self.num_dense_from),
-                      np.int64(self.num_hash_most), self.bins, counters[:16]))
+                      np.int64(self.num_hash_most), np.int64(self.short_most), self.bins, counters[:16]))
         self.num_order = self._group(counters[:16], counters[16:])
         tail = buf[self.nrows:self.nrows + 17].get()
         self.num_starts = self._starts(tail[1:].view(np.uint64))
         return indptr, int(tail[0])
+
+    def _count_short(self, starts: np.ndarray, order: Any, row_nnz: Any) -> None:
+        """Count the short rows (bins 1 and 2) of a product with longer ones, a term a lane,
+        from the bins' lists (kept for the numeric pass, whose bins leave these rows out)."""
+        for number in range(1, _SHORT_BINS + 1):
+            first, count = _bin_rows(starts, number)
+            if count:
+                rows = order[first:first + count]
+                glog = _log2(sg.SHARED_BINS[number - 1].most)
+                self.short_lists.append((glog, rows))
+                self._short(self.sym, "count_short", rows, glog, self.a + self.b, (row_nnz,))
 
     def _count_dense(self, walk: tuple[Any, ...], rows: Any, row_nnz: Any) -> None:
         nwords = self.nwords
@@ -284,9 +333,15 @@ class _Plan:
         a_ptr, a_idx = self.a
         b_ptr, b_idx = self.b
         m_ptr, m_idx, complement = self.m
+        out = (indptr, indices, values)
+        short = (a_ptr, a_idx, self.a_val, b_ptr, b_idx, self.b_val)
+        if self.all_short:
+            self._short(self.num, "fill_short", None, self.short_glog, short, out)
+            return
+        for glog, rows in self.short_lists:
+            self._short(self.num, "fill_short", rows, glog, short, out)
         order, starts = self.num_order, self.num_starts
         walk = (a_ptr, a_idx, self.a_val, b_ptr, b_idx, self.b_val, m_ptr, m_idx, complement)
-        out = (indptr, indices, values)
         for spec, first, count in self._shared_bins(starts):
             per_block = spec.block // spec.group
             smem = per_block * spec.table * (self.key_bytes + self.slot.itemsize)

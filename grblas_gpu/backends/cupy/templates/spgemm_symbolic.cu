@@ -62,16 +62,18 @@ extern "C" __global__ void {{KERNEL}}_flops(
 
 // The numeric bin of each row (see sg_bin_of) from key = nnz where the row has entries and
 // then at least min(bound / 4, 4096) (an exact size, given more lanes where it has many
-// terms); counts[b] (zeroed before) gets the rows of bin b.  A grid stride over the rows.
+// terms); rows of at most short_most terms go to bin 0 (the short-row kernel fills them from
+// the symbolic pass's lists).  counts[b] (zeroed before) gets the rows of bin b.  A grid
+// stride over the rows.
 extern "C" __global__ void {{KERNEL}}_bins(const int64_t* __restrict__ bound, const int64_t* __restrict__ nnz,
                                            int64_t nrows, int64_t dense_from, int64_t hash_most,
-                                           int8_t* __restrict__ bins,
+                                           int64_t short_most, int8_t* __restrict__ bins,
                                            unsigned long long* __restrict__ counts) {
     __shared__ unsigned block_counts[16];
     if (threadIdx.x < 16) block_counts[threadIdx.x] = 0u;
     __syncthreads();
     for (int64_t i = gb_thread_id(); i < nrows; i += gb_thread_count()) {
-        const int64_t key = nnz[i] == 0 ? 0 : max(nnz[i], min(bound[i] >> 2, (int64_t)4096));
+        const int64_t key = nnz[i] == 0 || bound[i] <= short_most ? 0 : max(nnz[i], min(bound[i] >> 2, (int64_t)4096));
         const int b = sg_bin_of(key, dense_from, hash_most);
         bins[i] = (int8_t)b;
         atomicAdd(&block_counts[b], 1u);
@@ -193,4 +195,26 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count_hash(
     if (mine != 0ull) atomicAdd(&total, mine);
     __syncthreads();
     if (threadIdx.x == 0) row_nnz[i] = (int64_t)total;
+}
+
+// Symbolic pass for short rows (at most 2^glog terms, glog 4 or 5, no mask): a group of 2^glog
+// lanes per row holds the row's terms in registers, one a lane, sorts their columns across the
+// group and counts the distinct ones; no shared memory, no atomics.  rows null: row r is row
+// r (every row of the product is short).  Blocks of 256 threads.
+extern "C" __global__ void __launch_bounds__(256) {{KERNEL}}_count_short(
+        const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx,
+        const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx,
+        const int64_t* __restrict__ rows, int64_t nlisted, int glog, int64_t* __restrict__ row_nnz) {
+    const int lane = threadIdx.x & ((1 << glog) - 1);
+    const int64_t r = (((int64_t)blockIdx.x * blockDim.x) + threadIdx.x) >> glog;
+    const int64_t i = r < nlisted ? (rows != nullptr ? rows[r] : r) : -1;
+    sg_ptr_t pa, pb;
+    int64_t k, j;
+    sg_key_t key = sg_empty;
+    if (sg_short_term(a_ptr, a_idx, b_ptr, b_idx, i, lane, glog, &pa, &k, &pb, &j)) key = (sg_key_t)j;
+    unsigned none = 0u;
+    sg_short_sort(&key, &none, lane, glog);
+    int rank, count;
+    sg_short_distinct(key, lane, glog, &rank, &count);
+    if (i >= 0 && lane == 0) row_nnz[i] = (int64_t)count;
 }
