@@ -416,7 +416,8 @@ def test_products_of_short_rows_only(gpu: Any, short_launches: list[tuple[str, i
     short_launches.clear()
     d = grid_csr(7, diagonal=True)
     check(gpu, sr, d, d)
-    assert short_launches == [("count_short", 32, True), ("fill_short", 32, True)]
+    assert short_launches == [("count_short", 16, True), ("count_short", 32, True), ("fill_short", 16, True),
+                              ("fill_short", 32, True)]
 
 
 def test_short_rows_with_empty_rows_of_b(gpu: Any, short_launches: list[tuple[str, int, bool]]) -> None:
@@ -443,7 +444,8 @@ def test_short_rows_with_empty_rows_of_b(gpu: Any, short_launches: list[tuple[st
 
 def test_short_rows_beside_long_ones(gpu: Any, short_launches: list[tuple[str, int, bool]]) -> None:
     """Short rows (16 and 32 lanes, from the bins' lists) in a product with rows of every other
-    bin; a mask turns the short-row kernels off (the bound no longer counts the terms)."""
+    bin; rows that look short but for one (counted before the bins are known, filled from the
+    lists); a mask turns the short-row kernels off (the bound no longer counts the terms)."""
     rng = rng_for("short-mixed")
     b = random_csr(rng, 2000, 9000, rng.integers(1, 9, 2000))
     lengths = np.concatenate([rng.integers(0, 5, 200), [5, 6, 7, 8], [100, 600, 1500]])
@@ -452,6 +454,12 @@ def test_short_rows_beside_long_ones(gpu: Any, short_launches: list[tuple[str, i
         check(gpu, semirings[name][t], a, b)
     assert {(role, lanes, every) for role, lanes, every in short_launches} == {
         ("count_short", 16, False), ("count_short", 32, False), ("fill_short", 16, False), ("fill_short", 32, False)}
+    short_launches.clear()
+    g = grid_csr(20)
+    long_row = sps.csr_matrix((np.ones(300), (np.zeros(300, np.int64), rng.choice(400, 300, replace=False))),
+                              shape=(1, 400))
+    check(gpu, semirings["plus_times"][FP64], sps.vstack([g, long_row]).tocsr(), g)
+    assert short_launches == [("count_short", 16, True), ("fill_short", 16, False)]
     short_launches.clear()
     mask = random_csr(rng, lengths.size, 9000, rng.integers(0, 300, lengths.size))
     check(gpu, semirings["plus_times"][FP64], a, b, mask, False)

@@ -164,12 +164,11 @@ class _Plan:
         # Rows of at most 32 terms take the short-row kernels (a term a lane), where a row's
         # bound is its number of terms: no mask, and more than 32 columns (the bound's cap).
         self.short_most = _SHORT_MOST if mask is None and ncols > _SHORT_MOST else 0
-        # Where the mean row looks short, the grouping waits for the bins' counts: a product of
-        # short rows only (a road graph's) needs none.
+        # Where the mean row looks short (a road graph's), the short rows are counted before the
+        # first synchronisation and the grouping waits for it: a product of short rows needs none.
         mean_terms = a.nvals / max(self.nrows, 1) * b.nvals / max(int(b.nrows), 1)
-        self.group_late = self.short_most > 0 and mean_terms <= _SHORT_MOST
-        self.all_short = False
-        self.short_glog = 0
+        self.looks_short = self.short_most > 0 and mean_terms <= _SHORT_MOST
+        self.all_short: list[tuple[int, int]] = []  # (glog, bin) of each launch where every row is short
         self.short_lists: list[tuple[int, Any]] = []  # (glog, rows) of the short rows in mixed products
         self.bound = cupy.empty(self.nrows, np.int64)
         self.bins = cupy.empty(self.nrows, np.int8)
@@ -223,11 +222,13 @@ class _Plan:
             if count and number > skip:
                 yield spec, int(starts[number]), count
 
-    def _short(self, module: Any, role: str, rows: Any, glog: int, args: tuple[Any, ...], tail: tuple[Any, ...]) -> None:
-        """A short-row kernel over ``rows`` (None: every row), 2^glog lanes a row."""
+    def _short(self, module: Any, role: str, rows: Any, glog: int, args: tuple[Any, ...], tail: tuple[Any, ...],
+               want: int = 0) -> None:
+        """A short-row kernel over ``rows``, 2^glog lanes a row; None: the rows of bin ``want``."""
         nlisted = self.nrows if rows is None else int(rows.size)
+        bins = self.bins if rows is None else None
         self._launch(module, role, -(-(nlisted << glog) // _SHORT_BLOCK), _SHORT_BLOCK,
-                     args + (rows, np.int64(nlisted), np.int32(glog)) + tail)
+                     args + (rows, np.int64(nlisted), bins, np.int32(want), np.int32(glog)) + tail)
 
     # ------------------------------------------------------------------ passes
     def symbolic(self) -> tuple[Any, int]:
@@ -235,33 +236,45 @@ class _Plan:
 
         Two host synchronisations a product: the bound bins' counts (to size the count
         launches), then the entries and the numeric bins' counts, read together (the row
-        pointers share one allocation with the numeric bins' counters).  Where every row is
-        short (at most 32 terms, no mask), the rows are neither grouped nor binned again: one
-        short-row launch counts them all, and one fills them."""
+        pointers share one allocation with the numeric bins' counters).  Where rows look short
+        (see ``looks_short``), those of at most 16 terms are counted and the row pointers
+        scanned before the first synchronisation, which then reads the entries too: a product
+        of such rows only (a road grid's) needs that one, no grouping and no numeric bins."""
         a_ptr, a_idx = self.a
         b_ptr, b_idx = self.b
         m_ptr, m_idx, complement = self.m
-        words = cupy.zeros(32, np.uint64)  # the bins' counts, then the places handed out
         row_nnz = cupy.empty(self.nrows, np.int64)
+        # The bins' counts, then the places handed out (uint64 words); where rows look short,
+        # after the row pointers in one buffer.
+        head = cupy.zeros(self.nrows + 1 + 32, np.int64) if self.looks_short else None
+        words = cupy.zeros(32, np.uint64) if head is None else head[self.nrows + 1:].view(np.uint64)
         per_block = _WARP_BLOCK >> self.llog
         self._launch(self.sym, "flops", min(_BOUND_BLOCKS, -(-self.nrows // per_block)), _WARP_BLOCK,
                      (a_ptr, a_idx, b_ptr, m_ptr, complement, np.int64(self.nrows), np.int64(self.ncols),
                       np.int32(self.llog), np.int64(self.sym_dense_from), np.int64(self.sym_hash_most), self.bound,
                       self.bins, words[:16], row_nnz))
-        order = None if self.group_late else self._group(words[:16], words[16:])
-        starts = self._starts(words[:16].get())
-        self.all_short = self.short_most > 0 and int(starts[_SHORT_BINS + 1]) == int(starts[sg.NBINS])
-        if self.all_short:  # every row at once: no grouping, no numeric bins
-            self.short_glog = 4 if starts[3] == starts[2] else 5
-            self._short(self.sym, "count_short", None, self.short_glog, self.a + self.b, (row_nnz,))
-            indptr = cupy.empty(self.nrows + 1, np.int64)
-            indptr[:1] = 0
-            cupy.cumsum(row_nnz, out=indptr[1:])
-            return indptr, int(indptr[-1].get())
-        if order is None:
+        counted = 0  # short bins counted before the first synchronisation
+        if head is not None:
+            indptr = head[:self.nrows + 1]
+            self._short(self.sym, "count_short", None, 4, self.a + self.b, (row_nnz,), want=1)
+            cupy.cumsum(row_nnz, out=indptr[1:])  # (longer rows' counts are not written yet: read only if none)
+            tail = head[self.nrows:self.nrows + 17].get()
+            starts = self._starts(tail[1:].view(np.uint64))
+            counted = 1
+            if starts[2] == starts[sg.NBINS]:  # every row at most 16 terms
+                self.all_short = [(4, 1)]
+                return indptr, int(tail[0])
+            if starts[3] == starts[sg.NBINS]:  # every row at most 32 terms
+                self._short(self.sym, "count_short", None, 5, self.a + self.b, (row_nnz,), want=2)
+                cupy.cumsum(row_nnz, out=indptr[1:])
+                self.all_short = [(4, 1), (5, 2)]
+                return indptr, int(indptr[-1].get())
             order = self._group(words[:16], words[16:])
+        else:
+            order = self._group(words[:16], words[16:])
+            starts = self._starts(words[:16].get())
         if self.short_most:
-            self._count_short(starts, order, row_nnz)
+            self._count_short(starts, order, row_nnz, counted)
         walk = (a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement)
         for spec, first, count in self._shared_bins(starts, _SHORT_BINS if self.short_most else 0):
             per_block = spec.block // spec.group
@@ -294,16 +307,18 @@ class _Plan:
         self.num_starts = self._starts(tail[1:].view(np.uint64))
         return indptr, int(tail[0])
 
-    def _count_short(self, starts: np.ndarray, order: Any, row_nnz: Any) -> None:
+    def _count_short(self, starts: np.ndarray, order: Any, row_nnz: Any, counted: int) -> None:
         """Count the short rows (bins 1 and 2) of a product with longer ones, a term a lane,
-        from the bins' lists (kept for the numeric pass, whose bins leave these rows out)."""
+        from the bins' lists (kept for the numeric pass, whose bins leave these rows out);
+        bins up to ``counted`` are counted already."""
         for number in range(1, _SHORT_BINS + 1):
             first, count = _bin_rows(starts, number)
             if count:
                 rows = order[first:first + count]
                 glog = _log2(sg.SHARED_BINS[number - 1].most)
                 self.short_lists.append((glog, rows))
-                self._short(self.sym, "count_short", rows, glog, self.a + self.b, (row_nnz,))
+                if number > counted:
+                    self._short(self.sym, "count_short", rows, glog, self.a + self.b, (row_nnz,))
 
     def _count_dense(self, walk: tuple[Any, ...], rows: Any, row_nnz: Any) -> None:
         nwords = self.nwords
@@ -336,7 +351,8 @@ class _Plan:
         out = (indptr, indices, values)
         short = (a_ptr, a_idx, self.a_val, b_ptr, b_idx, self.b_val)
         if self.all_short:
-            self._short(self.num, "fill_short", None, self.short_glog, short, out)
+            for glog, want in self.all_short:
+                self._short(self.num, "fill_short", None, glog, short, out, want)
             return
         for glog, rows in self.short_lists:
             self._short(self.num, "fill_short", rows, glog, short, out)

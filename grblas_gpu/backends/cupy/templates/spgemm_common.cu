@@ -101,6 +101,15 @@ __device__ __forceinline__ unsigned sg_block_scan(unsigned x, unsigned* total) {
     return before + incl - x;
 }
 
+// The row of group r of a short-row launch, or -1 for none: rows[r] (r < nlisted), or where rows
+// is null row r itself, then only where bins is null or bins[r] == want.
+__device__ __forceinline__ int64_t sg_short_row(const int64_t* __restrict__ rows, int64_t nlisted,
+                                                const int8_t* __restrict__ bins, int want, int64_t r) {
+    if (r >= nlisted) return -1;
+    if (rows != nullptr) return rows[r];
+    return bins == nullptr || bins[r] == want ? r : -1;
+}
+
 // Short rows (at most 2^glog terms, glog <= 5): the group of 2^glog lanes of row i (i < 0: a
 // group without a row) gathers the row's terms, one a lane, in registers: lane t gets term t
 // (A's entries in order, each with its row of B in order) as (*pa, *k, *pb, *j) and returns
@@ -157,19 +166,20 @@ __device__ __forceinline__ bool sg_short_term(const sg_ptr_t* __restrict__ a_ptr
     return have;
 }
 
-// Sorts the group's (key, value bits) pairs, one a lane, by key (bitonic, by shuffles across
-// the 2^glog lanes); empty keys (all ones) go last.
-template <typename U>
+// Sorts the group's keys, one a lane, by key (bitonic, by shuffles across the 2^glog lanes),
+// each with its value bits where WITH_BITS; empty keys (all ones) go last.
+template <bool WITH_BITS, typename U>
 __device__ __forceinline__ void sg_short_sort(sg_key_t* key, U* bits, int lane, int glog) {
     const int g = 1 << glog;
     for (int k = 2; k <= g; k <<= 1) {
         for (int j = k >> 1; j > 0; j >>= 1) {
             const sg_key_t other = __shfl_xor_sync(0xffffffffu, *key, j, g);
-            const U other_bits = __shfl_xor_sync(0xffffffffu, *bits, j, g);
+            U other_bits = (U)0;
+            if constexpr (WITH_BITS) other_bits = __shfl_xor_sync(0xffffffffu, *bits, j, g);
             const bool low = (lane & j) == 0, up = (lane & k) == 0;  // the lower lane of an ascending pair keeps the smaller
             if (low == up ? other < *key : other > *key) {
                 *key = other;
-                *bits = other_bits;
+                if constexpr (WITH_BITS) *bits = other_bits;
             }
         }
     }

@@ -247,17 +247,17 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill_hash(
 // lanes per row holds the row's terms in registers, one a lane, sorts them by column across
 // the group (shuffles), combines each column's run with the monoid (a segmented scan, earlier
 // terms first) and writes the run's last lane at its rank: the row comes out sorted, with no
-// shared memory, atomics or identity.  rows null: row r is row r.  Blocks of 256 threads.
+// shared memory, atomics or identity.  Rows as sg_short_row lists them.  Blocks of 256 threads.
 extern "C" __global__ void __launch_bounds__(256) {{KERNEL}}_fill_short(
         const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx, const sg_a_t* __restrict__ a_val,
         const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx, const sg_b_t* __restrict__ b_val,
-        const int64_t* __restrict__ rows, int64_t nlisted, int glog,
+        const int64_t* __restrict__ rows, int64_t nlisted, const int8_t* __restrict__ bins, int want, int glog,
         const int64_t* __restrict__ c_ptr, sg_out_index_t* __restrict__ c_idx, sg_t* __restrict__ c_val) {
     typedef typename gb_bits_of<sizeof(sg_s_t)>::U U;
     const int g = 1 << glog;
     const int lane = threadIdx.x & (g - 1);
     const int64_t r = (((int64_t)blockIdx.x * blockDim.x) + threadIdx.x) >> glog;
-    const int64_t i = r < nlisted ? (rows != nullptr ? rows[r] : r) : -1;
+    const int64_t i = sg_short_row(rows, nlisted, bins, want, r);
     sg_ptr_t pa, pb;
     int64_t k, j;
     sg_key_t key = sg_empty;
@@ -266,7 +266,7 @@ extern "C" __global__ void __launch_bounds__(256) {{KERNEL}}_fill_short(
         key = (sg_key_t)j;
         bits = gb_to_bits<sg_s_t, U>((sg_s_t)sg_term(a_val, b_val, i, pa, k, pb, j));
     }
-    sg_short_sort(&key, &bits, lane, glog);
+    sg_short_sort<true>(&key, &bits, lane, glog);
     if constexpr (!sg_monoid::is_any) {
         for (int d = 1; d < g; d <<= 1) {  // segmented inclusive scan: equal keys are adjacent
             const sg_key_t before = __shfl_up_sync(0xffffffffu, key, d, g);

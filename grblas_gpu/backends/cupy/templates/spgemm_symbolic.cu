@@ -199,21 +199,22 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count_hash(
 
 // Symbolic pass for short rows (at most 2^glog terms, glog 4 or 5, no mask): a group of 2^glog
 // lanes per row holds the row's terms in registers, one a lane, sorts their columns across the
-// group and counts the distinct ones; no shared memory, no atomics.  rows null: row r is row
-// r (every row of the product is short).  Blocks of 256 threads.
+// group and counts the distinct ones; no shared memory, no atomics.  Rows as sg_short_row
+// lists them.  Blocks of 256 threads.
 extern "C" __global__ void __launch_bounds__(256) {{KERNEL}}_count_short(
         const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx,
         const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx,
-        const int64_t* __restrict__ rows, int64_t nlisted, int glog, int64_t* __restrict__ row_nnz) {
+        const int64_t* __restrict__ rows, int64_t nlisted, const int8_t* __restrict__ bins, int want, int glog,
+        int64_t* __restrict__ row_nnz) {
     const int lane = threadIdx.x & ((1 << glog) - 1);
     const int64_t r = (((int64_t)blockIdx.x * blockDim.x) + threadIdx.x) >> glog;
-    const int64_t i = r < nlisted ? (rows != nullptr ? rows[r] : r) : -1;
+    const int64_t i = sg_short_row(rows, nlisted, bins, want, r);
     sg_ptr_t pa, pb;
     int64_t k, j;
     sg_key_t key = sg_empty;
     if (sg_short_term(a_ptr, a_idx, b_ptr, b_idx, i, lane, glog, &pa, &k, &pb, &j)) key = (sg_key_t)j;
     unsigned none = 0u;
-    sg_short_sort(&key, &none, lane, glog);
+    sg_short_sort<false>(&key, &none, lane, glog);
     int rank, count;
     sg_short_distinct(key, lane, glog, &rank, &count);
     if (i >= 0 && lane == 0) row_nnz[i] = (int64_t)count;
