@@ -420,6 +420,27 @@ def test_products_of_short_rows_only(gpu: Any, short_launches: list[tuple[str, i
                               ("fill_short", 32, True)]
 
 
+@pytest.mark.parametrize("complement", [False, True], ids=["mask", "complement"])
+def test_short_rows_under_masks(gpu: Any, short_launches: list[tuple[str, int, bool]], complement: bool) -> None:
+    """A road grid's square under a mask of half its positions and some it lacks, and under an
+    empty row of the mask: terms outside the mask dropped in registers, every row at once."""
+    rng = rng_for("short-mask", complement)
+    a = grid_csr(10)
+    full = (a @ a).tocoo()
+    keep = rng.random(full.nnz) < 0.5
+    extra = random_csr(rng, 100, 100, rng.integers(0, 6, 100))
+    mask = (sps.csr_matrix((np.ones(int(keep.sum())), (full.row[keep], full.col[keep])), shape=full.shape)
+            + extra).tolil()
+    mask[99, :] = 0  # an empty mask row
+    mask = sps.csr_matrix(mask)
+    mask.eliminate_zeros()
+    mask.sort_indices()
+    assert mask.indptr[100] == mask.indptr[99]
+    for name, t in (("plus_times", FP64), ("min_plus", FP32), ("any_pair", BOOL), ("plus_pair", INT64)):
+        check(gpu, semirings[name][t], a, a, mask, complement)
+    assert short_launches and all(every for _role, _lanes, every in short_launches)
+
+
 def test_short_rows_with_empty_rows_of_b(gpu: Any, short_launches: list[tuple[str, int, bool]]) -> None:
     """Rows of A of up to 300 entries whose rows of B are mostly empty (a row's terms at most
     32, its entries read in several chunks of the group's width), empty rows of A, one column
@@ -444,8 +465,9 @@ def test_short_rows_with_empty_rows_of_b(gpu: Any, short_launches: list[tuple[st
 
 def test_short_rows_beside_long_ones(gpu: Any, short_launches: list[tuple[str, int, bool]]) -> None:
     """Short rows (16 and 32 lanes, from the bins' lists) in a product with rows of every other
-    bin; rows that look short but for one (counted before the bins are known, filled from the
-    lists); a mask turns the short-row kernels off (the bound no longer counts the terms)."""
+    bin, with and without masks (a short row is bounded by its terms, not by its mask row);
+    rows that look short but for one (counted before the bins are known, filled from the
+    lists)."""
     rng = rng_for("short-mixed")
     b = random_csr(rng, 2000, 9000, rng.integers(1, 9, 2000))
     lengths = np.concatenate([rng.integers(0, 5, 200), [5, 6, 7, 8], [100, 600, 1500]])
@@ -460,8 +482,14 @@ def test_short_rows_beside_long_ones(gpu: Any, short_launches: list[tuple[str, i
                               shape=(1, 400))
     check(gpu, semirings["plus_times"][FP64], sps.vstack([g, long_row]).tocsr(), g)
     assert short_launches == [("count_short", 16, True), ("fill_short", 16, False)]
-    short_launches.clear()
     mask = random_csr(rng, lengths.size, 9000, rng.integers(0, 300, lengths.size))
-    check(gpu, semirings["plus_times"][FP64], a, b, mask, False)
-    check(gpu, semirings["plus_times"][FP64], a, b, mask, True)
-    assert short_launches == []
+    full = (a @ b).tocoo()
+    keep = rng.random(full.nnz) < 0.5
+    mask = (mask + sps.csr_matrix((np.ones(int(keep.sum())), (full.row[keep], full.col[keep])), shape=full.shape))
+    mask = sps.csr_matrix(mask)
+    mask.sort_indices()
+    for complement in (False, True):
+        short_launches.clear()
+        check(gpu, semirings["plus_times"][FP64], a, b, mask, complement)
+        check(gpu, semirings["min_plus"][FP32], a, b, mask, complement)
+        assert {lanes for _role, lanes, _every in short_launches} == {16, 32}

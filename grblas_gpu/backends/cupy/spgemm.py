@@ -13,10 +13,10 @@ nsparse, spECK and OpSparse do:
    each table sorted in shared memory and written out; the longest rows accumulate into a
    dense row whose bitmap is read in order.
 
-Rows of at most 32 terms (products without a mask) skip the tables: a group of 16 or 32 lanes
-holds the row's terms in registers, one a lane, sorts them by column with shuffles and combines
-each column's run (a road graph's product: every row short, counted and filled by one launch
-each, no grouping).
+Rows of at most 32 terms skip the tables: a group of 16 or 32 lanes holds the row's terms (those
+the mask allows) in registers, one a lane, sorts them by column with shuffles and combines each
+column's run (a road graph's product: every row short, counted and filled by one launch each,
+no grouping, one host synchronisation).
 
 A masked product tests each term's column against the mask row (a binary search in the
 sorted row): the allowed terms only reach the tables, whose size the mask row bounds.  No pass
@@ -161,9 +161,9 @@ class _Plan:
         # lanes summing a row's flops: about A's mean row length.
         self.wlog = _lanes_log(b.nvals / max(int(b.nrows), 1))
         self.llog = _lanes_log(a.nvals / max(self.nrows, 1))
-        # Rows of at most 32 terms take the short-row kernels (a term a lane), where a row's
-        # bound is its number of terms: no mask, and more than 32 columns (the bound's cap).
-        self.short_most = _SHORT_MOST if mask is None and ncols > _SHORT_MOST else 0
+        # Rows of at most 32 terms take the short-row kernels (a term a lane; the bounds kernel
+        # bounds them by their terms, not by the mask or ncols).
+        self.short_most = _SHORT_MOST
         # Where the mean row looks short (a road graph's), the short rows are counted before the
         # first synchronisation and the grouping waits for it: a product of short rows needs none.
         mean_terms = a.nvals / max(self.nrows, 1) * b.nvals / max(int(b.nrows), 1)
@@ -251,12 +251,12 @@ class _Plan:
         per_block = _WARP_BLOCK >> self.llog
         self._launch(self.sym, "flops", min(_BOUND_BLOCKS, -(-self.nrows // per_block)), _WARP_BLOCK,
                      (a_ptr, a_idx, b_ptr, m_ptr, complement, np.int64(self.nrows), np.int64(self.ncols),
-                      np.int32(self.llog), np.int64(self.sym_dense_from), np.int64(self.sym_hash_most), self.bound,
-                      self.bins, words[:16], row_nnz))
+                      np.int32(self.llog), np.int64(self.sym_dense_from), np.int64(self.sym_hash_most),
+                      np.int64(self.short_most), self.bound, self.bins, words[:16], row_nnz))
         counted = 0  # short bins counted before the first synchronisation
         if head is not None:
             indptr = head[:self.nrows + 1]
-            self._short(self.sym, "count_short", None, 4, self.a + self.b, (row_nnz,), want=1)
+            self._short(self.sym, "count_short", None, 4, self.a + self.b + self.m, (row_nnz,), want=1)
             cupy.cumsum(row_nnz, out=indptr[1:])  # (longer rows' counts are not written yet: read only if none)
             tail = head[self.nrows:self.nrows + 17].get()
             starts = self._starts(tail[1:].view(np.uint64))
@@ -265,7 +265,7 @@ class _Plan:
                 self.all_short = [(4, 1)]
                 return indptr, int(tail[0])
             if starts[3] == starts[sg.NBINS]:  # every row at most 32 terms
-                self._short(self.sym, "count_short", None, 5, self.a + self.b, (row_nnz,), want=2)
+                self._short(self.sym, "count_short", None, 5, self.a + self.b + self.m, (row_nnz,), want=2)
                 cupy.cumsum(row_nnz, out=indptr[1:])
                 self.all_short = [(4, 1), (5, 2)]
                 return indptr, int(indptr[-1].get())
@@ -318,7 +318,7 @@ class _Plan:
                 glog = _log2(sg.SHARED_BINS[number - 1].most)
                 self.short_lists.append((glog, rows))
                 if number > counted:
-                    self._short(self.sym, "count_short", rows, glog, self.a + self.b, (row_nnz,))
+                    self._short(self.sym, "count_short", rows, glog, self.a + self.b + self.m, (row_nnz,))
 
     def _count_dense(self, walk: tuple[Any, ...], rows: Any, row_nnz: Any) -> None:
         nwords = self.nwords
@@ -349,15 +349,14 @@ class _Plan:
         b_ptr, b_idx = self.b
         m_ptr, m_idx, complement = self.m
         out = (indptr, indices, values)
-        short = (a_ptr, a_idx, self.a_val, b_ptr, b_idx, self.b_val)
+        walk = (a_ptr, a_idx, self.a_val, b_ptr, b_idx, self.b_val, m_ptr, m_idx, complement)
         if self.all_short:
             for glog, want in self.all_short:
-                self._short(self.num, "fill_short", None, glog, short, out, want)
+                self._short(self.num, "fill_short", None, glog, walk, out, want)
             return
         for glog, rows in self.short_lists:
-            self._short(self.num, "fill_short", rows, glog, short, out)
+            self._short(self.num, "fill_short", rows, glog, walk, out)
         order, starts = self.num_order, self.num_starts
-        walk = (a_ptr, a_idx, self.a_val, b_ptr, b_idx, self.b_val, m_ptr, m_idx, complement)
         for spec, first, count in self._shared_bins(starts):
             per_block = spec.block // spec.group
             smem = per_block * spec.table * (self.key_bytes + self.slot.itemsize)

@@ -113,18 +113,24 @@ __device__ __forceinline__ int64_t sg_short_row(const int64_t* __restrict__ rows
 // Short rows (at most 2^glog terms, glog <= 5): the group of 2^glog lanes of row i (i < 0: a
 // group without a row) gathers the row's terms, one a lane, in registers: lane t gets term t
 // (A's entries in order, each with its row of B in order) as (*pa, *k, *pb, *j) and returns
-// true; lanes past the row's terms return false.  A's row is read 2^glog entries at a time,
-// each lane's row of B length scanned across the group by shuffles; a lane finds the entry
-// of its term by a binary search over the scan.  Every lane of the warp must call it.
+// true where the mask allows it (m_ptr null: always); lanes past the row's terms return false.
+// A's row is read 2^glog entries at a time, each lane's row of B length scanned across the
+// group by shuffles; a lane finds the entry of its term by a binary search over the scan.
+// Every lane of the warp must call it.
 __device__ __forceinline__ bool sg_short_term(const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx,
                                               const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx,
-                                              int64_t i, int lane, int glog, sg_ptr_t* pa_out, int64_t* k_out,
-                                              sg_ptr_t* pb_out, int64_t* j_out) {
+                                              const sg_ptr_t* __restrict__ m_ptr, const sg_index_t* __restrict__ m_idx,
+                                              int complement, int64_t i, int lane, int glog, sg_ptr_t* pa_out,
+                                              int64_t* k_out, sg_ptr_t* pb_out, int64_t* j_out) {
     const int g = 1 << glog;
-    sg_ptr_t a_lo = 0, a_hi = 0;
+    sg_ptr_t a_lo = 0, a_hi = 0, m_lo = 0, m_hi = 0;
     if (i >= 0) {
         a_lo = a_ptr[i];
         a_hi = a_ptr[i + 1];
+        if (m_ptr != nullptr) {
+            m_lo = m_ptr[i];
+            m_hi = m_ptr[i + 1];
+        }
     }
     long long chunks = (long long)((a_hi - a_lo + g - 1) >> glog);  // the warp loops for its longest row
     for (int d = 16; d > 0; d >>= 1) chunks = max(chunks, __shfl_xor_sync(0xffffffffu, chunks, d));
@@ -155,11 +161,11 @@ __device__ __forceinline__ bool sg_short_term(const sg_ptr_t* __restrict__ a_ptr
         const long long be = __shfl_sync(0xffffffffu, b_lo, e, g);
         const int excl = __shfl_sync(0xffffffffu, incl - len, e, g);
         if (t >= 0 && t < total) {
-            have = true;
             *pa_out = first + e;
             *k_out = (int64_t)ke;
             *pb_out = (sg_ptr_t)(be + (t - excl));
             *j_out = (int64_t)b_idx[*pb_out];
+            have = m_ptr == nullptr || sg_in_row(m_idx, m_lo, m_hi, *j_out) != (complement != 0);
         }
         before += total;
     }

@@ -243,14 +243,15 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill_hash(
     }
 }
 
-// Numeric pass for short rows (at most 2^glog terms, glog 4 or 5, no mask): a group of 2^glog
-// lanes per row holds the row's terms in registers, one a lane, sorts them by column across
+// Numeric pass for short rows (at most 2^glog terms, glog 4 or 5): a group of 2^glog lanes per
+// row holds the row's terms that the mask allows in registers, one a lane, sorts them by column across
 // the group (shuffles), combines each column's run with the monoid (a segmented scan, earlier
 // terms first) and writes the run's last lane at its rank: the row comes out sorted, with no
 // shared memory, atomics or identity.  Rows as sg_short_row lists them.  Blocks of 256 threads.
 extern "C" __global__ void __launch_bounds__(256) {{KERNEL}}_fill_short(
         const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx, const sg_a_t* __restrict__ a_val,
         const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx, const sg_b_t* __restrict__ b_val,
+        const sg_ptr_t* __restrict__ m_ptr, const sg_index_t* __restrict__ m_idx, int complement,
         const int64_t* __restrict__ rows, int64_t nlisted, const int8_t* __restrict__ bins, int want, int glog,
         const int64_t* __restrict__ c_ptr, sg_out_index_t* __restrict__ c_idx, sg_t* __restrict__ c_val) {
     typedef typename gb_bits_of<sizeof(sg_s_t)>::U U;
@@ -262,7 +263,7 @@ extern "C" __global__ void __launch_bounds__(256) {{KERNEL}}_fill_short(
     int64_t k, j;
     sg_key_t key = sg_empty;
     U bits = (U)0;
-    if (sg_short_term(a_ptr, a_idx, b_ptr, b_idx, i, lane, glog, &pa, &k, &pb, &j)) {
+    if (sg_short_term(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, lane, glog, &pa, &k, &pb, &j)) {
         key = (sg_key_t)j;
         bits = gb_to_bits<sg_s_t, U>((sg_s_t)sg_term(a_val, b_val, i, pa, k, pb, j));
     }
