@@ -382,18 +382,18 @@ def grid_csr(side: int, diagonal: bool = False) -> sps.csr_matrix:
 
 
 @pytest.fixture
-def short_launches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, bool]]:
-    """The short-row launches of the products a test makes: (role, 2^glog lanes, every row at once)."""
+def launches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The roles of the kernels the products of a test launch, in order."""
     from grblas_gpu.backends.cupy import spgemm
 
-    seen: list[tuple[str, int, bool]] = []
-    plain = spgemm._Plan._short
+    seen: list[str] = []
+    plain = spgemm._Plan._launch
 
-    def spy(self: Any, module: Any, role: str, rows: Any, glog: int, *rest: Any) -> None:
-        seen.append((role, 1 << glog, rows is None))
-        plain(self, module, role, rows, glog, *rest)
+    def spy(self: Any, module: Any, role: str, *rest: Any, **kw: Any) -> None:
+        seen.append(role)
+        plain(self, module, role, *rest, **kw)
 
-    monkeypatch.setattr(spgemm._Plan, "_short", spy)
+    monkeypatch.setattr(spgemm._Plan, "_launch", spy)
     return seen
 
 
@@ -403,25 +403,24 @@ SHORT_CASES = [("plus_times", FP32), ("plus_times", FP64), ("min_plus", FP64), (
 
 
 @pytest.mark.parametrize("name,t", SHORT_CASES, ids=lambda v: getattr(v, "name", v))
-def test_products_of_short_rows_only(gpu: Any, short_launches: list[tuple[str, int, bool]], name: str,
+def test_products_of_short_rows_only(gpu: Any, launches: list[str], name: str,
                                      t: DataType) -> None:
-    """A road grid's square (every row at most 16 terms: 16 lanes a row, every row in one
-    launch), and with the diagonal (rows of 17 to 25 terms: 32 lanes a row), against the term
-    model: values, structure and order within rows."""
+    """A road grid's square (every row at most 16 terms: every row in one launch of 32-slot
+    tables, no grouping), and with the diagonal (rows of 17 to 25 terms: 64-slot tables),
+    against the term model: values, structure and order within rows."""
     sr = _typed(name, t)
     assert sr is not None
     a = grid_csr(9)
     check(gpu, sr, a, a)
-    assert short_launches == [("count_short", 16, True), ("fill_short", 16, True)]
-    short_launches.clear()
+    assert launches == ["flops", "count", "fill"]
+    launches.clear()
     d = grid_csr(7, diagonal=True)
     check(gpu, sr, d, d)
-    assert short_launches == [("count_short", 16, True), ("count_short", 32, True), ("fill_short", 16, True),
-                              ("fill_short", 32, True)]
+    assert launches == ["flops", "count", "count", "fill"]
 
 
 @pytest.mark.parametrize("complement", [False, True], ids=["mask", "complement"])
-def test_short_rows_under_masks(gpu: Any, short_launches: list[tuple[str, int, bool]], complement: bool) -> None:
+def test_short_rows_under_masks(gpu: Any, launches: list[str], complement: bool) -> None:
     """A road grid's square under a mask of half its positions and some it lacks, and under an
     empty row of the mask: terms outside the mask dropped in registers, every row at once."""
     rng = rng_for("short-mask", complement)
@@ -438,10 +437,10 @@ def test_short_rows_under_masks(gpu: Any, short_launches: list[tuple[str, int, b
     assert mask.indptr[100] == mask.indptr[99]
     for name, t in (("plus_times", FP64), ("min_plus", FP32), ("any_pair", BOOL), ("plus_pair", INT64)):
         check(gpu, semirings[name][t], a, a, mask, complement)
-    assert short_launches and all(every for _role, _lanes, every in short_launches)
+    assert launches == ["flops", "count", "fill"] * 4
 
 
-def test_short_rows_with_empty_rows_of_b(gpu: Any, short_launches: list[tuple[str, int, bool]]) -> None:
+def test_short_rows_with_empty_rows_of_b(gpu: Any, launches: list[str]) -> None:
     """Rows of A of up to 300 entries whose rows of B are mostly empty (a row's terms at most
     32, its entries read in several chunks of the group's width), empty rows of A, one column
     in every term of a row (a single run to combine), and int64 layouts."""
@@ -460,10 +459,10 @@ def test_short_rows_with_empty_rows_of_b(gpu: Any, short_launches: list[tuple[st
     for ptr, idx in ((np.int64, np.int32), (np.int64, np.int64)):
         got = check(gpu, semirings["plus_times"][FP64], a, b, ptr=ptr, idx=idx)
         assert got.indices.dtype == idx
-    assert short_launches and all(every for _role, _lanes, every in short_launches)
+    assert launches and "group" not in launches
 
 
-def test_short_rows_beside_long_ones(gpu: Any, short_launches: list[tuple[str, int, bool]]) -> None:
+def test_short_rows_beside_long_ones(gpu: Any, launches: list[str]) -> None:
     """Short rows (16 and 32 lanes, from the bins' lists) in a product with rows of every other
     bin, with and without masks (a short row is bounded by its terms, not by its mask row);
     rows that look short but for one (counted before the bins are known, filled from the
@@ -474,14 +473,14 @@ def test_short_rows_beside_long_ones(gpu: Any, short_launches: list[tuple[str, i
     a = random_csr(rng, lengths.size, 2000, lengths)
     for name, t in (("plus_times", FP64), ("min_plus", FP32), ("any_pair", BOOL), ("plus_pair", INT32)):
         check(gpu, semirings[name][t], a, b)
-    assert {(role, lanes, every) for role, lanes, every in short_launches} == {
-        ("count_short", 16, False), ("count_short", 32, False), ("fill_short", 16, False), ("fill_short", 32, False)}
-    short_launches.clear()
+    assert launches.count("count_short") == 8 and launches.count("fill_short") == 8  # two bins, four products
+    launches.clear()
     g = grid_csr(20)
     long_row = sps.csr_matrix((np.ones(300), (np.zeros(300, np.int64), rng.choice(400, 300, replace=False))),
                               shape=(1, 400))
     check(gpu, semirings["plus_times"][FP64], sps.vstack([g, long_row]).tocsr(), g)
-    assert short_launches == [("count_short", 16, True), ("fill_short", 16, False)]
+    assert launches[:2] == ["flops", "count"] and "group" in launches and launches.count("fill_short") == 1
+    assert "count_short" not in launches  # (its short rows were counted before the bins were known)
     mask = random_csr(rng, lengths.size, 9000, rng.integers(0, 300, lengths.size))
     full = (a @ b).tocoo()
     keep = rng.random(full.nnz) < 0.5
@@ -489,7 +488,7 @@ def test_short_rows_beside_long_ones(gpu: Any, short_launches: list[tuple[str, i
     mask = sps.csr_matrix(mask)
     mask.sort_indices()
     for complement in (False, True):
-        short_launches.clear()
+        launches.clear()
         check(gpu, semirings["plus_times"][FP64], a, b, mask, complement)
         check(gpu, semirings["min_plus"][FP32], a, b, mask, complement)
-        assert {lanes for _role, lanes, _every in short_launches} == {16, 32}
+        assert launches.count("count_short") == 4 and launches.count("fill_short") == 4

@@ -168,7 +168,7 @@ class _Plan:
         # first synchronisation and the grouping waits for it: a product of short rows needs none.
         mean_terms = a.nvals / max(self.nrows, 1) * b.nvals / max(int(b.nrows), 1)
         self.looks_short = self.short_most > 0 and mean_terms <= _SHORT_MOST
-        self.all_short: list[tuple[int, int]] = []  # (glog, bin) of each launch where every row is short
+        self.all_short = 0  # where every row is short: the bin whose tables take every row at once
         self.short_lists: list[tuple[int, Any]] = []  # (glog, rows) of the short rows in mixed products
         self.bound = cupy.empty(self.nrows, np.int64)
         self.bins = cupy.empty(self.nrows, np.int8)
@@ -254,20 +254,22 @@ class _Plan:
                       np.int32(self.llog), np.int64(self.sym_dense_from), np.int64(self.sym_hash_most),
                       np.int64(self.short_most), self.bound, self.bins, words[:16], row_nnz))
         counted = 0  # short bins counted before the first synchronisation
+        walk = (a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement)
         if head is not None:
+            # Every row as if of bin 1 (rows of more than 16 terms are counted again below).
             indptr = head[:self.nrows + 1]
-            self._short(self.sym, "count_short", None, 4, self.a + self.b + self.m, (row_nnz,), want=1)
-            cupy.cumsum(row_nnz, out=indptr[1:])  # (longer rows' counts are not written yet: read only if none)
+            self._count_table(walk, sg.SHARED_BINS[0], None, self.nrows, row_nnz)
+            cupy.cumsum(row_nnz, out=indptr[1:])
             tail = head[self.nrows:self.nrows + 17].get()
             starts = self._starts(tail[1:].view(np.uint64))
             counted = 1
             if starts[2] == starts[sg.NBINS]:  # every row at most 16 terms
-                self.all_short = [(4, 1)]
+                self.all_short = 1
                 return indptr, int(tail[0])
             if starts[3] == starts[sg.NBINS]:  # every row at most 32 terms
-                self._short(self.sym, "count_short", None, 5, self.a + self.b + self.m, (row_nnz,), want=2)
+                self._count_table(walk, sg.SHARED_BINS[1], None, self.nrows, row_nnz)
                 cupy.cumsum(row_nnz, out=indptr[1:])
-                self.all_short = [(4, 1), (5, 2)]
+                self.all_short = 2
                 return indptr, int(indptr[-1].get())
             order = self._group(words[:16], words[16:])
         else:
@@ -275,14 +277,8 @@ class _Plan:
             starts = self._starts(words[:16].get())
         if self.short_most:
             self._count_short(starts, order, row_nnz, counted)
-        walk = (a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement)
         for spec, first, count in self._shared_bins(starts, _SHORT_BINS if self.short_most else 0):
-            per_block = spec.block // spec.group
-            smem = per_block * (spec.table * self.key_bytes + 4)
-            glog = _log2(spec.group)
-            self._launch(self.sym, "count", -(-count // per_block), spec.block,
-                         walk + (order[first:first + count], np.int64(count), np.int32(glog),
-                                 np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog)), row_nnz), smem)
+            self._count_table(walk, spec, order[first:first + count], count, row_nnz)
         first, count = _bin_rows(starts, sg.DENSE_BIN)
         if count:
             self._count_dense(walk, order[first:first + count], row_nnz)
@@ -306,6 +302,27 @@ class _Plan:
         tail = buf[self.nrows:self.nrows + 17].get()
         self.num_starts = self._starts(tail[1:].view(np.uint64))
         return indptr, int(tail[0])
+
+    def _count_table(self, walk: tuple[Any, ...], spec: sg.Bin, rows: Any, count: int, row_nnz: Any) -> None:
+        """Count ``rows`` (None: every row whose bin is at most ``spec``'s) in shared-memory
+        tables of ``spec``'s size."""
+        per_block = spec.block // spec.group
+        smem = per_block * (spec.table * self.key_bytes + 4)
+        glog = _log2(spec.group)
+        most_bin = sg.SHARED_BINS.index(spec) + 1
+        self._launch(self.sym, "count", -(-count // per_block), spec.block,
+                     walk + (rows, np.int64(count), self.bins, np.int32(most_bin), np.int32(glog),
+                             np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog)), row_nnz), smem)
+
+    def _fill_table(self, walk: tuple[Any, ...], spec: sg.Bin, rows: Any, count: int, out: tuple[Any, ...]) -> None:
+        """Fill ``rows`` (None: every row, each fitting the tables) from shared-memory tables of
+        ``spec``'s size."""
+        per_block = spec.block // spec.group
+        smem = per_block * spec.table * (self.key_bytes + self.slot.itemsize)
+        glog = _log2(spec.group)
+        self._launch(self.num, "fill", -(-count // per_block), spec.block,
+                     walk + (rows, np.int64(count), np.int32(glog), np.int32(_log2(spec.table)),
+                             np.int32(min(self.wlog, glog))) + out, smem)
 
     def _count_short(self, starts: np.ndarray, order: Any, row_nnz: Any, counted: int) -> None:
         """Count the short rows (bins 1 and 2) of a product with longer ones, a term a lane,
@@ -351,19 +368,13 @@ class _Plan:
         out = (indptr, indices, values)
         walk = (a_ptr, a_idx, self.a_val, b_ptr, b_idx, self.b_val, m_ptr, m_idx, complement)
         if self.all_short:
-            for glog, want in self.all_short:
-                self._short(self.num, "fill_short", None, glog, walk, out, want)
+            self._fill_table(walk, sg.SHARED_BINS[self.all_short - 1], None, self.nrows, out)
             return
         for glog, rows in self.short_lists:
             self._short(self.num, "fill_short", rows, glog, walk, out)
         order, starts = self.num_order, self.num_starts
         for spec, first, count in self._shared_bins(starts):
-            per_block = spec.block // spec.group
-            smem = per_block * spec.table * (self.key_bytes + self.slot.itemsize)
-            glog = _log2(spec.group)
-            self._launch(self.num, "fill", -(-count // per_block), spec.block,
-                         walk + (order[first:first + count], np.int64(count), np.int32(glog),
-                                 np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog))) + out, smem)
+            self._fill_table(walk, spec, order[first:first + count], count, out)
         first, count = _bin_rows(starts, sg.DENSE_BIN)
         if count:
             self._fill_dense(walk, order[first:first + count], out)

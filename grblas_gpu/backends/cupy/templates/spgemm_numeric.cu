@@ -124,7 +124,7 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill(
     sg_s_t* vals = all_vals + ((size_t)slot << tlog);
     const unsigned hmask = (1u << tlog) - 1u;
     const int64_t r = (int64_t)blockIdx.x * per_block + slot;
-    const int64_t i = r < nlisted ? rows[r] : 0;
+    const int64_t i = r < nlisted ? (rows != nullptr ? rows[r] : r) : 0;
     if (r < nlisted) {
         sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, lane, glog, wlog,
                 [&](sg_ptr_t pa, int64_t k, sg_ptr_t pb, int64_t j) {

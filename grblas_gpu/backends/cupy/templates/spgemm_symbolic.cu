@@ -120,13 +120,14 @@ extern "C" __global__ void {{KERNEL}}_group(const int8_t* __restrict__ bins, int
 
 // Symbolic pass, shared-memory tables: the number of columns of each listed row, written to
 // row_nnz.  A group of 2^glog lanes per row, blockDim.x / 2^glog rows per block, a table of
-// 2^tlog keys per row in dynamic shared memory (then one counter per row).
+// 2^tlog keys per row in dynamic shared memory (then one counter per row).  rows null: row r
+// is row r where its bin (bins[r]) is at most most_bin (a table fits it), else left alone.
 extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count(
         const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx,
         const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx,
         const sg_ptr_t* __restrict__ m_ptr, const sg_index_t* __restrict__ m_idx, int complement,
-        const int64_t* __restrict__ rows, int64_t nlisted, int glog, int tlog, int wlog,
-        int64_t* __restrict__ row_nnz) {
+        const int64_t* __restrict__ rows, int64_t nlisted, const int8_t* __restrict__ bins, int most_bin,
+        int glog, int tlog, int wlog, int64_t* __restrict__ row_nnz) {
     extern __shared__ __align__(16) unsigned char sg_smem[];
     const int per_block = blockDim.x >> glog;
     const int slot = threadIdx.x >> glog, lane = threadIdx.x & ((1 << glog) - 1);
@@ -138,9 +139,10 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count(
     sg_key_t* keys = all_keys + ((size_t)slot << tlog);
     const unsigned hmask = (1u << tlog) - 1u;
     const int64_t r = (int64_t)blockIdx.x * per_block + slot;
+    const int64_t i = r >= nlisted ? -1 : rows != nullptr ? rows[r] : bins[r] <= most_bin ? r : -1;
     unsigned mine = 0u;
-    if (r < nlisted) {
-        sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, rows[r], lane, glog, wlog,
+    if (i >= 0) {
+        sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, lane, glog, wlog,
                 [&](sg_ptr_t, int64_t, sg_ptr_t, int64_t j) {
                     bool claimed;
                     sg_insert(keys, hmask, j, &claimed);
@@ -149,7 +151,7 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count(
     }
     if (mine != 0u) atomicAdd(&counts[slot], mine);
     __syncthreads();
-    if (r < nlisted && lane == 0) row_nnz[rows[r]] = (int64_t)counts[slot];
+    if (i >= 0 && lane == 0) row_nnz[i] = (int64_t)counts[slot];
 }
 
 // Symbolic pass for the longest rows: a block per listed row counts its columns in a bitmap
