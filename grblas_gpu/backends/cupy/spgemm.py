@@ -13,10 +13,10 @@ nsparse, spECK and OpSparse do:
    each table sorted in shared memory and written out; the longest rows accumulate into a
    dense row whose bitmap is read in order.
 
-Rows of at most 32 terms skip the tables: a group of 16 or 32 lanes holds the row's terms (those
-the mask allows) in registers, one a lane, sorts them by column with shuffles and combines each
-column's run (a road graph's product: every row short, counted and filled by one launch each,
-no grouping, one host synchronisation).
+Rows of at most 32 terms beside longer ones skip the tables: a group of 16 or 32 lanes holds
+the row's terms (those the mask allows) in registers, one a lane, sorts them by column with
+shuffles and combines each column's run.  A product of such rows only (a road graph's) is
+counted and filled every row at once in small tables: no grouping, one host synchronisation.
 
 A masked product tests each term's column against the mask row (a binary search in the
 sorted row): the allowed terms only reach the tables, whose size the mask row bounds.  No pass
@@ -222,13 +222,10 @@ class _Plan:
             if count and number > skip:
                 yield spec, int(starts[number]), count
 
-    def _short(self, module: Any, role: str, rows: Any, glog: int, args: tuple[Any, ...], tail: tuple[Any, ...],
-               want: int = 0) -> None:
-        """A short-row kernel over ``rows``, 2^glog lanes a row; None: the rows of bin ``want``."""
-        nlisted = self.nrows if rows is None else int(rows.size)
-        bins = self.bins if rows is None else None
-        self._launch(module, role, -(-(nlisted << glog) // _SHORT_BLOCK), _SHORT_BLOCK,
-                     args + (rows, np.int64(nlisted), bins, np.int32(want), np.int32(glog)) + tail)
+    def _short(self, module: Any, role: str, rows: Any, glog: int, args: tuple[Any, ...], tail: tuple[Any, ...]) -> None:
+        """A short-row kernel over the listed ``rows``, 2^glog lanes a row."""
+        self._launch(module, role, -(-(int(rows.size) << glog) // _SHORT_BLOCK), _SHORT_BLOCK,
+                     args + (rows, np.int64(rows.size), None, np.int32(0), np.int32(glog)) + tail)
 
     # ------------------------------------------------------------------ passes
     def symbolic(self) -> tuple[Any, int]:
