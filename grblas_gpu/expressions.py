@@ -107,10 +107,10 @@ class Expression(InfixMethods):
         if accum is not None:
             raise TypeError("new() takes no accum: the new object is empty, there is nothing to accumulate into")
         if opts.get("input_mask") is not None:
-            from .exceptions import NotImplementedException
+            from ._input_mask import check_input_mask, with_input_mask
 
-            raise NotImplementedException("input_mask= (a SuiteSparse extension) is not supported: mask the input "
-                                          "first, x.dup(mask=M)")
+            check_input_mask(opts["input_mask"], mask)
+            return with_input_mask(self, opts["input_mask"]).new(dtype, name=name)
         out = empty_like_expr(self, lookup_dtype(dtype) if dtype is not None else self.dtype, name)
         if mask is None:
             write_plain(out, self)
@@ -283,8 +283,13 @@ class Updater:
     """An output with its mask, accumulator and replace flag: the left side of ``<<``."""
 
     def __init__(self, target: Any, mask: Any = None, accum: Any = None, replace: bool = False,
-                 changed: Any = None) -> None:
+                 changed: Any = None, input_mask: Any = None) -> None:
         self.target = target
+        self.input_mask = input_mask
+        if input_mask is not None:
+            from ._input_mask import check_input_mask
+
+            check_input_mask(input_mask, mask)
         self.mask = as_mask(mask)
         self.accum = (accum if isinstance(accum, TypedBinaryOp) else get_binary(accum)) if accum is not None else None
         self.replace = bool(replace)
@@ -302,6 +307,10 @@ class Updater:
 
     def update(self, value: Any) -> None:
         """Compute ``value`` and write it into the target by the mask/accumulate rule."""
+        if self.input_mask is not None:
+            from ._input_mask import with_input_mask
+
+            value = with_input_mask(value, self.input_mask)
         if recorder is not None and recorder(self, value):
             return
         try:
@@ -375,10 +384,17 @@ class Updater:
         report_changes(C, D, lambda: write_result(C, T, self.mask, self.accum, self.replace))
 
     def __getitem__(self, key: Any) -> AssignTarget:
+        self._no_input_mask()
         return AssignTarget(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        self._no_input_mask()
         AssignTarget(self, key).update(value)
+
+    def _no_input_mask(self) -> None:
+        if self.input_mask is not None:
+            raise TypeError("`input_mask` argument may only be used for extract, not for assign: "
+                            "C(input_mask=M.S) << A[rows, cols]")
 
 
 class SubAssign:

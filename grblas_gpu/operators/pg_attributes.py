@@ -184,6 +184,8 @@ def install(unary: Any, binary: Any, monoid: Any, semiring: Any, indexunary: Any
         ((Monoid,), "identities", property(_identities)),
         ((Monoid, TypedMonoid), "is_idempotent", property(_is_idempotent)),
         ((Monoid,), "binaryop", property(lambda self: self.binop)),
+        ((TypedUnaryOp, TypedBinaryOp, TypedMonoid, TypedSemiring), "orig_func",
+         property(lambda self: getattr(getattr(self, "parent", None), "orig_func", None))),
         ((UnaryOp, BinaryOp, Monoid, Semiring, IndexUnaryOp, TypedUnaryOp, TypedBinaryOp, TypedMonoid,
           TypedSemiring), "is_positional", property(lambda self: self.name in _POSITIONAL)),
     ]

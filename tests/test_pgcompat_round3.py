@@ -1,0 +1,101 @@
+"""python-graphblas forms mended in the third round: nested products under one semiring,
+``input_mask=``, Scalars with operators, in-place operators on expressions; each runs on
+both libraries and the results (or the exception's builtin class) are compared."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pgcompat import matrix, other, raises_same, same, vector
+
+
+def _identity_like(gb: Any) -> Any:
+    return gb.Matrix.from_coo([0, 1, 2, 3], [0, 1, 2, 3], [1, 1, 1, 1], nrows=4, ncols=4)
+
+
+def _row_extract_masked(gb: Any, by_vector: bool) -> Any:
+    A, M = matrix(gb), other(gb)
+    return A[1, [0, 1, 3]].new(input_mask=M[1, :].new().S if by_vector else M.S)
+
+
+def _into_with_input_mask(gb: Any) -> Any:
+    v, m = vector(gb), gb.Vector.from_coo([0, 3], [1, 1], size=4)
+    w = gb.Vector(v.dtype, size=3)
+    w(input_mask=m.S) << v[[0, 1, 3]]
+    return w
+
+
+def _scalar_union_default(gb: Any) -> Any:
+    s, t = gb.Scalar.from_value(5), gb.Scalar(int)
+    return s.ewise_union(t, gb.binary.plus, 10, 20).new()
+
+
+SAME = {
+    "plus_plus(v @ (v @ D))": lambda gb: gb.op.plus_plus(vector(gb) @ (vector(gb) @ _identity_like(gb))),
+    "min_plus((A @ B) @ A)": lambda gb: gb.semiring.min_plus((matrix(gb) @ other(gb)) @ matrix(gb)),
+    "max_first(A @ (B @ v))": lambda gb: gb.semiring.max_first(matrix(gb) @ (other(gb) @ vector(gb))),
+    "v[idx].new(input_mask=m.S)": lambda gb: vector(gb)[[0, 1, 3]].new(
+        input_mask=gb.Vector.from_coo([1, 3], [0, 0], size=4).S),
+    "v[idx].new(input_mask=m.V)": lambda gb: vector(gb)[[0, 1, 3]].new(
+        input_mask=gb.Vector.from_coo([1, 3], [0, 1], size=4).V),
+    "A[i, cols].new(input_mask=M.S)": lambda gb: _row_extract_masked(gb, False),
+    "A[i, cols].new(input_mask=row.S)": lambda gb: _row_extract_masked(gb, True),
+    "A[rows, cols].new(input_mask=M.V)": lambda gb: matrix(gb)[[0, 1, 3], [0, 3]].new(input_mask=other(gb).V),
+    "w(input_mask=m.S) << v[idx]": _into_with_input_mask,
+    "binary.plus(s, 2)": lambda gb: gb.binary.plus(gb.Scalar.from_value(5), 2).new(),
+    "binary.minus(2, s)": lambda gb: gb.binary.minus(2, gb.Scalar.from_value(5)).new(),
+    "select.value(s < 10)": lambda gb: gb.select.value(gb.Scalar.from_value(5) < 10).new(),
+    "select.value(s > 10)": lambda gb: gb.select.value(gb.Scalar.from_value(5) > 10).new(),
+    "select.valueeq(s, 5)": lambda gb: gb.select.valueeq(gb.Scalar.from_value(5), 5).new(),
+    "s.ewise_union(empty, defaults)": _scalar_union_default,
+    "binary.plus((1 | s) | t, defaults)": lambda gb: gb.binary.plus(
+        (1 | gb.Scalar.from_value(2)) | gb.Scalar(int), left_default=10, right_default=10).new(),
+}
+
+
+@pytest.mark.parametrize("name", SAME)
+def test_same_result(backend: str, name: str) -> None:
+    same(SAME[name], backend)
+
+
+def _ior_expression(gb: Any) -> None:
+    expr = vector(gb) | vector(gb)
+    expr |= vector(gb)
+
+
+def _scalar_union_empty_default(gb: Any) -> None:
+    s, t = gb.Scalar.from_value(5), gb.Scalar(int)
+    s.ewise_union(t, gb.binary.plus, 10, t).new()
+
+
+def _input_mask_and_mask(gb: Any) -> None:
+    m = gb.Vector.from_coo([0], [1], size=3)
+    vector(gb)[[0, 1, 3]].new(input_mask=m.S, mask=m.S)
+
+
+def _input_mask_on_assign(gb: Any) -> None:
+    A = matrix(gb)
+    A(input_mask=other(gb).S)[[0], [0]] = 1
+
+
+RAISES = {
+    "expr |= v": _ior_expression,
+    "s.ewise_union(t, op, 10, empty)": _scalar_union_empty_default,
+    "s(input_mask=s)": lambda gb: gb.Scalar.from_value(1)(input_mask=gb.Scalar.from_value(1)),
+    "s(replace=True)": lambda gb: gb.Scalar.from_value(1)(replace=True),
+    "input_mask= with mask=": _input_mask_and_mask,
+    "input_mask=M (no .S)": lambda gb: vector(gb)[[0, 1]].new(input_mask=vector(gb)),
+    "input_mask of the wrong size": lambda gb: vector(gb)[[0, 1]].new(
+        input_mask=gb.Vector.from_coo([0], [1], size=3).S),
+    "Vector input_mask of a submatrix": lambda gb: matrix(gb)[[0], [0]].new(input_mask=vector(gb).S),
+    "Matrix input_mask of a Vector": lambda gb: vector(gb)[[0, 1]].new(input_mask=matrix(gb).S),
+    "input_mask of a single element": lambda gb: matrix(gb)[0, 0].new(input_mask=other(gb).S),
+    "input_mask on assign": _input_mask_on_assign,
+    "input_mask of an apply": lambda gb: matrix(gb)(input_mask=other(gb).S).update(matrix(gb).apply(gb.unary.ainv)),
+}
+
+
+@pytest.mark.parametrize("name", RAISES)
+def test_raises_as_python_graphblas(backend: str, name: str) -> None:
+    raises_same(RAISES[name], backend)
