@@ -69,7 +69,8 @@ if not hasattr(_dt, "_supports_complex"):
     _dt._supports_complex = False
 '''
 
-SHIM_CORE = '''import sys
+SHIM_CORE = '''import importlib
+import sys
 
 lib = None
 _supports_udfs = True
@@ -78,6 +79,20 @@ import grblas_gpu.mask as mask  # noqa: E402
 
 sys.modules["graphblas.core.operator"] = operator
 sys.modules["graphblas.core.mask"] = mask
+for _name in ("matrix", "vector", "scalar"):
+    sys.modules["graphblas.core." + _name] = importlib.import_module("grblas_gpu." + _name)
+
+
+def _missing(name):
+    def call(*args, **kwargs):
+        raise NotImplementedError(f"grblas_gpu has no graphblas.core.{name}")
+    return call
+
+
+# python-graphblas's internal helpers (graphblas.core.utils): placeholders that raise when called.
+utils = type(sys)("graphblas.core.utils")
+utils.__getattr__ = _missing
+sys.modules["graphblas.core.utils"] = utils
 for _n in ("BinaryOp", "Monoid", "Semiring", "UnaryOp", "IndexUnaryOp", "SelectOp",
            "TypedBuiltinBinaryOp", "TypedBuiltinMonoid", "TypedBuiltinSemiring",
            "TypedBuiltinUnaryOp", "TypedUserBinaryOp", "get_semiring"):
@@ -133,13 +148,19 @@ DELIBERATE = (  # docs/python-graphblas.md, "Deliberate differences"
 )
 
 
-def write_tree(tests: Path, work: Path, files: tuple[str, ...]) -> None:
-    """The shim package and the tests (with a four-helper conftest) under ``work``."""
-    core = work / "shim" / "graphblas" / "core"
+def write_shim(where: Path) -> Path:
+    """The shim package ``graphblas`` under ``where/shim``; returns the folder to put on the path."""
+    core = where / "shim" / "graphblas" / "core"
     core.mkdir(parents=True)
     (core.parent / "__init__.py").write_text(SHIM_INIT)
     (core / "__init__.py").write_text(SHIM_CORE)
     (core / "ss.py").write_text("")
+    return where / "shim"
+
+
+def write_tree(tests: Path, work: Path, files: tuple[str, ...]) -> None:
+    """The shim package and the tests (with a four-helper conftest) under ``work``."""
+    write_shim(work)
     t = work / "t"
     t.mkdir()
     (t / "__init__.py").write_text("")

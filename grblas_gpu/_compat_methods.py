@@ -229,11 +229,14 @@ class CompatMethods:
 
 
 def _order(order: str, rows: Any, cols: Any) -> tuple[Any, Any]:
-    if order in ("rowwise", "row", "rows", "R"):
+    """python-graphblas's names of an order (``"colwise"``, ``"F"``, ...), case aside."""
+    val = order.lower() if isinstance(order, str) else order
+    if val in ("rowwise", "row", "rows", "r", "c"):
         return rows, cols
-    if order in ("columnwise", "column", "columns", "col", "cols", "C"):
+    if val in ("columnwise", "colwise", "column", "columns", "col", "cols", "f"):
         return cols, rows
-    raise ValueError(f"order must be 'rowwise' or 'columnwise', not {order!r}")
+    raise ValueError(f"Bad value for order: {order!r}.  Expected \"rowwise\", \"columnwise\", \"rows\", "
+                     "\"columns\", \"C\", or \"F\"")
 
 
 def _coords(args: tuple[Any, ...], n: int) -> tuple[Any, ...]:
@@ -276,6 +279,11 @@ def from_dicts(cls: Any, d: dict[int, dict[int, Any]], dtype: Any = None, *, ord
     """A Matrix from ``{row: {col: value}}`` (``order="columnwise"``: ``{col: {row: value}}``);
     a list of dicts is one dict per row (column)."""
     if isinstance(d, list):
+        rowwise = _order(order, 0, 1)[0] == 0
+        given = nrows if rowwise else ncols
+        if given is not None and given != len(d):
+            what = "nrows" if rowwise else "ncols"
+            raise ValueError(f"{what} must be equal to the number of dicts ({len(d)}), got {given}")
         d = dict(enumerate(d))
     if not isinstance(d, dict):
         raise TypeError(f"from_dicts needs a dict of dicts, got {type(d).__name__}")
@@ -343,14 +351,42 @@ def from_edgelist(cls: Any, edgelist: Any, values: Any = None, dtype: Any = None
                   ncols: int | None = None, dup_op: Any = None, backend: str | None = None,
                   name: str | None = None) -> Any:
     """A Matrix from an ``n x 2`` edge list (``[(u, v), ...]``) and optional values (default 1)."""
+    if isinstance(edgelist, np.ndarray):
+        if edgelist.ndim != 2:
+            raise ValueError(f"edgelist array must have 2 dimensions (nvals x 2); got {edgelist.ndim}")
+        if edgelist.shape[1] == 3:
+            raise ValueError("edgelist as NumPy array only supports ``(row, column)``; "
+                             "values must be passed separately.")
+        if edgelist.shape[1] != 2:
+            raise ValueError("Last dimension of edgelist array must be length 2 (for row and column); "
+                             f"got {edgelist.shape[1]}")
+    elif len(edgelist):
+        width = {len(e) for e in edgelist}
+        if width not in ({2}, {3}):
+            raise ValueError("Each item in the edgelist must have two or three elements (for row and column "
+                             f"index, and maybe values); got {sorted(width)}")
+        if width == {3}:  # python-graphblas's [(u, v, value), ...]
+            if values is not None:
+                raise TypeError("Too many sources of values: from `edgelist` triples and from `values=` argument")
+            values = [e[2] for e in edgelist]
+            edgelist = [e[:2] for e in edgelist]
+    elif nrows is None or ncols is None:
+        raise ValueError("Unable to infer nrows and ncols from an empty edgelist: give nrows= and ncols=")
     edges = np.asarray(edgelist)
     if edges.size == 0:
-        edges = edges.reshape(0, 2)
-    if edges.ndim != 2 or edges.shape[1] != 2:
-        raise ValueError(f"edgelist must be an n x 2 array of (row, column) pairs, got shape {edges.shape}")
+        edges = edges.reshape(0, 2).astype(np.int64)
     vals = 1.0 if values is None else values
     return cls.from_coo(edges[:, 0], edges[:, 1], vals, nrows=nrows, ncols=ncols, dtype=dtype, dup_op=dup_op,
                         backend=backend, name=name)
+
+
+def _given_dtype(dtype: Any) -> Any:
+    """A constructor's dtype: None raises TypeError (python-graphblas's words), not FP64."""
+    if dtype is None:
+        from .exceptions import DomainMismatch
+
+        raise DomainMismatch("Bad dtype: None.  A valid dtype must be provided (FP64, INT64, BOOL, ...)")
+    return dtype
 
 
 def scalar_dup_op(values: Any, dup_op: Any) -> Any:

@@ -11,6 +11,7 @@ from . import _dcsr
 from . import _sparse as sp
 from ._compat_methods import (
     CompatMethods,
+    _given_dtype,
     coo_values,
     dense_type,
     from_dicts,
@@ -56,7 +57,7 @@ class Matrix(Collection):
     def __init__(self, dtype: Any = FP64, nrows: int = 0, ncols: int = 0, *, backend: str | None = None,
                  name: str | None = None) -> None:
         self._be = get_backend(backend)
-        self._dtype = lookup_dtype(dtype)
+        self._dtype = lookup_dtype(_given_dtype(dtype))
         self._nrows = _check_dim(nrows, "nrows")
         self._ncols = _check_dim(ncols, "ncols")
         self.clear()

@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _sparse as sp
 from ._compat_methods import (
+    _given_dtype,
     coo_values,
     dense_type,
     from_dict,
@@ -48,7 +49,7 @@ class Vector(Collection):
 
     def __init__(self, dtype: Any = FP64, size: int = 0, *, backend: str | None = None,
                  name: str | None = None) -> None:
-        self._describe(get_backend(backend), dtype, size, name)
+        self._describe(get_backend(backend), _given_dtype(dtype), size, name)
         self._store = VectorStore()
         self._set_sparse(_empty_array(self._be, _INT64), _empty_array(self._be, self._dtype.np_type))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from pgcompat import matrix, other, raises_same, same, vector
 
@@ -51,7 +52,23 @@ SAME = {
     "s.ewise_union(empty, defaults)": _scalar_union_default,
     "binary.plus((1 | s) | t, defaults)": lambda gb: gb.binary.plus(
         (1 | gb.Scalar.from_value(2)) | gb.Scalar(int), left_default=10, right_default=10).new(),
+    "Matrix.from_edgelist(triples)": lambda gb: gb.Matrix.from_edgelist([[0, 1, 10], [2, 3, 20]]),
+    "Matrix.from_edgelist([], nrows, ncols)": lambda gb: gb.Matrix.from_edgelist([], nrows=2, ncols=3, dtype=int),
+    "Matrix.from_dicts(list, order='colwise')": lambda gb: gb.Matrix.from_dicts(
+        [{1: 2}, {}, {0: 3, 2: 4}], order="colwise"),
+    "Vector.from_coo(float list)": lambda gb: gb.Vector.from_coo([1.2, 3.4], [1, 2]),
+    "find_opclass": lambda gb: [_opclass(gb, x) for x in (
+        gb.unary.minv, gb.binary.times, gb.monoid.max, gb.semiring.plus_plus, gb.binary.plus["INT64"],
+        gb.select.tril, gb.indexunary.rowindex, "foobar")],
 }
+
+
+def _opclass(gb: Any, x: Any) -> str:
+    from importlib import import_module
+
+    operator = import_module("graphblas.core.operator" if gb.__name__ == "graphblas" else "grblas_gpu.operators")
+    name = operator.find_opclass(x)[1]
+    return "unknown" if name == operator.UNKNOWN_OPCLASS else name
 
 
 @pytest.mark.parametrize("name", SAME)
@@ -92,6 +109,12 @@ RAISES = {
     "Matrix input_mask of a Vector": lambda gb: vector(gb)[[0, 1]].new(input_mask=matrix(gb).S),
     "input_mask of a single element": lambda gb: matrix(gb)[0, 0].new(input_mask=other(gb).S),
     "input_mask on assign": _input_mask_on_assign,
+    "Matrix(None, float)": lambda gb: gb.Matrix(None, float),
+    "from_edgelist(triples, values=)": lambda gb: gb.Matrix.from_edgelist([[0, 1, 10], [2, 3, 20]], values=0),
+    "from_edgelist(array n x 3)": lambda gb: gb.Matrix.from_edgelist(np.array([[0, 1, 10], [2, 3, 20]])),
+    "from_edgelist(4-tuples)": lambda gb: gb.Matrix.from_edgelist([[0, 1, 2, 3], [4, 5, 6, 7]]),
+    "from_edgelist([]) without sizes": lambda gb: gb.Matrix.from_edgelist([]),
+    "from_dicts(list, nrows=3)": lambda gb: gb.Matrix.from_dicts([{1: 2}, {}, {0: 3, 2: 4}, {}], nrows=3),
     "input_mask of an apply": lambda gb: matrix(gb)(input_mask=other(gb).S).update(matrix(gb).apply(gb.unary.ainv)),
 }
 

@@ -33,6 +33,7 @@ __all__ = [
     "UnaryOp", "BinaryOp", "Monoid", "Semiring", "IndexUnaryOp",
     "TypedUnaryOp", "TypedBinaryOp", "TypedMonoid", "TypedSemiring", "TypedIndexUnaryOp",
     "Positions", "SelectOp", "get_semiring", "get_monoid", "get_binary", "get_unary", "get_indexunary",
+    "find_opclass", "UNKNOWN_OPCLASS",
 ]
 
 
@@ -341,6 +342,27 @@ def typed_monoid(op: Any, dtype: Any) -> TypedMonoid:
 def typed_indexunary(op: Any, dtype: Any) -> TypedIndexUnaryOp:
     """The typed index-unary operator for ``dtype``."""
     return op if isinstance(op, TypedIndexUnaryOp) else get_indexunary(op)[dtype]
+
+
+UNKNOWN_OPCLASS = "UnknownOpClass"
+_OPCLASSES = (
+    ((Semiring, TypedSemiring), "Semiring"), ((Monoid, TypedMonoid), "Monoid"),
+    ((BinaryOp, TypedBinaryOp), "BinaryOp"), ((UnaryOp, TypedUnaryOp), "UnaryOp"),
+    ((SelectOp,), "SelectOp"), ((IndexUnaryOp, TypedIndexUnaryOp), "IndexUnaryOp"),
+)
+
+
+def find_opclass(op: Any) -> tuple[Any, str]:
+    """``(op, its class name)``: "Semiring", "Monoid", "BinaryOp", "UnaryOp", "SelectOp",
+    "IndexUnaryOp", "Aggregator", or :data:`UNKNOWN_OPCLASS` (python-graphblas's function)."""
+    if isinstance(op, TypedIndexUnaryOp) and op.is_select:
+        return op, "SelectOp"
+    for classes, name in _OPCLASSES:
+        if isinstance(op, classes):
+            return op, name
+    if type(op).__name__ in ("Aggregator", "TypedAggregator"):
+        return op, "Aggregator"
+    return op, UNKNOWN_OPCLASS
 
 
 install(unary, binary, monoid, semiring, indexunary, select)
