@@ -129,6 +129,17 @@ class Expression(InfixMethods):
         dims = "x".join(str(s) for s in self.shape) or "scalar"
         return f"<{self.kind}Expression {self.name}: {dims}, {self.dtype}>"
 
+    def __matmul__(self, other: Any) -> Any:
+        """``(A @ B) @ (C @ D)``: the product of the two computed expressions, tagged with the
+        expressions themselves so that an operator applied to it still applies at every level
+        (an expression with a Vector or Matrix is served by their ``__rmatmul__``)."""
+        if not isinstance(other, Expression):
+            return NotImplemented
+        from .infix import matmul, tag
+
+        expr = matmul(self._result(), other._result())
+        return expr if expr is NotImplemented else tag(expr, "matmul", self, other)
+
     # ---------------------------------------------------------------- computed on use
     def _result(self) -> Any:
         """The computed result (once; later uses read the same object)."""

@@ -57,10 +57,21 @@ SAME = {
     "Matrix.from_dicts(list, order='colwise')": lambda gb: gb.Matrix.from_dicts(
         [{1: 2}, {}, {0: 3, 2: 4}], order="colwise"),
     "Vector.from_coo(float list)": lambda gb: gb.Vector.from_coo([1.2, 3.4], [1, 2]),
+    "(A + A) @ (A + A)": lambda gb: (matrix(gb) + matrix(gb)) @ (other(gb) + other(gb)),
+    "min_plus((A @ B) @ (B @ A))": lambda gb: gb.semiring.min_plus((matrix(gb) @ other(gb)) @ (other(gb) @ matrix(gb))),
+    "M.S.value, M.V.value": lambda gb: (matrix(gb).S.value, matrix(gb).V.value, matrix(gb).S.structure),
+    "io.from_networkx(multigraph, weight=None)": lambda gb: gb.io.from_networkx(
+        _multigraph(), nodelist=[0, 1, 2], weight=None),
     "find_opclass": lambda gb: [_opclass(gb, x) for x in (
         gb.unary.minv, gb.binary.times, gb.monoid.max, gb.semiring.plus_plus, gb.binary.plus["INT64"],
         gb.select.tril, gb.indexunary.rowindex, "foobar")],
 }
+
+
+def _multigraph() -> Any:
+    import networkx as nx
+
+    return nx.MultiGraph([(0, 1), (0, 1), (1, 2)])
 
 
 def _opclass(gb: Any, x: Any) -> str:
