@@ -236,6 +236,8 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
         ``v.select((v == 1).new())``): the entries it allows."""
         if isinstance(op, Mask) or getattr(op, "kind", None) == self.kind and getattr(op, "_applied", None) is None:
             return _select_by_mask(self, op, thunk)
+        if getattr(op, "_applied", None) is not None and thunk is not None:
+            raise DomainMismatch("select by a comparison (A.select(A < 5)) takes no thunk: the comparison holds it")
         return _select_expr(self, op, 0 if thunk is None else thunk)
 
     # ---------------------------------------------------------------- infix forms

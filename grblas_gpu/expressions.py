@@ -261,7 +261,7 @@ def parse_output_args(args: tuple[Any, ...], mask: Any, accum: Any, replace: boo
     for a in args:
         if isinstance(a, (bool, _Replace)):
             replace = bool(a)
-        elif isinstance(a, (BinaryOp, Monoid, str)):
+        elif isinstance(a, (BinaryOp, Monoid, str)) or a is min or a is max:
             if accum is not None:
                 raise InvalidValue("two accumulators given")
             accum = a
@@ -485,8 +485,12 @@ def _dense_value(target: Any, key: Any, value: Any) -> Any:
     """A list or array assigned into ``target[key]``: a full Vector or Matrix of the region."""
     region = target[key]
     arr = np.asarray(value)
-    if region.kind == "Scalar" or arr.ndim != len(region.shape):
-        raise DimensionMismatch(f"a value of shape {arr.shape} for a region of shape {tuple(region.shape)}")
+    if region.kind == "Scalar":
+        raise DomainMismatch(f"Bad type for assign: a list or array of shape {arr.shape} into one element; "
+                             "assign a number")
+    if arr.ndim != len(region.shape):
+        raise DimensionMismatch(f"shape mismatch: a value of shape {arr.shape} for a region of shape "
+                                f"{tuple(region.shape)}")
     cls: Any = _collection_class(region.kind)
     return cls.from_dense(arr, dtype=target.dtype if arr.dtype == object else None, backend=target.backend)
 

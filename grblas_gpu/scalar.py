@@ -235,6 +235,9 @@ class Scalar(InfixMethods, PicklesBackendByName):
         return int(self.require_value())
 
     def __index__(self) -> int:
+        if not (self._dtype.is_integer or self._dtype.is_bool):
+            # python-graphblas's class and words: an index must be integral
+            raise AttributeError(f"Scalar object only has `__index__` for integral dtypes, not {self._dtype.name}")
         return int(self.require_value())
 
     def __repr__(self) -> str:

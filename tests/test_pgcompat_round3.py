@@ -62,10 +62,43 @@ SAME = {
     "M.S.value, M.V.value": lambda gb: (matrix(gb).S.value, matrix(gb).V.value, matrix(gb).S.structure),
     "io.from_networkx(multigraph, weight=None)": lambda gb: gb.io.from_networkx(
         _multigraph(), nodelist=[0, 1, 2], weight=None),
+    "v.reduce(agg.logaddexp)": lambda gb: vector(gb).reduce(gb.agg.logaddexp).new(),
+    "A.reduce_rowwise(agg.logaddexp2)": lambda gb: matrix(gb).reduce_rowwise(gb.agg.logaddexp2).new(),
+    "v.ewise_mult(w, min)": lambda gb: vector(gb).ewise_mult(vector(gb) * 2, min).new(),
+    "v(max) << w": lambda gb: _accumulate_with_builtin_max(gb),
+    "unary.register_new('folder.name', f)": lambda gb: _nested_name(gb),
+    "parameterized op used bare and with parameters": lambda gb: _parameterized(gb),
     "find_opclass": lambda gb: [_opclass(gb, x) for x in (
         gb.unary.minv, gb.binary.times, gb.monoid.max, gb.semiring.plus_plus, gb.binary.plus["INT64"],
         gb.select.tril, gb.indexunary.rowindex, "foobar")],
 }
+
+
+def _accumulate_with_builtin_max(gb: Any) -> Any:
+    v = vector(gb)
+    v(max) << gb.Vector.from_coo([0, 1, 2], [1.0, 1.0, 1.0], size=4)
+    return v
+
+
+_NAMES = iter(range(10**6))
+
+
+def _nested_name(gb: Any) -> Any:
+    name = f"round3_{next(_NAMES)}"
+    gb.unary.register_new(f"{name}.plus_three", lambda x: x + 3)
+    return vector(gb).apply(getattr(gb.unary, name).plus_three).new()
+
+
+def _parameterized(gb: Any) -> Any:
+    def plus_x(x: Any = 0) -> Any:
+        def inner(val: Any) -> Any:
+            return val + x
+
+        return inner
+
+    op = gb.unary.register_anonymous(plus_x, parameterized=True)
+    v = vector(gb, "INT32")
+    return v.apply(op).new(), v.apply(op(10)).new(), v.apply(op(x=3)).new()
 
 
 def _multigraph() -> Any:
@@ -85,6 +118,27 @@ def _opclass(gb: Any, x: Any) -> str:
 @pytest.mark.parametrize("name", SAME)
 def test_same_result(backend: str, name: str) -> None:
     same(SAME[name], backend)
+
+
+def _get_semiring(gb: Any) -> Any:
+    from importlib import import_module
+
+    return import_module("graphblas.core.operator" if gb.__name__ == "graphblas" else "grblas_gpu.operators").get_semiring
+
+
+def _assign_list_to_element(gb: Any) -> None:
+    v = vector(gb)
+    v()[0] = [1]
+
+
+def _assign_matrix_to_element(gb: Any) -> None:
+    A = matrix(gb)
+    A[0, 0] = A
+
+
+def _assign_long_list(gb: Any) -> None:
+    v = vector(gb)
+    v[[0, 1]] = [1, 2, 3]
 
 
 def _ior_expression(gb: Any) -> None:
@@ -126,6 +180,17 @@ RAISES = {
     "from_edgelist(4-tuples)": lambda gb: gb.Matrix.from_edgelist([[0, 1, 2, 3], [4, 5, 6, 7]]),
     "from_edgelist([]) without sizes": lambda gb: gb.Matrix.from_edgelist([]),
     "from_dicts(list, nrows=3)": lambda gb: gb.Matrix.from_dicts([{1: 2}, {}, {0: 3, 2: 4}, {}], nrows=3),
+    "reduce(agg.mean, allow_empty=False)": lambda gb: vector(gb).reduce(gb.agg.mean, allow_empty=False),
+    "agg.sum(v, rowwise=True)": lambda gb: gb.agg.sum(vector(gb), rowwise=True),
+    "get_semiring(binary, monoid)": lambda gb: _get_semiring(gb)(gb.binary.plus, gb.monoid.times),
+    "get_semiring(monoid, None)": lambda gb: _get_semiring(gb)(gb.monoid.plus, None),
+    "v.select(v == 1, 777)": lambda gb: vector(gb).select(vector(gb) == 1, 777),
+    "select.register_anonymous(non-BOOL)": lambda gb: gb.select.register_anonymous(lambda x, i, j, t: 3 * x - t),
+    "unary.register_anonymous(object())": lambda gb: gb.unary.register_anonymous(object()),
+    "range(float Scalar)": lambda gb: range(gb.Scalar.from_value(5.0)),
+    "v()[0] = [1]": _assign_list_to_element,
+    "A[0, 0] = A": _assign_matrix_to_element,
+    "v[[0, 1]] = [1, 2, 3]": _assign_long_list,
     "input_mask of an apply": lambda gb: matrix(gb)(input_mask=other(gb).S).update(matrix(gb).apply(gb.unary.ainv)),
 }
 

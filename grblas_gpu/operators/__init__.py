@@ -33,7 +33,7 @@ __all__ = [
     "UnaryOp", "BinaryOp", "Monoid", "Semiring", "IndexUnaryOp",
     "TypedUnaryOp", "TypedBinaryOp", "TypedMonoid", "TypedSemiring", "TypedIndexUnaryOp",
     "Positions", "SelectOp", "get_semiring", "get_monoid", "get_binary", "get_unary", "get_indexunary",
-    "find_opclass", "UNKNOWN_OPCLASS",
+    "find_opclass", "UNKNOWN_OPCLASS", "OpPath",
 ]
 
 
@@ -43,6 +43,7 @@ class Namespace:
     def __init__(self, kind: str, table: dict[str, Any]) -> None:
         self._kind = kind
         self._table = table
+        self._paths: dict[str, OpPath] = {}
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -65,6 +66,9 @@ class Namespace:
         return op
 
     def _missing(self, name: str) -> Any:
+        path = self._paths.get(name)
+        if path is not None:
+            return path
         symbol = getattr(self, "_symbols", {}).get(name)  # "+", "<=": set by grblas_gpu.op
         if symbol is not None:
             return self[symbol]
@@ -84,6 +88,16 @@ class Namespace:
         return iter(sorted(self._table))
 
     def _register(self, name: str, op: Any) -> Any:
+        head, dot, rest = name.partition(".")
+        if dot:  # python-graphblas's nested names: "incrementers.plus_three"
+            if head in self._table:
+                raise AttributeError(f"{self._kind}.{head} is already defined as an operator, not a path")
+            path = self._paths.get(head)
+            if path is None:
+                path = self._paths[head] = OpPath(f"{self._kind}.{head}", {})
+            return path._register(rest, op)
+        if name in self._paths:
+            raise AttributeError(f"{self._kind}.{name} is already defined as a path of operators")
         if name in self._table:
             raise InvalidValue(f"a {self._kind} operator named {name!r} already exists")
         self._table[name] = op
@@ -91,6 +105,15 @@ class Namespace:
 
     def __repr__(self) -> str:
         return f"<namespace {self._kind}: {len(self._table)} operators>"
+
+
+class OpPath(Namespace):
+    """A folder of operators registered under a dotted name (``unary.incrementers.plus_three``)."""
+
+    def _register(self, name: str, op: Any) -> Any:
+        if name in self._table or name in self._paths:
+            raise AttributeError(f"{self._kind}.{name} is already defined")
+        return super()._register(name, op)
 
 
 class _FunctionNamespace(Namespace):
@@ -103,7 +126,9 @@ class _FunctionNamespace(Namespace):
                      is_udt: bool = False) -> Any:
         """Define an operator from a Python function and add it to the namespace; each type's
         instance is made on first use whatever ``lazy`` says (python-graphblas's keyword)."""
-        return self._register(name, self.register_anonymous(func, name, parameterized=parameterized))
+        # the operator is named by the last part of a dotted name (its name goes into generated code)
+        leaf = name.rpartition(".")[2]
+        return self._register(name, self.register_anonymous(func, leaf, parameterized=parameterized))
 
     def register_anonymous(self, func: Any, name: str | None = None, *, parameterized: bool = False,
                            is_udt: bool = False) -> Any:
@@ -218,6 +243,10 @@ class _SelectNamespace(_IndexUnaryNamespace):
         from .udf import indexunary_from_function
 
         op = indexunary_from_function(name, func)
+        out = _result_type(op)
+        if out is not None and not out.is_bool:
+            raise InvalidValue(f"SelectOp must have BOOL return type: {name} gives {out} (use indexunary for "
+                               "an operator that computes values)")
         return SelectOp(name, builder=op.builder)
 
     def value(self, expr: Any) -> Any:
@@ -235,6 +264,14 @@ class _SelectNamespace(_IndexUnaryNamespace):
     def index(self, expr: Any) -> Any:
         """``select.index(v <= 5)``: ``select.indexle(v, 5)``."""
         return _select_from_comparison(expr, "index")
+
+
+def _result_type(op: Any) -> Any:
+    """The result type of a user-defined index-unary operator on INT64 (None where it has none)."""
+    try:
+        return op["INT64"].out_type
+    except (TypeError, ValueError, ArithmeticError):
+        return None
 
 
 def _select_from_comparison(expr: Any, prefix: str) -> Any:
@@ -260,11 +297,17 @@ select = _SelectNamespace("select", {n: SelectOp(n, builder=catalog.INDEXUNARY[n
                                      for n in catalog.SELECT_NAMES})
 
 
+# Python's builtins that name an operator (python-graphblas accepts ``v.ewise_mult(w, min)``).
+_BUILTINS = {min: "min", max: "max", abs: "abs"}
+
+
 def _get(ns: Namespace, cls: type, op: Any, what: str) -> Any:
     if isinstance(op, cls):
         return op
     if isinstance(op, str):
         return ns[op]
+    if getattr(op, "__module__", None) == "builtins" and op in _BUILTINS and _BUILTINS[op] in ns:
+        return ns[_BUILTINS[op]]
     # A TypeError (DomainMismatch is one), as python-graphblas raises for an operator of the wrong kind.
     from ..exceptions import DomainMismatch
 
@@ -303,9 +346,19 @@ def get_semiring(op: Any, mult: Any = None) -> Semiring:
     """A Semiring from a semiring or its name (``"min_plus"``), or from a monoid and a binary
     operator (python-graphblas's ``get_semiring(monoid.plus, binary.times)``)."""
     if mult is not None:
+        if isinstance(op, (BinaryOp, TypedBinaryOp)) and isinstance(mult, (Monoid, TypedMonoid)):
+            from ..exceptions import DomainMismatch
+
+            raise DomainMismatch(f"get_semiring({op!r}, {mult!r}): the monoid comes first, then the binary "
+                                 "operator; did you switch the arguments?")
         m, b = get_monoid(op), get_binary(mult)
         return semiring[f"{m.name}_{b.name}"] if m.name in catalog.MONOID and b.name in catalog.BINARY \
             else semiring.register_anonymous(m, b)
+    if isinstance(op, (Monoid, TypedMonoid)):
+        from ..exceptions import DomainMismatch
+
+        raise DomainMismatch(f"get_semiring({op!r}): a monoid makes a semiring with a BinaryOp, "
+                             f"get_semiring({op!r}, binary.times)")
     return _get(semiring, Semiring, op, "semiring")
 
 

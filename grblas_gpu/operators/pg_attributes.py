@@ -158,14 +158,55 @@ class ParameterizedOp:
 def anonymous(make: Any, func: Any, name: str | None, parameterized: bool) -> Any:
     """``register_anonymous``'s body for operators made from a function: the operator (with
     ``orig_func``), or a :class:`ParameterizedOp`."""
+    if not callable(func):
+        raise TypeError(f"UDF argument must be a function, got {type(func).__name__}")
     label = name if name is not None else getattr(func, "__name__", "anonymous")
     if label == "<lambda>":
         label = "anonymous"
     if parameterized:
-        return ParameterizedOp(lambda f, n: anonymous(make, f, n, False), func, label)
+        wrapper = ParameterizedOp(lambda f, n: anonymous(make, f, n, False), func, label)
+        try:
+            default = anonymous(make, func(), label, False)
+        except TypeError:  # the factory has parameters without defaults: only op(*params) works
+            return wrapper
+        return _with_parameters(default, wrapper)
     op = make(label, func)
     op.orig_func = func
     return op
+
+
+_PARAMETERIZED: dict[type, type] = {}
+
+
+def _with_parameters(default: Any, wrapper: ParameterizedOp) -> Any:
+    """The operator of the factory's defaults that also takes parameters: ``op(A, 1)``-style calls
+    on objects stay the shorthand, ``op(1)`` or ``op(x=10)`` (numbers only) make the operator of
+    those parameters (one per set of parameters)."""
+    base = type(default)
+    cls = _PARAMETERIZED.get(base)
+    if cls is None:
+        def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if _on_objects(args, kwargs):
+                return base.__call__(self, *args, **kwargs)
+            key = (args, tuple(sorted(kwargs.items())))
+            made = self._made.get(key)
+            if made is None:
+                made = self._made[key] = self._wrapper(*args, **kwargs)
+            return made
+
+        cls = _PARAMETERIZED[base] = type(f"Parameterized{base.__name__}", (base,),
+                                          {"__call__": __call__, "parameterized": True,
+                                           "__doc__": _with_parameters.__doc__})
+    default.__class__ = cls
+    default._wrapper, default._made = wrapper, {}
+    default.orig_func = wrapper.orig_func
+    return default
+
+
+def _on_objects(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether a call's arguments are objects (Vectors, Matrices, Scalars, expressions)."""
+    return any(getattr(a, "kind", None) in ("Matrix", "Vector", "Scalar") or hasattr(a, "_infix")
+               for a in (*args, *kwargs.values()))
 
 
 _namespaces: dict[str, Any] = {}

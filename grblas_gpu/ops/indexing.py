@@ -261,8 +261,14 @@ def _source_collection(C: Any, value: Any, region: tuple[int, ...], I: Any, J: A
         vals = xp.full(len(coords[0]), np.asarray(raw, dtype=t.np_type)[()], dtype=t.np_type)
         return _collection_from_coords(C, coords, vals, t)
     expr = as_expression(value)
+    single = (C.kind == "Vector" and i_scalar) or (i_scalar and j_scalar)
+    if len(expr.shape) != (0 if single else len(region)):
+        # a Matrix into a row, a Vector into one element: python-graphblas's TypeError and words
+        raise DomainMismatch(f"Bad type for assign: a {expr.kind} of shape {expr.shape} into a region of "
+                             f"shape {region}; the value must have the region's rank (or be a scalar)")
     if tuple(expr.shape) != region:
-        raise DimensionMismatch(f"assign: source of shape {expr.shape} does not fit the region of shape {region}")
+        raise DimensionMismatch(f"shape mismatch: assign: source of shape {expr.shape} does not fit the region "
+                                f"of shape {region}")
     check_same_backend(C, expr)
     src = expr.compute(None)
     if src.kind == "Vector":
