@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -199,6 +200,13 @@ def cause(test: str, text: str) -> str:
     for label, names in (("internals", INTERNALS), ("udt", UDT), ("deliberate", DELIBERATE)):
         if name in names or full in names:
             return label
+    first = next((line for line in text.splitlines() if line.startswith("E ")), text)
+    if "Can't pickle" in first:
+        return "deliberate"  # pickling of operators, in the table
+    if re.search(r"has no attribute '_|unexpected keyword argument 'composite'", first):
+        return "internals"
+    if re.search(r"unsupported type '\w+\[\d+\]'", text):
+        return "udt"  # sub-array types such as "INT64[2]"
     if "DID NOT RAISE" in text:
         return "raise"
     if "Regex pattern did not match" in text:

@@ -132,18 +132,21 @@ class CompatMethods:
         if self.kind != "Matrix":
             raise AttributeError("power is for a square Matrix")
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-            raise TypeError(f"n must be a non-negative integer, got {type(n).__name__}")
+            raise TypeError(f"n must be a nonnegative integer, got {type(n).__name__}")
         if n < 0:
-            raise ValueError(f"n must be a non-negative integer, got {n}")
+            raise ValueError(f"n must be a nonnegative integer, got {n}")
         if self.nrows != self.ncols:  # type: ignore[attr-defined]
             raise DimensionMismatch(f"power needs a square Matrix; it is {self.nrows}x{self.ncols}")  # type: ignore[attr-defined]
         A = self
+        if n == 0:
+            _unit(op, self.dtype)  # type: ignore[attr-defined] # checked now, before the expression
 
         def compute(mask: Any) -> Any:
             if n == 0:
                 from .vector import Vector
 
-                return Vector.from_scalar(1, A.nrows, A.dtype, backend=A.backend).diag()  # type: ignore[attr-defined]
+                return Vector.from_scalar(_unit(op, A.dtype), A.nrows, A.dtype,  # type: ignore[attr-defined]
+                                          backend=A.backend).diag()
             result, base, k = None, A, int(n)
             while k:
                 if k & 1:
@@ -156,9 +159,13 @@ class CompatMethods:
         dtype = self.dtype if n == 0 else self.mxm(self, op).dtype  # type: ignore[attr-defined]
         return Expression(f"power({n})", "Matrix", self.shape, dtype, self._be, compute, (self,))  # type: ignore[attr-defined]
 
-    def setdiag(self, values: Any, k: int = 0) -> None:
+    def setdiag(self, values: Any, k: int = 0, *, mask: Any = None, accum: Any = None) -> None:
         """Set diagonal ``k`` of a Matrix to a scalar (every position of it) or to a Vector
-        or array of the diagonal's length (missing Vector entries remove the diagonal's)."""
+        or array of the diagonal's length (missing Vector entries remove the diagonal's).
+
+        ``mask`` (a mask of the diagonal's length or of the Matrix's shape) limits the positions
+        written; ``accum`` combines with the entries there (which then stay where ``values`` has
+        none), as an assign does."""
         from .vector import Vector
 
         if self.kind != "Matrix":
@@ -171,26 +178,38 @@ class CompatMethods:
             raise IndexError(f"k={k}: diagonal is out of range for a {nrows}x{ncols} Matrix")
         if isinstance(values, Vector):
             if values.size != length:
-                raise DimensionMismatch(f"Vector of size {values.size} for a diagonal of length {length}")
+                raise DimensionMismatch(f"Dimensions not compatible: a Vector of size {values.size} for a diagonal "
+                                        f"of length {length}")
             d = values
         elif np.ndim(values) == 0:
+            if not isinstance(values, (int, float, bool, np.generic)) and getattr(values, "kind", None) != "Scalar":
+                raise TypeError(f"Bad type for argument `values` in Matrix.setdiag: {type(values).__name__}; "
+                                "expected a Vector, an array or a scalar")
             d = Vector.from_scalar(values.value if hasattr(values, "value") else values, length,
                                    backend=self.backend)  # type: ignore[attr-defined]
         else:
             arr = np.asarray(values)
             if arr.shape != (length,):
-                raise DimensionMismatch(f"array of shape {arr.shape} for a diagonal of length {length}")
+                raise DimensionMismatch(f"Dimensions not compatible: an array of shape {arr.shape} for a diagonal "
+                                        f"of length {length}")
             d = Vector.from_dense(arr, backend=self.backend)  # type: ignore[attr-defined]
-        idx, vals = d.to_coo()
-        rows, cols = idx - min(k, 0), idx + max(k, 0)
-        kept = self.select("offdiag", k).new()  # type: ignore[attr-defined]
-        r0, c0, v0 = kept.to_coo()
         cls: Any = type(self)
         dtype = self.dtype  # type: ignore[attr-defined]
-        new = cls.from_coo(np.concatenate([r0, rows]), np.concatenate([c0, cols]),
-                           np.concatenate([v0.astype(dtype.np_type), vals.astype(dtype.np_type)]),
-                           nrows=nrows, ncols=ncols, dtype=dtype, backend=self.backend)  # type: ignore[attr-defined]
-        self << new  # type: ignore[operator]
+        if mask is None and accum is None:
+            idx, vals = d.to_coo()
+            rows, cols = idx - min(k, 0), idx + max(k, 0)
+            kept = self.select("offdiag", k).new()  # type: ignore[attr-defined]
+            r0, c0, v0 = kept.to_coo()
+            new = cls.from_coo(np.concatenate([r0, rows]), np.concatenate([c0, cols]),
+                               np.concatenate([v0.astype(dtype.np_type), vals.astype(dtype.np_type)]),
+                               nrows=nrows, ncols=ncols, dtype=dtype, backend=self.backend)  # type: ignore[attr-defined]
+            self << new  # type: ignore[operator]
+            return
+        on_diagonal = _diagonal_matrix(cls, Vector.from_scalar(True, length), k, nrows, ncols, self.backend)  # type: ignore[attr-defined]
+        if mask is not None:
+            on_diagonal = on_diagonal.dup(mask=_diagonal_mask(cls, mask, k, nrows, ncols, self.backend))  # type: ignore[attr-defined]
+        D = _diagonal_matrix(cls, d, k, nrows, ncols, self.backend)  # type: ignore[attr-defined]
+        self(on_diagonal.S, accum) << D  # type: ignore[operator]
 
     def reposition(self, *offsets: Any, **sizes: Any) -> Any:
         """The entries moved by an offset (``v.reposition(k, size=n)``,
@@ -226,6 +245,44 @@ class CompatMethods:
                                 backend=be_name)
 
         return Expression("reposition", self.kind, shape, self.dtype, self._be, compute, (self,))  # type: ignore[attr-defined]
+
+
+def _unit(op: Any, dtype: Any) -> Any:
+    """The diagonal of ``A.power(0, op)``: the identity of the multiply's monoid (1 for times,
+    the type's largest value for min); a multiply without a monoid raises ValueError."""
+    from .operators import typed_semiring
+
+    found = typed_semiring(op, dtype).mult.monoid  # type: ignore[attr-defined]
+    if found is None:
+        raise InvalidValue(f"power(0, {op!r}): the semiring's binaryop must be associated with a monoid "
+                           "(its identity is the diagonal of the 0th power)")
+    return found.identity
+
+
+def _diagonal_matrix(cls: Any, d: Any, k: int, nrows: int, ncols: int, backend: str) -> Any:
+    """A Matrix holding Vector ``d`` on diagonal ``k``."""
+    idx, vals = d.to_coo()
+    return cls.from_coo(idx - min(k, 0), idx + max(k, 0), vals, nrows=nrows, ncols=ncols, dtype=d.dtype,
+                        backend=backend)
+
+
+def _diagonal_mask(cls: Any, mask: Any, k: int, nrows: int, ncols: int, backend: str) -> Any:
+    """A setdiag mask as a Matrix mask: one of the diagonal's length is laid on diagonal ``k``."""
+    from .mask import Mask, as_mask
+
+    m = as_mask(mask)
+    if m is None:
+        return m
+    if m.parent.kind == "Matrix":
+        if tuple(m.parent.shape) != (nrows, ncols):
+            raise DimensionMismatch(f"Matrix mask in setdiag is the wrong shape: {tuple(m.parent.shape)}, "
+                                    f"not {(nrows, ncols)}")
+        return m
+    length = max(0, min(nrows + min(k, 0), ncols - max(k, 0)))
+    if m.parent.size != length:
+        raise DimensionMismatch(f"Vector mask in setdiag is the wrong length: {m.parent.size}, not the "
+                                f"diagonal's {length}")
+    return Mask(_diagonal_matrix(cls, m.parent, k, nrows, ncols, backend), m.structure, m.complement)
 
 
 def _order(order: str, rows: Any, cols: Any) -> tuple[Any, Any]:
@@ -268,6 +325,8 @@ def from_pairs(cls: Any, pairs: Any, dtype: Any = None, *, size: int | None = No
         if size is None:
             raise InvalidValue("Unable to infer size from no pairs: give size=")
         return cls(dtype if dtype is not None else "FP64", size, backend=backend, name=name)
+    if any(len(p) != 2 for p in pairs):
+        raise ValueError("Each item in the pair list must be a (index, value) pair of two elements")
     indices, values = zip(*pairs)
     return cls.from_coo(np.asarray(indices, dtype=np.int64), list(values), size=size, dtype=dtype, dup_op=dup_op,
                         backend=backend, name=name)

@@ -86,9 +86,9 @@ class Matrix(Collection):
         r = host_array(build, rows, np.int64, "rows")
         c = host_array(build, cols, np.int64, "cols")
         t = infer_dtype(values, dtype)
-        if (nrows is None or ncols is None) and not len(r):
-            raise InvalidValue(f"No {'row' if nrows is None else 'column'} indices provided. Unable to infer "
-                               f"{'nrows' if nrows is None else 'ncols'}.")
+        for idx, n, what in ((r, nrows, "row"), (c, ncols, "column")):
+            if n is None and not len(idx):
+                raise InvalidValue(f"No {what} indices provided. Unable to infer {'nrows' if what == 'row' else 'ncols'}.")
         nrows = int(r.max()) + 1 if nrows is None else nrows
         ncols = int(c.max()) + 1 if ncols is None else ncols
         A = cls(t, nrows, ncols, backend=be.name, name=name)
@@ -107,7 +107,8 @@ class Matrix(Collection):
         except (ValueError, TypeError) as exc:  # a ragged list, or values that are not numbers
             raise InvalidValue(f"from_dense needs a rectangular array of numbers: {exc}") from None
         if arr.ndim != 2:
-            raise DimensionMismatch(f"A 2-dimensional array is required to create a dense Matrix, got shape {arr.shape}")
+            raise DimensionMismatch("A 2-dimensional array is required to create a dense Matrix: array must be 2d, "
+                                    f"got shape {arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
         keep = _present(be.xp, arr, missing_value)
         r, c = be.xp.nonzero(keep)
@@ -722,6 +723,11 @@ class TransposedMatrix(TransposedView, InfixMethods, CompatMethods):
     """``A.T``: the transpose of a Matrix inside an expression."""
 
     parent: Matrix
+
+    @property
+    def _be(self) -> Any:
+        """The parent's backend (read by python-graphblas's methods, ``A.T.power(n)``)."""
+        return self.parent._be
 
     def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> Expression:
         """``A' u``: from the parent's own rows where its backend can and its transpose is not

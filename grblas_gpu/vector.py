@@ -97,7 +97,8 @@ class Vector(Collection):
         except (ValueError, TypeError) as exc:  # a ragged list, or values that are not numbers
             raise InvalidValue(f"from_dense needs a 1-D array of numbers: {exc}") from None
         if arr.ndim != 1:
-            raise DimensionMismatch(f"from_dense needs a 1-D array for a Vector, got shape {arr.shape}")
+            raise DimensionMismatch(f"from_dense needs a 1-D array for a Vector: array must be 1d, got shape "
+                                    f"{arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
         v = cls(t, arr.shape[0], backend=be.name, name=name)
         keep = _present(be.xp, arr, missing_value)

@@ -68,10 +68,30 @@ SAME = {
     "v(max) << w": lambda gb: _accumulate_with_builtin_max(gb),
     "unary.register_new('folder.name', f)": lambda gb: _nested_name(gb),
     "parameterized op used bare and with parameters": lambda gb: _parameterized(gb),
+    "agg.geometric_mean, agg.harmonic_mean": lambda gb: (
+        (vector(gb) * vector(gb)).reduce(gb.agg.geometric_mean).new(),
+        matrix(gb).apply(gb.unary.abs).reduce_rowwise(gb.agg.harmonic_mean).new()),
+    "A.setdiag(x, mask=, accum=)": lambda gb: _setdiag_masked(gb),
+    "A.power(0, plus_min), A.T.power(3)": lambda gb: (
+        matrix(gb, int).power(0, gb.semiring.plus_min).new(), matrix(gb).T.power(3).new()),
+    "binary.times[bool].monoid": lambda gb: repr(gb.binary.times[bool].monoid).split(".")[-1],
     "find_opclass": lambda gb: [_opclass(gb, x) for x in (
         gb.unary.minv, gb.binary.times, gb.monoid.max, gb.semiring.plus_plus, gb.binary.plus["INT64"],
         gb.select.tril, gb.indexunary.rowindex, "foobar")],
 }
+
+
+def _setdiag_masked(gb: Any) -> Any:
+    A = gb.Matrix(int, 2, 2)
+    v = gb.Vector(int, 2)
+    v[0] = 1
+    A.setdiag(v)
+    A.setdiag(v, accum=gb.binary.plus)
+    A.setdiag(10, mask=v.S, accum="+")
+    A.setdiag(99, mask=~v.S)
+    B = A.dup()
+    B.setdiag(v, accum="second")
+    return A, B
 
 
 def _accumulate_with_builtin_max(gb: Any) -> Any:
@@ -191,6 +211,13 @@ RAISES = {
     "v()[0] = [1]": _assign_list_to_element,
     "A[0, 0] = A": _assign_matrix_to_element,
     "v[[0, 1]] = [1, 2, 3]": _assign_long_list,
+    "agg.sum(7)": lambda gb: gb.agg.sum(7),
+    "A.power(0, min_first)": lambda gb: matrix(gb).power(0, gb.semiring.min_first),
+    "A.setdiag(object())": lambda gb: matrix(gb).setdiag(object()),
+    "A.setdiag(x, mask of the wrong length)": lambda gb: matrix(gb).setdiag(1.0, mask=vector(gb)[:3].new().S),
+    "Vector.from_pairs(triples)": lambda gb: gb.Vector.from_pairs([[1, 2, 3], [4, 5, 6]]),
+    "Matrix.from_coo([0], [], [0])": lambda gb: gb.Matrix.from_coo([0], [], [0]),
+    "v.reduce(binary.plus[bool])": lambda gb: vector(gb, bool).reduce(gb.binary.plus[bool]),
     "input_mask of an apply": lambda gb: matrix(gb)(input_mask=other(gb).S).update(matrix(gb).apply(gb.unary.ainv)),
 }
 

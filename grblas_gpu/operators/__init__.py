@@ -388,7 +388,15 @@ def typed_binary(op: Any, dtype: Any) -> TypedBinaryOp:
 
 
 def typed_monoid(op: Any, dtype: Any) -> TypedMonoid:
-    """The typed monoid for ``dtype``."""
+    """The typed monoid for ``dtype`` (a typed binary operator gives its monoid, if it has one)."""
+    if isinstance(op, TypedBinaryOp):
+        found = op.monoid  # type: ignore[attr-defined]
+        if found is None:
+            from ..exceptions import DomainMismatch
+
+            raise DomainMismatch(f"{op!r} is not part of a Monoid for {op.out_type.name} datatype "
+                                 "(Expected type: Monoid)")
+        return found
     return op if isinstance(op, TypedMonoid) else get_monoid(op)[dtype]
 
 

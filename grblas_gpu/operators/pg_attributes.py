@@ -89,11 +89,18 @@ def _binary_monoid(self: BinaryOp) -> Monoid | None:
     return m if m is not None and m.binop is self else None
 
 
+# On BOOL, python-graphblas's monoids of these operators are the logical ones (plus has none).
+_BOOL_MONOIDS = {"plus": None, "times": "land", "min": "land", "max": "lor"}
+
+
 def _typed_binary_monoid(self: TypedBinaryOp) -> TypedMonoid | None:
     parent = getattr(self, "parent", None)
     m = _binary_monoid(parent) if parent is not None else None
     if m is None or self.x_type != self.out_type:
         return None
+    if self.out_type.is_bool and self.name in _BOOL_MONOIDS:
+        name = _BOOL_MONOIDS[self.name]
+        return None if name is None else MONOID[name][self.out_type]
     return m[self.out_type]
 
 
