@@ -145,8 +145,8 @@ class CompatMethods:
             if n == 0:
                 from .vector import Vector
 
-                return Vector.from_scalar(_unit(op, A.dtype), A.nrows, A.dtype,  # type: ignore[attr-defined]
-                                          backend=A.backend).diag()
+                a: Any = A
+                return Vector.from_scalar(_unit(op, a.dtype), a.nrows, a.dtype, backend=a.backend).diag()
             result, base, k = None, A, int(n)
             while k:
                 if k & 1:

@@ -139,6 +139,12 @@ def _semiring_commutes_to(self: Any) -> Any:
     return _namespaces["semiring"][f"{self.monoid.name}_{other.name}"]
 
 
+def _typed_semiring_commutes_to(self: TypedSemiring) -> Any:
+    parent = getattr(self, "parent", None)
+    other = _semiring_commutes_to(parent) if parent is not None else None
+    return None if other is None else other[self.mult.x_type]
+
+
 def _is_idempotent(self: Any) -> bool:
     """True where ``op(x, x) == x`` (min, max, any, land, lor, band, bor)."""
     return self.name in _IDEMPOTENT
@@ -227,7 +233,8 @@ def install(unary: Any, binary: Any, monoid: Any, semiring: Any, indexunary: Any
         ((TypedBinaryOp,), "monoid", property(_typed_binary_monoid)),
         ((BinaryOp, TypedBinaryOp, Monoid, TypedMonoid), "commutes_to", property(_commutes_to)),
         ((Semiring,), "commutes_to", property(_semiring_commutes_to)),
-        ((BinaryOp, TypedBinaryOp, Monoid, TypedMonoid, Semiring), "is_commutative",
+        ((TypedSemiring,), "commutes_to", property(_typed_semiring_commutes_to)),
+        ((BinaryOp, TypedBinaryOp, Monoid, TypedMonoid, Semiring, TypedSemiring), "is_commutative",
          property(lambda self: self.commutes_to is self)),
         ((Monoid,), "identities", property(_identities)),
         ((Monoid, TypedMonoid), "is_idempotent", property(_is_idempotent)),
