@@ -225,3 +225,16 @@ RAISES = {
 @pytest.mark.parametrize("name", RAISES)
 def test_raises_as_python_graphblas(backend: str, name: str) -> None:
     raises_same(RAISES[name], backend)
+
+
+def test_sum_of_a_short_vector_in_order() -> None:
+    """A float sum adds the terms in order, to the last bit as python-graphblas (SuiteSparse):
+    graphblas-algorithms' average_clustering is compared with networkx's exact value."""
+    import graphblas
+
+    import grblas_gpu
+
+    values = [1.0, 1.0, 1 / 3, 0.0]
+    ours = grblas_gpu.Vector.from_coo([0, 1, 2, 3], values).reduce().new().value
+    theirs = graphblas.Vector.from_coo([0, 1, 2, 3], values).reduce().new().value
+    assert ours == theirs == (1.0 + 1.0 + 1 / 3) + 0.0
