@@ -75,10 +75,24 @@ SAME = {
     "A.power(0, plus_min), A.T.power(3)": lambda gb: (
         matrix(gb, int).power(0, gb.semiring.plus_min).new(), matrix(gb).T.power(3).new()),
     "binary.times[bool].monoid": lambda gb: repr(gb.binary.times[bool].monoid).split(".")[-1],
+    "reduce_rowwise(user binop once it has a monoid)": lambda gb: _user_binop_monoid(gb),
     "find_opclass": lambda gb: [_opclass(gb, x) for x in (
         gb.unary.minv, gb.binary.times, gb.monoid.max, gb.semiring.plus_plus, gb.binary.plus["INT64"],
         gb.select.tril, gb.indexunary.rowindex, "foobar")],
 }
+
+
+def _user_binop(gb: Any) -> Any:
+    def plus(x: Any, y: Any) -> Any:
+        return x + y
+
+    return gb.binary.register_anonymous(plus)
+
+
+def _user_binop_monoid(gb: Any) -> Any:
+    binop = _user_binop(gb)
+    gb.monoid.register_anonymous(binop, 0)
+    return matrix(gb).reduce_rowwise(binop).new(), binop.monoid is not None
 
 
 def _setdiag_masked(gb: Any) -> Any:
@@ -211,6 +225,7 @@ RAISES = {
     "v()[0] = [1]": _assign_list_to_element,
     "A[0, 0] = A": _assign_matrix_to_element,
     "v[[0, 1]] = [1, 2, 3]": _assign_long_list,
+    "reduce_rowwise(user binop without a monoid)": lambda gb: matrix(gb).reduce_rowwise(_user_binop(gb)).new(),
     "agg.sum(7)": lambda gb: gb.agg.sum(7),
     "A.power(0, min_first)": lambda gb: matrix(gb).power(0, gb.semiring.min_first),
     "A.setdiag(object())": lambda gb: matrix(gb).setdiag(object()),

@@ -207,7 +207,10 @@ def make_monoid(name: str, binop: Any, identity: Any, terminal: Any = None) -> M
             _check_monoid_value(value, what)
     ident = identity if callable(identity) else (lambda t: identity)
     term = None if terminal is None else (terminal if callable(terminal) else (lambda t: terminal))
-    return Monoid(name, binop=op, identity_of=ident, terminal_of=term)
+    made = Monoid(name, binop=op, identity_of=ident, terminal_of=term)
+    if hasattr(op, "orig_func") and op.__dict__.get("user_monoid") is None:
+        op.__dict__["user_monoid"] = made  # python-graphblas's binop.monoid, once a monoid is made of it
+    return made
 
 
 def _check_monoid_value(value: Any, what: str) -> None:
@@ -332,6 +335,15 @@ def get_monoid(op: Any) -> Monoid:
     if isinstance(op, BinaryOp):
         if op.name in catalog.MONOID and catalog.MONOID[op.name].binop is op:
             return catalog.MONOID[op.name]
+        made = op.__dict__.get("user_monoid")
+        if made is not None:
+            return made
+        if hasattr(op, "orig_func"):
+            from ..exceptions import NotImplementedException
+
+            raise NotImplementedException(
+                f"the user-defined binary operator {op.name!r} has no monoid: make one, "
+                f"Monoid.register_anonymous({op.name}, identity), to reduce with it")
         from ..exceptions import DomainMismatch  # a TypeError, as python-graphblas raises
 
         raise DomainMismatch(f"Expected type: Monoid, Aggregator; binary operator {op.name!r} has no monoid")

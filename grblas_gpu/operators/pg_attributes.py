@@ -86,7 +86,7 @@ def numpy_namespaces(ns: Any, unary: Any, binary: Any, monoid: Any, semiring: An
 def _binary_monoid(self: BinaryOp) -> Monoid | None:
     """The built-in monoid of this operator, or None (``binary.plus.monoid is monoid.plus``)."""
     m = MONOID.get(self.name)
-    return m if m is not None and m.binop is self else None
+    return m if m is not None and m.binop is self else self.__dict__.get("user_monoid")
 
 
 # On BOOL, python-graphblas's monoids of these operators are the logical ones (plus has none).
