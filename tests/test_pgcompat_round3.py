@@ -175,6 +175,12 @@ def _assign_long_list(gb: Any) -> None:
     v[[0, 1]] = [1, 2, 3]
 
 
+def _assign_element_with_vector_mask(gb: Any) -> None:
+    C = matrix(gb)
+    v = gb.Vector.from_coo([0], [1.0], size=4)
+    C(v.S)[0, 0] << v
+
+
 def _ior_expression(gb: Any) -> None:
     expr = vector(gb) | vector(gb)
     expr |= vector(gb)
@@ -226,6 +232,7 @@ RAISES = {
     "A[0, 0] = A": _assign_matrix_to_element,
     "v[[0, 1]] = [1, 2, 3]": _assign_long_list,
     "reduce_rowwise(user binop without a monoid)": lambda gb: matrix(gb).reduce_rowwise(_user_binop(gb)).new(),
+    "C(v.S)[0, 0] << v": lambda gb: _assign_element_with_vector_mask(gb),
     "agg.sum(7)": lambda gb: gb.agg.sum(7),
     "A.power(0, min_first)": lambda gb: matrix(gb).power(0, gb.semiring.min_first),
     "A.setdiag(object())": lambda gb: matrix(gb).setdiag(object()),

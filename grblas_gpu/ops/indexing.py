@@ -222,7 +222,9 @@ def _assign_row_or_column(updater: Updater, rows_key: Any, cols_key: Any, value:
     (or column) of C; the rest of C is untouched."""
     C = updater.target
     if i_scalar == j_scalar:
-        raise DimensionMismatch("a Vector mask on a Matrix output needs a row or column assign: C(mask)[i, cols]")
+        # a TypeError, as python-graphblas raises: a mask of the wrong kind for this assign
+        raise DomainMismatch("Unable to use Vector mask on this assignment to a Matrix: a Vector mask on a "
+                             "Matrix output needs a row or column assign, C(mask)[i, cols]")
     line_key = (rows_key, slice(None)) if i_scalar else (slice(None), cols_key)
     line = C[line_key].new()
     Updater(line, updater.mask, updater.accum, updater.replace)[cols_key if i_scalar else rows_key] << value
