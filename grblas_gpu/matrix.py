@@ -117,7 +117,7 @@ class Matrix(Collection):
     @classmethod
     def from_csr(cls, indptr: Any, col_indices: Any, values: Any = 1.0, ncols: int | None = None, *,
                  dtype: Any = None, backend: str | None = None, name: str | None = None,
-                 copy: bool | None = None, symmetric: bool | None = None) -> Matrix:
+                 copy: bool | None = None, symmetric: bool | None = None, nrows: int | None = None) -> Matrix:
         """A Matrix from CSR arrays: row ``i`` holds ``col_indices[indptr[i]:indptr[i+1]]``.
 
         One vectorised pass validates the input: ``indptr`` starts at 0, never decreases and
@@ -138,8 +138,10 @@ class Matrix(Collection):
         ``A.memory_usage()["shared"]`` tells whether anything is shared.
 
         ``symmetric=True`` declares the matrix equal to its transpose (not checked; see
-        :attr:`is_symmetric`).
+        :attr:`is_symmetric`).  ``nrows`` (python-graphblas's keyword), if given, must be
+        ``len(indptr) - 1``.
         """
+        _check_pointer_count(indptr, nrows, "nrows")
         return cls._csr_built(indptr, col_indices, values, ncols, dtype, backend, name, copy, symmetric, True)
 
     @classmethod
@@ -159,13 +161,15 @@ class Matrix(Collection):
     @classmethod
     def from_csc(cls, indptr: Any, row_indices: Any, values: Any = 1.0, nrows: int | None = None, *,
                  dtype: Any = None, backend: str | None = None, name: str | None = None,
-                 copy: bool | None = None, symmetric: bool | None = None) -> Matrix:
+                 copy: bool | None = None, symmetric: bool | None = None, ncols: int | None = None) -> Matrix:
         """A Matrix from CSC arrays: column ``j`` holds ``row_indices[indptr[j]:indptr[j+1]]``.
 
         Validated as :meth:`from_csr` validates; the CSR the Matrix stores is made from them
         by one sort (the caller's arrays are read, never held, frozen or written).  A matrix
         declared ``symmetric`` has the same CSR and CSC, so its arrays are taken as
-        :meth:`from_csr` takes them (``copy`` applies then)."""
+        :meth:`from_csr` takes them (``copy`` applies then); ``ncols``, if given, must be
+        ``len(indptr) - 1``."""
+        _check_pointer_count(indptr, ncols, "ncols")
         T = cls._csr_built(indptr, row_indices, values, nrows, dtype, backend, name, copy, symmetric,
                            hold=bool(symmetric))
         if symmetric:
@@ -796,6 +800,13 @@ def _present(xp: Any, arr: Any, missing_value: Any) -> Any:
     if isinstance(missing_value, float) and np.isnan(missing_value):
         return ~xp.isnan(arr) if arr.dtype.kind == "f" else xp.ones(arr.shape, dtype=bool)
     return arr != missing_value
+
+
+def _check_pointer_count(indptr: Any, n: int | None, what: str) -> None:
+    """python-graphblas's ``nrows=`` of ``from_csr`` (``ncols=`` of ``from_csc``): it must
+    agree with the pointers."""
+    if n is not None and n != len(indptr) - 1:
+        raise InvalidValue(f"{what} must be len(indptr) - 1 = {len(indptr) - 1}, got {n}")
 
 
 def _check_dim(n: Any, what: str) -> int:

@@ -76,6 +76,7 @@ SAME = {
         matrix(gb, int).power(0, gb.semiring.plus_min).new(), matrix(gb).T.power(3).new()),
     "binary.times[bool].monoid": lambda gb: repr(gb.binary.times[bool].monoid).split(".")[-1],
     "reduce_rowwise(user binop once it has a monoid)": lambda gb: _user_binop_monoid(gb),
+    "Matrix.from_csr(..., nrows=)": lambda gb: gb.Matrix.from_csr(*matrix(gb).to_csr(), nrows=4),
     "find_opclass": lambda gb: [_opclass(gb, x) for x in (
         gb.unary.minv, gb.binary.times, gb.monoid.max, gb.semiring.plus_plus, gb.binary.plus["INT64"],
         gb.select.tril, gb.indexunary.rowindex, "foobar")],
@@ -233,6 +234,8 @@ RAISES = {
     "v[[0, 1]] = [1, 2, 3]": _assign_long_list,
     "reduce_rowwise(user binop without a monoid)": lambda gb: matrix(gb).reduce_rowwise(_user_binop(gb)).new(),
     "C(v.S)[0, 0] << v": lambda gb: _assign_element_with_vector_mask(gb),
+    "Matrix.from_csr(..., nrows=wrong)": lambda gb: gb.Matrix.from_csr(*matrix(gb).to_csr(), nrows=8),
+    "Matrix.from_csc(..., ncols=wrong)": lambda gb: gb.Matrix.from_csc(*matrix(gb).to_csc(), ncols=8),
     "agg.sum(7)": lambda gb: gb.agg.sum(7),
     "A.power(0, min_first)": lambda gb: matrix(gb).power(0, gb.semiring.min_first),
     "A.setdiag(object())": lambda gb: matrix(gb).setdiag(object()),
