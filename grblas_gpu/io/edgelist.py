@@ -30,7 +30,7 @@ import numpy as np
 
 from ..dtypes import BOOL, FP64, DataType, lookup_dtype
 from ._chunks import ByteReader, LineMap, Progress
-from ._coo import Coo, build_matrix, has_duplicates, keep_first, mirror
+from ._coo import Coo, build_matrix, has_duplicates, keep_first, sorted_coo
 from ._text import FastRecords, Records, Source, blank_comment_lines, cast_values, chunk_records, concat_columns
 from .errors import FileFormatError
 
@@ -118,16 +118,29 @@ def _vertex_numbers(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 def edges_to_coo(
-    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n: int, dtype: DataType, *, directed: bool
+    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n: int, dtype: DataType, *, directed: bool,
+    constant: bool = False,
 ) -> Coo:
-    """An ``n`` x ``n`` adjacency from edges in file order: both directions if undirected, first edge wins."""
-    order = None if directed else np.arange(len(rows), dtype=np.int64)  # file order (made on need)
-    if not directed:  # a mirrored edge takes its line's place
-        rows, cols, values, order = mirror(rows, cols, values, order)
-    if has_duplicates(rows, cols, n, n, by_column=False):  # edge lists come sorted by source, if at all
+    """An ``n`` x ``n`` adjacency from edges in file order: both directions if undirected, first edge wins.
+
+    The entries come sorted by row, then column (``values`` all alike: ``constant``).
+    """
+    values = cast_values(values, dtype)
+    order = None
+    if not directed:  # a mirrored edge takes its line's place (and its line's value)
+        off = np.flatnonzero(rows != cols)
+        order = np.concatenate([np.arange(len(rows), dtype=np.int64), off])
+        rows, cols = np.concatenate([rows, cols.take(off)]), np.concatenate([cols, rows.take(off)])
+        del off
+    found = sorted_coo(rows, cols, values, n, n, dtype, order, constant=constant)
+    if found is not None:
+        return found[0]
+    if order is not None:  # (keys too wide for one int64: the general path)
+        values = values.take(order)
+    if has_duplicates(rows, cols, n, n, by_column=False):
         order = np.arange(len(rows), dtype=np.int64) if order is None else order
         rows, cols, values = keep_first(rows, cols, values, order)
-    return Coo(rows, cols, cast_values(values, dtype), n, n, dtype)
+    return Coo(rows, cols, values, n, n, dtype)
 
 
 def _layout(first: str, delimiter: str | None, weighted: bool | None, dtype: Any) -> tuple[int | None, DataType]:
@@ -184,7 +197,8 @@ def parse_edgelist(
             weights.append(_weights(records, t) if use_weights else np.ones(len(records), dtype=t.np_type))
     ids, rows, cols = _vertex_numbers(concat_columns(src, np.int64), concat_columns(dst, np.int64))
     del src, dst
-    coo = edges_to_coo(rows, cols, concat_columns(weights, t.np_type), len(ids), t, directed=directed)
+    coo = edges_to_coo(rows, cols, concat_columns(weights, t.np_type), len(ids), t, directed=directed,
+                       constant=not use_weights)
     return EdgeList(coo, ids, directed, use_weights)
 
 

@@ -55,7 +55,7 @@ import numpy as np
 from ..dtypes import BOOL, FP32, FP64, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, DataType, lookup_dtype
 from ..exceptions import InvalidValue
 from ._chunks import ByteReader, LineMap, Progress
-from ._coo import Coo, build_matrix, find_duplicate, has_duplicates, mirror
+from ._coo import Compressed, Coo, build_matrix, compress, find_duplicate, has_duplicates, matrix_of, mirror
 from ._text import FastRecords, Records, Source, chunk_records, concat_columns, line_iter
 from .errors import FileFormatError, UnsupportedFormatError
 
@@ -428,6 +428,28 @@ def _read_entries(reader: ByteReader, h: MMHeader, t: DataType, progress: Progre
     return columns.result()
 
 
+def _read_coo(source: Source, want: DataType | None, progress: Progress) -> tuple[Coo, MMHeader, LineMap, str]:
+    """The entries (symmetry expanded, cast to ``want``, repeats not looked for), the header,
+    the lines of the entries and the file's name."""
+    lines = LineMap()
+    with ByteReader(source) as reader:
+        h = _parse_header_lines(_reader_lines(reader), reader.name)
+        t = _value_type(h, want)
+        columns = _read_entries(reader, h, t, progress, lines)
+        name = reader.name
+    values = columns[-1]
+    rows, cols = (columns[0], columns[1]) if h.format == "coordinate" else _array_positions(h)
+    del columns
+    rows, cols, values = _expand(h, rows, cols, values)
+    return Coo(rows, cols, values, h.nrows, h.ncols, lookup_dtype(values.dtype)).cast(want), h, lines, name
+
+
+def _check_coo_duplicates(coo: Coo, h: MMHeader, lines: LineMap, name: str) -> None:
+    """Raise if an entry of the file repeats (its entries are the first ``nentries`` of ``coo``)."""
+    if h.format == "coordinate":
+        _check_duplicates(h, coo.rows[: h.nentries], coo.cols[: h.nentries], lines, name)
+
+
 def parse_matrix_market(
     source: Source, *, dtype: Any = None, allow_duplicates: bool = False, progress: Progress = None
 ) -> tuple[Coo, MMHeader]:
@@ -439,24 +461,10 @@ def parse_matrix_market(
     bytes_total)`` after each (``bytes_total`` None for a stream or a ``.gz`` file), or
     ``progress=True`` prints one line per chunk to stderr.
     """
-    want = None if dtype is None else lookup_dtype(dtype)
-    lines = LineMap()
-    with ByteReader(source) as reader:
-        h = _parse_header_lines(_reader_lines(reader), reader.name)
-        t = _value_type(h, want)
-        columns = _read_entries(reader, h, t, progress, lines)
-        name = reader.name
-    values = columns[-1]
-    if h.format == "coordinate":
-        rows, cols = columns[0], columns[1]
-        if not allow_duplicates:
-            _check_duplicates(h, rows, cols, lines, name)
-    else:
-        rows, cols = _array_positions(h)
-    del columns
-    rows, cols, values = _expand(h, rows, cols, values)
-    coo = Coo(rows, cols, values, h.nrows, h.ncols, lookup_dtype(values.dtype))
-    return coo.cast(want), h
+    coo, h, lines, name = _read_coo(source, None if dtype is None else lookup_dtype(dtype), progress)
+    if not allow_duplicates:
+        _check_coo_duplicates(coo, h, lines, name)
+    return coo, h
 
 
 def mmread(source: Source, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None,
@@ -469,8 +477,16 @@ def mmread(source: Source, *, dtype: Any = None, dup_op: Any = None, backend: st
     ``progress`` reports the reading of long files (see :func:`parse_matrix_market`).
     See the module documentation for every rule.
     """
-    coo, _ = parse_matrix_market(source, dtype=dtype, allow_duplicates=dup_op is not None, progress=progress)
-    return build_matrix(coo, dup_op=dup_op, backend=backend)
+    coo, h, lines, name = _read_coo(source, None if dtype is None else lookup_dtype(dtype), progress)
+    pattern = h.field == "pattern"
+    if dup_op is None:
+        # The CSR's sort finds repeats too: the file is searched for them (to name their
+        # lines) only where it found one or could not tell.
+        found = compress(coo, constant=pattern)
+        if isinstance(found, Compressed):
+            return matrix_of(found, coo, backend)
+        _check_coo_duplicates(coo, h, lines, name)
+    return build_matrix(coo, dup_op=dup_op, backend=backend, constant=pattern)
 
 
 # ----------------------------------------------------------------------------- writing
