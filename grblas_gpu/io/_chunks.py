@@ -140,6 +140,9 @@ class ByteReader:
         report = _stderr_progress(self.name) if progress is True else (progress or None)
         size = size or CHUNK_BYTES
         pending, self._pending = self._pending, b""
+        if pending and self.total is not None:  # a file of ours: read the line again, not copy the chunk
+            self._f.seek(self.done)
+            pending = b""
         while True:
             block = self._f.read(max(size - len(pending), 1))
             if pending:

@@ -136,6 +136,10 @@ def _row_major_keys(rows: np.ndarray, cols: np.ndarray, ncols: int) -> np.ndarra
     return key
 
 
+def _int64(a: np.ndarray) -> np.ndarray:
+    return a.astype(np.int64, copy=False)
+
+
 def _increasing(key: np.ndarray) -> bool:
     return len(key) < 2 or bool(np.all(key[1:] > key[:-1]))
 
@@ -157,8 +161,6 @@ def sort_row_major(
     if nrows * ncols >= 2**62:
         return None
     key = _row_major_keys(rows, cols, ncols) if key is None else key
-    if _increasing(key):
-        return key, order
     if not track:
         key.sort()
         return key, None
@@ -189,8 +191,13 @@ def sorted_coo(
     mostly pointers).
     """
     n = len(rows)
-    if n == 0 or nrows > 8 * n + 2**20:
+    if n == 0 or nrows > 8 * n + 2**20 or nrows * ncols >= 2**62:
         return None
+    key = _row_major_keys(rows, cols, ncols) if key is None else key
+    if _increasing(key):  # already in order, no repeat: nothing moves
+        del key
+        values = values if order is None else values.take(order)
+        return Coo(_int64(rows), _int64(cols), values, nrows, ncols, dtype, row_major=True), False
     found = sort_row_major(rows, cols, nrows, ncols, order, track=not constant, key=key)
     if found is None:
         return None
