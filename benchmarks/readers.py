@@ -92,6 +92,7 @@ def matrix_market_cases(path: Path, threads: int | None) -> dict[str, Callable[[
         import scipy.io
 
         cases["scipy.io.mmread"] = lambda: scipy.io.mmread(path)
+        cases["scipy.io.mmread(...).tocsr()"] = lambda: scipy.io.mmread(path).tocsr()
     except ImportError:
         pass
     try:
@@ -137,7 +138,7 @@ def report(title: str, times: dict[str, float], peers: list[str]) -> None:
 
 
 def set_threads(threads: int | None) -> None:
-    """Limit pyarrow (our fast path) and scipy's fast_matrix_market to ``threads``."""
+    """Limit pyarrow (our fast path), scipy's and fast_matrix_market's own to ``threads``."""
     if threads is None:
         return
     from grblas_gpu.io import _chunks
@@ -150,11 +151,48 @@ def set_threads(threads: int | None) -> None:
     except ImportError:
         pass
     try:
+        import fast_matrix_market as fmm
+
+        fmm.PARALLELISM = threads
+    except ImportError:
+        pass
+    try:
         import pyarrow
 
         pyarrow.set_cpu_count(threads)
     except ImportError:
         pass
+
+
+def _count(parallelism: int) -> str:
+    return str(parallelism) if parallelism else f"{os.cpu_count()} (auto)"
+
+
+def thread_counts() -> str:
+    """How many threads each contender parses with (what ``--threads`` or the defaults give)."""
+    from grblas_gpu.io import _chunks
+
+    parts = [f"{os.cpu_count()} cores"]
+    try:
+        import pyarrow
+
+        parts.append(f"grblas_gpu (pyarrow) {pyarrow.cpu_count() if _chunks.THREADS else 1}")
+    except ImportError:
+        parts.append("grblas_gpu (pure path) 1")
+    try:
+        import scipy.io._fast_matrix_market as sfmm
+
+        parts.append(f"scipy.io.mmread {_count(sfmm.PARALLELISM)}")
+    except ImportError:
+        pass
+    try:
+        import fast_matrix_market as fmm
+
+        parts.append(f"fast_matrix_market {_count(fmm.PARALLELISM)}")
+    except ImportError:
+        pass
+    parts.append("numpy.loadtxt 1, pandas.read_csv 1")
+    return "threads: " + ", ".join(parts)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -166,6 +204,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--sorted", action="store_true", help="entries sorted by row and column (default: random order)")
     args = ap.parse_args(argv)
     set_threads(args.threads)
+    print(thread_counts())
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         mtx, snap = write_files(Path(tmp), args.edges, ordered=args.sorted)
@@ -173,7 +212,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{args.edges} entries ({'sorted' if args.sorted else 'random order'}): wrote {sizes} in "
               f"{time.perf_counter() - t0:.1f} s; best of {args.repeat}, threads {args.threads or 'default'}")
         mm = best_of_interleaved(matrix_market_cases(mtx, args.threads), args.repeat)
-        report("Matrix Market", mm, ["scipy.io.mmread", "fast_matrix_market.read_coo"])
+        report("Matrix Market", mm, ["scipy.io.mmread", "scipy.io.mmread(...).tocsr()", "fast_matrix_market.read_coo"])
         el = best_of_interleaved(edge_list_cases(snap), args.repeat)
         report("SNAP edge list", el, ["numpy.loadtxt", "pandas.read_csv (C engine)"])
 

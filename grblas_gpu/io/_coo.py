@@ -80,7 +80,21 @@ def keep_first(
 
 
 def _strictly_increasing(key: np.ndarray) -> bool:
+    """True when ``key`` strictly increases; its head is looked at first (an unsorted array
+    usually fails there, without a pass over all of it)."""
+    head = key[:4096]
+    if not bool(np.all(head[1:] > head[:-1])):
+        return False
     return bool(np.all(key[1:] > key[:-1]))
+
+
+def _keys_increase(major: np.ndarray, minor: np.ndarray, n_minor: int) -> np.ndarray | None:
+    """The keys ``major * n_minor + minor`` when they strictly increase, else None (made only
+    where their head increases)."""
+    if not _strictly_increasing(_row_major_keys(major[:4096], minor[:4096], n_minor)):
+        return None
+    key = _row_major_keys(major, minor, n_minor)
+    return key if _strictly_increasing(key) else None
 
 
 def has_duplicates(rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int, *, by_column: bool = True) -> bool:
@@ -90,16 +104,11 @@ def has_duplicates(rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int, *
         return False
     if nrows * ncols >= 2**62:
         return find_duplicate(rows, cols, np.arange(len(rows))) is not None
-    by_row = rows * ncols
-    by_row += cols  # (in place: one key array, not two)
+    by_row = _row_major_keys(rows, cols, ncols)
     if _strictly_increasing(by_row):
         return False
-    if by_column:
-        by_col = cols * nrows
-        by_col += rows
-        if _strictly_increasing(by_col):
-            return False
-        del by_col
+    if by_column and _keys_increase(cols, rows, nrows) is not None:
+        return False
     by_row.sort()
     return bool(np.any(by_row[1:] == by_row[:-1]))
 
@@ -141,7 +150,7 @@ def _int64(a: np.ndarray) -> np.ndarray:
 
 
 def _increasing(key: np.ndarray) -> bool:
-    return len(key) < 2 or bool(np.all(key[1:] > key[:-1]))
+    return len(key) < 2 or _strictly_increasing(key)
 
 
 def sort_row_major(
@@ -311,10 +320,11 @@ def _compressed(coo: Coo) -> tuple[np.ndarray, np.ndarray, bool] | np.ndarray | 
                                                    (cols, rows, coo.ncols, coo.nrows, False)):
         if n_major > 8 * n + 2**20:
             continue
-        key = _row_major_keys(major, minor, n_minor)
-        if _increasing(key):
-            del key
-            return _pointers(major, n_major), _narrow(minor, n_minor), by_row
         if by_row:
-            row_key = key
+            row_key = _row_major_keys(major, minor, n_minor)
+            if not _increasing(row_key):
+                continue
+        elif _keys_increase(major, minor, n_minor) is None:
+            continue
+        return _pointers(major, n_major), _narrow(minor, n_minor), by_row
     return row_key
