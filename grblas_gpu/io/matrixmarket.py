@@ -54,7 +54,7 @@ import numpy as np
 
 from ..dtypes import BOOL, FP32, FP64, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, DataType, lookup_dtype
 from ..exceptions import InvalidValue
-from ._chunks import ByteReader, LineMap, Progress
+from ._chunks import ByteReader, Data, LineMap, Progress
 from ._coo import Compressed, Coo, build_matrix, compress, find_duplicate, has_duplicates, matrix_of, mirror
 from ._text import FastRecords, Records, Source, chunk_records, concat_columns, line_iter
 from .errors import FileFormatError, UnsupportedFormatError
@@ -282,7 +282,7 @@ def _kinds(h: MMHeader) -> tuple[str, ...]:
     return ("int", "int") if h.field == "pattern" else ("int", "int", value)
 
 
-def _chunk_records(data: bytes, first: int, count: int, h: MMHeader, name: str,
+def _chunk_records(data: Data, first: int, count: int, h: MMHeader, name: str,
                    lines: LineMap) -> Records | FastRecords:
     """One chunk's entries, by pyarrow where it can, else by the pure path (which names any error's line)."""
     kinds = _kinds(h)
