@@ -477,6 +477,12 @@ def mmread(source: Source, *, dtype: Any = None, dup_op: Any = None, backend: st
     ``progress`` reports the reading of long files (see :func:`parse_matrix_market`).
     See the module documentation for every rule.
     """
+    return read_matrix_market(source, dtype=dtype, dup_op=dup_op, backend=backend, progress=progress)[0]
+
+
+def read_matrix_market(source: Source, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None,
+                       progress: Progress = None) -> tuple[Matrix, MMHeader]:
+    """:func:`mmread`, and the file's header."""
     coo, h, lines, name = _read_coo(source, None if dtype is None else lookup_dtype(dtype), progress)
     pattern = h.field == "pattern"
     if dup_op is None:
@@ -484,9 +490,9 @@ def mmread(source: Source, *, dtype: Any = None, dup_op: Any = None, backend: st
         # lines) only where it found one or could not tell.
         found = compress(coo, constant=pattern)
         if isinstance(found, Compressed):
-            return matrix_of(found, coo, backend)
+            return matrix_of(found, coo, backend), h
         _check_coo_duplicates(coo, h, lines, name)
-    return build_matrix(coo, dup_op=dup_op, backend=backend, constant=pattern)
+    return build_matrix(coo, dup_op=dup_op, backend=backend, constant=pattern), h
 
 
 # ----------------------------------------------------------------------------- writing
