@@ -6,13 +6,15 @@ order, or sorted with ``--sorted``, 17-digit reals) and a SNAP edge list (two co
 
 * Matrix Market: ``grblas_gpu.io.parse_matrix_market`` (to COO arrays, duplicates
   checked), ``grblas_gpu.io.mmread`` (to a Matrix), and the pure path forced, against
-  ``scipy.io.mmread`` and ``fast_matrix_market.read_coo``;
+  ``scipy.io.mmread`` (COO arrays), ``scipy.io.mmread(...).tocsr()`` (a CSR, as a Matrix
+  holds) and ``fast_matrix_market.read_coo``;
 * edge list: ``grblas_gpu.io.parse_edgelist``, ``read_edgelist`` and the pure path,
   against ``numpy.loadtxt`` and ``pandas.read_csv`` (C engine).
 
 Each figure is the best of ``R`` runs, the contenders taking turns (the machine may be
-shared); ratios are ours over the peer.  Missing peers are skipped.  Reading with one thread: ``--threads 1`` sets
-pyarrow's and fast_matrix_market's (and scipy's) thread use to one.
+shared); ratios are ours over the peer.  Missing peers are skipped.  The first line says how
+many threads each contender parses with; ``--threads 1`` sets pyarrow's, scipy's and
+fast_matrix_market's to one (numpy.loadtxt and pandas use one anyway): the comparison per core.
 """
 
 from __future__ import annotations
