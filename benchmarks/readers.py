@@ -1,7 +1,7 @@
 """File readers against their peers: ``python -m benchmarks.readers [--edges N] [--repeat R]``.
 
 Writes a Matrix Market file (``coordinate real general``, ``N`` distinct entries in random
-order, or sorted with ``--sorted``, 17-digit reals) and a SNAP edge list (two comment lines, then ``N`` tab-separated
+order, or sorted with ``--sorted``, 17-digit reals; ``--pattern``: no values) and a SNAP edge list (two comment lines, then ``N`` tab-separated
 ``src dst`` lines) to a temporary folder, then times, in this one process:
 
 * Matrix Market: ``grblas_gpu.io.parse_matrix_market`` (to COO arrays, duplicates
@@ -30,9 +30,11 @@ from typing import Any
 import numpy as np
 
 
-def write_files(folder: Path, edges: int, seed: int = 1, ordered: bool = False) -> tuple[Path, Path]:
+def write_files(folder: Path, edges: int, seed: int = 1, ordered: bool = False,
+                pattern: bool = False) -> tuple[Path, Path]:
     """A Matrix Market file and a SNAP edge list of ``edges`` distinct random entries, in random
-    order, or sorted by row and column (``ordered``: as SNAP lists and many Matrix Market files are)."""
+    order, or sorted by row and column (``ordered``: as SNAP lists and many Matrix Market files are);
+    a ``pattern`` Matrix Market file holds no values (a graph's usual form)."""
     rng = np.random.default_rng(seed)
     n = 1 << 20
     keys = np.unique(rng.integers(0, n * n, int(edges * 1.01)))
@@ -43,8 +45,12 @@ def write_files(folder: Path, edges: int, seed: int = 1, ordered: bool = False) 
     values = rng.standard_normal(len(keys)).tolist()
     mtx, snap = folder / "bench.mtx", folder / "bench.txt"
     with open(mtx, "w") as f:
-        f.write(f"%%MatrixMarket matrix coordinate real general\n% benchmark\n{n} {n} {len(keys)}\n")
-        f.writelines(f"{r} {c} {v!r}\n" for r, c, v in zip(rows, cols, values))
+        f.write(f"%%MatrixMarket matrix coordinate {'pattern' if pattern else 'real'} general\n% benchmark\n"
+                f"{n} {n} {len(keys)}\n")
+        if pattern:
+            f.writelines(f"{r} {c}\n" for r, c in zip(rows, cols))
+        else:
+            f.writelines(f"{r} {c} {v!r}\n" for r, c, v in zip(rows, cols, values))
     with open(snap, "w") as f:
         f.write("# Directed graph (benchmark)\n# FromNodeId\tToNodeId\n")
         f.writelines(f"{r}\t{c}\n" for r, c in zip(rows, cols))
@@ -204,14 +210,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--threads", type=int, default=None, help="threads for pyarrow and fast_matrix_market")
     ap.add_argument("--sorted", action="store_true", help="entries sorted by row and column (default: random order)")
+    ap.add_argument("--pattern", action="store_true", help="a pattern Matrix Market file (default: real values)")
     args = ap.parse_args(argv)
     set_threads(args.threads)
     print(thread_counts())
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        mtx, snap = write_files(Path(tmp), args.edges, ordered=args.sorted)
+        mtx, snap = write_files(Path(tmp), args.edges, ordered=args.sorted, pattern=args.pattern)
         sizes = f"{os.path.getsize(mtx) / 1e6:.1f} MB and {os.path.getsize(snap) / 1e6:.1f} MB"
-        print(f"{args.edges} entries ({'sorted' if args.sorted else 'random order'}): wrote {sizes} in "
+        kind = f"{'sorted' if args.sorted else 'random order'}, {'pattern' if args.pattern else 'real'}"
+        print(f"{args.edges} entries ({kind}): wrote {sizes} in "
               f"{time.perf_counter() - t0:.1f} s; best of {args.repeat}, threads {args.threads or 'default'}")
         mm = best_of_interleaved(matrix_market_cases(mtx, args.threads), args.repeat)
         report("Matrix Market", mm, ["scipy.io.mmread", "scipy.io.mmread(...).tocsr()", "fast_matrix_market.read_coo"])

@@ -64,9 +64,14 @@ THREADS = True
 Progress = Callable[[int, int | None], Any] | bool | None
 
 
+def fast_allowed() -> bool:
+    """False where FAST or the variable turned the fast libraries off."""
+    return FAST and os.environ.get("GRBLAS_GPU_PURE_READERS", "") != "1"
+
+
 def fast_available() -> bool:
     """True when chunks go to pyarrow first (installed, and neither FAST nor the variable turned it off)."""
-    if not FAST or os.environ.get("GRBLAS_GPU_PURE_READERS", "") == "1":
+    if not fast_allowed():
         return False
     _load_pyarrow()
     return _pacsv is not None
@@ -92,6 +97,8 @@ class ByteReader:
 
     def __init__(self, source: Any) -> None:
         self.total: int | None = None
+        #: The file's path where it is a plain file (not a stream, not ``.gz``).
+        self.path: str | None = None
         self._close = False
         self._f: IO[bytes] | gzip.GzipFile
         if hasattr(source, "read"):
@@ -100,6 +107,7 @@ class ByteReader:
         else:
             path = Path(os.fspath(source))
             self.name = os.fspath(source)
+            self.path = None if path.suffix == ".gz" else self.name
             if path.suffix == ".gz":
                 self._f = gzip.open(path, "rb")  # noqa: SIM115 - closed by __exit__
             else:
@@ -173,11 +181,29 @@ class ByteReader:
                 report(self.done, self.total)
 
 
+    def rest(self) -> memoryview | None:
+        """The rest of a plain file of at most one chunk, mapped (None otherwise)."""
+        if self.path is None or self.total is None or self.total - self.done > CHUNK_BYTES or self._pending:
+            return None
+        mapped = self._map()
+        return None if mapped is None else memoryview(mapped)[self.done :]
+
+    def skip_rest(self, lines: int, progress: Progress = None) -> None:
+        """Count the rest of the file, ``lines`` lines, as read (it was parsed elsewhere)."""
+        assert self.total is not None
+        self.line += lines
+        self.done = self.total
+        report = _stderr_progress(self.name) if progress is True else (progress or None)
+        if report is not None:
+            report(self.done, self.total)
+
     def _map(self) -> mmap.mmap | None:
         """The file mapped into memory, read-only (None for a stream, a ``.gz`` file, an empty
         file or where the system refuses)."""
         if self.total is None or self.total <= self.done or not MAP_FILES:
             return None
+        if self._mapped is not None:
+            return self._mapped
         try:
             self._mapped = mmap.mmap(self._f.fileno(), 0, access=mmap.ACCESS_READ)
         except (OSError, ValueError):  # pragma: no cover - a file that cannot be mapped is read

@@ -54,6 +54,7 @@ import numpy as np
 
 from ..dtypes import BOOL, FP32, FP64, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, DataType, lookup_dtype
 from ..exceptions import InvalidValue
+from . import _chunks, _fmm
 from ._chunks import ByteReader, Data, LineMap, Progress
 from ._coo import Compressed, Coo, build_matrix, compress, find_duplicate, has_duplicates, matrix_of, mirror
 from ._text import FastRecords, Records, Source, chunk_records, concat_columns, line_iter
@@ -403,9 +404,29 @@ class _Columns:
         return [concat_columns([p[j] for p in self.parts], d) for j, d in enumerate(self.dtypes)]
 
 
+def _integers_by_fmm(reader: ByteReader, h: MMHeader, t: DataType, progress: Progress,
+                     lines: LineMap) -> list[np.ndarray] | None:
+    """The entries of a file of integers only, of one chunk, by fast_matrix_market (see ``_fmm``)."""
+    if reader.path is None or h.format != "coordinate" or h.field == "real" or not _chunks.fast_allowed():
+        return None
+    data = reader.rest()
+    if data is None:
+        return None
+    found = _fmm.read_integers(reader.path, data, h, t, _chunks.THREADS)
+    del data
+    if found is None:
+        return None
+    lines.add(h.nentries, reader.line + 1, None)  # (no blank or comment line among them)
+    reader.skip_rest(h.nentries, progress)
+    return found
+
+
 def _read_entries(reader: ByteReader, h: MMHeader, t: DataType, progress: Progress,
                   lines: LineMap) -> list[np.ndarray]:
     """[rows, cols, values], or [values] for an array file, checked against the size line."""
+    fast = _integers_by_fmm(reader, h, t, progress, lines)
+    if fast is not None:
+        return fast
     value_type = (h.dtype if h.field == "pattern" else t).np_type
     dtypes = [value_type] if h.format == "array" else [np.int64, np.int64, value_type]
     room = None if reader.total is None else reader.total - reader.done
