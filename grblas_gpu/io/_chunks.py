@@ -11,7 +11,8 @@ file; the test suite checks that they do, on random files.
 
 Why pyarrow and not fast_matrix_market: fast_matrix_market (measured, 1.7.6) accepts
 ``1 1 1.5abc``, reads ``1 1 1-2`` as 1.0, ``0x10`` as 0 and ignores extra fields, so
-its answers would need re-checking token by token.  pyarrow needs two guards, both
+its answers would need re-checking token by token; ``_fmm`` uses it only for files of
+integers only, where a check of the bytes rules those cases out.  pyarrow needs two guards, both
 cheap byte searches: a non-finite float sends the chunk to the pure path, and so does an
 ``x`` where integers are read (pyarrow reads the integer ``0x10`` as 16).
 """

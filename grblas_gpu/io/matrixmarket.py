@@ -35,7 +35,9 @@ Reading follows the NIST Matrix Market format and LAGraph's extension:
 * Comment lines are skipped whatever bytes they hold; a data line must be ASCII.
 * The entries are read in chunks, by pyarrow's CSV reader where it is installed (the
   ``readers`` extra) and by a pure NumPy path otherwise, or wherever pyarrow is unsure;
-  both give the same answer and the same error.  ``progress=`` reports long files.
+  a file of integers only (pattern, integer) of one chunk goes to fast_matrix_market first
+  (see ``_fmm``).  All give the same answer and the same error.  ``progress=`` reports
+  long files.
 
 Every error is a :class:`FileFormatError` naming the file and the line.
 """
