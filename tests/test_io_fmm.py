@@ -94,6 +94,15 @@ def test_a_value_outside_the_type_names_its_line(tmp_path: Path, monkeypatch: py
     assert fast == pure and fast[1] == 5
 
 
+@pytest.mark.parametrize("type_name", ["bool", "uint8_t", "float", "double"])
+def test_integer_files_of_other_types(tmp_path: Path, type_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    big = "16777217" if type_name == "float" else "1"  # 2**24 + 1 rounds in FP32
+    p = write(tmp_path, f"%%MatrixMarket matrix coordinate integer general\n%%GraphBLAS type {type_name}\n"
+                        f"3 3 3\n1 1 1\n2 2 0\n3 3 {big}\n")
+    fast, pure = read_both(p, monkeypatch)
+    assert fast == pure
+
+
 @pytest.mark.parametrize("data, width, ok", [
     (b"1 2\n3 4\n", 2, True),
     (b"1\t2\n3\t4\n", 2, True),

@@ -160,8 +160,8 @@ def sort_row_major(
     """The keys ``row * ncols + col`` in increasing order, equal keys in increasing ``order``
     (default: the entries' positions), and the ``order`` of each sorted entry.
 
-    The second part is None where nothing moved (``order`` was None) or where ``track`` is
-    off (the values are all alike, so only the keys matter).  Where key and order fit 64
+    The second part is None where ``track`` is off (the values are all alike, so only the
+    keys matter).  Where key and order fit 64
     bits together, one sort of words packing the key above the order does it: NumPy sorts
     plain integers several times faster than it argsorts them.  None where the keys do not
     fit int64.  ``key`` is the entries' keys if already made (it is sorted in place).
@@ -174,7 +174,7 @@ def sort_row_major(
         key.sort()
         return key, None
     src = np.arange(n, dtype=np.int64) if order is None else order
-    shift = max(int(src.max()), 1).bit_length()
+    shift = max(int(src.max()) if n else 0, 1).bit_length()
     if max(nrows * ncols - 1, 1).bit_length() + shift <= 64:
         packed = key.view(np.uint64)  # keys are >= 0: the same bits
         packed <<= np.uint64(shift)

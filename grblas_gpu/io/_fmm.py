@@ -59,8 +59,8 @@ def read_integers(path: str, data: Any, h: Any, t: DataType, threads: bool) -> l
     is absent or turned off, the file is not of integers only, or it or ``t`` rejects a value."""
     fmm = _module() if FMM else None
     if fmm is None or h.format != "coordinate" or h.field not in ("pattern", "integer") \
-            or h.symmetry not in ("general", "symmetric"):
-        return None
+            or h.symmetry not in ("general", "symmetric") or (h.field == "integer" and t.is_float):
+        return None  # (integers read as a float type: the usual path rounds them as it always has)
     width = 2 if h.field == "pattern" else 3
     if not integers_only(data, width):
         return None

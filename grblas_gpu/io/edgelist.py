@@ -143,7 +143,8 @@ def edges_to_coo(
     found = sorted_coo(rows, cols, values, n, n, dtype, order, constant=constant)
     if found is not None:
         return found[0]
-    if order is not None:  # (keys too wide for one int64: the general path)
+    rows, cols = rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False)  # (keys too wide for int64)
+    if order is not None:
         values = values.take(order)
     if has_duplicates(rows, cols, n, n, by_column=False):
         order = np.arange(len(rows), dtype=np.int64) if order is None else order
