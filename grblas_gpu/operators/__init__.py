@@ -338,7 +338,7 @@ def get_monoid(op: Any) -> Monoid:
         made = op.__dict__.get("user_monoid")
         if made is not None:
             return made
-        if hasattr(op, "orig_func"):
+        if hasattr(op, "orig_func") and not getattr(op, "parameterized", False):
             from ..exceptions import NotImplementedException
 
             raise NotImplementedException(
