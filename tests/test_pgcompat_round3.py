@@ -75,6 +75,9 @@ SAME = {
     "A.power(0, plus_min), A.T.power(3)": lambda gb: (
         matrix(gb, int).power(0, gb.semiring.plus_min).new(), matrix(gb).T.power(3).new()),
     "binary.times[bool].monoid": lambda gb: repr(gb.binary.times[bool].monoid).split(".")[-1],
+    "binary.eq[bool].monoid, monoid.numpy.equal": lambda gb: (
+        gb.binary.eq[bool].monoid is gb.monoid.numpy.equal[bool], gb.binary.eq[int].monoid is None,
+        gb.binary.plus[bool].monoid is None),
     "reduce_rowwise(user binop once it has a monoid)": lambda gb: _user_binop_monoid(gb),
     "Matrix.from_csr(..., nrows=)": lambda gb: gb.Matrix.from_csr(*matrix(gb).to_csr(), nrows=4),
     "find_opclass": lambda gb: [_opclass(gb, x) for x in (

@@ -46,6 +46,7 @@ NUMPY_MONOID = {
     "add": "plus", "multiply": "times", "maximum": "max", "minimum": "min", "fmax": "max", "fmin": "min",
     "hypot": "hypot", "logical_and": "land", "logical_or": "lor", "logical_xor": "lxor",
     "bitwise_and": "band", "bitwise_or": "bor", "bitwise_xor": "bxor",
+    "equal": "eq",
 }
 
 # Operators equal to themselves with the operands swapped, and the pairs that swap into each other.
@@ -90,18 +91,18 @@ def _binary_monoid(self: BinaryOp) -> Monoid | None:
 
 
 # On BOOL, python-graphblas's monoids of these operators are the logical ones (plus has none).
-_BOOL_MONOIDS = {"plus": None, "times": "land", "min": "land", "max": "lor"}
+_BOOL_MONOIDS = {"plus": None, "times": "land", "min": "land", "max": "lor", "eq": "lxnor", "ne": "lxor"}
 
 
 def _typed_binary_monoid(self: TypedBinaryOp) -> TypedMonoid | None:
-    parent = getattr(self, "parent", None)
-    m = _binary_monoid(parent) if parent is not None else None
-    if m is None or self.x_type != self.out_type:
+    if self.x_type != self.out_type or self.y_type != self.out_type:
         return None
     if self.out_type.is_bool and self.name in _BOOL_MONOIDS:
         name = _BOOL_MONOIDS[self.name]
         return None if name is None else MONOID[name][self.out_type]
-    return m[self.out_type]
+    parent = getattr(self, "parent", None)
+    m = _binary_monoid(parent) if parent is not None else None
+    return None if m is None else m[self.out_type]
 
 
 def _identities(self: Monoid) -> dict[Any, Any]:
