@@ -139,6 +139,12 @@ def _parameterized(gb: Any) -> Any:
     return v.apply(op).new(), v.apply(op(10)).new(), v.apply(op(x=3)).new()
 
 
+def _no_nodes() -> Any:
+    import networkx as nx
+
+    return nx.DiGraph()
+
+
 def _multigraph() -> Any:
     import networkx as nx
 
@@ -239,6 +245,7 @@ RAISES = {
     "C(v.S)[0, 0] << v": lambda gb: _assign_element_with_vector_mask(gb),
     "Matrix.from_csr(..., nrows=wrong)": lambda gb: gb.Matrix.from_csr(*matrix(gb).to_csr(), nrows=8),
     "Matrix.from_csc(..., ncols=wrong)": lambda gb: gb.Matrix.from_csc(*matrix(gb).to_csc(), ncols=8),
+    "io.from_networkx(graph without nodes)": lambda gb: gb.io.from_networkx(_no_nodes()),
     "agg.sum(7)": lambda gb: gb.agg.sum(7),
     "A.power(0, min_first)": lambda gb: matrix(gb).power(0, gb.semiring.min_first),
     "A.setdiag(object())": lambda gb: matrix(gb).setdiag(object()),

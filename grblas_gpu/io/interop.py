@@ -218,6 +218,11 @@ def from_networkx(
     integer weights, FP64 for real ones).
     """
     nodes, index = _node_positions(G, nodelist)
+    if not nodes:
+        import networkx as nx  # G is a networkx graph: networkx is there
+
+        # networkx's (and python-graphblas's) error for a graph without nodes
+        raise nx.NetworkXError("Graph has no nodes or edges: a Matrix needs at least one node")
     rows, cols, values = _edge_arrays(G, index, weight)
     arr = np.asarray(values) if values else np.zeros(0, dtype=np.int64)
     if arr.dtype == object and dtype is not None:
