@@ -80,6 +80,7 @@ def _binary_method(op_name: str, *, outer: bool = False, union: bool = False, re
 
 def _inplace_method(op_name: str, *, outer: bool = False, union: bool = False) -> Any:
     def method(self: Any, other: Any) -> Any:
+        _writable(self, f"in-place {op_name}")
         if _kind(self) not in ("Matrix", "Vector", "Scalar") or not hasattr(self, "__lshift__"):
             raise TypeError(f"in-place {op_name} needs a Vector, Matrix or Scalar on the left, not an expression")
         expr = call_op(self, other, _operator(op_name), outer=outer, union=union)
@@ -115,6 +116,13 @@ class InfixMethods:
     __mod__ = _binary_method("numpy.mod")
     __rmod__ = _binary_method("numpy.mod", reflected=True)
     __imod__ = _inplace_method("numpy.mod")
+    def __divmod__(self, other: Any) -> Any:
+        """``divmod(x, y)``: ``(x // y, x % y)``, Python's floored pair."""
+        return self // other, self % other  # type: ignore[operator]
+
+    def __rdivmod__(self, other: Any) -> Any:
+        return other // self, other % self  # type: ignore[operator]
+
     __pow__ = _binary_method("pow")
     __rpow__ = _binary_method("pow", reflected=True)
     __ipow__ = _inplace_method("pow")
@@ -202,7 +210,11 @@ def _writable(x: Any, name: str) -> None:
 def _bool_only(expr: Any, name: str, form: str, *operands: Any) -> Any:
     """``expr``, where every operand is BOOL (the logical infix operators are only for BOOL)."""
     for x in operands:
-        t = getattr(x, "dtype", BOOL if isinstance(x, bool) else None)
+        t = getattr(x, "dtype", None)
+        if t is None and isinstance(x, (int, float, complex)) and not isinstance(x, bool):
+            from .dtypes import dtype_of_value
+
+            t = dtype_of_value(x)  # a number other than True/False: not BOOL
         if t is not None and t != BOOL:
             raise TypeError(f"The {name} infix operator, `{form}`, is not supported for {t.name} dtype.  "
                             "It is only supported for BOOL dtype.")

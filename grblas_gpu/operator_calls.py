@@ -104,9 +104,9 @@ def _ewise_union_call(op: Any, left: Any, right: Any, left_default: Any, right_d
             "and left_default and right_default are scalars.")
     _, a, b = infix
     # (A | B) | C: every level of the chain is an ewise_union with the same defaults.
-    if getattr(a, "_infix", (None,))[0] == "add":
+    if (getattr(a, "_infix", None) or (None,))[0] == "add":
         a = _ewise_union_call(op, a, None, left_default, right_default)
-    if getattr(b, "_infix", (None,))[0] == "add":
+    if (getattr(b, "_infix", None) or (None,))[0] == "add":
         b = _ewise_union_call(op, b, None, left_default, right_default)
     if _is_number(a):
         a = Scalar.from_value(a)

@@ -80,6 +80,10 @@ SAME = {
         gb.binary.plus[bool].monoid is None),
     "reduce_rowwise(user binop once it has a monoid)": lambda gb: _user_binop_monoid(gb),
     "Matrix.from_csr(..., nrows=)": lambda gb: gb.Matrix.from_csr(*matrix(gb).to_csr(), nrows=4),
+    "divmod(A, 3), divmod(-3, A)": lambda gb: (divmod(matrix(gb, int), 3), divmod(-3, matrix(gb, int))),
+    "binary.fmod(A, 3), fmod(3, A)": lambda gb: (gb.binary.fmod(matrix(gb, int), 3), gb.binary.fmod(3, matrix(gb))),
+    "binary.plus(binary.times(A & B) & C)": lambda gb: gb.binary.plus(
+        gb.binary.times(matrix(gb) & other(gb)) & matrix(gb)),
     "find_opclass": lambda gb: [_opclass(gb, x) for x in (
         gb.unary.minv, gb.binary.times, gb.monoid.max, gb.semiring.plus_plus, gb.binary.plus["INT64"],
         gb.select.tril, gb.indexunary.rowindex, "foobar")],
@@ -191,6 +195,11 @@ def _assign_element_with_vector_mask(gb: Any) -> None:
     C(v.S)[0, 0] << v
 
 
+def _iadd_expression(gb: Any) -> None:
+    expr = gb.binary.plus(matrix(gb) & matrix(gb))
+    expr += 1
+
+
 def _ior_expression(gb: Any) -> None:
     expr = vector(gb) | vector(gb)
     expr |= vector(gb)
@@ -246,6 +255,8 @@ RAISES = {
     "Matrix.from_csr(..., nrows=wrong)": lambda gb: gb.Matrix.from_csr(*matrix(gb).to_csr(), nrows=8),
     "Matrix.from_csc(..., ncols=wrong)": lambda gb: gb.Matrix.from_csc(*matrix(gb).to_csc(), ncols=8),
     "io.from_networkx(graph without nodes)": lambda gb: gb.io.from_networkx(_no_nodes()),
+    "expr += 1": lambda gb: _iadd_expression(gb),
+    "6 ^ B (BOOL)": lambda gb: 6 ^ matrix(gb, bool),
     "agg.sum(7)": lambda gb: gb.agg.sum(7),
     "A.power(0, min_first)": lambda gb: matrix(gb).power(0, gb.semiring.min_first),
     "A.setdiag(object())": lambda gb: matrix(gb).setdiag(object()),
