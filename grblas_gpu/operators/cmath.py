@@ -138,4 +138,3 @@ def c_literal(value: Any, t: DataType) -> str:
         return "((int64_t)(-9223372036854775807LL - 1))"
     suffix = "ULL" if t.is_unsigned else "LL"
     return f"(({t.c_type}){v}{suffix})"
-
