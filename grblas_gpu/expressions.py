@@ -596,6 +596,9 @@ def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -
     if C.kind == "Scalar":
         _write_scalar(C, T, accum)
         return
+    if mask is not None and accum is None and getattr(T, "_under_mask", None) is mask and (replace or C.nvals == 0):
+        C._replace_with(T)  # T holds only entries the mask allows: computed under it (ops.mxm marks it)
+        return
     be = C._be
     if C.kind == "Vector" and _bitmap.wants_bitmap(C, T, mask.parent if mask is not None else None):
         op = typed_binary(accum, unify(C.dtype, T.dtype)) if accum is not None else None
