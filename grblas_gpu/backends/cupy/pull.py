@@ -10,6 +10,7 @@ import cupy
 import numpy as np
 
 from ...operators.base import TypedSemiring
+from ..operands import SPMV_RESULT, CsrOperand, RowMask, SpmvOutput, VectorOperand
 from . import codegen, signatures
 from .codegen import KernelModule
 from .common import (
@@ -104,51 +105,41 @@ class PullOps(CupyCore):
     hot_min_share = 0.5
 
     @_map_out_of_memory
-    def spmv(
-        self,
-        semiring: TypedSemiring,
-        indptr: Any,
-        indices: Any,
-        values: Any,
-        x: Any,
-        x_present: Any | None,
-        row_mask: Any | None,
-        vector_first: bool,
-        plan: SpmvPlan | None = None,
-        presence: bool = True,
-        complement: bool = False,
-        into: tuple[cupy.ndarray, cupy.ndarray] | None = None,
-        out: cupy.ndarray | None = None,
-        claim: cupy.ndarray | None = None,
-    ) -> tuple[cupy.ndarray, cupy.ndarray | None] | None:
-        """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
+    def spmv(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand, vector_first: bool,
+             plan: SpmvPlan | None = None, mask: RowMask | None = None,
+             output: SpmvOutput = SPMV_RESULT) -> tuple[cupy.ndarray, cupy.ndarray | None] | None:
+        """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``, ``x``
+        the values of ``u``.
 
         ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
-        Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
-        ``row_mask`` is False (True with ``complement``) are not computed.  Returns the dense
-        result and a presence array.
-        ``plan`` (from :meth:`spmv_plan` on the same ``indptr``) splits the work: merge-path tiles
-        where the semiring allows, else rows binned by length.  With ``presence`` False the
-        caller has the presence already (every x[k] present, no mask: the nonempty rows), and
-        the rows-by-length schedule returns None in its place, writing none.
+        Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows the ``mask``
+        excludes are not computed.  Returns the dense result and a presence array.
+        ``plan`` (from :meth:`spmv_plan` on the same ``a.indptr``) splits the work: merge-path
+        tiles where the semiring allows, else rows binned by length.  With ``output.presence``
+        False the caller has the presence already (every x[k] present, no mask: the nonempty
+        rows), and the rows-by-length schedule returns None in its place, writing none.
 
-        ``into`` (presence and values of the result's type, owned by the caller, no row mask)
-        asks for the result to be added into them by the monoid instead (an accumulating write
-        in the same pass), which the merge schedule does: the arrays are then returned.  Where
-        that schedule does not apply, nothing runs and None is returned.
+        ``output.into`` (presence and values of the result's type, owned by the caller, no row
+        mask) asks for the result to be added into them by the monoid instead (an accumulating
+        write in the same pass), which the merge schedule does: the arrays are then returned.
+        Where that schedule does not apply, nothing runs and None is returned.
 
-        ``out`` (values of the result's type that the caller owns) may be written with the
-        result in place of a new array, which the one-launch schedule of a small matrix and
+        ``output.out`` (values of the result's type that the caller owns) may be written with
+        the result in place of a new array, which the one-launch schedule of a small matrix and
         the merge schedule do when ``presence`` is False; the returned array is the result
         either way.
 
-        ``claim`` (values of the result's type owned by the caller, with ``row_mask`` their
-        presence and ``complement`` set: the mask ``~C.S``) asks for each computed row's result
-        to be written into C as well, in place, its presence set: ``C(~C.S) << A x`` in the
-        pass that computes it, the returned result holding the entries added.  The one-launch
-        schedule (rows in order) does it; where the merge schedule or rows binned by length
-        would run, nothing runs and None is returned.
+        ``output.claim`` (values of the result's type owned by the caller, the mask's bits their
+        presence, complemented: the mask ``~C.S``) asks for each computed row's result to be
+        written into C as well, in place, its presence set: ``C(~C.S) << A x`` in the pass that
+        computes it, the returned result holding the entries added.  The one-launch schedule
+        (rows in order) does it; where the merge schedule or rows binned by length would run,
+        nothing runs and None is returned.
         """
+        indptr, indices, values = a.indptr, a.indices, a.values
+        x, x_present = u.values, u.present
+        row_mask, complement = (None, False) if mask is None else (mask.bits, mask.complement)
+        presence, into, out, claim = output.presence, output.into, output.out, output.claim
         if into is None and plan is not None and plan.tile_row is None:
             repeated = self._repeat_one_launch(semiring, plan, (indptr, indices, values, x, x_present, row_mask),
                                                vector_first, complement, out, presence, claim)
