@@ -65,7 +65,8 @@ class ElementwiseOps(CupyCore):
             return out
         if role in ("vs", "sv"):  # the host scalar is written at each launch, as the pointers are
             args = (args[0], scalar_word(args[1])) if role == "vs" else (scalar_word(args[0]), args[1])
-        self._launch_kept_elementwise(module, role, n, args + (out, np.int64(n)) + _NO_POSITIONS, (0, 1, 2))
+        self._launch_kept_elementwise(module, role, n, args + (out, np.int64(n)) + _NO_POSITIONS,
+                                      signatures.BINARY[role].changing)
         return out
 
     def _bound(self, v: Any, t: DataType) -> tuple[bool, Any]:
@@ -139,8 +140,8 @@ class ElementwiseOps(CupyCore):
         else:
             z, z_bits = out
         args = (self._flag_array(x_bits), xa, self._flag_array(y_bits), ya) + extra + (z, z_bits, np.int64(n))
-        outputs = 4 + len(extra)  # z and z_bits follow the operands and the scalars
-        self._launch_kept_elementwise(codegen.binary_module(op), role, n, args, (0, 1, 2, 3, outputs, outputs + 1),
+        changing = (signatures.EWISE_UNION if role == "union" else signatures.EWISE_ADD).changing
+        self._launch_kept_elementwise(codegen.binary_module(op), role, n, args, changing,
                                       tuple(_scalar_key(e) for e in extra))
         return z, z_bits
 

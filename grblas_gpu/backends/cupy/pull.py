@@ -25,7 +25,7 @@ from .common import (
     _map_out_of_memory,
 )
 from .core import CupyCore
-from .launch import CHANGES, PreparedLaunch, launch_kept
+from .launch import PreparedLaunch, launch_kept
 from .spmv_plans import ColumnCache, SpmvPlan, _class_table, _hot_columns
 
 __all__ = ["PullOps"]
@@ -211,16 +211,16 @@ class PullOps(CupyCore):
                          lanes: int, complement: bool) -> list[PreparedLaunch]:
         """A binned pull's launches (every length class in one, then the long rows'), each
         taking (values, x, x_present, row_mask, out, present, c, c_bits) at launch."""
-        changing = (CHANGES,) * 4
-        head = (ptr, idx) + changing + (_FLAGS32[bool(complement)],)
+        matrix = {"indptr": ptr, "indices": idx, "mask_complement": _FLAGS32[bool(complement)]}
         launches = []
         table, blocks = _class_table(plan.classes or [], lanes)
         if blocks:
-            launches.append(PreparedLaunch(self._function(module, "binned"), blocks, _BLOCK,
-                                           head + (plan.class_rows, table, np.int32(table.size // 4)) + changing))
+            args = signatures.SPMV_BINNED.arguments(**matrix, rows=plan.class_rows, table=table,
+                                                    nclasses=np.int32(table.size // 4))
+            launches.append(PreparedLaunch(self._function(module, "binned"), blocks, _BLOCK, args))
         if plan.long_rows is not None and plan.long_rows.size:
-            launches.append(PreparedLaunch(self._function(module, "long"), plan.long_rows.size, _BLOCK,
-                                           head + (plan.long_rows,) + changing))
+            args = signatures.SPMV_LONG.arguments(**matrix, rows=plan.long_rows)
+            launches.append(PreparedLaunch(self._function(module, "long"), plan.long_rows.size, _BLOCK, args))
         return launches
 
     def _repeat_one_launch(self, semiring: TypedSemiring, plan: SpmvPlan, arrays: tuple[Any, ...], vector_first: bool,
@@ -294,18 +294,21 @@ class PullOps(CupyCore):
             idx, role = columns.indices, "hot"
             n = columns.hot.size
             gather = PreparedLaunch(self._function(module, "gather"), _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM),
-                                    _BLOCK, (CHANGES, CHANGES, columns.hot, np.int64(n)) + hot)
+                                    _BLOCK, signatures.SPMV_MERGE_GATHER.arguments(
+                                        hot=columns.hot, n=np.int64(n), x_hot=hot[0], x_present_hot=hot[1]))
         carries = plan.carry_arrays(semiring.out_type.np_type)
         scratch = plan.scratch_presence(nrows) if known else None
         main = fixup = None
         if ntiles:
             kernel = self._function(module, role)
             _leave_l1(kernel, codegen.MERGE_BLOCKS_PER_SM)
-            main = PreparedLaunch(kernel, ntiles, codegen.MERGE_BLOCK,
-                                  (ptr, idx, CHANGES, CHANGES) + hot + (CHANGES, CHANGES, tile_row, np.int64(nrows),
-                                                                        CHANGES, CHANGES) + carries + (_FLAGS32[into],))
+            main_signature = signatures.SPMV_MERGE_HOT if role == "hot" else signatures.SPMV_MERGE
+            main = PreparedLaunch(kernel, ntiles, codegen.MERGE_BLOCK, main_signature.arguments(
+                indptr=ptr, indices=idx, x_hot=hot[0], x_present_hot=hot[1], tile_row=tile_row, nrows=np.int64(nrows),
+                carry_row=carries[0], carry_value=carries[1], carry_valid=carries[2], accumulate=_FLAGS32[into]))
             fixup = PreparedLaunch(self._function(module, "fixup"), -(-ntiles // _BLOCK), _BLOCK,
-                                   carries + (np.int64(ntiles), CHANGES, CHANGES))
+                                   signatures.SPMV_MERGE_FIXUP.arguments(carry_row=carries[0], carry_value=carries[1],
+                                                                        carry_valid=carries[2], ncarry=np.int64(ntiles)))
         return _MergeCall(semiring, nrows, gather, main, fixup, scratch)
 
     def _column_cache(self, plan: SpmvPlan) -> ColumnCache | None:
