@@ -26,7 +26,10 @@ Conventions every method follows:
 
 Optional capabilities are asked before they are used: ``pushes_atomically``, ``relaxes``,
 ``pull_claims``, ``adds_in_one_pass``; a backend that answers False is never called for
-them (``push_relax``, ``push_claim_listed`` may then raise NotImplementedException).
+them (``push_relax``, ``push_claim_listed`` may then raise NotImplementedException).  What
+does not depend on the semiring is the table ``matvec``
+(:class:`~grblas_gpu.backends.base.MatVecCapabilities`): the sizes the pushes take and the
+frontier shares below which the planner pushes.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..dtypes import DataType
 from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
+from .base import MatVecCapabilities
 from .operands import SPMV_RESULT, CsrOperand, CsrProduct, MaskOperand, RowMask, SpmvOutput, VectorOperand
 
 if TYPE_CHECKING:
@@ -56,6 +60,12 @@ class BackendProtocol(Protocol):
     @property
     def xp(self) -> Any:
         """The array module: ``numpy``, ``cupy``."""
+        ...
+
+    @property
+    def matvec(self) -> MatVecCapabilities:
+        """What the matrix-vector kernels can do, which the planner reads (see
+        :class:`~grblas_gpu.backends.base.MatVecCapabilities`)."""
         ...
 
     def adds_in_one_pass(self, op: Any) -> bool:

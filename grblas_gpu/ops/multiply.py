@@ -28,16 +28,8 @@ from ..operators.base import Positions
 from ..scalar import Scalar
 from ..vector import Vector
 
-# Push from a frontier holding less than this share of the vertices and of the matrix's
-# entries.  A pull that exits a row early (ANY and BOOL monoids) reads few entries per row,
-# so push only pays for small frontiers; a pull over every entry (min, plus, ...) costs about
-# as much as an atomic push of a quarter of them (kron scale 22: push ~5 ms x entry share,
-# pull ~1.1 ms + 1 ms x share).  A push by expanding and sorting its terms stays at the
-# small-frontier limits.  Both shares count: a few hub vertices can carry most entries.
-PUSH_SWITCHPOINT = 0.05
-PUSH_EDGE_FRACTION = 0.05
-FULL_PULL_SWITCHPOINT = 0.5
-FULL_PULL_EDGE_FRACTION = 0.25
+# Which kernels the backend has, what sizes its pushes take, and the frontier shares below
+# which a push pays are the backend's table: ``be.matvec`` (backends.base.MatVecCapabilities).
 METHODS = ("auto", "push", "pull")
 # Fewest entries for which a product that walks A' is done from A's own rows where the backend
 # can (see _by_columns): below it, A' is small and the pull of its rows is the faster.
@@ -248,8 +240,8 @@ class _MatVec(Expression):
 def _push_limits(sr: TypedSemiring, be: Any) -> tuple[float, float]:
     """(vertex share, entry share) below which a frontier is pushed rather than pulled."""
     if sr.monoid.stops_early or not be.pushes_atomically(sr):
-        return PUSH_SWITCHPOINT, PUSH_EDGE_FRACTION
-    return FULL_PULL_SWITCHPOINT, FULL_PULL_EDGE_FRACTION
+        return be.matvec.sorted_push_shares
+    return be.matvec.atomic_push_shares
 
 
 def _push_pays(M: Matrix, u: Vector, edge_share: float) -> bool:
@@ -373,8 +365,9 @@ def _claims(sr: TypedSemiring, u: Vector, C: Any, mask: Mask, accum: Any, replac
 
 
 def _in_place_positions(M: Matrix) -> bool:
-    """True where the pushes written into their output in place take M: positions of 32 bits."""
-    return max(M.nrows, M.ncols) < 2**31
+    """True where the pushes written into their output in place take M (the backend's
+    position limit: CUDA's are 32-bit)."""
+    return M._be.matvec.push_takes(M.nrows, M.ncols)
 
 
 def _push_relax(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any, D: Any, claim: bool) -> bool:
@@ -382,7 +375,7 @@ def _push_relax(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: 
     holds) or where C has no entry (``claim``, where :func:`_claims` holds), and the entries
     it changed as ``D``'s new content.  Where u is D and alone holds its arrays, the kernel
     leaves them clean for a later push's report.  False, with nothing done, for matrices
-    beyond 32-bit positions."""
+    beyond the backend's push positions."""
     if not _in_place_positions(M):
         return False
     consume = u is D and D._owns_bitmap()  # (asked before this function holds D's arrays)
@@ -401,7 +394,7 @@ def _push_claiming_listed(sr: TypedSemiring, M: Matrix, u: Vector, vector_first:
     reach a position claiming it (where :func:`_claims` holds and the monoid is ANY), and the
     entries it added as ``D``'s new content: a BFS source that is a hub, whose row the
     bitmap push would leave to one warp.  False, with nothing done, where the backend has no
-    such push or positions pass 32 bits."""
+    such push or M is beyond its push positions."""
     if not _in_place_positions(M) or u._sp is None:
         return False
     c_bits, c_vals = C._bm
@@ -512,7 +505,7 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
     """
     be = M._be
     xp = be.xp
-    if max(M.nrows, out_size) < 2**31:
+    if be.matvec.push_takes(M.nrows, out_size):
         flags = _structural_flags(mask)
         mask_flags, complement = flags if flags is not None else (None, False)
         launches = M._memo("launches", dict)
