@@ -39,7 +39,8 @@ class CsrOperand:
 
     ``indptr``: int32 or int64, ``nrows + 1`` entries; ``indices``: int32 or int64 column of
     every entry; ``values``: one value per entry in the operator's input type, or None where
-    the operator ignores the operand's values.
+    the operator ignores the operand's values.  (The pull, ``spmv``, also takes the values as
+    stored where the product ignores them or where the backend casts them itself.)
     """
 
     indptr: Any
