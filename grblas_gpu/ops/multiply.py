@@ -456,10 +456,10 @@ def _pull_replacing(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool,
     """The pull of a full ``u`` (where :func:`_replaces` holds) as C's new content: the
     values are written into C's own values array where C alone holds it (no allocation);
     the presence is the matrix's nonempty rows."""
-    a, x = _pull_operands(sr, M, u, vector_first)
+    a, x = _pull_operands(sr, M, u, vector_first)  # (u full: x.present is None)
     own = C._bm[1] if C._owns_bitmap(values_only=True) else None
-    out, has = M._be.spmv(sr, a, VectorOperand(x.values), vector_first, M._spmv_plan(), None,
-                          SpmvOutput(presence=False, out=own))
+    out, has = M._be.spmv(sr, a, x, vector_first, M._spmv_plan(), None,
+                          _VALUES_ONLY if own is None else SpmvOutput(presence=False, out=own))
     bits = M._nonempty_flags() if has is None else has
     C._set_bitmap(bits, out, M._nonempty_rows(), also_held=(bits,) if has is None else ())  # (M's cached flags)
 
