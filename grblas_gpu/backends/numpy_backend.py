@@ -248,6 +248,12 @@ class NumpyBackend(Backend):
 
     def reduce_all(self, monoid: TypedMonoid, values: np.ndarray) -> np.ndarray:
         """All of ``values`` (at least one) reduced with the monoid, as a 1-element array."""
+        t = monoid.type.np_type
+        if monoid.ufunc is not None and not monoid.is_any and values.dtype == t:
+            # ufunc.reduce, not reduceat: the terms in order (pairwise for long arrays), as
+            # SuiteSparse sums a short vector; reduceat's unrolled order differs in the last bit
+            with np.errstate(all="ignore"):
+                return np.asarray([monoid.ufunc.reduce(values)], dtype=t)
         return self.segment_reduce(monoid, values, np.asarray([0, len(values)], dtype=np.int64))
 
     def dot(self, semiring: TypedSemiring, x: np.ndarray, y: np.ndarray) -> np.ndarray:
