@@ -537,7 +537,7 @@ class DistVector(DistCollection, Vector):  # type: ignore[misc]  # distributed e
         futs = []
         for k in range(layout.nparts):
             piece: Any = (idx[cuts[k]:cuts[k + 1]] - offs[k], vals[cuts[k]:cuts[k + 1]])
-            if piece[0].nbytes + piece[1].nbytes > _INLINE_BYTES:  # sent as data, not inside the task
+            if ctx.client is not None and piece[0].nbytes + piece[1].nbytes > _INLINE_BYTES:  # sent as data
                 [piece] = ctx.client.scatter([piece], workers=[ctx.workers[k]])
             futs.append(ctx.submit(_vector_piece, piece, layout.part_size(k), v.dtype, ctx.backend, part=k))
         ctx.wait(futs, "distribute")
@@ -713,6 +713,9 @@ class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed e
         every block ``A[rows_k, rows_q]`` with the transpose of ``A[rows_q, rows_k]`` on ``q``'s
         worker."""
         if self._symmetric is None:
+            if self._layout.context.client is None:  # inside an SPMD call: found before it (spmd's needs_symmetry)
+                raise NotImplementedException("is_symmetric inside an SPMD call: decorate with "
+                                              "spmd(needs_symmetry=True)")
             self._symmetric = self.nrows == self.ncols and _compare_with_transpose(self)
         return self._symmetric
 
@@ -760,6 +763,18 @@ class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed e
         r, c, v = self.to_coo()
         return Matrix.from_coo(r, c, v, self.nrows, self.ncols, dtype=self.dtype, backend=backend,
                                symmetric=self._symmetric)
+
+    def _spmd_run(self, wrapper: Any, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
+                  needs_symmetry: bool) -> Any:
+        """An algorithm decorated with :func:`.spmd.spmd` called with this matrix: run on every
+        worker at once (or, inside such a run, the function itself)."""
+        from .spmd import run_spmd
+
+        if self._layout.context.client is None:
+            return fn(self, *args, **kwargs)
+        if needs_symmetry:
+            _ = self.is_symmetric
+        return run_spmd(self, wrapper, args, kwargs, fn.__name__)
 
     def rebuild(self, source: Matrix | None = None) -> list[int]:
         """Make again the partitions whose worker was lost, on workers of the client now
