@@ -165,6 +165,8 @@ class Exchange:
         in its own form; joined as in ``_local.join``."""
         from ._local import join
 
+        if self.nranks == 1:
+            return piece
         counts = self._allgather_ints([piece.nvals])[:, 0]
         be, t = piece._be, piece.dtype
         pieces, keep = [], []  # keep: the buffers stay alive until the group has run
@@ -188,6 +190,8 @@ class Exchange:
     def alltoall(self, slices: Sequence[Vector]) -> list[Vector]:
         """Rank r's ``slices[q]`` to rank q, for every pair: the pieces of this rank's
         partition from every rank, in rank order."""
+        if self.nranks == 1:
+            return list(slices)
         counts = self._allgather_ints([s.nvals for s in slices])  # counts[p, q]: p's piece for q
         mine = slices[self.rank]
         be, t, size = mine._be, mine.dtype, mine.size

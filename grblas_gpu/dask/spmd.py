@@ -159,13 +159,16 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
             raise NotImplementedException(f"{what}: distributed arguments other than the matrix; gather() them")
     lay = A._layout
     ctx = lay.context
-    ctx._raise_if_gone(what, None)
     ctx.ensure_spmd_comm()
     base = {"key": ctx.key, "workers": ctx.workers, "backend": ctx.backend, "exchange": ctx.exchange,
             "offsets": lay.offsets, "col_offsets": A._col_layout.offsets, "dtype": A.dtype, "name": A.name,
             "ncols": A.ncols, "symmetric": A._symmetric}
     futs = [ctx.submit(worker_run, fn, {**base, "rank": k}, A._blocks[k], args, kwargs, part=k)
             for k in range(lay.nparts)]
+    # submitted at once with the call, so that one wait covers all: the client's part of a
+    # call is two round trips to the scheduler (the wait, and fetching the small results)
+    metas = [ctx.submit(result_meta, f, part=k) for k, f in enumerate(futs)]
+    blocks = [ctx.submit(result_block, f, part=k) for k, f in enumerate(futs)]
     try:
         ctx.wait(futs, what)
     except PeerLost as exc:  # a partner's connection closed: which worker left?
@@ -175,12 +178,10 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     except BaseException:
         _settle(ctx, futs, wait)
         raise
-    metas = [ctx.submit(result_meta, f, part=k) for k, f in enumerate(futs)]
     first = ctx.gather(metas, what)[0]
     if first[0] != "vector":
         return first[1]
     _, dtype, name, offsets = first
-    blocks = [ctx.submit(result_block, f, part=k) for k, f in enumerate(futs)]
     ctx.wait(blocks, what)
     out_lay = next((x for x in (lay, A._col_layout) if x.offsets == tuple(offsets)), None)
     return DistVector._make(out_lay or Layout(ctx, offsets), dtype, blocks, name)
