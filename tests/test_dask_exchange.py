@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import grblas_gpu as gb
-from grblas_gpu.dask._local import join, split
 from grblas_gpu.dask._hostcomm import PeerLost, SocketComm
+from grblas_gpu.dask._local import join, split
 from grblas_gpu.dask._nccl import Exchange, _form
 
 

@@ -129,6 +129,10 @@ def worker_run(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: t
                          symmetric=spec["symmetric"])
     A._kept = _kept_for(spec["key"], block)
     result = fn(A, *args, **kwargs)
+    if ctx.backend == "cupy":  # the call ends when its work on the device has
+        import cupy
+
+        cupy.cuda.runtime.deviceSynchronize()
     if isinstance(result, DistCollection):
         if result.kind != "Vector":
             raise NotImplementedException("an SPMD algorithm returning a distributed Matrix")
