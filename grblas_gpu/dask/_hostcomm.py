@@ -60,7 +60,8 @@ def join_mesh(key: str, addresses: Sequence[tuple[str, int]], rank: int) -> int:
     peers: dict[int, socket.socket] = {}
     try:
         for r in range(rank):
-            s = socket.create_connection(tuple(addresses[r]), timeout=_CONNECT_S)
+            host, port = addresses[r]
+            s = socket.create_connection((str(host), int(port)), timeout=_CONNECT_S)
             s.sendall(struct.pack("<q", rank))
             peers[r] = s
         for _ in range(rank + 1, n):
@@ -148,7 +149,7 @@ class SocketComm(Exchange):
         def send_all(peer: int, bufs: list[Any]) -> None:
             try:
                 for b in bufs:
-                    self.peers[peer].sendall(memoryview(np.ascontiguousarray(b)).cast("B"))
+                    self.peers[peer].sendall(np.ascontiguousarray(b).view(np.uint8).data)
             except OSError as exc:
                 errors.append(PeerLost(f"sending to rank {peer} failed: {exc}"))
 

@@ -108,7 +108,11 @@ def _kept_for(key: str, block: Any) -> dict[Any, Any]:
     if held is not None and held[0]() is block:
         return held[1]
     kept: dict[Any, Any] = {}
-    _KEPT[slot] = (weakref.ref(block, lambda _ref, slot=slot: _KEPT.pop(slot, None)), kept)
+
+    def forget(_ref: Any) -> None:
+        _KEPT.pop(slot, None)
+
+    _KEPT[slot] = (weakref.ref(block, forget), kept)
     return kept
 
 
