@@ -98,7 +98,8 @@ def kron_block(scale: int, seed: int, lo: int, hi: int, backend: str, nworkers: 
     del cols
     w = np.concatenate(weights)
     del weights
-    return gb.Matrix.from_csr(indptr, col, w, n, dtype=gb.FP32, backend=backend)
+    whole = lo == 0 and hi == n  # (the whole graph, which is symmetric: a single process's peer knows it)
+    return gb.Matrix.from_csr(indptr, col, w, n, dtype=gb.FP32, backend=backend, symmetric=whole or None)
 
 
 def _degree_top(block: Any, offset: int) -> tuple[int, int]:
