@@ -115,8 +115,7 @@ def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...
     a :class:`ColumnCache`, its gather and hot entry instead of the main one."""
     import cupy
 
-    from grblas_gpu.backends.cupy import backend as cb
-    from grblas_gpu.backends.cupy import codegen
+    from grblas_gpu.backends.cupy import codegen, pull, spmv_plans
 
     codegen.MERGE_BLOCK, codegen.MERGE_ITEMS, codegen.MERGE_TILE = block, items, block * items
     codegen.spmv_module.cache_clear()
@@ -134,11 +133,11 @@ def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...
     main = raw.get_function(module.entries["main" if cache is None else "hot"])
     fixup, gather = raw.get_function(module.entries["fixup"]), raw.get_function(module.entries["gather"])
     if carveout is None:
-        cb._leave_l1(main, codegen.MERGE_BLOCKS_PER_SM)
+        pull._leave_l1(main, codegen.MERGE_BLOCKS_PER_SM)
     else:
         main.preferred_shared_memory_carveout = carveout
     print(f"  {main.num_regs} registers, {main.shared_size_bytes} bytes of shared memory a block")
-    tile_row = cb._merge_tiles(ptr, int(idx.size))
+    tile_row = spmv_plans._merge_tiles(ptr, int(idx.size))
     nrows = ptr.size - 1
     ntiles = tile_row.size - 1
     out = cupy.empty(nrows, dtype=x.dtype)
@@ -254,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     import cupyx.scipy.sparse as cusp
 
     from grblas_gpu.backends.cupy import backend as cb
+    from grblas_gpu.backends.cupy import spmv_plans
     from grblas_gpu.dtypes import FP32, FP64
     from grblas_gpu.operators import semiring
 
@@ -294,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def cache_of(count: int) -> Any:
         if count and count not in caches:
-            caches[count] = cb._hot_columns(idx, n, count, be.hot_min_share)
+            caches[count] = spmv_plans._hot_columns(idx, n, count, be.hot_min_share)
             print(f"column cache of {count}:", "none (too little share)" if caches[count] is None else "made")
         return caches.get(count)
 

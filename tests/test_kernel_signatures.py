@@ -8,7 +8,7 @@ import pytest
 from grblas_gpu.backends.cupy import signatures as sig
 
 # The positions the launches wrote when they were written out by hand. A template that
-# reorders its parameters changes these; the launch's argument tuple in backend.py must then
+# reorders its parameters changes these; the launch's argument tuple in backends/cupy must then
 # be reordered the same way, and this table updated after checking it.
 POSITIONS = {
     "SPMV_VECTOR": (2, 3, 4, 5, 9, 10, 11, 12),
