@@ -51,9 +51,10 @@ def listen(key: str, dask_worker: Any = None) -> tuple[str, int]:
     return host, int(s.getsockname()[1])
 
 
-def join_mesh(key: str, addresses: Sequence[tuple[str, int]], rank: int) -> int:
+def join_mesh(key: str, addresses: Sequence[tuple[str, int]], rank: int, backend: str = "numpy") -> int:
     """Connect to every other rank (``addresses`` from :func:`listen`, in rank order) and hold
-    the :class:`SocketComm` as this worker's communicator ``key``."""
+    the :class:`SocketComm` as this worker's communicator ``key`` (its buffers on ``backend``'s
+    device: GPU workers without NCCL stage them through the host)."""
     me = _me()
     listener = _LISTENERS.pop((key, me))
     n = len(addresses)
@@ -78,8 +79,16 @@ def join_mesh(key: str, addresses: Sequence[tuple[str, int]], rank: int) -> int:
     for s in peers.values():
         s.settimeout(None)  # an exchange waits as long as its peers compute
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    install_comm(key, me, SocketComm(peers, n, rank))
+    install_comm(key, me, SocketComm(peers, n, rank, _array_module(backend)))
     return rank
+
+
+def _array_module(backend: str) -> Any:
+    if backend == "cupy":
+        import cupy
+
+        return cupy
+    return np
 
 
 def _recv_exact(s: socket.socket, nbytes: int) -> bytes:
@@ -101,14 +110,15 @@ def _recv_into(s: socket.socket, view: memoryview) -> None:
 
 
 class SocketComm(Exchange):
-    """:class:`Exchange` over TCP connections to every other rank (NumPy buffers)."""
+    """:class:`Exchange` over TCP connections to every other rank (buffers of ``xp``: NumPy's,
+    or CuPy's staged through the host)."""
 
-    def __init__(self, peers: dict[int, socket.socket], nranks: int, rank: int) -> None:
-        self.peers, self.nranks, self.rank, self.xp = peers, nranks, rank, np
+    def __init__(self, peers: dict[int, socket.socket], nranks: int, rank: int, xp: Any = np) -> None:
+        self.peers, self.nranks, self.rank, self.xp = peers, nranks, rank, xp
         self.ops: list[tuple[str, Any, int]] | None = None
 
     def _allgather_ints(self, values: Sequence[int]) -> np.ndarray:
-        mine = np.asarray(values, dtype=np.int64)
+        mine = np.asarray(values, dtype=np.int64)  # (host buffers whatever xp is)
         out = np.empty((self.nranks, len(mine)), dtype=np.int64)
         out[self.rank] = mine
         self._group_start()
@@ -142,8 +152,8 @@ class SocketComm(Exchange):
         ops, self.ops = self.ops or [], None
         sends: dict[int, list[Any]] = {}
         for kind, buf, peer in ops:
-            if kind == "send":
-                sends.setdefault(peer, []).append(buf)
+            if kind == "send":  # (a device buffer through the host, copied here, on this thread's stream)
+                sends.setdefault(peer, []).append(buf.get() if hasattr(buf, "get") else buf)
         errors: list[BaseException] = []
 
         def send_all(peer: int, bufs: list[Any]) -> None:
@@ -159,7 +169,12 @@ class SocketComm(Exchange):
         try:
             for kind, buf, peer in ops:
                 if kind == "recv" and buf.size:
-                    _recv_into(self.peers[peer], memoryview(buf).cast("B"))
+                    if hasattr(buf, "get"):  # a device buffer: received on the host, then copied
+                        host = np.empty(buf.size, dtype=np.uint8)
+                        _recv_into(self.peers[peer], memoryview(host).cast("B"))
+                        buf.set(host)
+                    else:
+                        _recv_into(self.peers[peer], memoryview(buf).cast("B"))
         finally:
             for t in threads:
                 t.join()

@@ -168,7 +168,8 @@ class Context:
 
         n = len(self.workers)
         addresses = self.gather([self.submit(_hostcomm.listen, self.key, part=k) for k in range(n)], "mesh setup")
-        self.wait([self.submit(_hostcomm.join_mesh, self.key, addresses, k, part=k) for k in range(n)], "mesh setup")
+        self.wait([self.submit(_hostcomm.join_mesh, self.key, addresses, k, self.backend, part=k) for k in range(n)],
+                  "mesh setup")
         self.comm_ready = True
 
     def ensure_comm(self) -> None:
