@@ -171,7 +171,7 @@ class SocketComm(Exchange):
                 if kind == "recv" and buf.size:
                     if hasattr(buf, "get"):  # a device buffer: received on the host, then copied
                         host = np.empty(buf.size, dtype=np.uint8)
-                        _recv_into(self.peers[peer], memoryview(host).cast("B"))
+                        _recv_into(self.peers[peer], memoryview(host.data).cast("B"))
                         buf.set(host)
                     else:
                         _recv_into(self.peers[peer], memoryview(buf).cast("B"))
