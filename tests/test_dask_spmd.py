@@ -109,3 +109,12 @@ def test_bad_input_and_errors_raise_then_calls_work(client: Client) -> None:
     with pytest.raises(InvalidValue, match="negative cycle"):
         sssp(gd.distribute(neg, client, backend="numpy"), 0)
     _same(bfs_levels(D, 1), bfs_levels(A, 1))  # the workers and their mesh are fine
+
+
+def test_one_partition(client: Client) -> None:
+    """On one worker the reductions stay that worker's own Scalars (no exchange at all)."""
+    A = _graph(10, False, np.float64)
+    D = gd.distribute(A, client, npartitions=1, backend="numpy")
+    _same(pagerank(D, tol=1e-6), pagerank(A, tol=1e-6), exact=False)
+    _same(sssp(D, 2), sssp(A, 2))
+    _same(bfs_levels(D, 2), bfs_levels(A, 2))

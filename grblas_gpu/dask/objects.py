@@ -328,6 +328,10 @@ def _reduce(expr: DistExpr, dtype: Any) -> Scalar:
     """A reduction: every partition's value, combined on the client with the same monoid."""
     lay = expr._layout
     ctx = lay.context
+    if ctx.client is None and lay.nparts == 1:  # an SPMD call on one worker: the partition's own Scalar,
+        s = expr.make(*[_blk(x, 0) for x in expr.inputs])  # left on its device (no read, no wait)
+        s = s.new() if not isinstance(s, Scalar) else s
+        return s.dup(dtype) if dtype is not None else s
     futs = [ctx.submit(_local.reduce_block, expr.make, *[_blk(x, k) for x in expr.inputs], part=k)
             for k in range(lay.nparts)]
     parts = ctx.gather(futs, expr.name)
@@ -456,10 +460,15 @@ class DistCollection:
         ld, rd = _plain(left_default), _plain(right_default)
         return self._local_expr("ewise_union", lambda a, b: a.ewise_union(b, op, ld, rd), other)
 
+    def _scalar_arg(self, x: Any) -> Any:
+        """A scalar operand for the partitions: inside an SPMD call a local Scalar as it is (on
+        the workers' device: no read), else its value."""
+        return x if isinstance(x, Scalar) and self._layout.context.client is None else _plain(x)
+
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> DistExpr:
         """``op`` on every entry (a BinaryOp with a bound ``left`` or ``right`` scalar)."""
         _refuse_positional(op, self.dtype, "apply")
-        r, lf = _plain(right), _plain(left)
+        r, lf = self._scalar_arg(right), self._scalar_arg(left)
         return self._local_expr("apply", lambda a: a.apply(op, r, left=lf))
 
     def select(self, op: Any, thunk: Any = 0) -> DistExpr:
