@@ -118,3 +118,15 @@ def test_one_partition(client: Client) -> None:
     _same(pagerank(D, tol=1e-6), pagerank(A, tol=1e-6), exact=False)
     _same(sssp(D, 2), sssp(A, 2))
     _same(bfs_levels(D, 2), bfs_levels(A, 2))
+
+
+def test_local_cluster_gives_each_worker_its_share_of_memory() -> None:
+    """(Dask's default would be the share of the cores a one-thread worker has: too little to
+    build a large partition.)"""
+    import psutil
+
+    from grblas_gpu.dask.cluster import local_cluster
+
+    with local_cluster(2, gpu=False) as cluster, Client(cluster) as c:
+        limits = c.run(lambda dask_worker: dask_worker.memory_manager.memory_limit)
+    assert sorted(limits.values()) == [psutil.virtual_memory().total // 2] * 2
