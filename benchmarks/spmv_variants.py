@@ -199,14 +199,17 @@ def _time_api(typed: Any, indptr: np.ndarray, indices: np.ndarray, vals: Any, x:
     A = gb.Matrix.from_csr(indptr, indices, cupy.asnumpy(vals), ncols=indptr.size - 1, backend="cupy")
     u = gb.Vector.from_dense(cupy.asnumpy(x), backend="cupy")
     w = gb.Vector(A.dtype, A.nrows, backend="cupy")
+    from grblas_gpu.backends.operands import CsrOperand, VectorOperand
+
     be = A._be
     plan = A._spmv_plan()
+    a = CsrOperand(A._indptr, A._indices, A._vals, A.nrows, A.ncols)
 
     def api() -> None:
         w << A.mxv(u, typed)
 
     def backend() -> None:
-        be.spmv(typed, A._indptr, A._indices, A._vals, u._bitmap()[1], None, None, False, plan)
+        be.spmv(typed, a, VectorOperand(u._bitmap()[1]), False, plan)
 
     for label, fn in (("api", api), ("backend.spmv", backend)):
         print(f"{label:28s} {_median_ms(fn, repeat):8.3f} ms back to back")

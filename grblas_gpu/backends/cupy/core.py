@@ -182,13 +182,14 @@ class CupyCore(Backend):
         ptr, idx = CupyCore._index_array(indptr), CupyCore._index_array(indices)
         return (ptr.astype(np.int64) if idx.dtype == np.int64 and ptr.dtype == np.int32 else ptr), idx
 
-    def _total(self, role: str, threads: int, args: tuple[Any, ...], key: Any = None) -> int:
+    def _total(self, role: str, threads: int, args: tuple[Any, ...], key: Any = None,
+               changing: tuple[int, ...] = ()) -> int:
         """Run entry ``role`` of the count module over ``threads`` threads and read its total.
 
         One launch and one wait: the kernel writes the total straight into a page-locked
         host word (:mod:`.counts`), so no memset comes before and no copy after (each about
         5 us of host time per count on a busy loop's critical path).  With a ``key`` (naming
-        ``threads`` and every argument but the first, an array), the launch is kept prepared
+        ``threads`` and every argument outside ``changing``), the launch is kept prepared
         with the stream's count state: a loop counts the same size each round."""
         if not threads:
             return 0
@@ -197,7 +198,7 @@ class CupyCore(Backend):
             launch_kept(None if key is None else counts.kept, key,
                         lambda: (self._function(codegen.count_module(), role),
                                  _bounded_blocks(threads, _REDUCE_BLOCKS_PER_SM), _BLOCK),
-                        args + (counts.state, counts.address), (0,), _KEPT_COUNTS)
+                        args + (counts.state, counts.address), changing, _KEPT_COUNTS)
             cupy.cuda.get_current_stream().synchronize()
             return int(counts.word[0])
 
@@ -215,14 +216,14 @@ class CupyCore(Backend):
         """Entry ``role`` of the count module over ``threads`` threads, its total written to a
         pending count's word: that count (None, with nothing launched, where every
         count word of the stream is lent).  The launch is kept prepared under ``key`` (naming
-        ``threads`` and every argument outside ``changing``)."""
+        ``threads`` and every argument outside ``changing``, the count's word among them)."""
         count, counting = self._pending_count()
         if count is None:
             return None
         launch_kept(self._counts().kept, key,
                     lambda: (self._function(codegen.count_module(), role),
                              _bounded_blocks(max(threads, 1), _REDUCE_BLOCKS_PER_SM), _BLOCK),
-                    args + counting, changing + (len(args) + 1,), _KEPT_COUNTS)
+                    args + counting, changing, _KEPT_COUNTS)
         return count
 
     def _pending_count(self) -> tuple[DeviceCount | None, tuple[Any, Any]]:

@@ -20,6 +20,8 @@ __all__ = ["ElementwiseOps"]
 
 _ADD_INTO_CHANGING = signatures.ADD_INTO.changing
 _ADD_CHANGES_CHANGING = signatures.ADD_CHANGES.changing
+_BINARY_CHANGING = {role: s.changing for role, s in signatures.BINARY.items()}
+_TWO_BITMAPS_CHANGING = {"union": signatures.EWISE_UNION.changing, "add": signatures.EWISE_ADD.changing}
 _NO_POSITIONS = (_NULL, np.int64(0)) * 4  # the positional arguments of an operator that reads none
 
 
@@ -65,7 +67,8 @@ class ElementwiseOps(CupyCore):
             return out
         if role in ("vs", "sv"):  # the host scalar is written at each launch, as the pointers are
             args = (args[0], scalar_word(args[1])) if role == "vs" else (scalar_word(args[0]), args[1])
-        self._launch_kept_elementwise(module, role, n, args + (out, np.int64(n)) + _NO_POSITIONS, (0, 1, 2))
+        self._launch_kept_elementwise(module, role, n, args + (out, np.int64(n)) + _NO_POSITIONS,
+                                      _BINARY_CHANGING[role])
         return out
 
     def _bound(self, v: Any, t: DataType) -> tuple[bool, Any]:
@@ -139,8 +142,7 @@ class ElementwiseOps(CupyCore):
         else:
             z, z_bits = out
         args = (self._flag_array(x_bits), xa, self._flag_array(y_bits), ya) + extra + (z, z_bits, np.int64(n))
-        outputs = 4 + len(extra)  # z and z_bits follow the operands and the scalars
-        self._launch_kept_elementwise(codegen.binary_module(op), role, n, args, (0, 1, 2, 3, outputs, outputs + 1),
+        self._launch_kept_elementwise(codegen.binary_module(op), role, n, args, _TWO_BITMAPS_CHANGING[role],
                                       tuple(_scalar_key(e) for e in extra))
         return z, z_bits
 

@@ -10,6 +10,7 @@ import cupy
 import numpy as np
 
 from ...operators.base import TypedSemiring
+from ..operands import SPMV_RESULT, CsrOperand, RowMask, SpmvOutput, VectorOperand
 from . import codegen, signatures
 from .codegen import KernelModule
 from .common import (
@@ -24,7 +25,7 @@ from .common import (
     _map_out_of_memory,
 )
 from .core import CupyCore
-from .launch import CHANGES, PreparedLaunch, launch_kept
+from .launch import PreparedLaunch, launch_kept
 from .spmv_plans import ColumnCache, SpmvPlan, _class_table, _hot_columns
 
 __all__ = ["PullOps"]
@@ -104,51 +105,41 @@ class PullOps(CupyCore):
     hot_min_share = 0.5
 
     @_map_out_of_memory
-    def spmv(
-        self,
-        semiring: TypedSemiring,
-        indptr: Any,
-        indices: Any,
-        values: Any,
-        x: Any,
-        x_present: Any | None,
-        row_mask: Any | None,
-        vector_first: bool,
-        plan: SpmvPlan | None = None,
-        presence: bool = True,
-        complement: bool = False,
-        into: tuple[cupy.ndarray, cupy.ndarray] | None = None,
-        out: cupy.ndarray | None = None,
-        claim: cupy.ndarray | None = None,
-    ) -> tuple[cupy.ndarray, cupy.ndarray | None] | None:
-        """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
+    def spmv(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand, vector_first: bool,
+             plan: SpmvPlan | None = None, mask: RowMask | None = None,
+             output: SpmvOutput = SPMV_RESULT) -> tuple[cupy.ndarray, cupy.ndarray | None] | None:
+        """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``, ``x``
+        the values of ``u``.
 
         ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
-        Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
-        ``row_mask`` is False (True with ``complement``) are not computed.  Returns the dense
-        result and a presence array.
-        ``plan`` (from :meth:`spmv_plan` on the same ``indptr``) splits the work: merge-path tiles
-        where the semiring allows, else rows binned by length.  With ``presence`` False the
-        caller has the presence already (every x[k] present, no mask: the nonempty rows), and
-        the rows-by-length schedule returns None in its place, writing none.
+        Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows the ``mask``
+        excludes are not computed.  Returns the dense result and a presence array.
+        ``plan`` (from :meth:`spmv_plan` on the same ``a.indptr``) splits the work: merge-path
+        tiles where the semiring allows, else rows binned by length.  With ``output.presence``
+        False the caller has the presence already (every x[k] present, no mask: the nonempty
+        rows), and the rows-by-length schedule returns None in its place, writing none.
 
-        ``into`` (presence and values of the result's type, owned by the caller, no row mask)
-        asks for the result to be added into them by the monoid instead (an accumulating write
-        in the same pass), which the merge schedule does: the arrays are then returned.  Where
-        that schedule does not apply, nothing runs and None is returned.
+        ``output.into`` (presence and values of the result's type, owned by the caller, no row
+        mask) asks for the result to be added into them by the monoid instead (an accumulating
+        write in the same pass), which the merge schedule does: the arrays are then returned.
+        Where that schedule does not apply, nothing runs and None is returned.
 
-        ``out`` (values of the result's type that the caller owns) may be written with the
-        result in place of a new array, which the one-launch schedule of a small matrix and
+        ``output.out`` (values of the result's type that the caller owns) may be written with
+        the result in place of a new array, which the one-launch schedule of a small matrix and
         the merge schedule do when ``presence`` is False; the returned array is the result
         either way.
 
-        ``claim`` (values of the result's type owned by the caller, with ``row_mask`` their
-        presence and ``complement`` set: the mask ``~C.S``) asks for each computed row's result
-        to be written into C as well, in place, its presence set: ``C(~C.S) << A x`` in the
-        pass that computes it, the returned result holding the entries added.  The one-launch
-        schedule (rows in order) does it; where the merge schedule or rows binned by length
-        would run, nothing runs and None is returned.
+        ``output.claim`` (values of the result's type owned by the caller, the mask's bits their
+        presence, complemented: the mask ``~C.S``) asks for each computed row's result to be
+        written into C as well, in place, its presence set: ``C(~C.S) << A x`` in the pass that
+        computes it, the returned result holding the entries added.  The one-launch schedule
+        (rows in order) does it; where the merge schedule or rows binned by length would run,
+        nothing runs and None is returned.
         """
+        indptr, indices, values = a.indptr, a.indices, a.values
+        x, x_present = u.values, u.present
+        row_mask, complement = (None, False) if mask is None else (mask.bits, mask.complement)
+        presence, into, out, claim = output.presence, output.into, output.out, output.claim
         if into is None and plan is not None and plan.tile_row is None:
             repeated = self._repeat_one_launch(semiring, plan, (indptr, indices, values, x, x_present, row_mask),
                                                vector_first, complement, out, presence, claim)
@@ -220,16 +211,16 @@ class PullOps(CupyCore):
                          lanes: int, complement: bool) -> list[PreparedLaunch]:
         """A binned pull's launches (every length class in one, then the long rows'), each
         taking (values, x, x_present, row_mask, out, present, c, c_bits) at launch."""
-        changing = (CHANGES,) * 4
-        head = (ptr, idx) + changing + (_FLAGS32[bool(complement)],)
+        matrix = {"indptr": ptr, "indices": idx, "mask_complement": _FLAGS32[bool(complement)]}
         launches = []
         table, blocks = _class_table(plan.classes or [], lanes)
         if blocks:
-            launches.append(PreparedLaunch(self._function(module, "binned"), blocks, _BLOCK,
-                                           head + (plan.class_rows, table, np.int32(table.size // 4)) + changing))
+            args = signatures.SPMV_BINNED.arguments(**matrix, rows=plan.class_rows, table=table,
+                                                    nclasses=np.int32(table.size // 4))
+            launches.append(PreparedLaunch(self._function(module, "binned"), blocks, _BLOCK, args))
         if plan.long_rows is not None and plan.long_rows.size:
-            launches.append(PreparedLaunch(self._function(module, "long"), plan.long_rows.size, _BLOCK,
-                                           head + (plan.long_rows,) + changing))
+            args = signatures.SPMV_LONG.arguments(**matrix, rows=plan.long_rows)
+            launches.append(PreparedLaunch(self._function(module, "long"), plan.long_rows.size, _BLOCK, args))
         return launches
 
     def _repeat_one_launch(self, semiring: TypedSemiring, plan: SpmvPlan, arrays: tuple[Any, ...], vector_first: bool,
@@ -303,18 +294,21 @@ class PullOps(CupyCore):
             idx, role = columns.indices, "hot"
             n = columns.hot.size
             gather = PreparedLaunch(self._function(module, "gather"), _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM),
-                                    _BLOCK, (CHANGES, CHANGES, columns.hot, np.int64(n)) + hot)
+                                    _BLOCK, signatures.SPMV_MERGE_GATHER.arguments(
+                                        hot=columns.hot, n=np.int64(n), x_hot=hot[0], x_present_hot=hot[1]))
         carries = plan.carry_arrays(semiring.out_type.np_type)
         scratch = plan.scratch_presence(nrows) if known else None
         main = fixup = None
         if ntiles:
             kernel = self._function(module, role)
             _leave_l1(kernel, codegen.MERGE_BLOCKS_PER_SM)
-            main = PreparedLaunch(kernel, ntiles, codegen.MERGE_BLOCK,
-                                  (ptr, idx, CHANGES, CHANGES) + hot + (CHANGES, CHANGES, tile_row, np.int64(nrows),
-                                                                        CHANGES, CHANGES) + carries + (_FLAGS32[into],))
+            main_signature = signatures.SPMV_MERGE_HOT if role == "hot" else signatures.SPMV_MERGE
+            main = PreparedLaunch(kernel, ntiles, codegen.MERGE_BLOCK, main_signature.arguments(
+                indptr=ptr, indices=idx, x_hot=hot[0], x_present_hot=hot[1], tile_row=tile_row, nrows=np.int64(nrows),
+                carry_row=carries[0], carry_value=carries[1], carry_valid=carries[2], accumulate=_FLAGS32[into]))
             fixup = PreparedLaunch(self._function(module, "fixup"), -(-ntiles // _BLOCK), _BLOCK,
-                                   carries + (np.int64(ntiles), CHANGES, CHANGES))
+                                   signatures.SPMV_MERGE_FIXUP.arguments(carry_row=carries[0], carry_value=carries[1],
+                                                                        carry_valid=carries[2], ncarry=np.int64(ntiles)))
         return _MergeCall(semiring, nrows, gather, main, fixup, scratch)
 
     def _column_cache(self, plan: SpmvPlan) -> ColumnCache | None:

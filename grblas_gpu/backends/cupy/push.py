@@ -11,6 +11,7 @@ import numpy as np
 
 from ...dtypes import cast_scalar
 from ...operators.base import TypedMonoid, TypedSemiring
+from ..base import MatVecCapabilities
 from . import codegen, signatures
 from .codegen import KernelModule
 from .common import (
@@ -38,6 +39,9 @@ _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many 
 
 class PushOps(CupyCore):
     """Push SpMV from a frontier (a list of rows, or a bitmap over all rows)."""
+
+    matvec = MatVecCapabilities(push_positions=2**31)
+    """The push kernels address rows and columns as 32-bit positions."""
 
     push_balance_row = 1024
     """Push from a listed frontier shares its entries among warps evenly when the matrix has

@@ -9,7 +9,7 @@ import cupy
 import numpy as np
 
 from ...operators.base import TypedMonoid, TypedSemiring
-from . import codegen
+from . import codegen, signatures
 from .common import (
     _BLOCK,
     _ELEMENTWISE_BLOCKS_PER_SM,
@@ -26,6 +26,11 @@ from .counts import DeviceCount
 __all__ = ["ReduceOps"]
 
 _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
+# The arguments of a kept launch that differ between calls, by position (see signatures.py).
+_COUNT_CHANGING = signatures.COUNT_TRUE.changing
+_COUNT_QUEUED_CHANGING = signatures.COUNT_QUEUED.changing
+_SUM_QUEUED_CHANGING = signatures.SUM_QUEUED.changing
+_DOT_CHANGING = signatures.DOT.changing
 
 
 class ReduceOps(CupyCore):
@@ -35,14 +40,15 @@ class ReduceOps(CupyCore):
         """The number of true values in a bool array (one kernel, one read back)."""
         arr = self._flag_array(flags)
         n = int(arr.size)
-        return self._total("main", _flag_threads(n), (arr, np.int64(n)), ("count", n))
+        return self._total("main", _flag_threads(n), (arr, np.int64(n)), ("count", n), _COUNT_CHANGING)
 
     def count_true_queued(self, flags: Any) -> DeviceCount | None:
         """:meth:`count_true`, queued: a :class:`DeviceCount` that ``int()`` reads once the
         kernel has run (None where every count word of the stream is lent)."""
         arr = self._flag_array(flags)
         n = int(arr.size)
-        return self._queued_total("main", _flag_threads(n), (arr, np.int64(n)), (0,), ("count queued", n))
+        return self._queued_total("main", _flag_threads(n), (arr, np.int64(n)), _COUNT_QUEUED_CHANGING,
+                                  ("count queued", n))
 
     def count_ahead(self, count: Any, flags: Any) -> Any:
         """A vector's count ``count`` (an int, a :class:`DeviceCount`, or None: unknown; its
@@ -64,7 +70,8 @@ class ReduceOps(CupyCore):
         """:meth:`sum_selected` over ``flags``, queued: a :class:`DeviceCount` that ``int()``
         reads once the kernel has run (None where every count word of the stream is lent)."""
         args = self._sum_arguments(values, flags, None)
-        return self._queued_total("sum", int(args[-1]), args, (0, 1), ("sum queued", int(args[-1])))
+        return self._queued_total("sum", int(args[-1]), args, _SUM_QUEUED_CHANGING,
+                                  ("sum queued", int(args[-1])))
 
     def _sum_arguments(self, values: Any, flags: Any, rows: Any) -> tuple[Any, ...]:
         """The count module's ``sum`` arguments before the count's: (values, flags or null,
@@ -132,7 +139,7 @@ class ReduceOps(CupyCore):
         most_blocks = _ELEMENTWISE_BLOCKS_PER_SM * _sm_count(cupy.cuda.runtime.getDevice())
         partial = counts.partials(monoid.type.np_type, most_blocks)
         self._launch_kept_elementwise(codegen.dot_module(semiring), "main", n,
-                                      (xa, ya, np.int64(n), partial, out, counts.state), (0, 1, 3, 4, 5))
+                                      (xa, ya, np.int64(n), partial, out, counts.state), _DOT_CHANGING)
         return out
 
     def _chunked_reduce(self, monoid: TypedMonoid, vals: cupy.ndarray, offs: cupy.ndarray) -> cupy.ndarray:
