@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 
 from grblas_gpu import INT64, Matrix, Vector, binary, monoid, semiring
+from grblas_gpu.dask.spmd import spmd
 from grblas_gpu.loops import frontier_loop
 from grblas_gpu.operators import TypedSemiring
 
@@ -22,6 +23,7 @@ def next_level() -> TypedSemiring:
     return semiring.register_anonymous(monoid.any, plus_one, "any_first_plus_one")[INT64]
 
 
+@spmd
 def bfs_levels(A: Matrix, source: int) -> Vector:
     """Hop count from ``source`` to every reachable vertex (INT64; the source has 0).
 
@@ -51,6 +53,7 @@ def bfs_levels(A: Matrix, source: int) -> Vector:
     return levels
 
 
+@spmd
 def bfs_parents(A: Matrix, source: int) -> Vector:
     """A BFS parent for every reachable vertex (INT64; the source is its own parent).
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from grblas_gpu import INT64, Matrix, Vector, binary, semiring
+from grblas_gpu.dask.spmd import spmd
 from grblas_gpu.loops import frontier_loop
 
 from ._checks import check_numeric, check_square, check_vertex_memory
@@ -12,6 +13,7 @@ from ._checks import check_numeric, check_square, check_vertex_memory
 __all__ = ["connected_components"]
 
 
+@spmd(needs_symmetry=True)
 def connected_components(A: Matrix) -> Vector:
     """Component label of every vertex: the smallest vertex id in its component (INT64).
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from grblas_gpu import FP64, Matrix, Vector, binary, monoid, select, semiring, unary
+from grblas_gpu.dask.spmd import spmd
 from grblas_gpu.dtypes import DataType, lookup_dtype
 from grblas_gpu.exceptions import InvalidValue
 from grblas_gpu.operators import Semiring
@@ -28,6 +29,7 @@ class ConvergenceError(InvalidValue):
     """PageRank did not converge within ``max_iter`` iterations."""
 
 
+@spmd
 def pagerank(
     A: Matrix,
     alpha: float = 0.85,

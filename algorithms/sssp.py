@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid, select, semiring
+from grblas_gpu.dask.spmd import spmd
 from grblas_gpu.exceptions import InvalidValue
 from grblas_gpu.loops import frontier_loop
 
@@ -17,6 +18,7 @@ DENSE_FRONTIER = 0.25
 """A frontier of floats holding this share of the vertices or more is multiplied as a full vector."""
 
 
+@spmd
 def sssp(A: Matrix, source: int, method: str = "auto", delta: float | None = None) -> Vector:
     """Shortest path lengths from ``source``; ``A[i, j]`` is the length of edge i -> j.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grblas_gpu import FP64, Matrix, Vector, binary, select, semiring
+from grblas_gpu.dask.spmd import spmd
 from grblas_gpu.loops import frontier_loop
 
 from ._checks import check_no_nan, check_numeric, check_source, check_square, check_vertex_memory
@@ -10,6 +11,7 @@ from ._checks import check_no_nan, check_numeric, check_source, check_square, ch
 __all__ = ["widest_path"]
 
 
+@spmd
 def widest_path(A: Matrix, source: int) -> Vector:
     """Bottleneck widths from ``source``; ``A[i, j]`` is the capacity of edge i -> j.
 

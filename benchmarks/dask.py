@@ -7,13 +7,17 @@
 
 The graph is the symmetric Kronecker graph of ``benchmarks.graphs`` (the same seed, so the
 same graph as the single-GPU benchmarks), made on the workers: each generates every edge
-from the shared random streams and keeps the rows of its own block (rows cut evenly: the
-vertex ids are a random permutation, so the entries are balanced too), so no process ever
-holds the whole graph and nothing crosses between workers.  Weights: the benchmarks' hashed
+from the shared random streams with its share of the host's cores and keeps the rows of its
+own block (rows cut evenly: the vertex ids are a random permutation, so the entries are
+balanced too), so no process ever holds the whole graph and nothing crosses between workers
+(see ``kron_block``).  Weights: the benchmarks' hashed
 integer weights in [1, 255], FP32.
 
 Timings (median of ``--repeat``): PageRank per iteration (``tol=0``, ``--iters``
-iterations), BFS levels and SSSP from the highest-degree vertex; memory: each worker's
+iterations), BFS levels and SSSP from the highest-degree vertex, each algorithm run SPMD (one
+task per worker per call); on 1 worker also the single-process algorithms on the same graph in
+that worker (``single_process``), and on more the PageRank speedup over 1 worker of the same
+scale where that ran first (``--strong 26:1,2,4``); memory: each worker's
 device memory held by CuPy's pool after the runs (its peak, as the pool keeps what it
 allocated).  Results go to benchmarks/results/dask.json (one record per configuration, added
 to the file's list).
@@ -35,9 +39,19 @@ RESULTS = Path(__file__).resolve().parent / "results" / "dask.json"
 
 
 # ---------------------------------------------------------------- on the workers
-def kron_block(scale: int, seed: int, lo: int, hi: int, backend: str) -> Any:
+SORT_KEYS = 1 << 28
+"""Keys sorted at once at most (2 GiB: the GPU sort needs four times that free)."""
+
+
+def kron_block(scale: int, seed: int, lo: int, hi: int, backend: str, nworkers: int = 1) -> Any:
     """Rows ``lo:hi`` of the symmetric Kronecker graph of :mod:`benchmarks.graphs` (FP32
-    hashed weights), made here from the shared random streams."""
+    hashed weights), made here from the shared random streams.
+
+    Every worker draws every edge (drawing is cheaper than sending: kron 28's 4.3 G edges are
+    69 GB of keys, three quarters of which would cross between workers) with its share of the
+    host's cores, keeps the edges of its rows, and sorts them in row ranges of at most
+    :data:`SORT_KEYS` keys (on the GPU where there is one), so that its host memory stays
+    about 2.5 times its keys (kron 28 on 4 workers: 2.15 G keys, 17 GB, each)."""
     from concurrent.futures import ThreadPoolExecutor
 
     import grblas_gpu as gb
@@ -50,21 +64,42 @@ def kron_block(scale: int, seed: int, lo: int, hi: int, backend: str) -> Any:
     total = n * graphs.EDGE_FACTOR
     starts = list(range(0, total, graphs.CHUNK_EDGES))
     seeds = chunk_seq.spawn(len(starts))
+    nb = max(1, -(-2 * total * (hi - lo) // n // SORT_KEYS))  # row ranges sorted one at a time
+    cuts = [lo + (hi - lo) * b // nb for b in range(nb + 1)]
 
-    def one(i: int) -> np.ndarray:
+    def one(i: int) -> list[np.ndarray]:
         m = min(graphs.CHUNK_EDGES, total - starts[i])
         src, dst = graphs.kronecker_chunk(scale, m, np.random.default_rng(seeds[i]), perm)
-        keys = [graphs._keys(a[(a >= lo) & (a < hi)], b[(a >= lo) & (a < hi)], scale) for a, b in ((src, dst), (dst, src))]
-        return np.concatenate(keys)
+        keys = np.concatenate([graphs._keys(a[(a >= lo) & (a < hi)], b[(a >= lo) & (a < hi)], scale)
+                               for a, b in ((src, dst), (dst, src))])
+        if nb == 1:
+            return [keys]
+        rows = keys >> scale
+        return [keys[(rows >= cuts[b]) & (rows < cuts[b + 1])] for b in range(nb)]
 
-    with ThreadPoolExecutor(graphs._threads()) as pool:
-        keys = graphs._unique_sorted(np.concatenate(list(pool.map(one, range(len(starts))))))
-    rows = (keys >> scale).astype(np.int64)
-    cols = (keys & ((1 << scale) - 1)).astype(np.int32)
-    weights = graphs.hash_weights(rows.astype(np.int32), cols, seed)
+    threads = max(1, min(32, (os.cpu_count() or 1) // max(1, nworkers)))  # the host's cores shared by its workers
+    with ThreadPoolExecutor(threads) as pool:
+        pieces = list(pool.map(one, range(len(starts))))
+    counts, cols, weights = [], [], []
+    for b in range(nb):
+        keys = graphs._unique_sorted(np.concatenate([p[b] for p in pieces]))
+        for p in pieces:
+            p[b] = p[b][:0]  # let go of this range's pieces
+        rows = (keys >> scale).astype(np.int64)
+        c = (keys & ((1 << scale) - 1)).astype(np.int32)
+        del keys
+        counts.append(np.bincount(rows - cuts[b], minlength=cuts[b + 1] - cuts[b]))
+        weights.append(graphs.hash_weights(rows.astype(np.int32), c, seed))
+        cols.append(c)
+        del rows
     indptr = np.zeros(hi - lo + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows - lo, minlength=hi - lo), out=indptr[1:])
-    return gb.Matrix.from_csr(indptr, cols, weights, n, dtype=gb.FP32, backend=backend)
+    np.cumsum(np.concatenate(counts), out=indptr[1:])
+    col = np.concatenate(cols)
+    del cols
+    w = np.concatenate(weights)
+    del weights
+    whole = lo == 0 and hi == n  # (the whole graph, which is symmetric: a single process's peer knows it)
+    return gb.Matrix.from_csr(indptr, col, w, n, dtype=gb.FP32, backend=backend, symmetric=whole or None)
 
 
 def _degree_top(block: Any, offset: int) -> tuple[int, int]:
@@ -73,6 +108,27 @@ def _degree_top(block: Any, offset: int) -> tuple[int, int]:
         return -1, 0
     i = int(np.argmax(counts))
     return int(counts[i]), offset + i
+
+
+def _single_process(A: Any, source: int, iters: int, repeat: int) -> dict[str, float]:
+    """PageRank per iteration, BFS and SSSP of the worker's whole graph (a 1-worker layout's
+    partition is an ordinary Matrix) by the single-process algorithms, in this worker: the
+    peer of the distributed runs on the same graph and device."""
+    from grblas_gpu.algorithms import bfs_levels, pagerank, sssp
+
+    def synced(fn: Any) -> Any:
+        def run() -> None:
+            r = fn()
+            _ = r.nvals  # (a read: the device has finished)
+        return run
+
+    pagerank(A, tol=0, max_iter=1)
+    bfs_levels(A, source)
+    sssp(A, source)
+    return {"pagerank_iter_s": _median(synced(lambda: pagerank(A, tol=0, max_iter=iters)), repeat) / iters,
+            "pagerank_1iter_call_s": _median(synced(lambda: pagerank(A, tol=0, max_iter=1)), repeat),
+            "bfs_s": _median(synced(lambda: bfs_levels(A, source)), repeat),
+            "sssp_s": _median(synced(lambda: sssp(A, source)), repeat)}
 
 
 def _nbytes(block: Any) -> int:
@@ -97,7 +153,7 @@ def _graph(client: Any, scale: int, seed: int) -> Any:
     ctx = context_for(client, pick_workers(client, None))
     n = 1 << scale
     offs = even_offsets(n, len(ctx.workers))
-    blocks = [ctx.submit(kron_block, scale, seed, offs[k], offs[k + 1], ctx.backend, part=k)
+    blocks = [ctx.submit(kron_block, scale, seed, offs[k], offs[k + 1], ctx.backend, len(ctx.workers), part=k)
               for k in range(len(ctx.workers))]
     ctx.wait(blocks, "kron")
     import grblas_gpu as gb
@@ -138,10 +194,19 @@ def run_config(scale: int, workers: int, gpu: bool, args: argparse.Namespace) ->
         source = max(tops)[1]
         pagerank(A, tol=0, max_iter=1)  # warm: kernels compiled, weights kept with A
         rec["pagerank_iter_s"] = _median(lambda: pagerank(A, tol=0, max_iter=args.iters), args.repeat) / args.iters
+        rec["pagerank_1iter_call_s"] = _median(lambda: pagerank(A, tol=0, max_iter=1), args.repeat)  # a call's fixed cost
         bfs_levels(A, source)
         rec["bfs_s"] = _median(lambda: bfs_levels(A, source), args.repeat)
         sssp(A, source)
         rec["sssp_s"] = _median(lambda: sssp(A, source), args.repeat)
+        if args.client_driven:  # the same algorithms with every statement driven from here (interactive use)
+            rec["client_driven"] = {
+                "pagerank_iter_s": _median(lambda: pagerank.__wrapped__(A, tol=0, max_iter=args.iters), 1) / args.iters,
+                "bfs_s": _median(lambda: bfs_levels.__wrapped__(A, source), 1),
+                "sssp_s": _median(lambda: sssp.__wrapped__(A, source), 1)}
+        if workers == 1:  # the single-process algorithms on the same graph, for the ratio
+            rec["single_process"] = ctx.gather([ctx.submit(_single_process, A.partitions[0], source, args.iters,
+                                                           args.repeat, part=0)], "single process")[0]
         mem = client.run(memory_in_use)
         rec["device_bytes_per_worker"] = [m["held"] for _, m in sorted(mem.items())]
         client.run(_reset_pool)
@@ -175,6 +240,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--client-driven", action="store_true",
+                   help="also time the algorithms driven statement by statement from the client (once each)")
     p.add_argument("--out", default=str(RESULTS))
     args = p.parse_args(argv)
     gpu = not args.cpu
@@ -195,6 +262,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
                     continue
                 rec = done.get((scale, w)) or run_config(scale, w, gpu, args)
                 done[(scale, w)] = rec
+                one = done.get((scale, 1))
+                if one is not None and w > 1:
+                    rec["pagerank_speedup_vs_1"] = round(one["pagerank_iter_s"] / rec["pagerank_iter_s"], 3)
                 records.append({**rec, "study": kind})
                 _print(records[-1])
     out = Path(args.out)
@@ -208,8 +278,19 @@ def _print(r: dict) -> None:
     mem = ", ".join(f"{b / 2**30:.2f}" for b in r["device_bytes_per_worker"])
     print(f"{r['study']:6s} kron{r['scale']} x{r['workers']} {r['device']} ({r['exchange']}): "
           f"{r['edges']:,} edges, build {r['build_s']:.1f} s | PageRank/iter {r['pagerank_iter_s'] * 1e3:.2f} ms | "
-          f"BFS {r['bfs_s'] * 1e3:.1f} ms | SSSP {r['sssp_s'] * 1e3:.1f} ms | device GiB per worker [{mem}]",
-          flush=True)
+          f"BFS {r['bfs_s'] * 1e3:.1f} ms | SSSP {r['sssp_s'] * 1e3:.1f} ms | device GiB per worker [{mem}] | "
+          f"a 1-iteration PageRank call {r['pagerank_1iter_call_s'] * 1e3:.1f} ms", flush=True)
+    if "single_process" in r:
+        sp = r["single_process"]
+        print(f"       single process, same graph and device: PageRank/iter {sp['pagerank_iter_s'] * 1e3:.2f} ms | "
+              f"BFS {sp['bfs_s'] * 1e3:.1f} ms | SSSP {sp['sssp_s'] * 1e3:.1f} ms | a 1-iteration PageRank call "
+              f"{sp['pagerank_1iter_call_s'] * 1e3:.1f} ms", flush=True)
+    if "client_driven" in r:
+        cd = r["client_driven"]
+        print(f"       driven from the client: PageRank/iter {cd['pagerank_iter_s'] * 1e3:.2f} ms | "
+              f"BFS {cd['bfs_s'] * 1e3:.1f} ms | SSSP {cd['sssp_s'] * 1e3:.1f} ms", flush=True)
+    if "pagerank_speedup_vs_1" in r:
+        print(f"       PageRank per iteration {r['pagerank_speedup_vs_1']:.2f}x faster than on 1 worker", flush=True)
 
 
 if __name__ == "__main__":

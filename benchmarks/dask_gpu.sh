@@ -7,6 +7,7 @@
 #   STRONG="" WEAK="25:1;26:2" TESTS=0 bash benchmarks/dask_gpu.sh   # weak scaling alone
 #   STRONG="27:2" WEAK="" TESTS=0 bash benchmarks/dask_gpu.sh        # kron 27 on 2 GPUs
 #
+# CLIENT_DRIVEN=1 also times the algorithms driven statement by statement from the client.
 # WHEELS=DIR installs Dask (and its few dependencies a CUDA image may lack) from wheels in DIR
 # first, for a host without a package index.
 set -euo pipefail
@@ -25,5 +26,5 @@ if [ "${TESTS:-1}" = 1 ]; then
     python3 -m pytest -q -p no:cacheprovider -rs tests/test_dask_gpu.py 2>&1 | tee -a "$out/dask.log" || status=1
 fi
 python3 -m benchmarks.dask --strong "${STRONG-25:1,2}" --weak "${WEAK-}" --iters "${ITERS:-20}" \
-    --repeat "${REPEAT:-3}" --out "$out/dask.json" 2>&1 | grep -v "^20[0-9][0-9]-.* - distributed\." | tee -a "$out/dask.log" || status=1
+    --repeat "${REPEAT:-3}" ${CLIENT_DRIVEN:+--client-driven} --out "$out/dask.json" 2>&1 | grep -v "^20[0-9][0-9]-.* - distributed\." | tee -a "$out/dask.log" || status=1
 exit $status

@@ -4,6 +4,7 @@ sparse, bitmap, empty) and byte layout (BOOL, INT32, FP64) arrives as sent."""
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 
 import grblas_gpu as gb
+from grblas_gpu.dask._hostcomm import PeerLost, SocketComm
 from grblas_gpu.dask._local import join, split
 from grblas_gpu.dask._nccl import Exchange, _form
 
@@ -88,17 +90,30 @@ class ThreadExchange(Exchange):
         self.hub.barrier.wait()
 
 
-def _run(nranks: int, fn: Callable[[ThreadExchange], Any]) -> list[Any]:
+def _socket_comms(nranks: int) -> list[SocketComm]:
+    """The host exchange of CPU workers, its ranks joined by socket pairs in this process."""
+    peers: list[dict[int, socket.socket]] = [{} for _ in range(nranks)]
+    for p in range(nranks):
+        for q in range(p + 1, nranks):
+            peers[p][q], peers[q][p] = socket.socketpair()
+    return [SocketComm(peers[r], nranks, r) for r in range(nranks)]
+
+
+def _run(nranks: int, fn: Callable[[Any], Any], transport: str = "threads") -> list[Any]:
     hub = _Hub(nranks)
     results: list[Any] = [None] * nranks
     errors: list[BaseException] = []
+    comms = _socket_comms(nranks) if transport == "sockets" else [ThreadExchange(hub, nranks, r) for r in range(nranks)]
 
     def one(r: int) -> None:
         try:
-            results[r] = fn(ThreadExchange(hub, nranks, r))
+            results[r] = fn(comms[r])
         except BaseException as exc:  # noqa: BLE001 - reported by the test thread below
             errors.append(exc)
             hub.barrier.abort()
+            for c in comms:
+                if isinstance(c, SocketComm):
+                    c.abort()
 
     threads = [threading.Thread(target=one, args=(r,)) for r in range(nranks)]
     for t in threads:
@@ -119,8 +134,9 @@ def _vector(rng: np.random.Generator, size: int, density: float, dtype: Any) -> 
     return v
 
 
+@pytest.mark.parametrize("transport", ["threads", "sockets"])
 @pytest.mark.parametrize("dtype", ["BOOL", "INT32", "FP64"])
-def test_allgather_every_form(dtype: str) -> None:
+def test_allgather_every_form(dtype: str, transport: str) -> None:
     rng = np.random.default_rng(1)
     offsets = [0, 40, 40, 100, 160]  # one partition is empty
     densities = [1.0, 0.0, 0.02, 0.8]  # full, empty, sparse, bitmap
@@ -128,24 +144,41 @@ def test_allgather_every_form(dtype: str) -> None:
     item = gb.lookup_dtype(dtype).np_type.itemsize
     assert {_form(b.nvals, b.size, item) for b in blocks} == {"full", "sparse", "bitmap"}
     want = join(blocks, offsets)
-    got = _run(4, lambda ex: ex.allgather(blocks[ex.rank], offsets))
+    got = _run(4, lambda ex: ex.allgather(blocks[ex.rank], offsets), transport)
     for g in got:
         assert g.isequal(want, check_dtype=True)
 
 
+@pytest.mark.parametrize("transport", ["threads", "sockets"])
 @pytest.mark.parametrize("dtype", ["BOOL", "INT32", "FP64"])
-def test_alltoall_every_form(dtype: str) -> None:
+def test_alltoall_every_form(dtype: str, transport: str) -> None:
     rng = np.random.default_rng(2)
     offsets = [0, 50, 51, 120]
     partials = [_vector(rng, 120, d, dtype) for d in (0.01, 0.8, 1.0)]
     cut = [split(p, offsets) for p in partials]
     item = gb.lookup_dtype(dtype).np_type.itemsize
     assert {_form(c.nvals, c.size, item) for pieces in cut for c in pieces} >= {"full", "sparse", "bitmap"}
-    got = _run(3, lambda ex: ex.alltoall(cut[ex.rank]))
+    got = _run(3, lambda ex: ex.alltoall(cut[ex.rank]), transport)
     for q, pieces in enumerate(got):
         assert len(pieces) == 3
         for p, piece in enumerate(pieces):
             assert piece.isequal(cut[p][q], check_dtype=True), (p, q)
+
+
+def test_large_buffers_and_objects_over_sockets() -> None:
+    """Buffers far above a socket's kernel buffer both ways at once (the sends run beside the
+    receives, so no pair blocks), and small objects all-gathered; a closed peer raises PeerLost."""
+    n = 3_000_000
+    full = [gb.Vector.from_coo(np.arange(n), np.full(n, r, np.float64), size=n, backend="numpy") for r in range(2)]
+    got = _run(2, lambda ex: (ex.alltoall([full[ex.rank], full[ex.rank]]), ex.allgather_object(("r", ex.rank)),
+                              ex.allgather_object(7 + ex.rank)), "sockets")
+    for q, (pieces, objs, ints) in enumerate(got):
+        assert [p.reduce(gb.monoid.max).new().value for p in pieces] == [0.0, 1.0]
+        assert objs == [("r", 0), ("r", 1)] and ints == [7, 8]
+    a, b = _socket_comms(2)
+    b.abort()
+    with pytest.raises(PeerLost):
+        a.allgather_object(1)
 
 
 def test_algorithms_through_the_collective_path() -> None:

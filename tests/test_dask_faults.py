@@ -77,7 +77,9 @@ def test_benchmark_runs_on_cpu_workers(tmp_path: Any) -> None:
     from benchmarks import graphs
 
     out = tmp_path / "dask.json"
-    [rec] = bench.main(["--cpu", "--strong", "8:2", "--weak", "", "--iters", "2", "--repeat", "1", "--out", str(out)])
-    assert rec["edges"] == graphs.kronecker_symmetric(8).nnz and rec["exchange"] == "dask"
+    one, rec = bench.main(["--cpu", "--strong", "8:1,2", "--weak", "", "--iters", "2", "--repeat", "1",
+                           "--out", str(out)])
+    assert rec["edges"] == one["edges"] == graphs.kronecker_symmetric(8).nnz and rec["exchange"] == "dask"
     assert rec["pagerank_iter_s"] > 0 and len(rec["device_bytes_per_worker"]) == 2
+    assert one["single_process"]["pagerank_iter_s"] > 0 and rec["pagerank_speedup_vs_1"] > 0
     assert out.exists()

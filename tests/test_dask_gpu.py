@@ -92,3 +92,31 @@ def test_algorithms(client: Client) -> None:
     _same(connected_components(D), connected_components(A))
     _same(connected_components(DS), connected_components(S))
     assert pagerank(DS).gather(backend="cupy").isclose(pagerank(S), rel_tol=1e-9)
+
+
+def test_algorithms_run_spmd_over_nccl(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One task per worker per call (the exchanges inside it, through NCCL), however many
+    iterations; the same results as the client-driven statements and one GPU."""
+    from grblas_gpu.dask import layout
+
+    S = _graph(6, symmetric=True, dtype=np.float64)
+    DS = gd.distribute(S, client)
+    pagerank(DS, tol=0, max_iter=1)
+    submitted: list[str] = []
+    submit = layout.Context.submit
+
+    def counting(self: Any, fn: Any, *args: Any, part: int, **kwargs: Any) -> Any:
+        submitted.append(fn.__name__)
+        return submit(self, fn, *args, part=part, **kwargs)
+
+    monkeypatch.setattr(layout.Context, "submit", counting)
+    got = pagerank(DS, tol=0, max_iter=25)
+    assert submitted.count("worker_run") == 2 and len(submitted) == 6
+    assert got.gather(backend="cupy").isclose(pagerank(S, tol=0, max_iter=25), rel_tol=1e-9)
+    assert got.gather(backend="cupy").isclose(pagerank.__wrapped__(DS, tol=0, max_iter=25).gather(backend="cupy"),
+                                              rel_tol=1e-9)
+    A = _graph(7)
+    D = gd.distribute(A, client)
+    for s in (0, 17):
+        _same(bfs_levels(D, s), bfs_levels(A, s))
+        _same(bfs_levels(D, s), bfs_levels.__wrapped__(D, s).gather(backend="cupy"))

@@ -11,11 +11,25 @@
 Install with ``pip install "grblas-gpu[dask]"``.  See docs/dask.md.
 """
 
+from typing import Any
+
 from .errors import Panic, PartitionMismatch, WorkerLost
-from .layout import Context, Layout
-from .objects import DistMask, DistMatrix, DistVector, Placement
-from .partition import distribute
-from .readers import read_graph
 
 __all__ = ["distribute", "read_graph", "DistMatrix", "DistVector", "DistMask", "Placement", "Layout", "Context",
-           "Panic", "WorkerLost", "PartitionMismatch"]
+           "Panic", "WorkerLost", "PartitionMismatch", "spmd"]
+
+_LAZY = {"Context": "layout", "Layout": "layout", "DistMask": "objects", "DistMatrix": "objects",
+         "DistVector": "objects", "Placement": "objects", "distribute": "partition", "read_graph": "readers",
+         "spmd": "spmd"}
+# (imported on first use: the algorithms import .spmd for their decorator, and importing the
+# package must stay cheap for them)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'grblas_gpu.dask' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value

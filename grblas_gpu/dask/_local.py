@@ -36,6 +36,7 @@ class Write:
     accum: Any = None
     replace: bool = False
     changed: bool = False
+    in_place: bool = False  # write into ``out`` itself (inside an SPMD call, where no retry needs the old one)
 
 
 def _mask_of(block: Any, how: tuple[bool, bool] | None) -> Any:
@@ -54,8 +55,8 @@ def write(how: Write, value: Any, out: Any, mask: Any, changed: Any) -> Any:
         if isinstance(value, (Vector, Matrix)):
             return value.dup(how.dtype, mask=m) if m is not None or how.dtype is not None else value.dup()
         return value.new(how.dtype, mask=m)
-    result = out.dup()
-    frontier = changed.dup() if how.changed else None
+    result = out if how.in_place else out.dup()
+    frontier = (changed if how.in_place else changed.dup()) if how.changed else None
     result(m, how.accum, replace=how.replace, changed=frontier) << value
     return (result, frontier) if how.changed else result
 

@@ -56,11 +56,11 @@ def install_comm(key: str, address: str, comm: Exchange) -> None:
 
 def abort_comm(key: str, dask_worker: Any = None) -> None:
     """Abort this worker's communicator ``key`` (run beside a task blocked in a collective
-    whose partner died, through ``client.run``: ``ncclCommAbort`` makes it return with an
-    error, freeing the worker)."""
+    whose partner died, through ``client.run``: ``ncclCommAbort``, or closing the sockets of
+    a host exchange, makes it return with an error, freeing the worker)."""
     comm = _COMMS.pop((key, _me(dask_worker)), None)
-    if isinstance(comm, NcclComm):
-        comm.comm.abort()
+    if comm is not None:
+        comm.abort()
 
 
 def get_comm(key: str) -> Exchange:
@@ -105,6 +105,32 @@ class Exchange:
     def _recv(self, buf: Any, peer: int) -> None:
         raise NotImplementedError
 
+    def abort(self) -> None:
+        """Make every exchange in progress on this rank fail (the communicator is not used again)."""
+
+    # ------------------------------------------------------------ small objects
+    def allgather_object(self, obj: Any) -> list[Any]:
+        """Every rank's ``obj`` (pickled; for small objects: counts, reductions), in rank order."""
+        import pickle
+
+        if self.nranks == 1:
+            return [obj]
+        if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):
+            return [int(x) for x in self._allgather_ints([int(obj)])[:, 0]]
+        data = np.frombuffer(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), dtype=np.uint8)
+        sizes = self._allgather_ints([len(data)])[:, 0]
+        bufs = [self.xp.asarray(data) if r == self.rank else self.xp.empty(int(sizes[r]), dtype=np.uint8)
+                for r in range(self.nranks)]
+        self._group_start()
+        try:
+            for r, b in enumerate(bufs):
+                if b.size:
+                    self._bcast(b, r)
+        finally:
+            self._group_end()
+        host = [np.asarray(b.get() if hasattr(b, "get") else b) for b in bufs]
+        return [obj if r == self.rank else pickle.loads(host[r].tobytes()) for r in range(self.nranks)]
+
     # ------------------------------------------------------------ pieces
     def _bytes(self, a: Any) -> Any:
         return self.xp.ascontiguousarray(a).view(self.xp.uint8)
@@ -141,6 +167,8 @@ class Exchange:
         in its own form; joined as in ``_local.join``."""
         from ._local import join
 
+        if self.nranks == 1:
+            return piece
         counts = self._allgather_ints([piece.nvals])[:, 0]
         be, t = piece._be, piece.dtype
         pieces, keep = [], []  # keep: the buffers stay alive until the group has run
@@ -164,6 +192,8 @@ class Exchange:
     def alltoall(self, slices: Sequence[Vector]) -> list[Vector]:
         """Rank r's ``slices[q]`` to rank q, for every pair: the pieces of this rank's
         partition from every rank, in rank order."""
+        if self.nranks == 1:
+            return list(slices)
         counts = self._allgather_ints([s.nvals for s in slices])  # counts[p, q]: p's piece for q
         mine = slices[self.rank]
         be, t, size = mine._be, mine.dtype, mine.size
@@ -204,6 +234,10 @@ class NcclComm(Exchange):
         import cupy
 
         self.comm, self.nranks, self.rank, self.xp = comm, nranks, rank, cupy
+
+    def abort(self) -> None:
+        """``ncclCommAbort``."""
+        self.comm.abort()
 
     def _stream(self) -> int:
         return int(self.xp.cuda.get_current_stream().ptr)

@@ -141,7 +141,7 @@ class Context:
     def _abort_comm(self, alive: set[str]) -> None:
         """After a worker was lost: abort the communicator on the others, so that a task
         blocked in a collective with it returns (the communicator is not used again)."""
-        if not (self.nccl and self.comm_ready):
+        if not self.comm_ready:
             return
         from . import _nccl
 
@@ -149,6 +149,28 @@ class Context:
         live = [w for w in self.workers if w in alive]
         with contextlib.suppress(Exception):  # best effort: the error naming the lost worker comes next
             self.client.run(_nccl.abort_comm, self.key, workers=live)
+
+    def abort_comms(self) -> None:
+        """Abort the communicators on every live worker (after an SPMD call failed on one
+        worker, its partners may wait in a collective for it); the next call makes new ones."""
+        with contextlib.suppress(Exception):
+            self._abort_comm(set(self.client.nthreads()))
+
+    def ensure_spmd_comm(self) -> None:
+        """Make the communicator that SPMD calls exchange through (once): NCCL's between GPU
+        workers, else a mesh of sockets between the worker processes (:mod:`._hostcomm`)."""
+        if self.nccl:
+            self.ensure_comm()
+            return
+        if self.comm_ready:
+            return
+        from . import _hostcomm
+
+        n = len(self.workers)
+        addresses = self.gather([self.submit(_hostcomm.listen, self.key, part=k) for k in range(n)], "mesh setup")
+        self.wait([self.submit(_hostcomm.join_mesh, self.key, addresses, k, self.backend, part=k) for k in range(n)],
+                  "mesh setup")
+        self.comm_ready = True
 
     def ensure_comm(self) -> None:
         """Make the NCCL communicator among these workers (once)."""

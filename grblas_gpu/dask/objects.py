@@ -23,6 +23,8 @@ on the workers without knowing.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -154,7 +156,7 @@ class DistUpdater:
             value = DistExpr("local", out.kind, out._layout, out.dtype, lambda: v, (), f"assign {value!r}",
                              ncols=out.shape[-1])
         how = Write(False, None, self.mask.how if self.mask else None, self.accum, self.replace,
-                    self.changed is not None)
+                    self.changed is not None, in_place=out._layout.context.client is None)
         blocks, changed = _execute(value, how, out, self.mask, self.changed)
         out._take(blocks)
         if self.changed is not None:
@@ -207,10 +209,16 @@ def _dummy(x: Any) -> Any:
     """A local object of ``x``'s type and kind of one position, to find an expression's type
     (and its domain errors) on the client before any worker is asked."""
     if isinstance(x, DistMatrix):
-        return Matrix(x.dtype, 1, 1, backend="numpy")
+        return _empty_local("Matrix", x.dtype)
     if isinstance(x, DistVector):
-        return Vector(x.dtype, 1, backend="numpy")
+        return _empty_local("Vector", x.dtype)
     return x
+
+
+@functools.lru_cache(maxsize=64)
+def _empty_local(kind: str, dtype: DataType) -> Any:
+    """An empty one-position local object (shared: the probes only read it)."""
+    return Matrix(dtype, 1, 1, backend="numpy") if kind == "Matrix" else Vector(dtype, 1, backend="numpy")
 
 
 def _probe(make: Callable[..., Any], *inputs: Any) -> DataType:
@@ -228,7 +236,7 @@ def _probe_write(expr: DistExpr, how: Write, out: Any, mask: Any, changed: Any) 
     if expr.form == "scalar":
         return
     value = expr.make(*[_dummy(x) for x in expr.inputs])
-    _local.write(how, value, _dummy(out) if out is not None else None,
+    _local.write(dataclasses.replace(how, in_place=False), value, _dummy(out) if out is not None else None,
                  _dummy(mask.parent) if mask is not None else None, _dummy(changed) if changed is not None else None)
 
 
@@ -259,7 +267,8 @@ def _execute(expr: DistExpr, how: Write, out: Any, mask: DistMask | None, change
     """Run ``expr`` on every partition, written as ``how`` says: the result's partitions (and
     those of ``changed``), after every task has finished."""
     _check_operands(expr, out, mask, changed)
-    _probe_write(expr, how, out, mask, changed)
+    if expr._layout.context.client is not None:  # (inside an SPMD call the write itself raises: the call fails)
+        _probe_write(expr, how, out, mask, changed)
     lay = expr._layout
     ctx = lay.context
     m = mask.parent if mask is not None else None
@@ -272,7 +281,7 @@ def _execute(expr: DistExpr, how: Write, out: Any, mask: DistMask | None, change
         offs = u._layout.offsets
         if ctx.nccl:
             ctx.ensure_comm()
-            futs = [ctx.submit(_nccl_gather, ctx.key, expr.make, how, offs, _blk(out, k), _blk(m, k),
+            futs = [ctx.submit(_nccl_gather, getattr(ctx, "comm", ctx.key), expr.make, how, offs, _blk(out, k), _blk(m, k),
                                _blk(changed, k), A._blocks[k], u._blocks[k], part=k) for k in range(n)]
         else:
             futs = [ctx.submit(_local.run_gather, expr.make, how, None, offs, _blk(out, k), _blk(m, k),
@@ -281,7 +290,7 @@ def _execute(expr: DistExpr, how: Write, out: Any, mask: DistMask | None, change
         offs = lay.offsets
         if ctx.nccl:
             ctx.ensure_comm()
-            futs = [ctx.submit(_nccl_scatter, ctx.key, expr.make, expr.monoid, how, offs, _blk(out, k), _blk(m, k),
+            futs = [ctx.submit(_nccl_scatter, getattr(ctx, "comm", ctx.key), expr.make, expr.monoid, how, offs, _blk(out, k), _blk(m, k),
                                _blk(changed, k), *[_blk(x, k) for x in expr.inputs], part=k) for k in range(n)]
         else:
             partial = [ctx.submit(_local.run_partial, expr.make, offs, *[_blk(x, k) for x in expr.inputs], part=k)
@@ -298,24 +307,31 @@ def _execute(expr: DistExpr, how: Write, out: Any, mask: DistMask | None, change
     return futs, None
 
 
-def _nccl_gather(key: str, make: Any, how: Write, offsets: Any, out: Any, mask: Any, changed: Any, block: Any,
+def _comm(key: Any) -> Any:
+    """The communicator: given (inside an SPMD call), or this worker's of the layout ``key``."""
+    from ._nccl import get_comm
+
+    return get_comm(key) if isinstance(key, str) else key
+
+
+def _nccl_gather(key: Any, make: Any, how: Write, offsets: Any, out: Any, mask: Any, changed: Any, block: Any,
                  piece: Any) -> Any:
-    from ._nccl import get_comm
-
-    return _local.run_gather(make, how, get_comm(key), offsets, out, mask, changed, block, piece)
+    return _local.run_gather(make, how, _comm(key), offsets, out, mask, changed, block, piece)
 
 
-def _nccl_scatter(key: str, make: Any, monoid: Any, how: Write, offsets: Any, out: Any, mask: Any, changed: Any,
+def _nccl_scatter(key: Any, make: Any, monoid: Any, how: Write, offsets: Any, out: Any, mask: Any, changed: Any,
                   *inputs: Any) -> Any:
-    from ._nccl import get_comm
-
-    return _local.run_exchange_fold(make, monoid, how, get_comm(key), offsets, out, mask, changed, *inputs)
+    return _local.run_exchange_fold(make, monoid, how, _comm(key), offsets, out, mask, changed, *inputs)
 
 
 def _reduce(expr: DistExpr, dtype: Any) -> Scalar:
     """A reduction: every partition's value, combined on the client with the same monoid."""
     lay = expr._layout
     ctx = lay.context
+    if ctx.client is None and lay.nparts == 1:  # an SPMD call on one worker: the partition's own Scalar,
+        s = expr.make(*[_blk(x, 0) for x in expr.inputs])  # left on its device (no read, no wait)
+        s = s.new() if not isinstance(s, Scalar) else s
+        return s.dup(dtype) if dtype is not None else s
     futs = [ctx.submit(_local.reduce_block, expr.make, *[_blk(x, k) for x in expr.inputs], part=k)
             for k in range(lay.nparts)]
     parts = ctx.gather(futs, expr.name)
@@ -444,10 +460,15 @@ class DistCollection:
         ld, rd = _plain(left_default), _plain(right_default)
         return self._local_expr("ewise_union", lambda a, b: a.ewise_union(b, op, ld, rd), other)
 
+    def _scalar_arg(self, x: Any) -> Any:
+        """A scalar operand for the partitions: inside an SPMD call a local Scalar as it is (on
+        the workers' device: no read), else its value."""
+        return x if isinstance(x, Scalar) and self._layout.context.client is None else _plain(x)
+
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> DistExpr:
         """``op`` on every entry (a BinaryOp with a bound ``left`` or ``right`` scalar)."""
         _refuse_positional(op, self.dtype, "apply")
-        r, lf = _plain(right), _plain(left)
+        r, lf = self._scalar_arg(right), self._scalar_arg(left)
         return self._local_expr("apply", lambda a: a.apply(op, r, left=lf))
 
     def select(self, op: Any, thunk: Any = 0) -> DistExpr:
@@ -537,7 +558,7 @@ class DistVector(DistCollection, Vector):  # type: ignore[misc]  # distributed e
         futs = []
         for k in range(layout.nparts):
             piece: Any = (idx[cuts[k]:cuts[k + 1]] - offs[k], vals[cuts[k]:cuts[k + 1]])
-            if piece[0].nbytes + piece[1].nbytes > _INLINE_BYTES:  # sent as data, not inside the task
+            if ctx.client is not None and piece[0].nbytes + piece[1].nbytes > _INLINE_BYTES:  # sent as data
                 [piece] = ctx.client.scatter([piece], workers=[ctx.workers[k]])
             futs.append(ctx.submit(_vector_piece, piece, layout.part_size(k), v.dtype, ctx.backend, part=k))
         ctx.wait(futs, "distribute")
@@ -713,6 +734,9 @@ class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed e
         every block ``A[rows_k, rows_q]`` with the transpose of ``A[rows_q, rows_k]`` on ``q``'s
         worker."""
         if self._symmetric is None:
+            if self._layout.context.client is None:  # inside an SPMD call: found before it (spmd's needs_symmetry)
+                raise NotImplementedException("is_symmetric inside an SPMD call: decorate with "
+                                              "spmd(needs_symmetry=True)")
             self._symmetric = self.nrows == self.ncols and _compare_with_transpose(self)
         return self._symmetric
 
@@ -760,6 +784,18 @@ class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed e
         r, c, v = self.to_coo()
         return Matrix.from_coo(r, c, v, self.nrows, self.ncols, dtype=self.dtype, backend=backend,
                                symmetric=self._symmetric)
+
+    def _spmd_run(self, wrapper: Any, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
+                  needs_symmetry: bool) -> Any:
+        """An algorithm decorated with :func:`.spmd.spmd` called with this matrix: run on every
+        worker at once (or, inside such a run, the function itself)."""
+        from .spmd import run_spmd
+
+        if self._layout.context.client is None:
+            return fn(self, *args, **kwargs)
+        if needs_symmetry:
+            _ = self.is_symmetric
+        return run_spmd(self, wrapper, args, kwargs, fn.__name__)
 
     def rebuild(self, source: Matrix | None = None) -> list[int]:
         """Make again the partitions whose worker was lost, on workers of the client now

@@ -1,0 +1,206 @@
+"""SPMD execution of the algorithms: the algorithm function itself runs on every worker at
+once, one Dask task per worker per call, as cuGraph's multi-GPU algorithms do.
+
+Driven from the client, every statement of an algorithm costs a round of Dask tasks (a few
+milliseconds of scheduling each, several per statement), more than a GPU's whole iteration.
+Run SPMD, the statements cost nothing of Dask: each worker runs the same function over a
+worker-side :class:`~.objects.DistMatrix` holding its own partition, whose operations do the
+local part with the ordinary single-process algebra and the exchanges inline (all-gather of
+a vector before a product by rows, the partial results folded where they belong after a
+product by columns, reductions and ``nvals`` agreed by all) through the workers'
+communicator: NCCL between GPU workers, sockets between CPU worker processes
+(:mod:`._hostcomm`).  Every worker takes the same decisions from the same agreed values, so
+the collectives line up.
+
+:func:`spmd` is the decorator the public algorithms carry: called with a distributed Matrix
+as the first argument, it ships the same function to the workers and returns distributed
+results; with a local Matrix it is the function itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from ..exceptions import NotImplementedException
+from .layout import Context, Layout
+
+__all__ = ["spmd", "SpmdContext", "run_spmd"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def spmd(fn: F | None = None, *, needs_symmetry: bool = False) -> Any:
+    """Make ``fn(A, ...)`` run SPMD on the workers when ``A`` is a distributed Matrix.
+
+    ``needs_symmetry``: the function asks ``A.is_symmetric``; the client finds it out once
+    before the call (the workers then know it)."""
+    def wrap(f: F) -> F:
+        @functools.wraps(f)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            run = getattr(type(args[0]), "_spmd_run", None) if args else None
+            if run is None:
+                return f(*args, **kwargs)
+            return run(args[0], call, f, args[1:], kwargs, needs_symmetry)
+
+        call.__wrapped_algorithm__ = f  # type: ignore[attr-defined]
+        return call  # type: ignore[return-value]
+
+    return wrap(fn) if fn is not None else wrap
+
+
+# ---------------------------------------------------------------- on the workers
+class SpmdContext(Context):
+    """A Context seen from inside an SPMD call on the worker of partition ``rank``: a task of
+    its own partition runs at once, other partitions' are not this worker's business, and a
+    gather of per-partition values is an all-gather through the communicator."""
+
+    def __init__(self, key: str, workers: tuple[str, ...], backend: str, exchange: str, rank: int,
+                 comm: Any) -> None:
+        self.client, self.workers, self.backend, self.exchange = None, workers, backend, exchange
+        self.key, self.rank, self.comm, self.comm_ready = key, rank, comm, True
+
+    @property
+    def nccl(self) -> bool:
+        """Exchanges run inside the partition's own work (collective form), whatever the transport."""
+        return True
+
+    def submit(self, fn: Callable[..., Any], *args: Any, part: int, **kwargs: Any) -> Any:
+        """``fn(*args, **kwargs)`` now where ``part`` is this worker's partition (else nothing)."""
+        return fn(*args, **kwargs) if part == self.rank else None
+
+    def wait(self, futures: Any, what: str) -> None:
+        """Nothing to wait for: the work was done when submitted."""
+
+    def gather(self, futures: Any, what: str) -> list[Any]:
+        """Every partition's value, from each worker's own (an all-gather)."""
+        return self.comm.allgather_object(list(futures)[self.rank])
+
+    def ensure_comm(self) -> None:
+        """The communicator is there already."""
+
+    def __repr__(self) -> str:
+        return f"SpmdContext(rank {self.rank} of {len(self.workers)}, {self.backend}, exchange={self.exchange})"
+
+
+_CONTEXTS: dict[tuple[str, str], SpmdContext] = {}
+_KEPT: dict[tuple[str, int], tuple[Any, dict[Any, Any]]] = {}
+"""What an algorithm kept with a worker's partition (``A._memo``: PageRank's weights), by
+(layout key, id of the partition), for as long as the partition lives."""
+
+
+def _context(key: str, workers: tuple[str, ...], backend: str, exchange: str, rank: int) -> SpmdContext:
+    from ._nccl import _me, get_comm
+
+    comm = get_comm(key)
+    ctx = _CONTEXTS.get((key, _me()))
+    if ctx is None or ctx.comm is not comm or ctx.workers != workers:
+        ctx = _CONTEXTS[key, _me()] = SpmdContext(key, workers, backend, exchange, rank, comm)
+    return ctx
+
+
+def _kept_for(key: str, block: Any) -> dict[Any, Any]:
+    slot = (key, id(block))
+    held = _KEPT.get(slot)
+    if held is not None and held[0]() is block:
+        return held[1]
+    kept: dict[Any, Any] = {}
+
+    def forget(_ref: Any) -> None:
+        _KEPT.pop(slot, None)
+
+    _KEPT[slot] = (weakref.ref(block, forget), kept)
+    return kept
+
+
+def worker_run(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: tuple[Any, ...],
+               kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """One worker's part of an SPMD call: ``fn`` over the worker-side distributed Matrix.
+    Returns ``("vector", dtype, name, offsets, block)`` for a distributed Vector result, else
+    ``("value", result)``."""
+    from .objects import DistCollection, DistMatrix
+
+    ctx = _context(spec["key"], spec["workers"], spec["backend"], spec["exchange"], spec["rank"])
+    n = len(ctx.workers)
+    blocks: list[Any] = [None] * n
+    blocks[ctx.rank] = block
+    rows = Layout(ctx, spec["offsets"])
+    cols = rows if spec["col_offsets"] == spec["offsets"] else Layout(ctx, spec["col_offsets"])
+    A = DistMatrix._make(rows, spec["dtype"], blocks, spec["name"], ncols=spec["ncols"], col_layout=cols,
+                         symmetric=spec["symmetric"])
+    A._kept = _kept_for(spec["key"], block)
+    result = fn(A, *args, **kwargs)
+    if ctx.backend == "cupy":  # the call ends when its work on the device has
+        import cupy
+
+        cupy.cuda.runtime.deviceSynchronize()
+    if isinstance(result, DistCollection):
+        if result.kind != "Vector":
+            raise NotImplementedException("an SPMD algorithm returning a distributed Matrix")
+        return ("vector", result.dtype, result.name, result._layout.offsets, result._blocks[ctx.rank])
+    return ("value", result)
+
+
+def result_meta(r: tuple[Any, ...]) -> tuple[Any, ...]:
+    """An SPMD result without its partition (what the client needs to know)."""
+    return r[:4] if r[0] == "vector" else r
+
+
+def result_block(r: tuple[Any, ...]) -> Any:
+    """An SPMD result's partition."""
+    return r[4]
+
+
+# ---------------------------------------------------------------- on the client
+def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], what: str) -> Any:
+    """``fn(A, *args, **kwargs)`` run on every worker of ``A`` at once (see the module)."""
+    from distributed import wait
+
+    from ._hostcomm import PeerLost
+    from .objects import DistCollection, DistVector
+
+    for x in (*args, *kwargs.values()):
+        if isinstance(x, DistCollection):
+            raise NotImplementedException(f"{what}: distributed arguments other than the matrix; gather() them")
+    lay = A._layout
+    ctx = lay.context
+    ctx.ensure_spmd_comm()
+    base = {"key": ctx.key, "workers": ctx.workers, "backend": ctx.backend, "exchange": ctx.exchange,
+            "offsets": lay.offsets, "col_offsets": A._col_layout.offsets, "dtype": A.dtype, "name": A.name,
+            "ncols": A.ncols, "symmetric": A._symmetric}
+    futs = [ctx.submit(worker_run, fn, {**base, "rank": k}, A._blocks[k], args, kwargs, part=k)
+            for k in range(lay.nparts)]
+    # submitted at once with the call, so that one wait covers all: the client's part of a
+    # call is two round trips to the scheduler (the wait, and fetching the small results)
+    metas = [ctx.submit(result_meta, f, part=k) for k, f in enumerate(futs)]
+    blocks = [ctx.submit(result_block, f, part=k) for k, f in enumerate(futs)]
+    try:
+        ctx.wait(futs, what)
+    except PeerLost as exc:  # a partner's connection closed: which worker left?
+        ctx.abort_comms()
+        ctx._check_alive(what, force=True, cause=exc)
+        raise
+    except BaseException:
+        _settle(ctx, futs, wait)
+        raise
+    first = ctx.gather(metas, what)[0]
+    if first[0] != "vector":
+        return first[1]
+    _, dtype, name, offsets = first
+    ctx.wait(blocks, what)
+    out_lay = next((x for x in (lay, A._col_layout) if x.offsets == tuple(offsets)), None)
+    return DistVector._make(out_lay or Layout(ctx, offsets), dtype, blocks, name)
+
+
+def _settle(ctx: Context, futs: list[Any], wait: Any) -> None:
+    """After a worker raised: where another worker's part is still running (waiting in a
+    collective for the one that stopped), abort the communicators to free it; the next call
+    makes new ones."""
+    with contextlib.suppress(Exception):  # still running: freed below
+        wait(futs, timeout=2.0)
+    if any(f.status == "pending" for f in futs):
+        ctx.abort_comms()
+        ctx.comm_ready = False

@@ -1,0 +1,72 @@
+"""The algorithms SPMD on 2 CuPy workers sharing one GPU, their exchanges over the socket
+mesh (device buffers staged through the host): the GPU path of every statement with 2 ranks,
+against the single-GPU results, on a host of one GPU.  Skipped without a GPU."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("distributed")
+pytest.importorskip("cupy")
+
+import cupy
+import scipy.sparse as sps
+from distributed import Client, LocalCluster
+from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, sssp, widest_path
+
+import grblas_gpu as gb
+import grblas_gpu.dask as gd
+
+
+def _gpus() -> int:
+    try:
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:  # noqa: BLE001 - no driver: no GPU
+        return 0
+
+
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(_gpus() < 1, reason="needs a GPU")]
+
+N = 3000
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Client]:
+    """Two worker processes on GPU 0."""
+    os.environ["GRBLAS_GPU_BACKEND"] = "cupy"
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as c:
+        yield c
+
+
+def _graph(seed: int, symmetric: bool, dtype: Any = np.int64) -> gb.Matrix:
+    M = sps.random(N, N, density=4 / N, random_state=seed, format="coo")
+    if symmetric:
+        M = (M + M.T).tocoo()
+    return gb.Matrix.from_coo(M.row, M.col, (M.data * 50).astype(dtype) + 1, nrows=N, ncols=N, backend="cupy")
+
+
+def _same(dist: Any, local: gb.Vector, exact: bool = True) -> None:
+    got = dist.gather(backend="cupy")
+    ok = got.isequal(local, check_dtype=True) if exact else got.isclose(local, rel_tol=1e-9, check_dtype=True)
+    assert ok, (got, local)
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_five_algorithms_on_two_ranks_of_one_gpu(client: Client, symmetric: bool) -> None:
+    A = _graph(11, symmetric)
+    D = gd.distribute(A, client, backend="cupy", exchange="dask")
+    for s in (0, 7):
+        _same(bfs_levels(D, s), bfs_levels(A, s))
+        _same(sssp(D, s), sssp(A, s))
+    F = A.dup(gb.FP64)
+    DF = gd.distribute(F, client, backend="cupy", exchange="dask")
+    _same(sssp(DF, 0), sssp(F, 0))
+    _same(widest_path(DF, 0), widest_path(F, 0))
+    _same(connected_components(D), connected_components(A))
+    _same(pagerank(DF, tol=1e-7), pagerank(F, tol=1e-7), exact=False)
