@@ -218,5 +218,5 @@ def _on_device(up: Any, frontier: Vector, form: tuple[TypedSemiring, Any, bool, 
         front = be.xp.sort(run.front).astype(np.int64)
         frontier._set_sparse(front, c[front])
     else:
-        frontier._set_sparse(be.xp.empty(0, np.int64), c[:0].copy())
+        frontier._set_sparse(*loop.empty)
     return run.ran

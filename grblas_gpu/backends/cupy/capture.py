@@ -98,6 +98,7 @@ class FrontierLoop:
         self._first = cupy.empty(max(n, 1), t)
         self._stamp = None if claim else cupy.empty(n, np.int32)
         self._state = cupy.zeros(_STATE_WORDS, np.int64)
+        self.empty = (cupy.empty(0, np.int64), cupy.empty(0, t))  # an empty frontier (never written)
         self._host = cupyx.empty_pinned(_STATE_WORDS, np.int64)
         self._host_address = self._host.ctypes.data
         self._stream = cupy.cuda.Stream(non_blocking=True)
