@@ -108,12 +108,22 @@ __device__ __forceinline__ void enqueue(const {{KERNEL}}_level& L, const bool (&
     }
 }
 
+// The block kernel's next iteration reads the rows it queues now: their row pointers,
+// loaded beside this iteration's atomics, come into the SM's L1 cache, and their columns are
+// fetched there (see `fetch_rows`), so that iteration's first two loads hit L1.
+__device__ __forceinline__ void prefetch_l1(const void* p) {
+    asm volatile("prefetch.global.L1 [%0];" :: "l"(p));
+}
+
 // The terms of row k (value xk) at entries p[u] (where live[u]), reaching positions r[u]:
 // on return live[u] tells whether the term changed C at r[u] and r[u] is to be queued.
-// Loads, then atomics, each of all the terms at once.
+// Loads, then atomics, each of all the terms at once.  In the block kernel, r[u]'s
+// row pointer (loaded beside the atomics; see `prefetch_l1`): row_at[u].
 template <int N>
 __device__ __forceinline__ void visit(const {{KERNEL}}_level& L, const long long (&k)[N], const {{XV}} (&xk)[N],
-                                      const long long (&p)[N], const long long (&r)[N], bool (&live)[N]) {
+                                      const long long (&p)[N], const long long (&r)[N], bool (&live)[N],
+                                      long long (&row_at)[N]) {
+    const bool ahead = L.qout_held != nullptr;
     if (L.c_bits != nullptr) {  // claim: set r's presence bit (a byte of a 32-bit word)
         unsigned bit[N], got[N];
 #pragma unroll
@@ -121,6 +131,7 @@ __device__ __forceinline__ void visit(const {{KERNEL}}_level& L, const long long
             const unsigned long long at = (unsigned long long)&L.c_bits[live[u] ? r[u] : 0];
             bit[u] = 1u << (8u * (unsigned)(at & 3ull));
             got[u] = live[u] ? atomicOr((unsigned*)(at & ~3ull), bit[u]) : bit[u];
+            row_at[u] = ahead && live[u] ? (long long)L.indptr[r[u]] : 0;
         }
 #pragma unroll
         for (int u = 0; u < N; ++u) {
@@ -147,6 +158,7 @@ __device__ __forceinline__ void visit(const {{KERNEL}}_level& L, const long long
             if (live[u]) seen[u] = atomicCAS(reinterpret_cast<U*>(&L.c[r[u]]), gb_to_bits<T, U>(old[u]),
                                              gb_to_bits<T, U>(want));
         }
+        row_at[u] = ahead && live[u] ? (long long)L.indptr[r[u]] : 0;
     }
     int was[N];
 #pragma unroll
@@ -160,6 +172,16 @@ __device__ __forceinline__ void visit(const {{KERNEL}}_level& L, const long long
     }
 #pragma unroll
     for (int u = 0; u < N; ++u) live[u] = live[u] && was[u] != L.mark;
+}
+
+// Fetch into L1 the first columns of the rows just queued (where live[u]; see `prefetch_l1`).
+template <int N>
+__device__ __forceinline__ void fetch_rows(const {{KERNEL}}_level& L, const bool (&live)[N], const long long (&row_at)[N]) {
+    if (L.qout_held == nullptr) return;
+#pragma unroll
+    for (int u = 0; u < N; ++u) {
+        if (live[u]) prefetch_l1(&L.indices[row_at[u]]);
+    }
 }
 
 // One iteration over frontier entries base0, base0 + stride, ... (stride a multiple of 32; the
@@ -194,8 +216,10 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, long long bas
                 live[u] = short_row && p[u] < end;
                 r[u] = live[u] ? (long long)L.indices[p[u]] : 0;
             }
-            visit<GB_LOOP_UNROLL>(L, ks, xs, p, r, live);
+            long long row_at[GB_LOOP_UNROLL];
+            visit<GB_LOOP_UNROLL>(L, ks, xs, p, r, live, row_at);
             enqueue<GB_LOOP_UNROLL>(L, live, r);
+            fetch_rows<GB_LOOP_UNROLL>(L, live, row_at);
         }
         unsigned todo = __ballot_sync(0xffffffffu, !short_row);
         while (todo != 0u) {
@@ -208,8 +232,10 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, long long bas
                 long long p[1] = {p0 + lane}, r[1] = {0};
                 bool live[1] = {p[0] < row_end};
                 if (live[0]) r[0] = (long long)L.indices[p[0]];
-                visit<1>(L, row, row_x, p, r, live);
+                long long row_at[1];
+                visit<1>(L, row, row_x, p, r, live, row_at);
                 enqueue<1>(L, live, r);
+                fetch_rows<1>(L, live, row_at);
             }
         }
     }
