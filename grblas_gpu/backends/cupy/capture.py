@@ -43,9 +43,12 @@ BATCHES = (6, 36, 126)
 """Iterations per graph launch: the first batch, the second, then every later one (a short
 stretch of large frontiers wastes few empty iterations, a long one reads the state rarely).
 Multiples of 6: a kernel's queue (of 2) and queue length (of 3) follow from its place."""
-BLOCK_ROWS = 4096
-"""The longest frontier the block kernel takes (``GB_LOOP_HELD`` in the template: its queue
-is then held in shared memory too); the graphs hand back to it at half as many."""
+BLOCK_ROWS = 1024
+"""The longest frontier the block kernel takes (at most ``GB_LOOP_HELD``, 4096, in the
+template: its queue is then held in shared memory too); the graphs hand back to it at half as
+many.  On an H100 a block's level cost grows with the frontier past about a row a thread
+(grid 2000 x 2000 BFS: 34.5 ms with 4096, 20.8 ms with 1024; SSSP on the grids 10-30% faster
+with 1024; ``benchmarks/results/loops/block-rows.jsonl``)."""
 BLOCKS_PER_SM = 1
 _BLOCK = 512
 _BLOCK_KERNEL_THREADS = 1024  # GB_LOOP_BLOCK
