@@ -6,7 +6,8 @@ device loops on and off (``grblas_gpu.loops.device_loops``), scipy's ``breadth_f
 and Dijkstra on the host, the levels, and the launch-only floor of a level on the device (a
 captured iteration with nothing to do, the cost the loop cannot go under).  All in one
 process; medians of ``--repeat`` runs after a warm-up.  Writes ``loops.json`` and
-``loops.md`` under ``--out``.
+``loops.md`` under ``--out``.  ``--profile N`` instead prints where the host's time goes in
+``N`` BFS runs on the 1,024-vertex Kronecker graph (cProfile, the heaviest functions).
 """
 
 from __future__ import annotations
@@ -92,6 +93,30 @@ def _row(name: str, g: graphs.Graph, backend: str, repeat: int, peers: bool = Tr
     return row
 
 
+def _profile(runs: int, backend: str) -> None:
+    """Print cProfile's heaviest functions (own time) over ``runs`` BFS runs on the 1,024-vertex
+    Kronecker graph, after a warm-up, and the mean time of a run."""
+    import cProfile
+    import pstats
+
+    from grblas_gpu.algorithms import bfs_levels
+
+    import grblas_gpu as gb
+
+    g = graphs.kronecker_symmetric(10)
+    A = gb.Matrix.from_csr(g.indptr, g.indices, g.weights.astype(np.float64), ncols=g.n, backend=backend)
+    source = g.max_degree_vertex()
+    sync = (lambda: __import__("cupy").cuda.Device().synchronize()) if backend == "cupy" else (lambda: None)
+    print(f"BFS {backend}: {_median_ms(lambda: bfs_levels(A, source), runs, sync) * 1e3:.1f} us (median)")
+    profile = cProfile.Profile()
+    profile.enable()
+    for _ in range(runs):
+        bfs_levels(A, source)
+    sync()
+    profile.disable()
+    pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m benchmarks.loops", description=__doc__)
     p.add_argument("--backend", choices=("numpy", "cupy"), default="cupy")
@@ -100,7 +125,11 @@ def main(argv: list[str] | None = None) -> None:
                    help="scales of symmetric Kronecker graphs (scipy timed up to scale 16)")
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "loops")
+    p.add_argument("--profile", type=int, default=0, metavar="N", help="profile N small BFS runs instead")
     a = p.parse_args(argv)
+    if a.profile:
+        _profile(a.profile, a.backend)
+        return
     rows = []
     for scale in a.kron:
         rows.append(_row(f"kron{scale}-sym", graphs.kronecker_symmetric(scale), a.backend, a.repeat, scale <= 16))

@@ -12,11 +12,18 @@ backend registers it) and raises
 :class:`OutOfMemory`, naming both, when they do not fit. Nothing is allocated then, so the
 output is as it was. An allocation that still fails (the memory went to someone else in
 between) is reported as OutOfMemory by the executor.
+
+A reading of the available memory (10-30 us on the GPU, more on a busy host) serves the
+requests of the next :data:`READING_S` seconds, less the bytes those requests were granted
+(as if each had been allocated and nothing freed): a loop of statements reads it once, not a
+statement at a time.  A request that would not fit in what is left of it takes a new reading
+before anything is refused.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -78,15 +85,28 @@ def available_bytes(backend: str) -> int | None:
     return found() if found is not None else None
 
 
+READING_S = 0.05
+"""How long a reading of the available memory serves later requests (see the module's notes)."""
+# backend -> (the reading's time, the bytes available then, the bytes granted since, what read it)
+_READINGS: dict[str, tuple[float, int, int, Any]] = {}
+
+
 def require_bytes(nbytes: int, backend: str, what: str) -> None:
     """Raise :class:`OutOfMemory` if ``nbytes`` for ``what`` do not fit in the memory available
     on ``backend`` (the host for "numpy", the GPU for "cupy")."""
     if nbytes <= 1 << 24:  # 16 MiB: not worth a look at /proc
         return
+    now, source = time.monotonic(), (available_bytes, _AVAILABLE.get(backend))
+    last = _READINGS.get(backend)
+    if last is not None and now - last[0] < READING_S and last[2] + nbytes <= last[1] and last[3] == source:
+        _READINGS[backend] = (last[0], last[1], last[2] + nbytes, source)
+        return
     avail = available_bytes(backend)
     if avail is not None and nbytes > avail:
         where = "GPU" if backend == "cupy" else "host"
         raise OutOfMemory(f"{what} needs {_fmt(nbytes)} but the {where} has {_fmt(avail)} available")
+    if avail is not None:
+        _READINGS[backend] = (now, avail, nbytes, source)
 
 
 def _fmt(n: int) -> str:

@@ -36,6 +36,8 @@ import os
 from collections.abc import Generator, Iterator
 from typing import Any
 
+import numpy as np
+
 from . import expressions
 from .operators import TypedSemiring, typed_binary
 from .vector import Vector
@@ -201,14 +203,20 @@ def _on_device(up: Any, frontier: Vector, form: tuple[TypedSemiring, Any, bool, 
     except (MemoryError, RuntimeError):  # no room for its buffers, or no graph capture here: as usual
         return 0
     rows, vals = frontier._sparse()
-    c_bits, c_vals = C._bitmap()
-    bits, c, front, ran = loop.run(c_bits, c_vals, rows, vals, remaining, _handover(frontier))
-    if not ran:
+    c_bits, c = C._bitmap()
+    count = C._count
+    if not C._owns_bitmap(values_only=not claim, reading=(rows, vals)):  # (C's arrays are written in place)
+        c = c.copy()
+        c_bits = c_bits.copy() if claim else c_bits
+    run = loop.run(c_bits if claim else None, c, rows, vals, remaining, _handover(frontier))
+    if not run.ran:  # (nothing was written)
         return 0
-    C._set_bitmap(bits if claim else c_bits, c, None if claim else C.size)
-    if front.size:
-        front = be.xp.sort(front).astype("int64")
+    if claim:
+        count = count + run.total if count.__class__ is int else None
+    C._set_bitmap(c_bits, c, count)
+    if run.count:
+        front = be.xp.sort(run.front).astype(np.int64)
         frontier._set_sparse(front, c[front])
     else:
-        frontier._set_sparse(be.xp.empty(0, "int64"), c[:0].copy())
-    return ran
+        frontier._set_sparse(*loop.empty)
+    return run.ran

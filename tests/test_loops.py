@@ -216,3 +216,61 @@ def test_mesh_from_shared_data(backend: str) -> None:
                           (lambda: sssp(A, 3), csgraph.dijkstra(g, indices=3))):
         for got in both(run):
             np.testing.assert_allclose(dense(got, g.shape[0]), expected, rtol=1e-12)
+
+
+TURNS: dict[str, tuple[Callable[[], sps.csr_matrix], int]] = {
+    "grid": (lambda: grid(17), 40), "star": (lambda: star(300), 0), "path": (lambda: path(30), 0)}
+
+
+@pytest.mark.parametrize("name", list(TURNS))
+@pytest.mark.parametrize("block_rows", [1, 3, 40])
+def test_block_and_graph_kernels_take_turns(name: str, block_rows: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the GPU, with the block kernel taking frontiers of at most ``block_rows`` rows, a
+    grid's loop goes from the block kernel to the captured graphs and back as its frontier
+    grows and shrinks (and a star's from one row to all): the same results as the plain loop
+    and the references, for each algorithm."""
+    if not gb.backends.gpu_available():
+        pytest.skip("the device loop runs on the GPU only")
+    from grblas_gpu.backends.cupy import capture
+
+    monkeypatch.setattr(capture, "BLOCK_ROWS", block_rows)
+    make, source = TURNS[name]
+    g = make()
+    A = matrix(g, "cupy")
+    level = csgraph.shortest_path(g, unweighted=True, indices=source)
+    for got in both(lambda: bfs_levels(A, source)):
+        np.testing.assert_array_equal(dense(got, g.shape[0]), level)
+    for idx, parent in both(lambda: bfs_parents(A, source)):
+        child = idx != source
+        np.testing.assert_array_equal(idx, np.flatnonzero(np.isfinite(level)))
+        np.testing.assert_array_equal(level[parent[child]] + 1, level[idx[child]])
+    for got in both(lambda: sssp(A, source)):
+        np.testing.assert_allclose(dense(got, g.shape[0]), csgraph.dijkstra(g, indices=source), rtol=1e-12)
+    for got in both(lambda: widest_path(A, source)):
+        np.testing.assert_array_equal(dense(got, g.shape[0], -np.inf), widest_reference(g, source))
+
+
+@pytest.mark.parametrize("limit", [1, 2, 5, 6, 7, 13])
+def test_limit_within_block_and_batch(limit: int, backend: str) -> None:
+    """``limit`` iterations exactly, whether the block kernel or a batch of graphs would run
+    more: a path's frontier stops at vertex ``limit``, with the levels before it."""
+    A = matrix(path(40), backend)
+    levels = Vector.from_coo([0], [0], size=40, dtype=INT64, backend=backend)
+    frontier = levels.dup()
+    for _ in frontier_loop(frontier, A, limit=limit):
+        levels(~levels.S, changed=frontier) << frontier.vxm(A, semiring.any_secondi[INT64])
+    assert frontier.to_coo()[0].tolist() == [limit]
+    assert levels.to_coo()[0].tolist() == list(range(limit + 1))
+    assert levels.nvals == limit + 1
+
+
+def test_first_iteration_ends_the_loop_and_counts(backend: str) -> None:
+    """A source without out-edges: the loop ends at its first iteration, the result keeps one
+    entry (its count known without a read), the frontier is empty; a second run from the same
+    matrix starts afresh."""
+    g = path(8)
+    A = matrix(g, backend)
+    for source in (7, 0, 7):
+        levels = bfs_levels(A, source)
+        assert levels.nvals == 8 - source
+        np.testing.assert_array_equal(dense(levels.to_coo(), 8)[source:], np.arange(8 - source))

@@ -1,18 +1,26 @@
-"""Frontier loops replayed on the GPU: one iteration's kernel captured k times in a CUDA graph.
+"""Frontier loops run on the GPU without the host: small frontiers in one block, larger ones
+as captured CUDA graphs of k iterations.
 
 A loop ``while D.nvals: C(..., changed=D) << D' A`` (a BFS level, a Bellman-Ford round)
 costs the host tens of microseconds a statement: on a road map or a mesh, thousands of
-levels of a few hundred vertices each, that is all of its time.  Here the statement is one
-kernel (``templates/loop_push.cu``) whose frontier is a queue in device memory and whose loop
-state (iteration, queue lengths, stop flags) is device memory too, so k launches of it are
-captured once as a CUDA graph and replayed: a batch of k iterations costs one graph launch
-and one read of the state, and iterations after the frontier empties do nothing.  (CuPy
-exposes no conditional graph nodes, which would spare the read: the batch is the fallback
-the driver always has.)
+levels of a few hundred vertices each, that is all of its time.  Here an iteration is run by
+the kernels of ``templates/loop_push.cu``, whose frontier is a queue in device memory and whose
+loop state (queue lengths, stop flags, the iteration's place) is device memory too:
 
-Every buffer is sized once, when the loop is made for a matrix and semiring, and kept with
-the matrix (its graphs point at them), so nothing is allocated while the graph is captured
-or replayed.  The launch grid is fixed (a grid stride over the queue), read nothing from
+- while the frontier is small (at most :data:`BLOCK_ROWS` rows), one block runs iteration
+  after iteration with a block barrier between them, the queue also held in shared memory:
+  one launch for all of a mesh's levels, a level costing a few dependent memory accesses;
+- a larger frontier is taken by k launches of the grid-wide kernel captured once as a CUDA
+  graph and replayed: a batch of k iterations costs one graph launch and one read of the
+  state; a kernel that finds the frontier small again (half of :data:`BLOCK_ROWS`) or empty
+  stops the batch, and the block kernel goes on.  (CuPy exposes no conditional graph nodes,
+  which would spare the read: the batch is the fallback the driver always has.)
+
+The block kernel works on the caller's arrays (its launch is packed once, its pointers
+written per run); the graphs point at buffers sized once, when the loop is made for a matrix
+and semiring, and kept with the matrix, which a run fills only when it reaches a large
+frontier (and copies back at its end).  Nothing is allocated while the graph is captured or
+replayed.  The grid-wide launch is fixed (a grid stride over the queue), reads nothing from
 the host, and each kernel exits early when there is nothing to do.
 """
 
@@ -26,26 +34,47 @@ import cupyx
 import numpy as np
 
 from ...operators import TypedSemiring
+from .launch import CHANGES, PreparedLaunch
 from .loop_codegen import loop_module
 
-__all__ = ["FrontierLoop"]
+__all__ = ["BATCHES", "BLOCK_ROWS", "FrontierLoop", "Run"]
 
 BATCHES = (6, 36, 126)
 """Iterations per graph launch: the first batch, the second, then every later one (a short
-loop wastes few empty iterations, a long one reads the state rarely).  Multiples of 6: a
-kernel's queue (of 2) and queue length (of 3) follow from its place in the batch."""
+stretch of large frontiers wastes few empty iterations, a long one reads the state rarely).
+Multiples of 6: a kernel's queue (of 2) and queue length (of 3) follow from its place."""
+BLOCK_ROWS = 1024
+"""The longest frontier the block kernel takes (at most ``GB_LOOP_HELD``, 4096, in the
+template: its queue is then held in shared memory too); the graphs hand back to it at half as
+many.  On an H100 a block's level cost grows with the frontier past about a row a thread
+(grid 2000 x 2000 BFS: 34.5 ms with 4096, 20.8 ms with 1024; SSSP on the grids 10-30% faster
+with 1024; ``benchmarks/results/loops/block-rows.jsonl``)."""
 BLOCKS_PER_SM = 1
 _BLOCK = 512
-# Words of the state array (see the template): stop, fresh, kernels run in the last batch,
-# three queue lengths, the handover length.
-_STOP, _FRESH, _RAN, _COUNT, _HANDOVER = 0, 1, 2, 3, 6
+_BLOCK_KERNEL_THREADS = 1024  # GB_LOOP_BLOCK
+# Words of the state array (see the template).
+_STOP, _FRESH, _RAN, _COUNT, _HANDOVER, _BASE, _MOST, _SMALL, _BLOCK_LIMIT, _TOTAL = 0, 1, 2, 3, 6, 7, 8, 9, 10, 11
 _STATE_WORDS = 16
 _D2D = cupy.cuda.runtime.memcpyDeviceToDevice
+_D2H = cupy.cuda.runtime.memcpyDeviceToHost
+_H2D = cupy.cuda.runtime.memcpyHostToDevice
+
+
+@dataclass(frozen=True)
+class Run:
+    """What :meth:`FrontierLoop.run` did: the iterations it ran, the frontier left (``front``,
+    ``count`` rows of a queue of the loop's, int32 in no order; read it before the next run),
+    and ``total``, the positions queued over the run (for a claim: C's new entries)."""
+
+    ran: int
+    front: Any
+    count: int
+    total: int
 
 
 @dataclass(eq=False, init=False, repr=False)
 class FrontierLoop:
-    """The buffers, kernel and graphs of one frontier loop over one matrix (kept with it, and
+    """The buffers, kernels and graphs of one frontier loop over one matrix (kept with it, and
     counted in its derived bytes through the fields below).  Its graphs are captured when it
     is made, so a driver that cannot capture them fails here, before anything has run."""
 
@@ -63,7 +92,8 @@ class FrontierLoop:
         n = int(ptr.size) - 1
         t = semiring.monoid.type.np_type
         self.size, self.claim = n, claim
-        self._fn = be._function(loop_module(semiring, idx.dtype, vector_first, ptr.dtype), "step")
+        module = loop_module(semiring, idx.dtype, vector_first, ptr.dtype)
+        self._fn = be._function(module, "step")
         self.c = cupy.empty(n, t)
         self.c_bits = cupy.empty(n, np.bool_) if claim else None
         self._queues = (cupy.empty(max(n, 1), np.int32), cupy.empty(max(n, 1), np.int32))
@@ -71,14 +101,19 @@ class FrontierLoop:
         self._first = cupy.empty(max(n, 1), t)
         self._stamp = None if claim else cupy.empty(n, np.int32)
         self._state = cupy.zeros(_STATE_WORDS, np.int64)
+        self.empty = (cupy.empty(0, np.int64), cupy.empty(0, t))  # an empty frontier (never written)
         self._host = cupyx.empty_pinned(_STATE_WORDS, np.int64)
+        self._host_address = self._host.ctypes.data
         self._stream = cupy.cuda.Stream(non_blocking=True)
-        self._ready, self._done = cupy.cuda.Event(disable_timing=True), cupy.cuda.Event(disable_timing=True)
         device = cupy.cuda.Device()
         self._blocks = int(device.attributes["MultiProcessorCount"]) * BLOCKS_PER_SM
         values = be._matvec_operand(semiring, values, vector_first, True)
         self._args = (ptr, idx, values, self.c_bits, self.c, self._queues[0], self._queues[1], self._first_rows,
                       self._first, self._stamp, self._state)
+        # The block kernel: C and the first frontier are the caller's arrays, given at each run.
+        self._block = PreparedLaunch(be._function(module, "block"), 1, _BLOCK_KERNEL_THREADS,
+                                     (ptr, idx, values, CHANGES, CHANGES, self._queues[0], self._queues[1], CHANGES,
+                                      CHANGES, self._stamp, self._state))
         self._graphs: dict[int, Any] = {}
         for k in BATCHES:
             self._graph(k)
@@ -93,63 +128,70 @@ class FrontierLoop:
                 try:
                     for j in range(k):
                         self._fn((self._blocks,), (_BLOCK,), self._args + (np.int32(j),))
-                    self._copy(self._host.ctypes.data, self._state, cupy.cuda.runtime.memcpyDeviceToHost)
+                    _copy(self._host_address, self._state.data.ptr, self._state.nbytes, _D2H, stream.ptr)
                 finally:
                     graph = stream.end_capture()
             graph.upload(stream)
             self._graphs[k] = graph
         return graph
 
-    def _copy(self, dst: Any, src: Any, kind: int, nbytes: int | None = None) -> None:
-        """An asynchronous copy on the loop's stream (arrays or addresses)."""
-        d = dst if isinstance(dst, int) else dst.data.ptr
-        s = src if isinstance(src, int) else src.data.ptr
-        size = nbytes if nbytes is not None else (src.nbytes if not isinstance(src, int) else dst.nbytes)
-        cupy.cuda.runtime.memcpyAsync(d, s, size, kind, self._stream.ptr)
-
-    def run(self, c_bits: Any, c: Any, rows: Any, first: Any, limit: int,
-            handover: int) -> tuple[Any, Any, Any, int]:
-        """Run the loop from the output ``c`` (values; ``c_bits`` its presence for a claim) and
-        the frontier ``rows`` (int64) with their values ``first`` (of c's type), until the
-        frontier is empty, or grown past ``handover`` entries (it stops after that iteration),
-        or the batches would pass ``limit`` iterations.  Returns
-        (c_bits, c, the frontier's rows, as int32 in no order, the iterations run): new arrays,
-        the loop's own are kept for its next run."""
-        c, c_bits = cupy.ascontiguousarray(c), None if c_bits is None else cupy.ascontiguousarray(c_bits)
-        rows, first = cupy.ascontiguousarray(rows, np.int64), cupy.ascontiguousarray(first, self.c.dtype)
-        m, stream, host = int(rows.size), self._stream, self._host
+    def run(self, c_bits: Any, c: Any, rows: Any, first: Any, limit: int, handover: int) -> Run:
+        """Run the loop from the output ``c`` (values; ``c_bits`` its presence for a claim, None
+        for a relax), both written in place, and the frontier ``rows`` (int64, contiguous) with
+        their values ``first`` (of c's type), until the frontier is empty, or grown past
+        ``handover`` entries (it stops after that iteration), or ``limit`` iterations have run
+        (or the graphs' batches would pass it), on the current stream."""
+        stream = cupy.cuda.get_current_stream()
+        sp, host = stream.ptr, self._host
+        m, state = int(rows.size), self._state.data.ptr
+        block_limit = min(BLOCK_ROWS, handover)
         host[:] = 0
         host[_FRESH], host[_COUNT], host[_HANDOVER] = 1, m, handover
-        self._ready.record(cupy.cuda.get_current_stream())
-        stream.wait_event(self._ready)
-        self._copy(self.c, c, _D2D)
-        if self.c_bits is not None:
-            self._copy(self.c_bits, c_bits, _D2D)
+        host[_SMALL], host[_BLOCK_LIMIT], host[_MOST] = block_limit // 2, block_limit, limit
+        _copy(state, self._host_address, self._state.nbytes, _H2D, sp)
         if self._stamp is not None:
-            cupy.cuda.runtime.memsetAsync(self._stamp.data.ptr, 0, self._stamp.nbytes, stream.ptr)
-        self._copy(self._first_rows, rows, _D2D, rows.nbytes)
-        self._copy(self._first, first, _D2D, first.nbytes)
-        self._copy(self._state, host.ctypes.data, cupy.cuda.runtime.memcpyHostToDevice, self._state.nbytes)
-        ran, count = 0, m
-        for batch in _batches(limit):
-            self._graph(batch).launch(stream)
+            cupy.cuda.runtime.memsetAsync(self._stamp.data.ptr, 0, self._stamp.nbytes, sp)
+        ran, place, count, held, batch = 0, 0, m, False, 0  # held: C is in the loop's buffers
+        while ran < limit and 0 < count <= handover:
+            if count <= block_limit:
+                if ran:  # (after a graph: the device's BASE is where that graph began)
+                    host[_BASE], host[_MOST] = place, limit - ran
+                    _copy(state + 8 * _BASE, self._host_address + 8 * _BASE, 16, _H2D, sp)
+                self._block.launch(self.c_bits if held else c_bits, self.c if held else c, rows, first)
+                _copy(self._host_address, state, self._state.nbytes, _D2H, sp)
+            else:
+                k = BATCHES[min(batch, len(BATCHES) - 1)]
+                if ran + k > limit:
+                    break
+                if not held:
+                    self._hold(c_bits, c, rows, first, ran == 0, sp)
+                    held = True
+                self._graph(k).launch(stream)
+                batch += 1
             stream.synchronize()
             done = int(host[_RAN])
-            ran, count = ran + done, int(host[_COUNT + done % 3])
-            if count == 0 or host[_STOP] or done < batch:
-                break
-        self._done.record(stream)
-        cupy.cuda.get_current_stream().wait_event(self._done)
-        front = self._queues[ran % 2][:count] if ran else None
-        bits = None if self.c_bits is None else self.c_bits.copy()
-        return bits, self.c.copy(), front, ran
+            ran, place = ran + done, (place + done) % 6
+            count = int(host[_COUNT + place % 3])
+            if done == 0 and count > block_limit:
+                break  # (a graph stopped at once: not expected; the caller goes on as usual)
+        if held:
+            _copy(c.data.ptr, self.c.data.ptr, c.nbytes, _D2D, sp)
+            if c_bits is not None:
+                _copy(c_bits.data.ptr, self.c_bits.data.ptr, c_bits.nbytes, _D2D, sp)
+        return Run(ran, self._queues[place % 2][:count], count, int(host[_TOTAL]))
+
+    def _hold(self, c_bits: Any, c: Any, rows: Any, first: Any, fresh: bool, stream: int) -> None:
+        """Copy C (and, before the first iteration, the first frontier) into the buffers the
+        graphs read."""
+        _copy(self.c.data.ptr, c.data.ptr, c.nbytes, _D2D, stream)
+        if c_bits is not None:
+            _copy(self.c_bits.data.ptr, c_bits.data.ptr, c_bits.nbytes, _D2D, stream)
+        if fresh and rows.size:
+            _copy(self._first_rows.data.ptr, rows.data.ptr, rows.nbytes, _D2D, stream)
+            _copy(self._first.data.ptr, first.data.ptr, first.nbytes, _D2D, stream)
 
 
-def _batches(limit: int) -> Any:
-    """The batch sizes of one run (:data:`BATCHES`, the last one repeated) while their sum
-    stays within ``limit``."""
-    total, i = 0, 0
-    while total + BATCHES[i] <= limit:
-        yield BATCHES[i]
-        total += BATCHES[i]
-        i = min(i + 1, len(BATCHES) - 1)
+def _copy(dst: int, src: int, nbytes: int, kind: int, stream: int) -> None:
+    """An asynchronous copy of ``nbytes`` between addresses on ``stream``."""
+    if nbytes:
+        cupy.cuda.runtime.memcpyAsync(dst, src, nbytes, kind, stream)

@@ -16,12 +16,14 @@ __all__ = ["loop_module", "loop_supported", "registry_specs"]
 
 
 def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, ptr_type: Any = None) -> KernelModule:
-    """The frontier loop's kernel for ``semiring``: entry ``step(indptr, indices, values,
-    c_bits, c, q0, q1, first, stamp, state)``, one iteration of the loop (see the template).
+    """The frontier loop's kernels for ``semiring``: entries ``step(indptr, indices, values,
+    c_bits, c, q0, q1, first_rows, first, stamp, state, j)``, one iteration of the loop over the
+    whole device, and ``block(...)`` (the same but ``j``), iterations in one block while the
+    frontier is small (see the template).
     Column indices of ``index_type``, row pointers of ``ptr_type`` (default: the same)."""
     kernels, ops, tag, vf = codegen._matvec_parts(semiring, index_type, ptr_type, vector_first, "loop_push.cu")
     return codegen._module("loop", f"frontier loop {semiring.name} {semiring.key} {tag} vector_first={vf}",
-                           f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"step": "_step"})
+                           f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"step": "_step", "block": "_block"})
 
 
 def loop_supported(semiring: TypedSemiring, claim: bool, vector_first: bool) -> bool:

@@ -1,122 +1,347 @@
-// One iteration of a frontier loop run on the device (see backends/cupy/capture.py): the
+// Iterations of a frontier loop run on the device (see backends/cupy/capture.py): the
 // statement  C(~C.S, changed=D) << D' A  (claim: an ANY monoid, the first term to reach an
 // empty position of C stays) or  C(monoid, changed=D) << D' A  (relax: a full C, min or max).
 // The frontier D is a queue of row ids whose values are C's (what the statement makes them),
 // except at a run's first iteration, which reads rows and values from `first_rows`, `first`.
-// The loop's state is device memory, so a captured graph of these kernels replays with no
-// host work.  Kernel `j` of a graph (batches are multiples of 6) reads queue j % 2 and its
-// length state[COUNT + j % 3], writes the other queue and the next length, and clears the
-// length after that for kernel j + 1; each reads all it decides on at entry, written by the
-// kernels before it, so every block of a kernel decides alike.  A kernel whose frontier is
-// empty, or whose loop a kernel before it stopped (a frontier past the handover limits, or an
-// empty one), does nothing: iterations after the end cost an empty launch.  `stamp` (relax only) marks the
-// positions queued by an iteration (mark 1 + j % 2), each cleared as its row is taken.
+//
+// Two kernels run iterations, both on the loop's state in device memory:
+// - `_step`, one iteration over the whole GPU, k of them captured in a CUDA graph.  Iteration
+//   i = state[BASE] + j of a graph's kernel j (batches are multiples of 6) reads queue i % 2 and
+//   its length state[COUNT + i % 3], writes the other queue and the next length, and clears
+//   the length after that for the next kernel; each reads all it decides on at entry, written
+//   by the kernels before it, so every block of a kernel decides alike.  A kernel whose
+//   frontier is at most state[SMALL] long (so empty too), or whose loop a kernel before it
+//   stopped (STOP, or OVER: a frontier past the handover length), does nothing: iterations
+//   after the end cost an empty launch.  The first kernel to stop sets STOP and RAN (the
+//   kernels that ran).
+// - `_block`, one block of GB_LOOP_BLOCK threads running iteration after iteration with a
+//   block barrier between them (no launch per iteration), while the frontier is at most
+//   state[BLOCK_LIMIT] long (at most GB_LOOP_HELD: its queue is then also kept in shared
+//   memory), for at most state[MOST] iterations, from iteration state[BASE]; it leaves the
+//   state as the next `_step` expects it (BASE, the length; STOP, OVER and FRESH cleared) and
+//   RAN the iterations it ran.  (After a graph, the host writes BASE and MOST for it.)
+// An iteration: a lane takes a frontier row; rows of up to 32 entries side by side, a lane
+// each, GB_LOOP_UNROLL entries at a time (their loads and atomics issued together), longer
+// rows by the whole warp; each term claims C's empty position (an atomic or on C's presence)
+// or combines into C atomically, and a position that changed is queued once (the claim, or a
+// stamp per position for a relax: mark 1 + i % 2, cleared as its row is taken) with one
+// atomic add per warp.  state[TOTAL] counts the positions queued (for a claim: C's new entries).
 // Positions given to MULT: {{POSITIONS_DOC}}, with r the output index.
 #define GB_LOOP_STOP 0
 #define GB_LOOP_FRESH 1
 #define GB_LOOP_RAN 2
 #define GB_LOOP_COUNT 3
 #define GB_LOOP_HANDOVER 6
+#define GB_LOOP_BASE 7
+#define GB_LOOP_MOST 8
+#define GB_LOOP_SMALL 9
+#define GB_LOOP_BLOCK_LIMIT 10
+#define GB_LOOP_TOTAL 11
+#define GB_LOOP_OVER 12
+#define GB_LOOP_UNROLL 4
+#define GB_LOOP_BLOCK 1024
+#define GB_LOOP_HELD 4096
+
+// The loop's arrays and the iteration's place: what one iteration reads and writes.
+struct {{KERNEL}}_level {
+    const {{PTR_T}}* indptr;
+    const {{INDEX_T}}* indices;
+    const {{A}}* values;
+    bool* c_bits;
+    {{T}}* c;
+    const int* qin;        // the frontier (global memory), unless fresh or held
+    const int* qin_held;   // the frontier in shared memory (the block kernel's), or null
+    int* qout;             // the next frontier (global memory)
+    int* qout_held;        // its first GB_LOOP_HELD entries in shared memory too, or null
+    const int64_t* first_rows;
+    const {{T}}* first;
+    int* stamp;
+    long long* state;
+    unsigned long long* cout;  // the next frontier's length (global or shared memory)
+    long long cin;
+    long long handover;        // a next frontier past it sets STOP (the block kernel: no limit)
+    bool fresh;
+    int mark, last_mark;
+};
+
+namespace {
+
+typedef {{MONOID}} M;
+typedef {{T}} T;
+
+__device__ __forceinline__ T product(const {{KERNEL}}_level& L, long long k, {{XV}} xk, long long p, long long r) {
+    const {{A}} a = {{READS_A}} ? L.values[p] : ({{A}})0;  // values may be null when unread
+    return {{PRODUCT}};
+}
+
+// Queue the positions r[u] where add[u], for the warp's lanes together: one atomic add per
+// warp (every lane calls it with the same N).
+template <int N>
+__device__ __forceinline__ void enqueue(const {{KERNEL}}_level& L, const bool (&add)[N], const long long (&r)[N]) {
+    const int lane = threadIdx.x & 31;
+    int mine = 0;
+#pragma unroll
+    for (int u = 0; u < N; ++u) mine += add[u] ? 1 : 0;
+    int upto = mine;  // inclusive prefix sum over the warp
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const int other = __shfl_up_sync(0xffffffffu, upto, d);
+        if (lane >= d) upto += other;
+    }
+    const int total = __shfl_sync(0xffffffffu, upto, 31);
+    if (total == 0) return;
+    unsigned long long at = 0ull;
+    if (lane == 31) {
+        at = atomicAdd(L.cout, (unsigned long long)total);
+        atomicAdd((unsigned long long*)&L.state[GB_LOOP_TOTAL], (unsigned long long)total);
+        // (OVER, not STOP: the other blocks of this kernel may not have read STOP yet)
+        if ((long long)(at + total) > L.handover) L.state[GB_LOOP_OVER] = 1;  // read by the next kernels
+    }
+    long long pos = (long long)__shfl_sync(0xffffffffu, at, 31) + upto - mine;
+#pragma unroll
+    for (int u = 0; u < N; ++u) {
+        if (add[u]) {
+            L.qout[pos] = (int)r[u];
+            if (L.qout_held != nullptr && pos < GB_LOOP_HELD) L.qout_held[pos] = (int)r[u];
+            ++pos;
+        }
+    }
+}
+
+// The block kernel's next iteration reads the rows it queues now: their row pointers,
+// loaded beside this iteration's atomics, come into the SM's L1 cache, and their columns are
+// fetched there (see `fetch_rows`), so that iteration's first two loads hit L1.
+__device__ __forceinline__ void prefetch_l1(const void* p) {
+    asm volatile("prefetch.global.L1 [%0];" :: "l"(p));
+}
+
+// The terms of row k (value xk) at entries p[u] (where live[u]), reaching positions r[u]:
+// on return live[u] tells whether the term changed C at r[u] and r[u] is to be queued.
+// Loads, then atomics, each of all the terms at once.  In the block kernel, r[u]'s
+// row pointer (loaded beside the atomics; see `prefetch_l1`): row_at[u].
+template <int N>
+__device__ __forceinline__ void visit(const {{KERNEL}}_level& L, const long long (&k)[N], const {{XV}} (&xk)[N],
+                                      const long long (&p)[N], const long long (&r)[N], bool (&live)[N],
+                                      long long (&row_at)[N]) {
+    const bool ahead = L.qout_held != nullptr;
+    if (L.c_bits != nullptr) {  // claim: set r's presence bit (a byte of a 32-bit word)
+        unsigned bit[N], got[N];
+#pragma unroll
+        for (int u = 0; u < N; ++u) {
+            const unsigned long long at = (unsigned long long)&L.c_bits[live[u] ? r[u] : 0];
+            bit[u] = 1u << (8u * (unsigned)(at & 3ull));
+            got[u] = live[u] ? atomicOr((unsigned*)(at & ~3ull), bit[u]) : bit[u];
+            row_at[u] = ahead && live[u] ? (long long)L.indptr[r[u]] : 0;
+        }
+#pragma unroll
+        for (int u = 0; u < N; ++u) {
+            live[u] = (got[u] & bit[u]) == 0u;
+            if (live[u]) L.c[r[u]] = product(L, k[u], xk[u], p[u], r[u]);
+        }
+        return;
+    }
+    typedef typename gb_bits_of<sizeof(T)>::U U;
+    T old[N], next[N];
+#pragma unroll
+    for (int u = 0; u < N; ++u) {
+        if (live[u]) {
+            next[u] = product(L, k[u], xk[u], p[u], r[u]);
+            old[u] = L.c[r[u]];
+        }
+    }
+    U seen[N];
+#pragma unroll
+    for (int u = 0; u < N; ++u) {  // one compare-and-swap each, all issued together
+        if (live[u]) {
+            const T want = M::call(old[u], next[u]);
+            live[u] = !gb_same(want, old[u]);
+            if (live[u]) seen[u] = atomicCAS(reinterpret_cast<U*>(&L.c[r[u]]), gb_to_bits<T, U>(old[u]),
+                                             gb_to_bits<T, U>(want));
+        }
+        row_at[u] = ahead && live[u] ? (long long)L.indptr[r[u]] : 0;
+    }
+    int was[N];
+#pragma unroll
+    for (int u = 0; u < N; ++u) {
+        if (live[u]) {
+            if (seen[u] != gb_to_bits<T, U>(old[u])) {  // another term came first: combine again
+                live[u] = gb_atomic_combine_changed<M>(&L.c[r[u]], next[u]);
+            }
+            was[u] = live[u] ? atomicExch(&L.stamp[r[u]], L.mark) : L.mark;
+        }
+    }
+#pragma unroll
+    for (int u = 0; u < N; ++u) live[u] = live[u] && was[u] != L.mark;
+}
+
+// Fetch into L1 the first columns of the rows just queued (where live[u]; see `prefetch_l1`).
+template <int N>
+__device__ __forceinline__ void fetch_rows(const {{KERNEL}}_level& L, const bool (&live)[N], const long long (&row_at)[N]) {
+    if (L.qout_held == nullptr) return;
+#pragma unroll
+    for (int u = 0; u < N; ++u) {
+        if (live[u]) prefetch_l1(&L.indices[row_at[u]]);
+    }
+}
+
+// One iteration over frontier entries base0, base0 + stride, ... (stride a multiple of 32; the
+// warp's lanes take 32 entries side by side).
+__device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, long long base0, long long stride) {
+    const int lane = threadIdx.x & 31;
+    for (long long base = base0; base < L.cin; base += stride) {
+        const long long f = base + lane;
+        const bool in = f < L.cin;
+        long long k = 0, begin = 0, end = 0;
+        {{XV}} xk = ({{XV}})0;
+        if (in) {
+            k = L.fresh ? L.first_rows[f] : (long long)(L.qin_held != nullptr ? L.qin_held[f] : L.qin[f]);
+            if (!L.fresh && L.stamp != nullptr) atomicCAS(&L.stamp[k], L.last_mark, 0);  // k leaves the queue
+            if ({{READS_X}}) xk = L.fresh ? ({{XV}})L.first[f] : ({{XV}})L.c[k];
+            begin = (long long)L.indptr[k];
+            end = (long long)L.indptr[k + 1];
+        }
+        const long long length = end - begin;
+        const bool short_row = length <= 32;
+        int steps = short_row ? (int)((length + GB_LOOP_UNROLL - 1) / GB_LOOP_UNROLL) : 0;
+        for (int d = 16; d > 0; d >>= 1) steps = max(steps, __shfl_xor_sync(0xffffffffu, steps, d));
+        for (int s = 0; s < steps; ++s) {
+            long long ks[GB_LOOP_UNROLL], p[GB_LOOP_UNROLL], r[GB_LOOP_UNROLL];
+            {{XV}} xs[GB_LOOP_UNROLL];
+            bool live[GB_LOOP_UNROLL];
+#pragma unroll
+            for (int u = 0; u < GB_LOOP_UNROLL; ++u) {
+                ks[u] = k;
+                xs[u] = xk;
+                p[u] = begin + (long long)s * GB_LOOP_UNROLL + u;
+                live[u] = short_row && p[u] < end;
+                r[u] = live[u] ? (long long)L.indices[p[u]] : 0;
+            }
+            long long row_at[GB_LOOP_UNROLL];
+            visit<GB_LOOP_UNROLL>(L, ks, xs, p, r, live, row_at);
+            enqueue<GB_LOOP_UNROLL>(L, live, r);
+            fetch_rows<GB_LOOP_UNROLL>(L, live, row_at);
+        }
+        unsigned todo = __ballot_sync(0xffffffffu, !short_row);
+        while (todo != 0u) {
+            const int owner = __ffs(todo) - 1;
+            todo &= todo - 1u;
+            long long row[1] = {__shfl_sync(0xffffffffu, k, owner)};
+            const long long row_end = __shfl_sync(0xffffffffu, end, owner);
+            {{XV}} row_x[1] = {gb_shfl(0xffffffffu, xk, owner)};
+            for (long long p0 = __shfl_sync(0xffffffffu, begin, owner); p0 < row_end; p0 += 32) {
+                long long p[1] = {p0 + lane}, r[1] = {0};
+                bool live[1] = {p[0] < row_end};
+                if (live[0]) r[0] = (long long)L.indices[p[0]];
+                long long row_at[1];
+                visit<1>(L, row, row_x, p, r, live, row_at);
+                enqueue<1>(L, live, r);
+                fetch_rows<1>(L, live, row_at);
+            }
+        }
+    }
+}
+
+}  // namespace
 
 extern "C" __global__ void {{KERNEL}}_step(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, bool* __restrict__ c_bits, {{T}}* __restrict__ c,
-        int* __restrict__ q0, int* __restrict__ q1, const int64_t* __restrict__ first_rows,
-        const {{T}}* __restrict__ first, int* __restrict__ stamp, long long* __restrict__ state, int j) {
-    typedef {{MONOID}} M;
-    const long long cin = state[GB_LOOP_COUNT + j % 3];
+        const {{A}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
+        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
+        int j) {
+    const int i = j + (int)state[GB_LOOP_BASE];
+    const long long cin = state[GB_LOOP_COUNT + i % 3];
     const bool fresh = j == 0 && state[GB_LOOP_FRESH] != 0;
-    if (state[GB_LOOP_STOP] != 0 || cin == 0) {
-        // The loop is over: the kernels after this one must not take up a length slot this
-        // one left as it was (it would be an earlier, spent queue).
-        if (cin == 0 && blockIdx.x == 0 && threadIdx.x == 0) state[GB_LOOP_STOP] = 1;
+    const bool first_thread = blockIdx.x == 0 && threadIdx.x == 0;
+    if (j == 1 && first_thread) state[GB_LOOP_FRESH] = 0;  // (kernel 0 has read it)
+    if (state[GB_LOOP_STOP] != 0 || state[GB_LOOP_OVER] != 0 || cin <= state[GB_LOOP_SMALL]) {
+        // The loop is over (or goes on in the block kernel): the kernels after this one must
+        // not take up a length slot this one left as it was (it would be a spent queue's).
+        if (first_thread && state[GB_LOOP_STOP] == 0) {
+            state[GB_LOOP_STOP] = 1;
+            state[GB_LOOP_RAN] = j;
+        }
         return;
     }
-    {
-        const int* qin = (j & 1) ? q1 : q0;
-        int* qout = (j & 1) ? q0 : q1;
-        unsigned long long* cout = (unsigned long long*)&state[GB_LOOP_COUNT + (j + 1) % 3];
-        if (blockIdx.x == 0 && threadIdx.x == 0) {
-            state[GB_LOOP_COUNT + (j + 2) % 3] = 0;
-            state[GB_LOOP_RAN] = j + 1;
-            if (j == 1) state[GB_LOOP_FRESH] = 0;
-        }
-        const long long handover = state[GB_LOOP_HANDOVER];
-        const int mark = 1 + (j & 1), last_mark = 2 - (j & 1);
-        const int lane = threadIdx.x & 31;
-        const unsigned lower = (1u << lane) - 1u;
-        const long long warps = gb_thread_count() >> 5;
-        // Entry p of row k (value xk) reaching position r: true when it changed C there and r
-        // is not queued yet in this iteration.
-        auto visit = [&](long long k, {{XV}} xk, long long p, long long r) -> bool {
-            const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
-            if (c_bits != nullptr) {
-                if (!gb_set_flag(&c_bits[r])) return false;  // r had an entry, or another term claimed it
-                c[r] = {{PRODUCT}};
-                return true;
-            }
-            if (!gb_atomic_combine_changed<M>(&c[r], {{PRODUCT}})) return false;
-            return atomicExch(&stamp[r], mark) != mark;
-        };
-        // The warp's lanes that queue a position, in one atomic add (all 32 lanes call it); a
-        // queue longer than the handover length stops the loop after this iteration (the
-        // caller multiplies a large frontier otherwise).
-        auto enqueue = [&](bool add, long long r) {
-            const unsigned adding = __ballot_sync(0xffffffffu, add);
-            if (adding == 0u) return;
-            const int leader = __ffs(adding) - 1;
-            unsigned long long at = 0ull;
-            if (lane == leader) {
-                at = atomicAdd(cout, (unsigned long long)__popc(adding));
-                if ((long long)(at + __popc(adding)) > handover) state[GB_LOOP_STOP] = 1;  // read by the next kernels
-            }
-            at = __shfl_sync(0xffffffffu, at, leader);
-            if (add) qout[at + __popc(adding & lower)] = (int)r;
-        };
-        for (long long base = (gb_thread_id() >> 5) << 5; base < cin; base += warps << 5) {
-            const long long f = base + lane;
-            const bool in = f < cin;
-            long long k = 0, begin = 0, end = 0;
-            {{XV}} xk = ({{XV}})0;
-            if (in) {
-                k = fresh ? first_rows[f] : (long long)qin[f];
-                if (!fresh && stamp != nullptr) atomicCAS(&stamp[k], last_mark, 0);  // k leaves the queue
-                if ({{READS_X}}) xk = fresh ? ({{XV}})first[f] : ({{XV}})c[k];
-                begin = (long long)indptr[k];
-                end = (long long)indptr[k + 1];
-            }
-            // Rows of at most 32 entries side by side, a lane each; longer ones by the whole warp.
-            const long long length = end - begin;
-            const bool short_row = length <= 32;
-            int longest = short_row ? (int)length : 0;
-            for (int d = 16; d > 0; d >>= 1) longest = max(longest, __shfl_xor_sync(0xffffffffu, longest, d));
-            for (int s = 0; s < longest; ++s) {
-                bool add = false;
-                long long r = 0;
-                if (short_row && s < length) {
-                    r = (long long)indices[begin + s];
-                    add = visit(k, xk, begin + s, r);
-                }
-                enqueue(add, r);
-            }
-            unsigned todo = __ballot_sync(0xffffffffu, !short_row);
-            while (todo != 0u) {
-                const int owner = __ffs(todo) - 1;
-                todo &= todo - 1u;
-                const long long row = __shfl_sync(0xffffffffu, k, owner);
-                const long long row_end = __shfl_sync(0xffffffffu, end, owner);
-                const {{XV}} row_x = __shfl_sync(0xffffffffu, xk, owner);
-                for (long long p0 = __shfl_sync(0xffffffffu, begin, owner); p0 < row_end; p0 += 32) {
-                    const long long p = p0 + lane;
-                    bool add = false;
-                    long long r = 0;
-                    if (p < row_end) {
-                        r = (long long)indices[p];
-                        add = visit(row, row_x, p, r);
-                    }
-                    enqueue(add, r);
-                }
-            }
-        }
+    if (first_thread) {
+        state[GB_LOOP_COUNT + (i + 2) % 3] = 0;
+        state[GB_LOOP_RAN] = j + 1;
+    }
+    {{KERNEL}}_level L;
+    L.indptr = indptr;
+    L.indices = indices;
+    L.values = values;
+    L.c_bits = c_bits;
+    L.c = c;
+    L.qin = (i & 1) ? q1 : q0;
+    L.qin_held = nullptr;
+    L.qout = (i & 1) ? q0 : q1;
+    L.qout_held = nullptr;
+    L.first_rows = first_rows;
+    L.first = first;
+    L.stamp = stamp;
+    L.state = state;
+    L.cout = (unsigned long long*)&state[GB_LOOP_COUNT + (i + 1) % 3];
+    L.cin = cin;
+    L.handover = state[GB_LOOP_HANDOVER];
+    L.fresh = fresh;
+    L.mark = 1 + (i & 1);
+    L.last_mark = 2 - (i & 1);
+    iterate(L, (gb_thread_id() >> 5) << 5, gb_thread_count());
+}
+
+extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{A}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
+        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state) {
+    __shared__ int held[2][GB_LOOP_HELD];
+    __shared__ unsigned long long counts[3];
+    const int base = (int)state[GB_LOOP_BASE];
+    const long long most = state[GB_LOOP_MOST];
+    const long long limit = min(state[GB_LOOP_BLOCK_LIMIT], (long long)GB_LOOP_HELD);
+    const bool fresh = state[GB_LOOP_FRESH] != 0;
+    if (threadIdx.x == 0) {
+        counts[base % 3] = (unsigned long long)state[GB_LOOP_COUNT + base % 3];
+        counts[(base + 1) % 3] = 0ull;
+    }
+    __syncthreads();
+    {{KERNEL}}_level L;
+    L.indptr = indptr;
+    L.indices = indices;
+    L.values = values;
+    L.c_bits = c_bits;
+    L.c = c;
+    L.first_rows = first_rows;
+    L.first = first;
+    L.stamp = stamp;
+    L.state = state;
+    L.handover = 0x7fffffffffffffffLL;
+    long long ran = 0;
+    int i = base;
+    while (ran < most) {
+        const long long cin = (long long)counts[i % 3];
+        if (cin == 0 || cin > limit) break;
+        if (threadIdx.x == 0) counts[(i + 2) % 3] = 0ull;  // read at the last iteration, written at the next
+        L.qin = (i & 1) ? q1 : q0;
+        L.qin_held = ran > 0 ? held[i & 1] : nullptr;  // (the first iteration's frontier is in global memory)
+        L.qout = (i & 1) ? q0 : q1;
+        L.qout_held = held[(i + 1) & 1];
+        L.cout = &counts[(i + 1) % 3];
+        L.cin = cin;
+        L.fresh = fresh && ran == 0;
+        L.mark = 1 + (i & 1);
+        L.last_mark = 2 - (i & 1);
+        iterate(L, (long long)(threadIdx.x >> 5) << 5, GB_LOOP_BLOCK);
+        __syncthreads();
+        ++ran;
+        ++i;
+    }
+    if (threadIdx.x == 0) {
+        state[GB_LOOP_COUNT + i % 3] = (long long)counts[i % 3];
+        state[GB_LOOP_COUNT + (i + 1) % 3] = 0;
+        state[GB_LOOP_BASE] = i % 6;
+        state[GB_LOOP_RAN] = ran;
+        state[GB_LOOP_STOP] = 0;
+        state[GB_LOOP_OVER] = 0;
+        if (ran > 0) state[GB_LOOP_FRESH] = 0;
     }
 }
