@@ -73,9 +73,8 @@ def _matvec_expr(name: str, A: Matrix, u: Vector, op: Any, method: str, vector_f
         raise InvalidValue(f"method must be one of {METHODS}, got {method!r}")
     check_same_backend(A, u)
     typed = op if isinstance(op, TypedSemiring) else typed_semiring(op, unify(A._dtype, u._dtype))
-    if vector_first and _by_columns(A, typed):
-        return _ColumnMatVec(name, A, u, typed, method, matrix_first=False)
-    return _MatVec(name, A, u, typed, method, vector_first, out_size)
+    columns = vector_first and _by_columns(A, typed)
+    return _MatVec(name, A, u, typed, method, vector_first, out_size, columns)
 
 
 def transposed_mxv_expr(A: Matrix, u: Any, op: Any, method: str) -> Expression:
@@ -150,22 +149,28 @@ class _MatVec(Expression):
     """``A u`` (mxv) or ``u' A`` (vxm, ``vector_first``) over a typed semiring: a pull over
     the rows of output positions or a push from u's entries, chosen when it runs.
 
+    With ``columns`` (vxm where :func:`_by_columns` holds) the pull is the backend's
+    ``spmv_columns`` over A's own rows (:func:`_pull_columns`), so A' is never built; the pull's
+    one-pass forms (into, replacing, claiming) then do not apply.
+
     A class of its own, not an :class:`Expression` of closures: a loop of products makes one
     per statement, and for a small product the statement's host time is most of its time.
     """
 
     def __init__(self, name: str, A: Matrix, u: Vector, typed: TypedSemiring, method: str, vector_first: bool,
-                 out_size: int) -> None:
+                 out_size: int, columns: bool = False) -> None:
         # No closures: the methods below stand in for them.
         super().__init__(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, None, (A, u))
         self._A, self._u, self._typed = A, u, typed
         self._method, self._vector_first, self._out_size = method, vector_first, out_size
+        self._columns = columns
         self._decided: tuple[tuple[int, int], tuple[bool, Matrix]] | None = None
         self._u_count = u._count if u._count.__class__ is int else None  # (a count still on the device is not read)
 
     def _pulled(self) -> Matrix:
-        # The pull's rows are output positions: A's for mxv, A^T's (cached) for vxm.
-        return self._A._transposed() if self._vector_first else self._A
+        # The pull's rows are output positions: A's for mxv, A^T's (cached) for vxm; A's own
+        # rows for a pull by columns (never by rows: the one-pass pulls check _columns).
+        return self._A._transposed() if self._vector_first and not self._columns else self._A
 
     def _direction(self) -> tuple[bool, Matrix]:
         """(push?, the matrix it walks).  Push walks the rows of the matrix indexed by u: A's
@@ -196,6 +201,8 @@ class _MatVec(Expression):
         push, M = self._direction()
         if push:
             return _push(self._typed, M, self._u, self._vector_first, self._out_size, mask)
+        if self._columns:
+            return _pull_columns(self._typed, M, self._u, False, mask)
         return _pull(self._typed, M, self._u, self._vector_first, mask)
 
     def add_into(self, target: Any, accum: Any) -> bool:
@@ -203,11 +210,11 @@ class _MatVec(Expression):
         if not _joins_into(self._typed, self._u, target, accum):  # (first: the direction may read the device)
             return False
         push, M = self._direction()
-        return not push and _pull_into(self._typed, M, self._u, self._vector_first, target)
+        return not push and not self._columns and _pull_into(self._typed, M, self._u, self._vector_first, target)
 
     def write_into(self, target: Any) -> bool:
         """``target << self`` written by the pull into target's own storage, where it can."""
-        if self._method == "push" or not _replaces(self._typed, self._u, target):  # (a full u is pulled)
+        if self._method == "push" or self._columns or not _replaces(self._typed, self._u, target):  # (a full u is pulled)
             return False
         _pull_replacing(self._typed, self._pulled(), self._u, self._vector_first, target)
         return True
@@ -227,7 +234,7 @@ class _MatVec(Expression):
             return False
         push, M = self._direction()
         if not push:
-            return _pull_claiming(typed, M, u, vector_first, C, D)
+            return not self._columns and _pull_claiming(typed, M, u, vector_first, C, D)
         if not C._be.relaxes(typed, claim=True):
             return False
         if _pushes_into(typed, u, C, D):

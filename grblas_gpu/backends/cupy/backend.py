@@ -24,7 +24,7 @@ from ...limits import register_available, require_bytes
 from ...operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from ...operators.cmath import cast_array
 from ..base import Backend
-from . import codegen, signatures
+from . import codegen, columns_codegen, signatures
 from .codegen import KernelModule
 from .counts import DeviceCount, StreamCounts
 from .launch import CHANGES, PreparedLaunch, launch_kept, scalar_word
@@ -641,6 +641,21 @@ class CupyBackend(Backend):
         self._launch_kept_elementwise(codegen.bitmap_module(t), "set_where", n,
                                       (self._flag_array(where), scalar_word(cast_scalar(value, t)), bits, vals,
                                        np.int64(n)), _SET_WHERE_CHANGING)
+
+    def pulls_by_columns(self, semiring: TypedSemiring) -> bool:
+        """True when :meth:`spmv_columns` takes ``semiring`` (see :mod:`.columns`): ``u' A`` then
+        needs no transpose of A."""
+        return columns_codegen.columns_supported(semiring.monoid)
+
+    @_map_out_of_memory
+    def spmv_columns(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, x: Any, x_present: Any,
+                     col_mask: Any, complement: bool, ncols: int,
+                     matrix_first: bool = False) -> tuple[cupy.ndarray, cupy.ndarray]:
+        """``u' A`` (``A' u`` with ``matrix_first``) from A's own rows, no transpose (:mod:`.columns`)."""
+        from .columns import spmv_columns
+
+        return spmv_columns(self, semiring, indptr, indices, values, x, x_present, col_mask, complement, ncols,
+                            matrix_first)
 
     def pushes_atomically(self, semiring: TypedSemiring) -> bool:
         """True when ``spmspv`` combines a push into a dense result for ``semiring``."""
