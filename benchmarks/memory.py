@@ -15,6 +15,10 @@ symmetric when loaded; default 22 to 27 on a GPU, 8 to 12 on the CPU) it reports
   (kernels compiled beforehand on a small graph).  Each algorithm starts from the matrix at
   rest (``free_derived()`` first): a transpose it needs counts in its own peak.
 
+With ``--repeat N`` each algorithm then runs N more times from the matrix at rest and N times
+with what the previous run left (a transpose built, plans): the medians are ``fresh s`` and
+``kept s``.
+
 With ``--trace`` (GPU) each algorithm's allocations of at least 1% of the CSR are also
 grouped by where they were made (the innermost frames in the package and in the algorithm):
 how many, the largest and their total, and which made the peak.
@@ -32,6 +36,7 @@ import datetime
 import gc
 import json
 import platform
+import statistics
 import sys
 import time
 import traceback
@@ -187,7 +192,8 @@ def warm_up(backend: str, pr_iters: int, symmetric: bool = False) -> None:
     device_sync()
 
 
-def measure_scale(scale: int, backend: str, pr_iters: int, symmetric: bool = False, trace: bool = False) -> dict:
+def measure_scale(scale: int, backend: str, pr_iters: int, symmetric: bool = False, trace: bool = False,
+                  repeat: int = 0) -> dict:
     """Build, load and run every algorithm at one scale; failures become ``error`` fields."""
     import grblas_gpu as gb
 
@@ -220,6 +226,8 @@ def measure_scale(scale: int, backend: str, pr_iters: int, symmetric: bool = Fal
     for name, fn in _runs(A, source, pr_iters).items():
         A.free_derived()  # each algorithm from the matrix at rest: a transpose another built is not free
         row["algorithms"].append(_measure_algorithm(name, fn, gpu, row["csr_bytes"], trace))
+        if repeat and "error" not in row["algorithms"][-1]:
+            row["algorithms"][-1].update(_repeated(A, fn, repeat))
     del A
     _release(gpu)
     return row
@@ -248,6 +256,25 @@ def _measure_algorithm(name: str, fn: Callable[[], Any], gpu: bool, csr_bytes: i
     return out
 
 
+def _repeated(A: Any, fn: Callable[[], Any], repeat: int) -> dict:
+    """Median seconds of ``repeat`` runs from the matrix at rest and of ``repeat`` runs that keep
+    what the one before left (kernels are compiled by then)."""
+    out = {}
+    for key, free in (("fresh_s", True), ("kept_s", False)):
+        times = []
+        for _ in range(repeat):
+            if free:
+                A.free_derived()
+            device_sync()
+            t0 = time.perf_counter()
+            fn()
+            device_sync()
+            times.append(time.perf_counter() - t0)
+        out[key] = round(statistics.median(times), 4)
+    A.free_derived()
+    return out
+
+
 def ran_required(row: dict) -> bool:
     """True when BFS, SSSP and PageRank all ran at this scale."""
     done = {a["algorithm"] for a in row.get("algorithms", []) if "error" not in a}
@@ -255,7 +282,7 @@ def ran_required(row: dict) -> bool:
 
 
 def run(scales: list[int], backend: str, pr_iters: int, symmetric: bool = False,
-        done: Callable[[dict], None] | None = None, trace: bool = False) -> dict:
+        done: Callable[[dict], None] | None = None, trace: bool = False, repeat: int = 0) -> dict:
     """Every scale in turn, up to the first that does not fit; ``done(data)`` after each."""
     gpu = backend == "cupy"
     if not gpu:
@@ -264,7 +291,7 @@ def run(scales: list[int], backend: str, pr_iters: int, symmetric: bool = False,
     warm_up(backend, pr_iters, symmetric)
     for scale in scales:
         print(f"[{time.strftime('%H:%M:%S')}] kron scale {scale}", file=sys.stderr, flush=True)
-        row = measure_scale(scale, backend, pr_iters, symmetric, trace)
+        row = measure_scale(scale, backend, pr_iters, symmetric, trace, repeat)
         data["scales"].append(row)
         fitted = [r["scale"] for r in data["scales"] if ran_required(r)]
         data["largest_scale"] = max(fitted) if fitted else None
@@ -317,13 +344,13 @@ def markdown(data: dict) -> str:
                      f"{_size(r.get('csr_bytes'))} | {_size(rest)} | {ratio} | {_size(r.get('load_peak_bytes'))} | "
                      f"{r.get('load_s', '')} | {r.get('error', '')} |" if "vertices" in r else
                      f"| {r['graph']} | | | | | | | | {r.get('error', '')} |")
-    lines += ["", "| graph | algorithm | seconds | peak beyond the matrix | peak / CSR | notes |",
-              "|---|---|---|---|---|---|"]
+    lines += ["", "| graph | algorithm | seconds | fresh s | kept s | peak beyond the matrix | peak / CSR | notes |",
+              "|---|---|---|---|---|---|---|---|"]
     for r in data["scales"]:
         for a in r["algorithms"]:
             x = f"{a['peak_x_csr']:.2f}x" if a.get("peak_x_csr") is not None else ""
-            lines.append(f"| {r['graph']} | {a['algorithm']} | {a.get('seconds', '')} | "
-                         f"{_size(a.get('peak_extra_bytes'))} | {x} | {a.get('error', '')} |")
+            lines.append(f"| {r['graph']} | {a['algorithm']} | {a.get('seconds', '')} | {a.get('fresh_s', '')} | "
+                         f"{a.get('kept_s', '')} | {_size(a.get('peak_extra_bytes'))} | {x} | {a.get('error', '')} |")
     sites = [(r["graph"], a) for r in data["scales"] for a in r["algorithms"] if a.get("sites")]
     if sites:
         lines += ["", "Allocations of 1% of the CSR or more, by site (innermost package frame < algorithm frame):", "",
@@ -356,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pr-iters", type=int, default=10)
     p.add_argument("--symmetric", action="store_true", help="the symmetric graphs, declared symmetric")
     p.add_argument("--tag", default="", help="results go to memory-TAG.json / .md")
+    p.add_argument("--repeat", type=int, default=0, help="median seconds of N more runs, fresh and kept")
     p.add_argument("--trace", action="store_true", help="GPU: group each algorithm's large allocations by call site")
     p.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     a = p.parse_args(argv)
@@ -364,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
 
         a.backend = "cupy" if gb.gpu_available() else "numpy"
     scales = a.scales or (list(range(22, 28)) if a.backend == "cupy" else [8, 10, 12])
-    data = run(scales, a.backend, a.pr_iters, a.symmetric, lambda d: write(d, a.out, a.tag), a.trace)
+    data = run(scales, a.backend, a.pr_iters, a.symmetric, lambda d: write(d, a.out, a.tag), a.trace, a.repeat)
     print(markdown(data))
     return 0
 
