@@ -206,6 +206,7 @@ def measure_scale(scale: int, backend: str, pr_iters: int, symmetric: bool = Fal
     except Exception as exc:  # noqa: BLE001 - MemoryError and the like end the run
         return {**row, "error": "build: " + _error_text(exc)}
     row.update({"vertices": g.n, "edges": g.nnz, "csr_bytes": g.nbytes, "build_s": round(g.build_s, 3)})
+    _note(f"built {row['graph']}: {g.nnz:,} edges in {g.build_s:.1f} s")
     source = g.max_degree_vertex()
     loading = _tracker(gpu)
     t0 = time.perf_counter()
@@ -219,6 +220,7 @@ def measure_scale(scale: int, backend: str, pr_iters: int, symmetric: bool = Fal
         _release(gpu)
         return {**row, "error": "load: " + _error_text(exc)}
     row["load_s"] = round(time.perf_counter() - t0, 3)
+    _note(f"loaded in {row['load_s']} s")
     del g
     gc.collect()
     row["matrix_bytes"] = _used_bytes(gpu) - before
@@ -226,11 +228,17 @@ def measure_scale(scale: int, backend: str, pr_iters: int, symmetric: bool = Fal
     for name, fn in _runs(A, source, pr_iters).items():
         A.free_derived()  # each algorithm from the matrix at rest: a transpose another built is not free
         row["algorithms"].append(_measure_algorithm(name, fn, gpu, row["csr_bytes"], trace))
+        _note(f"{name}: {row['algorithms'][-1].get('seconds', row['algorithms'][-1].get('error'))}")
         if repeat and "error" not in row["algorithms"][-1]:
             row["algorithms"][-1].update(_repeated(A, fn, repeat))
     del A
     _release(gpu)
     return row
+
+
+def _note(text: str) -> None:
+    """A progress line on stderr."""
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
 def _measure_algorithm(name: str, fn: Callable[[], Any], gpu: bool, csr_bytes: int, trace: bool = False) -> dict:
