@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 import scipy.sparse as sps
-from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, sssp
+from grblas_gpu.algorithms import bfs_levels, bfs_parents, connected_components, pagerank, sssp
 
 import grblas_gpu as gb
 from grblas_gpu import BOOL, FP32, FP64, INT64, semiring
@@ -116,13 +116,28 @@ def test_dense_reference_and_wide_pointers(small_threshold: None) -> None:
     assert A._T is None
 
 
-def test_any_monoid_keeps_the_transpose(small_threshold: None) -> None:
-    """BFS's ANY pull stops at a row's first term: it still goes through A' (built and kept)."""
+@pytest.mark.parametrize("name", ["any_pair", "any_secondi", "any_firsti"])
+def test_structural_pull_through_a_transpose_without_values(small_threshold: None, name: str) -> None:
+    """An ANY pull stops at a row's first term: it goes through A', here one without values
+    (BOOL, kept with A's derived forms), as do other products that never read A's values."""
     m = _directed(1000, 8000, seed=6)
-    A = gb.Matrix.from_csr(m.indptr, m.indices, m.data, ncols=1000, backend="cupy", copy=True)
-    u = gb.Vector.from_coo(np.arange(1000), np.ones(1000), size=1000, backend="cupy")
-    u.vxm(A, semiring.any_pair, method="pull").new()
-    assert A._T is not None
+    A_np, A = _both(m, FP32)
+    sr = getattr(semiring, name)[INT64]
+    got, want = (_vector(1000, 1.0, INT64, b).vxm(M, sr, method="pull").new() for b, M in
+                 (("cupy", A), ("numpy", A_np)))
+    assert A._T is None
+    pattern = A._derived["pattern transpose"]
+    assert pattern.dtype == BOOL and pattern.nvals == m.nnz
+    held = A.memory_usage()["derived"]
+    assert held < 0.85 * (m.indptr.nbytes + m.indices.nbytes + 4 * m.nnz)  # no values: rows and a byte an entry
+    gi, gv = got.to_coo()
+    wi, wv = want.to_coo()
+    np.testing.assert_array_equal(gi, wi)
+    if name == "any_secondi":  # the row k of some term: A[k, j] is stored
+        dense = m.toarray() != 0
+        assert all(dense[k, j] for j, k in zip(gi.tolist(), gv.tolist()))
+    else:  # the same value whichever term is taken (1, or x's position 0)
+        np.testing.assert_array_equal(gv, wv)
 
 
 @contextmanager
@@ -174,7 +189,21 @@ def test_directed_peaks_need_no_transpose(algorithm: str) -> None:
         _same(got, want, exact=True)
 
 
-def test_bfs_unchanged_on_a_directed_graph() -> None:
-    m = _directed(1 << 14, 1 << 18, seed=17)
-    A_np, A_gpu = _both(m, FP32)
-    _same(bfs_levels(A_gpu, 0), bfs_levels(A_np, 0), exact=True)
+def test_bfs_on_a_directed_graph() -> None:
+    m = _directed(1 << 16, 1 << 21, seed=17)
+    A_np, A = _both(m, FP32)
+    csr = m.indptr.nbytes + m.indices.nbytes + 4 * m.nnz
+    bfs_levels(A, 0)
+    A.free_derived()
+    with _pool_peak() as peak:
+        got = bfs_levels(A, 0)
+    assert A._T is None and peak[0] <= 1.0 * csr, f"bfs peak {peak[0] / csr:.2f}x the CSR"
+    want = bfs_levels(A_np, 0)
+    _same(got, want, exact=True)
+    parents = bfs_parents(A, 0)
+    pi, pv = parents.to_coo()
+    li, lv = want.to_coo()
+    np.testing.assert_array_equal(pi, li)
+    level = dict(zip(li.tolist(), lv.tolist()))
+    for v, p in zip(pi.tolist()[1:200], pv.tolist()[1:200]):  # a parent one level up, with an edge to v
+        assert level[p] == level[v] - 1 and m[p, v] != 0

@@ -26,6 +26,7 @@ from ..operators import TypedSemiring, typed_binary, typed_semiring
 from ..operators.base import Positions
 from ..scalar import Scalar
 from ..vector import Vector
+from .structural import pattern_transpose
 
 # Push from a frontier holding less than this share of the vertices and of the matrix's
 # entries.  A pull that exits a row early (ANY and BOOL monoids) reads few entries per row,
@@ -90,6 +91,17 @@ def transposed_mxv_expr(A: Matrix, u: Any, op: Any, method: str) -> Expression:
     if _by_columns(A, typed):
         return _ColumnMatVec("mxv", A, u, typed, method, matrix_first=True)
     return mxv_expr(A._transposed(), u, typed, method)
+
+
+def _pattern_transposed(A: Matrix) -> Matrix:
+    """A' for a pull that never reads A's values: A's transpose where held (A itself when
+    symmetric), else A' without values (:func:`.structural.pattern_transpose`, kept with A's
+    derived forms) where the backend makes one, else A's transpose, built and kept.  (Symmetry
+    is asked first: finding it may build and keep the full transpose.)"""
+    if A.is_symmetric or A._T is not None:
+        return A._transposed()
+    pattern = A._memo("pattern transpose", lambda: pattern_transpose(A))
+    return A._transposed() if pattern is None else pattern
 
 
 def _by_columns(A: Matrix, typed: TypedSemiring) -> bool:
@@ -168,9 +180,14 @@ class _MatVec(Expression):
         self._u_count = u._count if u._count.__class__ is int else None  # (a count still on the device is not read)
 
     def _pulled(self) -> Matrix:
-        # The pull's rows are output positions: A's for mxv, A^T's (cached) for vxm; A's own
-        # rows for a pull by columns (never by rows: the one-pass pulls check _columns).
-        return self._A._transposed() if self._vector_first and not self._columns else self._A
+        # The pull's rows are output positions: A's for mxv, A^T's (cached) for vxm, or A'
+        # without values (see _pattern_transposed) for a product that never reads them; A's
+        # own rows for a pull by columns (never by rows: the one-pass pulls check _columns).
+        if not self._vector_first or self._columns:
+            return self._A
+        if _pull_types(self._typed, True)[1] is None:
+            return _pattern_transposed(self._A)
+        return self._A._transposed()
 
     def _direction(self) -> tuple[bool, Matrix]:
         """(push?, the matrix it walks).  Push walks the rows of the matrix indexed by u: A's
