@@ -31,8 +31,7 @@ def _sm_count(device: int) -> int:
 
 
 def _grid(nnz: int, sm_count: int) -> int:
-    """Blocks for ``nnz`` entries: a warp for every ``32 * COLUMN_ITEMS`` of them, at most
-    ``_BLOCKS_PER_SM`` blocks an SM (each warp takes an equal contiguous range)."""
+    """Blocks for a grid stride over ``nnz`` entries in warp tiles of ``32 * COLUMN_ITEMS``."""
     warps = -(-nnz // (32 * COLUMN_ITEMS))
     return max(1, min(-(-warps * 32 // _BLOCK), _BLOCKS_PER_SM * sm_count))
 

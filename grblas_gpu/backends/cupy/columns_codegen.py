@@ -19,8 +19,7 @@ from .codegen import KernelModule
 __all__ = ["COLUMN_ITEMS", "columns_module", "columns_supported", "registry_specs"]
 
 COLUMN_ITEMS = 8
-"""The grid has a warp for every ``32 * COLUMN_ITEMS`` entries (fewer where the SMs are full:
-each warp then takes a longer range)."""
+"""Entries per lane of a warp's tile (a tile is ``32 * COLUMN_ITEMS`` consecutive entries)."""
 
 # Native atomics of CUDA, by (monoid, C type): one instruction instead of a compare-and-swap loop
 # (a hub column's terms would otherwise retry behind one another).
@@ -65,7 +64,7 @@ def columns_module(semiring: TypedSemiring, index_type: Any, matrix_first: bool,
         raise DomainMismatch(f"{semiring.monoid!r}: no column product (see columns_supported)")
     vector_first = not matrix_first
     kernels, ops, tag, _ = codegen._matvec_parts(semiring, index_type, ptr_type, vector_first, "spmv_columns.cu",
-                                                 {"COMBINE": _combine(semiring.monoid)})
+                                                 {"ITEMS": str(COLUMN_ITEMS), "COMBINE": _combine(semiring.monoid)})
     mf = int(bool(matrix_first))
     return codegen._module("columns", f"columns {semiring.name} {semiring.key} {tag} matrix_first={mf}",
                            f"gb_columns_{semiring.key}_{tag}_mf{mf}", ops, kernels, {"main": ""})
