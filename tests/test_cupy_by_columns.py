@@ -207,3 +207,16 @@ def test_bfs_on_a_directed_graph() -> None:
     level = dict(zip(li.tolist(), lv.tolist()))
     for v, p in zip(pi.tolist()[1:200], pv.tolist()[1:200]):  # a parent one level up, with an edge to v
         assert level[p] == level[v] - 1 and m[p, v] != 0
+
+
+def test_sums_that_ignore_the_values_pull_through_a_transpose_without_values(small_threshold: None) -> None:
+    """``A.T.mxv(u, plus_second)`` (unweighted PageRank's product) goes through A' without values
+    (a pull, as fast as through a held transpose); ``plus_times`` (weighted) from A's own rows."""
+    m = _directed(2000, 30_000, seed=8, hub=3000)
+    A_np, A = _both(m, FP64)
+    for sr in (semiring.plus_second, semiring.plus_times):
+        got, want = (M.T.mxv(_vector(2000, 1.0, FP64, b), sr).new() for b, M in (("cupy", A), ("numpy", A_np)))
+        _same(got, want, exact=False)
+        assert A._T is None
+        assert (A._derived.get("pattern transpose") is not None) == (sr is semiring.plus_second)
+        A.free_derived()
