@@ -1,10 +1,13 @@
-"""A minimum spanning forest by Boruvka's algorithm: each component's lightest outgoing edge."""
+"""A minimum spanning forest by Boruvka's algorithm: each component's lightest outgoing edge,
+then the components contracted to single vertices."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from grblas_gpu import BOOL, INT64, Matrix, Vector, binary, monoid, select, semiring
+from grblas_gpu import BOOL, INT64, Matrix, binary, monoid, select, semiring
 
 from ._checks import check_no_nan, check_numeric, check_square, check_vertex_memory
 from .connected_components import connected_components
@@ -21,65 +24,77 @@ def minimum_spanning_forest(A: Matrix) -> Matrix:
     (``n - components`` edges) with the least total weight.  Negative weights are allowed,
     NaN ones are refused (``InvalidValue``).
 
-    Math (Boruvka): the edges are first ranked by ``(weight, u, v)`` (one sort on the host,
-    so ties go to the edge with the smaller endpoints and all ranks differ); ``R`` holds
-    the ranks both ways.  Each round, with ``comp`` the component label of every vertex
-    (connected components of the forest so far) and ``P`` its one-hot matrix
-    (``P[v, comp[v]]``)::
+    Math (Boruvka, contracting): the edges are first ranked by ``(weight, u, v)`` (on the
+    host, see :func:`edge_ranks`, so ties go to the edge with the smaller endpoints and all
+    ranks differ, and a rank names its edge); ``R`` holds the ranks both ways.  Each round, ``R`` is the
+    graph of the components found so far (one vertex each, the least rank between two of
+    them as their edge, none inside one)::
 
-        X     = R where comp[u] != comp[v]      (diag(comp) any.first R) ne (R any.second diag(comp))
-        best  = X min.reduce rows               (lightest edge out of each vertex)
-        pick  = P (min.second) (best min.first P)   (lightest out of each vertex's component)
-        F    |= entries of X equal to pick of their row, both ways
+        best  = R min.reduce rows          (each component's lightest outgoing edge: a forest edge)
+        H     = the components joined by those edges;  label = connected_components(H)
+        Q     = one-hot of label, renumbered 0 .. k-1  (Q[a, label[a]])
+        R     = offdiag(Q' (min.second) R (min.first) Q)   (the merged components' graph)
 
-    With distinct ranks the picked edges never close a cycle, and every round at least
+    With distinct ranks the chosen edges never close a cycle, and every round at least
     halves the number of components with an outgoing edge, so there are at most
-    ``log2 n`` rounds.  A round reads ``X.nvals`` and the labels (to build ``P``) on the
-    host.
+    ``log2 n`` rounds, each over the edges still between components (fewer every round).
+    A round reads the chosen ranks and the labels of the components on the host.
 
-    Reference: O. Boruvka, "O jistem problemu minimalnim" (1926); LAGraph
-    ``LAGraph_msf``; networkx ``minimum_spanning_tree`` (a forest where the graph is not
-    connected).
+    Reference: O. Boruvka, "O jistem problemu minimalnim" (1926); V. Vineet, P. Harish,
+    S. Patidar, P. J. Narayanan, "Fast minimum spanning tree for large graphs on the GPU",
+    HPG 2009 (contraction); networkx ``minimum_spanning_tree`` (a forest where the graph is
+    not connected).
     """
     check_square(A, "minimum_spanning_forest")
     check_numeric(A, "minimum_spanning_forest")
-    check_vertex_memory(A, "minimum_spanning_forest", 64, host_per_vertex=24)
+    check_vertex_memory(A, "minimum_spanning_forest", 64, host_per_vertex=40)
     check_no_nan(A, "minimum_spanning_forest")
     n, backend = A.nrows, A.backend
-    E = A.select(select.offdiag).new()
-    upper = E.ewise_add(E.T, binary.min).new().select(select.triu, 1).new()  # each edge once
-    R = _ranks(upper)
-    forest = Matrix(BOOL, n, n, backend=backend)
-    comp = connected_components(forest)
-    while True:
-        crossing = _crossing(R, comp)
-        if not crossing.nvals:
-            break
-        best = crossing.reduce_rowwise(monoid.min).new()
-        ids, labels = comp.to_coo()
-        P = Matrix.from_coo(ids, labels, True, nrows=n, ncols=n, dtype=BOOL, backend=backend)
-        pick = P.mxv(best.vxm(P, semiring.min_first[INT64]).new(), semiring.min_second[INT64]).new()
-        at_pick = pick.diag().mxm(crossing, semiring.any_first[INT64]).new()  # pick[u] on row u
-        picked = crossing.ewise_mult(at_pick, binary.eq).new().select(select.valueeq, True).new()
-        forest(binary.lor) << picked.ewise_add(picked.T, binary.lor)
-        comp = connected_components(forest)
-    return upper.ewise_mult(forest, binary.first).new()
+    lower = A.select(select.tril, -1).new()
+    upper = A.select(select.triu, 1).new().ewise_add(lower.T, binary.min).new()  # each edge once
+    u, v, w = upper.to_coo()  # by (u, v)
+    rank, edge = edge_ranks(w)
+    R = Matrix.from_coo(np.r_[u, v], np.r_[v, u], np.r_[rank, rank], nrows=n, ncols=n, dtype=INT64,
+                        backend=backend, symmetric=True)
+    component = np.arange(n)  # the vertex of R that holds each vertex of A
+    chosen = []
+    while R.nvals:
+        picked = edge(np.unique(R.reduce_rowwise(monoid.min).new().to_coo()[1]))  # positions in u, v, w
+        chosen.append(picked)
+        Q, QT, labels = _merged(component[u[picked]], component[v[picked]], R.nrows, backend)
+        component = labels[component]
+        R = QT.mxm(R, semiring.min_second[INT64]).new().mxm(Q, semiring.min_first[INT64]).new()
+        R = R.select(select.offdiag).new()
+    picked = np.concatenate(chosen) if chosen else rank[:0]
+    return Matrix.from_coo(u[picked], v[picked], w[picked], nrows=n, ncols=n, dtype=upper.dtype, backend=backend)
 
 
-def _ranks(upper: Matrix) -> Matrix:
-    """The edges of ``upper`` (``u < v``) valued with their rank by ``(weight, u, v)``,
-    stored both ways."""
-    u, v, w = upper.to_coo()
-    rank = np.empty(len(w), dtype=np.int64)
-    rank[np.lexsort((v, u, w))] = np.arange(len(w))
-    ranked = Matrix.from_coo(u, v, rank, nrows=upper.nrows, ncols=upper.ncols, dtype=INT64, backend=upper.backend)
-    return ranked.ewise_add(ranked.T, binary.first).new()
+def edge_ranks(w: np.ndarray) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """Distinct INT64 keys of the edges whose weights are ``w`` (listed by ``(u, v)``),
+    increasing with ``(weight, u, v)``, and the function from keys back to positions in
+    ``w``.  Integer weights of a small enough range need no sort: the key of the edge at
+    ``p`` is ``(w[p] - min w) * len(w) + p``; other weights are ranked by a stable sort."""
+    m = len(w)
+    w = w.astype(np.int64) if w.dtype == np.bool_ else w
+    whole = m and bool(np.all(np.isfinite(w))) and bool(np.all(w == np.round(w)))
+    span = int(w.max()) - int(w.min()) + 1 if whole else 0
+    if whole and span < 1 << 53 and span * m < 1 << 62:
+        key = (w - w.min()).astype(np.int64) * m + np.arange(m)
+        return key, lambda keys: keys % m
+    order = np.argsort(w, kind="stable")
+    rank = np.empty(m, dtype=np.int64)
+    rank[order] = np.arange(m)
+    return rank, lambda keys: order[keys]
 
 
-def _crossing(R: Matrix, comp: Vector) -> Matrix:
-    """The entries ``R[u, v]`` whose endpoints have different labels in ``comp``."""
-    label = comp.diag()
-    row_label = label.mxm(R, semiring.any_first[INT64]).new()
-    col_label = R.mxm(label, semiring.any_second[INT64]).new()
-    differ = row_label.ewise_mult(col_label, binary.ne).new().select(select.valueeq, True).new()
-    return R.ewise_mult(differ, binary.first).new()
+def _merged(a: np.ndarray, b: np.ndarray, k: int, backend: str) -> tuple[Matrix, Matrix, np.ndarray]:
+    """The one-hot matrix ``Q`` (``k x k'``) of the components of the graph on ``k`` vertices
+    with edges ``{a[i], b[i]}``, numbered ``0 .. k'-1``, its transpose, and that numbering
+    as an array."""
+    H = Matrix.from_coo(np.r_[a, b], np.r_[b, a], True, nrows=k, ncols=k, dtype=BOOL, dup_op=binary.any,
+                        backend=backend, symmetric=True)
+    _, labels = np.unique(connected_components(H).to_coo()[1], return_inverse=True)
+    ids, merged = np.arange(k), int(labels.max(initial=-1)) + 1
+    Q = Matrix.from_coo(ids, labels, 1, nrows=k, ncols=merged, dtype=INT64, backend=backend)
+    QT = Matrix.from_coo(labels, ids, 1, nrows=merged, ncols=k, dtype=INT64, backend=backend)
+    return Q, QT, labels

@@ -1,18 +1,20 @@
 """File readers against their peers: ``python -m benchmarks.readers [--edges N] [--repeat R]``.
 
 Writes a Matrix Market file (``coordinate real general``, ``N`` distinct entries in random
-order, or sorted with ``--sorted``, 17-digit reals) and a SNAP edge list (two comment lines, then ``N`` tab-separated
+order, or sorted with ``--sorted``, 17-digit reals; ``--pattern``: no values) and a SNAP edge list (two comment lines, then ``N`` tab-separated
 ``src dst`` lines) to a temporary folder, then times, in this one process:
 
 * Matrix Market: ``grblas_gpu.io.parse_matrix_market`` (to COO arrays, duplicates
   checked), ``grblas_gpu.io.mmread`` (to a Matrix), and the pure path forced, against
-  ``scipy.io.mmread`` and ``fast_matrix_market.read_coo``;
+  ``scipy.io.mmread`` (COO arrays), ``scipy.io.mmread(...).tocsr()`` (a CSR, as a Matrix
+  holds) and ``fast_matrix_market.read_coo``;
 * edge list: ``grblas_gpu.io.parse_edgelist``, ``read_edgelist`` and the pure path,
   against ``numpy.loadtxt`` and ``pandas.read_csv`` (C engine).
 
 Each figure is the best of ``R`` runs, the contenders taking turns (the machine may be
-shared); ratios are ours over the peer.  Missing peers are skipped.  Reading with one thread: ``--threads 1`` sets
-pyarrow's and fast_matrix_market's (and scipy's) thread use to one.
+shared); ratios are ours over the peer.  Missing peers are skipped.  The first line says how
+many threads each contender parses with; ``--threads 1`` sets pyarrow's, scipy's and
+fast_matrix_market's to one (numpy.loadtxt and pandas use one anyway): the comparison per core.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from typing import Any
 import numpy as np
 
 
-def write_files(folder: Path, edges: int, seed: int = 1, ordered: bool = False) -> tuple[Path, Path]:
+def write_files(folder: Path, edges: int, seed: int = 1, ordered: bool = False,
+                pattern: bool = False) -> tuple[Path, Path]:
     """A Matrix Market file and a SNAP edge list of ``edges`` distinct random entries, in random
-    order, or sorted by row and column (``ordered``: as SNAP lists and many Matrix Market files are)."""
+    order, or sorted by row and column (``ordered``: as SNAP lists and many Matrix Market files are);
+    a ``pattern`` Matrix Market file holds no values (a graph's usual form)."""
     rng = np.random.default_rng(seed)
     n = 1 << 20
     keys = np.unique(rng.integers(0, n * n, int(edges * 1.01)))
@@ -41,8 +45,12 @@ def write_files(folder: Path, edges: int, seed: int = 1, ordered: bool = False) 
     values = rng.standard_normal(len(keys)).tolist()
     mtx, snap = folder / "bench.mtx", folder / "bench.txt"
     with open(mtx, "w") as f:
-        f.write(f"%%MatrixMarket matrix coordinate real general\n% benchmark\n{n} {n} {len(keys)}\n")
-        f.writelines(f"{r} {c} {v!r}\n" for r, c, v in zip(rows, cols, values))
+        f.write(f"%%MatrixMarket matrix coordinate {'pattern' if pattern else 'real'} general\n% benchmark\n"
+                f"{n} {n} {len(keys)}\n")
+        if pattern:
+            f.writelines(f"{r} {c}\n" for r, c in zip(rows, cols))
+        else:
+            f.writelines(f"{r} {c} {v!r}\n" for r, c, v in zip(rows, cols, values))
     with open(snap, "w") as f:
         f.write("# Directed graph (benchmark)\n# FromNodeId\tToNodeId\n")
         f.writelines(f"{r}\t{c}\n" for r, c in zip(rows, cols))
@@ -92,6 +100,7 @@ def matrix_market_cases(path: Path, threads: int | None) -> dict[str, Callable[[
         import scipy.io
 
         cases["scipy.io.mmread"] = lambda: scipy.io.mmread(path)
+        cases["scipy.io.mmread(...).tocsr()"] = lambda: scipy.io.mmread(path).tocsr()
     except ImportError:
         pass
     try:
@@ -137,7 +146,7 @@ def report(title: str, times: dict[str, float], peers: list[str]) -> None:
 
 
 def set_threads(threads: int | None) -> None:
-    """Limit pyarrow (our fast path) and scipy's fast_matrix_market to ``threads``."""
+    """Limit pyarrow (our fast path), scipy's and fast_matrix_market's own to ``threads``."""
     if threads is None:
         return
     from grblas_gpu.io import _chunks
@@ -150,11 +159,48 @@ def set_threads(threads: int | None) -> None:
     except ImportError:
         pass
     try:
+        import fast_matrix_market as fmm
+
+        fmm.PARALLELISM = threads
+    except ImportError:
+        pass
+    try:
         import pyarrow
 
         pyarrow.set_cpu_count(threads)
     except ImportError:
         pass
+
+
+def _count(parallelism: int) -> str:
+    return str(parallelism) if parallelism else f"{os.cpu_count()} (auto)"
+
+
+def thread_counts() -> str:
+    """How many threads each contender parses with (what ``--threads`` or the defaults give)."""
+    from grblas_gpu.io import _chunks
+
+    parts = [f"{os.cpu_count()} cores"]
+    try:
+        import pyarrow
+
+        parts.append(f"grblas_gpu (pyarrow) {pyarrow.cpu_count() if _chunks.THREADS else 1}")
+    except ImportError:
+        parts.append("grblas_gpu (pure path) 1")
+    try:
+        import scipy.io._fast_matrix_market as sfmm
+
+        parts.append(f"scipy.io.mmread {_count(sfmm.PARALLELISM)}")
+    except ImportError:
+        pass
+    try:
+        import fast_matrix_market as fmm
+
+        parts.append(f"fast_matrix_market {_count(fmm.PARALLELISM)}")
+    except ImportError:
+        pass
+    parts.append("numpy.loadtxt 1, pandas.read_csv 1")
+    return "threads: " + ", ".join(parts)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -164,16 +210,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--threads", type=int, default=None, help="threads for pyarrow and fast_matrix_market")
     ap.add_argument("--sorted", action="store_true", help="entries sorted by row and column (default: random order)")
+    ap.add_argument("--pattern", action="store_true", help="a pattern Matrix Market file (default: real values)")
     args = ap.parse_args(argv)
     set_threads(args.threads)
+    print(thread_counts())
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        mtx, snap = write_files(Path(tmp), args.edges, ordered=args.sorted)
+        mtx, snap = write_files(Path(tmp), args.edges, ordered=args.sorted, pattern=args.pattern)
         sizes = f"{os.path.getsize(mtx) / 1e6:.1f} MB and {os.path.getsize(snap) / 1e6:.1f} MB"
-        print(f"{args.edges} entries ({'sorted' if args.sorted else 'random order'}): wrote {sizes} in "
+        kind = f"{'sorted' if args.sorted else 'random order'}, {'pattern' if args.pattern else 'real'}"
+        print(f"{args.edges} entries ({kind}): wrote {sizes} in "
               f"{time.perf_counter() - t0:.1f} s; best of {args.repeat}, threads {args.threads or 'default'}")
         mm = best_of_interleaved(matrix_market_cases(mtx, args.threads), args.repeat)
-        report("Matrix Market", mm, ["scipy.io.mmread", "fast_matrix_market.read_coo"])
+        report("Matrix Market", mm, ["scipy.io.mmread", "scipy.io.mmread(...).tocsr()", "fast_matrix_market.read_coo"])
         el = best_of_interleaved(edge_list_cases(snap), args.repeat)
         report("SNAP edge list", el, ["numpy.loadtxt", "pandas.read_csv (C engine)"])
 

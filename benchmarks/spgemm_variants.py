@@ -1,8 +1,9 @@
 """SpGEMM against cuSPARSE: ``python -m benchmarks.spgemm_variants [--scales 12 14 16] [--grid 1000]``.
 
 Times the CuPy backend's Gustavson SpGEMM (``CupyBackend.mxm_gustavson``) on ``A @ A`` for
-symmetric Kronecker graphs and a road-like grid, FP32 values, beside cuSPARSE's SpGEMM
-(cupyx.scipy.sparse ``A @ A``) on the same arrays, in one process.  Each call is timed end to
+symmetric Kronecker graphs and a road-like grid, FP32 values, and the same product through the
+public API (``A.mxm(A, semiring).new()``), beside cuSPARSE's SpGEMM (cupyx.scipy.sparse
+``A @ A``) on the same arrays, in one process.  Each call is timed end to
 end (host wall time to a synchronised device, as a caller sees it); after a warm-up call each,
 ours and cuSPARSE's plus_times alternate for ``--rounds`` rounds and medians are reported.
 min_plus, max_min and plus_pair (which cuSPARSE does not compute) are timed the same way and
@@ -14,8 +15,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -44,10 +47,11 @@ def _check(ours: Any, theirs: Any) -> str:
 
 
 def bench_graph(name: str, g: Any, rounds: int, semirings: tuple[str, ...], check_below: int) -> list[tuple]:
-    """Rows (graph, semiring, ours s, cuSPARSE s, ratio, nnz(C), check) for one graph."""
+    """Rows (graph, semiring, ours s, public API s, cuSPARSE s, nnz(C), check) for one graph."""
     import cupy
     import cupyx.scipy.sparse as csp
 
+    import grblas_gpu as gb
     from grblas_gpu.backends import get_backend
     from grblas_gpu.backends.operands import CsrOperand
     from grblas_gpu.dtypes import FP32
@@ -66,6 +70,12 @@ def bench_graph(name: str, g: Any, rounds: int, semirings: tuple[str, ...], chec
         op = a if sr.mult.reads("x") else bare
         return lambda: be.mxm_gustavson(sr, op, op)
 
+    A = gb.Matrix.from_csr(g.indptr, g.indices, g.weights.astype(np.float32), ncols=g.n, dtype="FP32",
+                           backend="cupy")
+
+    def public(name: str) -> Callable[[], Any]:
+        return lambda: A.mxm(A, getattr(gb.semiring, name)).new()
+
     rows = []
     first = ours("plus_times")()
     nnz = int(first.indptr[-1])
@@ -77,22 +87,25 @@ def bench_graph(name: str, g: Any, rounds: int, semirings: tuple[str, ...], chec
     check = _check(first, theirs) if theirs is not None and g.nnz <= check_below else "-"
     del first, theirs
     cupy.get_default_memory_pool().free_all_blocks()
-    times = {s: [] for s in semirings}
+    times: dict[str, list[float]] = {s: [] for s in semirings}
+    api: dict[str, list[float]] = {s: [] for s in semirings}
     peer = []
     for s in semirings:
         _timed(ours(s))  # warm-up: compiles the module
+        _timed(public(s))
     for r in range(rounds):
         order = semirings if r % 2 == 0 else tuple(reversed(semirings))
         if r % 2 and cusparse is not None:
             peer.append(_timed(cusparse))
         for s in order:
             times[s].append(_timed(ours(s)))
+            api[s].append(_timed(public(s)))
         if r % 2 == 0 and cusparse is not None:
             peer.append(_timed(cusparse))
     theirs_s = statistics.median(peer) if peer else float("nan")
     for s in semirings:
-        t = statistics.median(times[s])
-        rows.append((name, s, t, theirs_s, t / theirs_s, nnz, check if s == "plus_times" else ""))
+        rows.append((name, s, statistics.median(times[s]), statistics.median(api[s]), theirs_s, nnz,
+                     check if s == "plus_times" else ""))
     return rows
 
 
@@ -163,24 +176,33 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--scales", type=int, nargs="*", default=[12, 14, 16])
     p.add_argument("--grid", type=int, default=1000, help="grid side (0: none)")
     p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--package", default=None,
+                   help="folder holding the grblas_gpu to measure (an old tree, as benchmarks.ab exports it)")
     p.add_argument("--semirings", nargs="*", default=["plus_times", "min_plus", "max_min", "plus_pair"])
     p.add_argument("--stages", action="store_true", help="print the per-launch breakdown of plus_times first")
     p.add_argument("--check-below", type=int, default=1_000_000, help="check plus_times on graphs of fewer edges")
     args = p.parse_args(argv)
+    if args.package:
+        sys.path.insert(0, str(Path(args.package).resolve()))
     graphs = [(f"kron{s}-sym", lambda s=s: kronecker(s)[1]) for s in args.scales]
     if args.grid:
         graphs.append((f"grid{args.grid}", lambda: grid(args.grid)))
     import cupy
 
-    print(f"device: {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}")
-    print(f"{'graph':<12} {'semiring':<11} {'ours ms':>9} {'cuSPARSE ms':>12} {'ratio':>6} {'nnz(C)':>12} check")
+    import grblas_gpu
+
+    print(f"device: {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}; grblas_gpu from "
+          f"{Path(grblas_gpu.__file__).parent}")
+    print(f"{'graph':<12} {'semiring':<11} {'ours ms':>9} {'API ms':>9} {'cuSPARSE ms':>12} {'ratio':>6} "
+          f"{'API ratio':>9} {'nnz(C)':>12} check")
     for name, make in graphs:
         g = make()
         if args.stages:
             stages(name, g)
         for row in bench_graph(name, g, args.rounds, tuple(args.semirings), args.check_below):
-            gname, s, t, peer, ratio, nnz, check = row
-            print(f"{gname:<12} {s:<11} {t * 1e3:9.2f} {peer * 1e3:12.2f} {ratio:6.2f} {nnz:12d} {check}", flush=True)
+            gname, s, t, api, peer, nnz, check = row
+            print(f"{gname:<12} {s:<11} {t * 1e3:9.3f} {api * 1e3:9.3f} {peer * 1e3:12.3f} {t / peer:6.3f} "
+                  f"{api / peer:9.3f} {nnz:12d} {check}", flush=True)
 
 
 if __name__ == "__main__":

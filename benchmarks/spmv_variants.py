@@ -115,8 +115,7 @@ def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...
     a :class:`ColumnCache`, its gather and hot entry instead of the main one."""
     import cupy
 
-    from grblas_gpu.backends.cupy import backend as cb
-    from grblas_gpu.backends.cupy import codegen
+    from grblas_gpu.backends.cupy import codegen, pull, spmv_plans
 
     codegen.MERGE_BLOCK, codegen.MERGE_ITEMS, codegen.MERGE_TILE = block, items, block * items
     codegen.spmv_module.cache_clear()
@@ -134,11 +133,11 @@ def _variant_runner(semiring: Any, block: int, items: int, edits: tuple[str, ...
     main = raw.get_function(module.entries["main" if cache is None else "hot"])
     fixup, gather = raw.get_function(module.entries["fixup"]), raw.get_function(module.entries["gather"])
     if carveout is None:
-        cb._leave_l1(main, codegen.MERGE_BLOCKS_PER_SM)
+        pull._leave_l1(main, codegen.MERGE_BLOCKS_PER_SM)
     else:
         main.preferred_shared_memory_carveout = carveout
     print(f"  {main.num_regs} registers, {main.shared_size_bytes} bytes of shared memory a block")
-    tile_row = cb._merge_tiles(ptr, int(idx.size))
+    tile_row = spmv_plans._merge_tiles(ptr, int(idx.size))
     nrows = ptr.size - 1
     ntiles = tile_row.size - 1
     out = cupy.empty(nrows, dtype=x.dtype)
@@ -200,14 +199,17 @@ def _time_api(typed: Any, indptr: np.ndarray, indices: np.ndarray, vals: Any, x:
     A = gb.Matrix.from_csr(indptr, indices, cupy.asnumpy(vals), ncols=indptr.size - 1, backend="cupy")
     u = gb.Vector.from_dense(cupy.asnumpy(x), backend="cupy")
     w = gb.Vector(A.dtype, A.nrows, backend="cupy")
+    from grblas_gpu.backends.operands import CsrOperand, VectorOperand
+
     be = A._be
     plan = A._spmv_plan()
+    a = CsrOperand(A._indptr, A._indices, A._vals, A.nrows, A.ncols)
 
     def api() -> None:
         w << A.mxv(u, typed)
 
     def backend() -> None:
-        be.spmv(typed, A._indptr, A._indices, A._vals, u._bitmap()[1], None, None, False, plan)
+        be.spmv(typed, a, VectorOperand(u._bitmap()[1]), False, plan)
 
     for label, fn in (("api", api), ("backend.spmv", backend)):
         print(f"{label:28s} {_median_ms(fn, repeat):8.3f} ms back to back")
@@ -254,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     import cupyx.scipy.sparse as cusp
 
     from grblas_gpu.backends.cupy import backend as cb
+    from grblas_gpu.backends.cupy import spmv_plans
     from grblas_gpu.dtypes import FP32, FP64
     from grblas_gpu.operators import semiring
 
@@ -294,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def cache_of(count: int) -> Any:
         if count and count not in caches:
-            caches[count] = cb._hot_columns(idx, n, count, be.hot_min_share)
+            caches[count] = spmv_plans._hot_columns(idx, n, count, be.hot_min_share)
             print(f"column cache of {count}:", "none (too little share)" if caches[count] is None else "made")
         return caches.get(count)
 

@@ -24,6 +24,7 @@ import numpy as np
 import grblas_gpu as gb
 from grblas_gpu import binary, semiring
 from grblas_gpu.backends import get_backend
+from grblas_gpu.backends.operands import SPMV_RESULT
 
 
 def _stub_spmv(n: int) -> None:
@@ -33,10 +34,11 @@ def _stub_spmv(n: int) -> None:
     presence[: n // 2] = True
     levels = np.ones(n, np.int64)
 
-    def spmv(semiring: Any, *args: Any, out: Any = None, claim: Any = None, **kwargs: Any) -> tuple[Any, Any]:
-        if claim is not None:  # a claiming pull: the entries it added, as (values, presence)
+    def spmv(semiring: Any, a: Any, u: Any, vector_first: bool, plan: Any = None, mask: Any = None,
+             output: Any = SPMV_RESULT) -> tuple[Any, Any]:
+        if output.claim is not None:  # a claiming pull: the entries it added, as (values, presence)
             return levels.copy(), presence.copy()
-        return (values if out is None else out), None
+        return (values if output.out is None else output.out), None
 
     get_backend("numpy").spmv = spmv
 

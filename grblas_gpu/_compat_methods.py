@@ -132,18 +132,21 @@ class CompatMethods:
         if self.kind != "Matrix":
             raise AttributeError("power is for a square Matrix")
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-            raise TypeError(f"n must be a non-negative integer, got {type(n).__name__}")
+            raise TypeError(f"n must be a nonnegative integer, got {type(n).__name__}")
         if n < 0:
-            raise ValueError(f"n must be a non-negative integer, got {n}")
+            raise ValueError(f"n must be a nonnegative integer, got {n}")
         if self.nrows != self.ncols:  # type: ignore[attr-defined]
             raise DimensionMismatch(f"power needs a square Matrix; it is {self.nrows}x{self.ncols}")  # type: ignore[attr-defined]
         A = self
+        if n == 0:
+            _unit(op, self.dtype)  # type: ignore[attr-defined] # checked now, before the expression
 
         def compute(mask: Any) -> Any:
             if n == 0:
                 from .vector import Vector
 
-                return Vector.from_scalar(1, A.nrows, A.dtype, backend=A.backend).diag()  # type: ignore[attr-defined]
+                a: Any = A
+                return Vector.from_scalar(_unit(op, a.dtype), a.nrows, a.dtype, backend=a.backend).diag()
             result, base, k = None, A, int(n)
             while k:
                 if k & 1:
@@ -156,9 +159,13 @@ class CompatMethods:
         dtype = self.dtype if n == 0 else self.mxm(self, op).dtype  # type: ignore[attr-defined]
         return Expression(f"power({n})", "Matrix", self.shape, dtype, self._be, compute, (self,))  # type: ignore[attr-defined]
 
-    def setdiag(self, values: Any, k: int = 0) -> None:
+    def setdiag(self, values: Any, k: int = 0, *, mask: Any = None, accum: Any = None) -> None:
         """Set diagonal ``k`` of a Matrix to a scalar (every position of it) or to a Vector
-        or array of the diagonal's length (missing Vector entries remove the diagonal's)."""
+        or array of the diagonal's length (missing Vector entries remove the diagonal's).
+
+        ``mask`` (a mask of the diagonal's length or of the Matrix's shape) limits the positions
+        written; ``accum`` combines with the entries there (which then stay where ``values`` has
+        none), as an assign does."""
         from .vector import Vector
 
         if self.kind != "Matrix":
@@ -171,26 +178,38 @@ class CompatMethods:
             raise IndexError(f"k={k}: diagonal is out of range for a {nrows}x{ncols} Matrix")
         if isinstance(values, Vector):
             if values.size != length:
-                raise DimensionMismatch(f"Vector of size {values.size} for a diagonal of length {length}")
+                raise DimensionMismatch(f"Dimensions not compatible: a Vector of size {values.size} for a diagonal "
+                                        f"of length {length}")
             d = values
         elif np.ndim(values) == 0:
+            if not isinstance(values, (int, float, bool, np.generic)) and getattr(values, "kind", None) != "Scalar":
+                raise TypeError(f"Bad type for argument `values` in Matrix.setdiag: {type(values).__name__}; "
+                                "expected a Vector, an array or a scalar")
             d = Vector.from_scalar(values.value if hasattr(values, "value") else values, length,
                                    backend=self.backend)  # type: ignore[attr-defined]
         else:
             arr = np.asarray(values)
             if arr.shape != (length,):
-                raise DimensionMismatch(f"array of shape {arr.shape} for a diagonal of length {length}")
+                raise DimensionMismatch(f"Dimensions not compatible: an array of shape {arr.shape} for a diagonal "
+                                        f"of length {length}")
             d = Vector.from_dense(arr, backend=self.backend)  # type: ignore[attr-defined]
-        idx, vals = d.to_coo()
-        rows, cols = idx - min(k, 0), idx + max(k, 0)
-        kept = self.select("offdiag", k).new()  # type: ignore[attr-defined]
-        r0, c0, v0 = kept.to_coo()
         cls: Any = type(self)
         dtype = self.dtype  # type: ignore[attr-defined]
-        new = cls.from_coo(np.concatenate([r0, rows]), np.concatenate([c0, cols]),
-                           np.concatenate([v0.astype(dtype.np_type), vals.astype(dtype.np_type)]),
-                           nrows=nrows, ncols=ncols, dtype=dtype, backend=self.backend)  # type: ignore[attr-defined]
-        self << new  # type: ignore[operator]
+        if mask is None and accum is None:
+            idx, vals = d.to_coo()
+            rows, cols = idx - min(k, 0), idx + max(k, 0)
+            kept = self.select("offdiag", k).new()  # type: ignore[attr-defined]
+            r0, c0, v0 = kept.to_coo()
+            new = cls.from_coo(np.concatenate([r0, rows]), np.concatenate([c0, cols]),
+                               np.concatenate([v0.astype(dtype.np_type), vals.astype(dtype.np_type)]),
+                               nrows=nrows, ncols=ncols, dtype=dtype, backend=self.backend)  # type: ignore[attr-defined]
+            self << new  # type: ignore[operator]
+            return
+        on_diagonal = _diagonal_matrix(cls, Vector.from_scalar(True, length), k, nrows, ncols, self.backend)  # type: ignore[attr-defined]
+        if mask is not None:
+            on_diagonal = on_diagonal.dup(mask=_diagonal_mask(cls, mask, k, nrows, ncols, self.backend))  # type: ignore[attr-defined]
+        D = _diagonal_matrix(cls, d, k, nrows, ncols, self.backend)  # type: ignore[attr-defined]
+        self(on_diagonal.S, accum) << D  # type: ignore[operator]
 
     def reposition(self, *offsets: Any, **sizes: Any) -> Any:
         """The entries moved by an offset (``v.reposition(k, size=n)``,
@@ -228,12 +247,53 @@ class CompatMethods:
         return Expression("reposition", self.kind, shape, self.dtype, self._be, compute, (self,))  # type: ignore[attr-defined]
 
 
+def _unit(op: Any, dtype: Any) -> Any:
+    """The diagonal of ``A.power(0, op)``: the identity of the multiply's monoid (1 for times,
+    the type's largest value for min); a multiply without a monoid raises ValueError."""
+    from .operators import typed_semiring
+
+    found = typed_semiring(op, dtype).mult.monoid  # type: ignore[attr-defined]
+    if found is None:
+        raise InvalidValue(f"power(0, {op!r}): the semiring's binaryop must be associated with a monoid "
+                           "(its identity is the diagonal of the 0th power)")
+    return found.identity
+
+
+def _diagonal_matrix(cls: Any, d: Any, k: int, nrows: int, ncols: int, backend: str) -> Any:
+    """A Matrix holding Vector ``d`` on diagonal ``k``."""
+    idx, vals = d.to_coo()
+    return cls.from_coo(idx - min(k, 0), idx + max(k, 0), vals, nrows=nrows, ncols=ncols, dtype=d.dtype,
+                        backend=backend)
+
+
+def _diagonal_mask(cls: Any, mask: Any, k: int, nrows: int, ncols: int, backend: str) -> Any:
+    """A setdiag mask as a Matrix mask: one of the diagonal's length is laid on diagonal ``k``."""
+    from .mask import Mask, as_mask
+
+    m = as_mask(mask)
+    if m is None:
+        return m
+    if m.parent.kind == "Matrix":
+        if tuple(m.parent.shape) != (nrows, ncols):
+            raise DimensionMismatch(f"Matrix mask in setdiag is the wrong shape: {tuple(m.parent.shape)}, "
+                                    f"not {(nrows, ncols)}")
+        return m
+    length = max(0, min(nrows + min(k, 0), ncols - max(k, 0)))
+    if m.parent.size != length:
+        raise DimensionMismatch(f"Vector mask in setdiag is the wrong length: {m.parent.size}, not the "
+                                f"diagonal's {length}")
+    return Mask(_diagonal_matrix(cls, m.parent, k, nrows, ncols, backend), m.structure, m.complement)
+
+
 def _order(order: str, rows: Any, cols: Any) -> tuple[Any, Any]:
-    if order in ("rowwise", "row", "rows", "R"):
+    """python-graphblas's names of an order (``"colwise"``, ``"F"``, ...), case aside."""
+    val = order.lower() if isinstance(order, str) else order
+    if val in ("rowwise", "row", "rows", "r", "c"):
         return rows, cols
-    if order in ("columnwise", "column", "columns", "col", "cols", "C"):
+    if val in ("columnwise", "colwise", "column", "columns", "col", "cols", "f"):
         return cols, rows
-    raise ValueError(f"order must be 'rowwise' or 'columnwise', not {order!r}")
+    raise ValueError(f"Bad value for order: {order!r}.  Expected \"rowwise\", \"columnwise\", \"rows\", "
+                     "\"columns\", \"C\", or \"F\"")
 
 
 def _coords(args: tuple[Any, ...], n: int) -> tuple[Any, ...]:
@@ -265,6 +325,8 @@ def from_pairs(cls: Any, pairs: Any, dtype: Any = None, *, size: int | None = No
         if size is None:
             raise InvalidValue("Unable to infer size from no pairs: give size=")
         return cls(dtype if dtype is not None else "FP64", size, backend=backend, name=name)
+    if any(len(p) != 2 for p in pairs):
+        raise ValueError("Each item in the pair list must be a (index, value) pair of two elements")
     indices, values = zip(*pairs)
     return cls.from_coo(np.asarray(indices, dtype=np.int64), list(values), size=size, dtype=dtype, dup_op=dup_op,
                         backend=backend, name=name)
@@ -276,6 +338,11 @@ def from_dicts(cls: Any, d: dict[int, dict[int, Any]], dtype: Any = None, *, ord
     """A Matrix from ``{row: {col: value}}`` (``order="columnwise"``: ``{col: {row: value}}``);
     a list of dicts is one dict per row (column)."""
     if isinstance(d, list):
+        rowwise = _order(order, 0, 1)[0] == 0
+        given = nrows if rowwise else ncols
+        if given is not None and given != len(d):
+            what = "nrows" if rowwise else "ncols"
+            raise ValueError(f"{what} must be equal to the number of dicts ({len(d)}), got {given}")
         d = dict(enumerate(d))
     if not isinstance(d, dict):
         raise TypeError(f"from_dicts needs a dict of dicts, got {type(d).__name__}")
@@ -343,14 +410,42 @@ def from_edgelist(cls: Any, edgelist: Any, values: Any = None, dtype: Any = None
                   ncols: int | None = None, dup_op: Any = None, backend: str | None = None,
                   name: str | None = None) -> Any:
     """A Matrix from an ``n x 2`` edge list (``[(u, v), ...]``) and optional values (default 1)."""
+    if isinstance(edgelist, np.ndarray):
+        if edgelist.ndim != 2:
+            raise ValueError(f"edgelist array must have 2 dimensions (nvals x 2); got {edgelist.ndim}")
+        if edgelist.shape[1] == 3:
+            raise ValueError("edgelist as NumPy array only supports ``(row, column)``; "
+                             "values must be passed separately.")
+        if edgelist.shape[1] != 2:
+            raise ValueError("Last dimension of edgelist array must be length 2 (for row and column); "
+                             f"got {edgelist.shape[1]}")
+    elif len(edgelist):
+        width = {len(e) for e in edgelist}
+        if width not in ({2}, {3}):
+            raise ValueError("Each item in the edgelist must have two or three elements (for row and column "
+                             f"index, and maybe values); got {sorted(width)}")
+        if width == {3}:  # python-graphblas's [(u, v, value), ...]
+            if values is not None:
+                raise TypeError("Too many sources of values: from `edgelist` triples and from `values=` argument")
+            values = [e[2] for e in edgelist]
+            edgelist = [e[:2] for e in edgelist]
+    elif nrows is None or ncols is None:
+        raise ValueError("Unable to infer nrows and ncols from an empty edgelist: give nrows= and ncols=")
     edges = np.asarray(edgelist)
     if edges.size == 0:
-        edges = edges.reshape(0, 2)
-    if edges.ndim != 2 or edges.shape[1] != 2:
-        raise ValueError(f"edgelist must be an n x 2 array of (row, column) pairs, got shape {edges.shape}")
+        edges = edges.reshape(0, 2).astype(np.int64)
     vals = 1.0 if values is None else values
     return cls.from_coo(edges[:, 0], edges[:, 1], vals, nrows=nrows, ncols=ncols, dtype=dtype, dup_op=dup_op,
                         backend=backend, name=name)
+
+
+def _given_dtype(dtype: Any) -> Any:
+    """A constructor's dtype: None raises TypeError (python-graphblas's words), not FP64."""
+    if dtype is None:
+        from .exceptions import DomainMismatch
+
+        raise DomainMismatch("Bad dtype: None.  A valid dtype must be provided (FP64, INT64, BOOL, ...)")
+    return dtype
 
 
 def scalar_dup_op(values: Any, dup_op: Any) -> Any:

@@ -49,7 +49,10 @@ def call_op(left: Any, right: Any, op: Any, *, outer: bool = False, union: bool 
         return a.ewise_add(right, op)
     if union:
         return a.ewise_union(right, op, False, False)
-    return a.ewise_mult(right, op)
+    expr = a.ewise_mult(right, op)
+    if isinstance(left, Scalar) and not _kind(right):
+        expr._applied = (op.name, left, right)  # for select.value(s < 10)
+    return expr
 
 
 def _is_scalar_like(x: Any) -> bool:
@@ -77,6 +80,7 @@ def _binary_method(op_name: str, *, outer: bool = False, union: bool = False, re
 
 def _inplace_method(op_name: str, *, outer: bool = False, union: bool = False) -> Any:
     def method(self: Any, other: Any) -> Any:
+        _writable(self, f"in-place {op_name}")
         if _kind(self) not in ("Matrix", "Vector", "Scalar") or not hasattr(self, "__lshift__"):
             raise TypeError(f"in-place {op_name} needs a Vector, Matrix or Scalar on the left, not an expression")
         expr = call_op(self, other, _operator(op_name), outer=outer, union=union)
@@ -112,6 +116,13 @@ class InfixMethods:
     __mod__ = _binary_method("numpy.mod")
     __rmod__ = _binary_method("numpy.mod", reflected=True)
     __imod__ = _inplace_method("numpy.mod")
+    def __divmod__(self, other: Any) -> Any:
+        """``divmod(x, y)``: ``(x // y, x % y)``, Python's floored pair."""
+        return self // other, self % other  # type: ignore[operator]
+
+    def __rdivmod__(self, other: Any) -> Any:
+        return other // self, other % self  # type: ignore[operator]
+
     __pow__ = _binary_method("pow")
     __rpow__ = _binary_method("pow", reflected=True)
     __ipow__ = _inplace_method("pow")
@@ -133,7 +144,12 @@ class InfixMethods:
 
     def __imatmul__(self, other: Any) -> Any:
         """``x @= A``: the product written into ``x``."""
-        self << self @ other  # type: ignore[operator]
+        _writable(self, "__imatmul__")
+        expr = self @ other
+        if _kind(expr) != _kind(self):
+            raise TypeError(f"'__imatmul__' not supported: {type(self).__name__} @ {type(other).__name__} "
+                            f"gives a {_kind(expr)}, which cannot be written into a {_kind(self)}")
+        self << expr  # type: ignore[operator]
         return self
 
     def __neg__(self) -> Any:
@@ -169,22 +185,36 @@ class InfixMethods:
         return _bool_only(call_op(other, self, binary.lxor, outer=True), "__xor__", "x ^ y", self, other)
 
     def __ixor__(self, other: Any) -> Any:
+        _writable(self, "__ixor__")
         self << _bool_only(call_op(self, other, binary.lxor, outer=True), "__ixor__", "x ^= y", self, other)  # type: ignore[operator]
         return self
 
     def __ior__(self, other: Any) -> Any:
+        _writable(self, "__ior__")
         self << _bool_only(call_op(self, other, binary.lor, outer=True), "__ior__", "x |= y", self, other)  # type: ignore[operator]
         return self
 
     def __iand__(self, other: Any) -> Any:
+        _writable(self, "__iand__")
         self << _bool_only(call_op(self, other, binary.land), "__iand__", "x &= y", self, other)  # type: ignore[operator]
         return self
+
+
+def _writable(x: Any, name: str) -> None:
+    """An in-place operator needs an object to write into: an expression raises TypeError
+    (python-graphblas's words), a Scalar has no ``@=``."""
+    if "Expression" in type(x).__name__ or (name == "__imatmul__" and _kind(x) == "Scalar"):
+        raise TypeError(f"'{name}' not supported for {type(x).__name__}: compute it first with .new()")
 
 
 def _bool_only(expr: Any, name: str, form: str, *operands: Any) -> Any:
     """``expr``, where every operand is BOOL (the logical infix operators are only for BOOL)."""
     for x in operands:
-        t = getattr(x, "dtype", BOOL if isinstance(x, bool) else None)
+        t = getattr(x, "dtype", None)
+        if t is None and isinstance(x, (int, float, complex)) and not isinstance(x, bool):
+            from .dtypes import dtype_of_value
+
+            t = dtype_of_value(x)  # a number other than True/False: not BOOL
         if t is not None and t != BOOL:
             raise TypeError(f"The {name} infix operator, `{form}`, is not supported for {t.name} dtype.  "
                             "It is only supported for BOOL dtype.")

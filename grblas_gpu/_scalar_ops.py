@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _upward
 from .dtypes import dtype_of_value, unify
+from .exceptions import EmptyObject
 from .expressions import Expression
 from .operators import typed_binary
 from .scalar import Scalar
@@ -22,6 +23,16 @@ def _as_scalar(x: Any) -> Scalar:
     if isinstance(x, (int, float, bool, np.generic)):
         return Scalar.from_value(x)
     raise TypeError(f"expected a Scalar, got {type(x).__name__}. Literal scalars also accepted")
+
+
+def scalar_default(x: Any) -> Any:
+    """A default of ``ewise_union``: a number, or a Scalar's value (an empty one raises EmptyObject)."""
+    if getattr(x, "kind", None) == "Scalar":
+        value = _as_scalar(x).value
+        if value is None:
+            raise EmptyObject("the default of ewise_union is an empty Scalar: give it a value")
+        return value
+    return _as_scalar(x).value
 
 
 def scalar_ewise(a: Scalar, other: Any, op: Any, name: str,

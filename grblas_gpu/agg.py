@@ -64,6 +64,19 @@ def _mean(obj: Any, axis: str) -> Any:
     return _combine(_sum_as(obj, axis, FP64), _count(obj, axis), binary.truediv)
 
 
+def _geometric_mean(obj: Any, axis: str) -> Any:
+    """``exp(mean(log(x)))``."""
+    m = _mean(_cast(obj, FP64).apply(unary.log).new(), axis)
+    if isinstance(m, Scalar):
+        return m if m.is_empty else Scalar.from_value(math.exp(m.value), FP64)
+    return m.apply(unary.exp).new()
+
+
+def _harmonic_mean(obj: Any, axis: str) -> Any:
+    """``count / sum(1 / x)``."""
+    return _combine(_count(obj, axis), _mapped_sum(obj, axis, unary.minv), binary.truediv)
+
+
 def _squares(obj: Any) -> Any:
     x = _cast(obj, FP64)
     return x.ewise_mult(x, binary.times).new()
@@ -97,6 +110,15 @@ def _sqrt(x: Any) -> Any:
     if isinstance(x, Scalar):
         return x if x.is_empty else Scalar.from_value(math.sqrt(x.value), FP64)
     return x.apply(unary.sqrt).new()
+
+
+def _log_of_sum(obj: Any, axis: str, base: float) -> Any:
+    """``log_base(sum(base ** x))``: python-graphblas's logaddexp and logaddexp2 aggregators."""
+    powers = _cast(obj, FP64).apply(binary.pow, left=base).new()
+    total = _reduce(powers, axis, monoid.plus)
+    if isinstance(total, Scalar):
+        return total if total.is_empty else Scalar.from_value(math.log(total.value, base), FP64)
+    return total.apply(unary.log if base == math.e else unary.log2).new()
 
 
 def _std(obj: Any, axis: str, ddof: int) -> Any:
@@ -163,6 +185,11 @@ class Aggregator:
         """``agg.sum(v)``, ``agg.sum(A, rowwise=True)``: the reduction as an expression."""
         if rowwise and columnwise:
             raise ValueError("rowwise and columnwise cannot both be True")
+        if getattr(val, "kind", None) not in ("Vector", "Matrix"):
+            raise TypeError(f"Bad type for argument of {self!r}: {type(val).__name__}; expected a Vector or Matrix")
+        if val.kind == "Vector" and (rowwise or columnwise):
+            raise ValueError(f"{'rowwise' if rowwise else 'columnwise'}=True is only for a Matrix: "
+                             f"a Vector reduces to a Scalar, {self!r}(v)")
         if val.kind == "Vector" or not (rowwise or columnwise):
             return val.reduce_scalar(self) if val.kind == "Matrix" else val.reduce(self)
         return val.reduce_rowwise(self) if rowwise else val.reduce_columnwise(self)
@@ -279,6 +306,10 @@ _register("first", lambda o, a: _by_position(o, a, False, "value"), _same)
 _register("last", lambda o, a: _by_position(o, a, True, "value"), _same)
 _register("first_index", lambda o, a: _by_position(o, a, False, "index"), _int64)
 _register("last_index", lambda o, a: _by_position(o, a, True, "index"), _int64)
+_register("geometric_mean", _geometric_mean, _fp64)
+_register("harmonic_mean", _harmonic_mean, _fp64)
+_register("logaddexp", lambda o, a: _log_of_sum(o, a, math.e), _fp64)
+_register("logaddexp2", lambda o, a: _log_of_sum(o, a, 2.0), _fp64)
 _register("hypot", lambda o, a: _sqrt(_reduce(_squares(o), a, monoid.plus)), _fp64)
 _register("root_mean_square", lambda o, a: _sqrt(_combine(_reduce(_squares(o), a, monoid.plus), _count(o, a),
                                                          binary.truediv)), _fp64)
@@ -311,6 +342,9 @@ def aggregate_expr(obj: Any, op: Any, axis: str, allow_empty: bool = True) -> An
     from .expressions import Expression
 
     agg = _AGGREGATORS[op] if isinstance(op, str) else op
+    if not allow_empty and agg.name not in _IDENTITY:
+        raise ValueError(f"allow_empty=False not allowed when using Aggregators such as {agg!r}: nothing is "
+                         f"its value over no entries (those of one monoid take its identity: {', '.join(_IDENTITY)})")
     out = agg.out(obj.dtype)
     shape: tuple[int, ...] = ()
     kind = "Scalar"

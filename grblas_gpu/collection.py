@@ -92,7 +92,7 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
         return Mask(self, structure=False)
 
     def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False,
-                 changed: Any = None) -> Updater:
+                 changed: Any = None, input_mask: Any = None) -> Updater:
         """The output with a mask, accumulator and replace flag, for ``<<``.
 
         Positional arguments are recognised by type, as in python-graphblas:
@@ -106,8 +106,11 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
         is a Bellman-Ford round: it keeps the shorter paths and makes the vertices they reach
         the next frontier.  Without a mask, with an accumulator that adds in one pass and one
         type throughout, it is one kernel over bitmaps.
+
+        ``input_mask`` masks the input of an extract written here (``w(input_mask=m.S) << v[idx]``).
         """
-        return Updater(self, *parse_output_args(args, mask, accum, replace), changed=changed)
+        return Updater(self, *parse_output_args(args, mask, accum, replace), changed=changed,
+                       input_mask=input_mask)
 
     def __lshift__(self, value: Any) -> None:
         write_plain(self, value)
@@ -233,6 +236,8 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
         ``v.select((v == 1).new())``): the entries it allows."""
         if isinstance(op, Mask) or getattr(op, "kind", None) == self.kind and getattr(op, "_applied", None) is None:
             return _select_by_mask(self, op, thunk)
+        if getattr(op, "_applied", None) is not None and thunk is not None:
+            raise DomainMismatch("select by a comparison (A.select(A < 5)) takes no thunk: the comparison holds it")
         return _select_expr(self, op, 0 if thunk is None else thunk)
 
     # ---------------------------------------------------------------- infix forms

@@ -42,6 +42,9 @@ class DataType:
     np_type: np.dtype
     c_type: str
 
+    # python-graphblas's flag for user-defined (record) types, which are not provided here.
+    _is_udt = False
+
     @property
     def is_bool(self) -> bool:
         """True for BOOL."""

@@ -107,10 +107,10 @@ class Expression(InfixMethods):
         if accum is not None:
             raise TypeError("new() takes no accum: the new object is empty, there is nothing to accumulate into")
         if opts.get("input_mask") is not None:
-            from .exceptions import NotImplementedException
+            from ._input_mask import check_input_mask, with_input_mask
 
-            raise NotImplementedException("input_mask= (a SuiteSparse extension) is not supported: mask the input "
-                                          "first, x.dup(mask=M)")
+            check_input_mask(opts["input_mask"], mask)
+            return with_input_mask(self, opts["input_mask"]).new(dtype, name=name)
         out = empty_like_expr(self, lookup_dtype(dtype) if dtype is not None else self.dtype, name)
         if mask is None:
             write_plain(out, self)
@@ -128,6 +128,17 @@ class Expression(InfixMethods):
     def __repr__(self) -> str:
         dims = "x".join(str(s) for s in self.shape) or "scalar"
         return f"<{self.kind}Expression {self.name}: {dims}, {self.dtype}>"
+
+    def __matmul__(self, other: Any) -> Any:
+        """``(A @ B) @ (C @ D)``: the product of the two computed expressions, tagged with the
+        expressions themselves so that an operator applied to it still applies at every level
+        (an expression with a Vector or Matrix is served by their ``__rmatmul__``)."""
+        if not isinstance(other, Expression):
+            return NotImplemented
+        from .infix import matmul, tag
+
+        expr = matmul(self._result(), other._result())
+        return expr if expr is NotImplemented else tag(expr, "matmul", self, other)
 
     # ---------------------------------------------------------------- computed on use
     def _result(self) -> Any:
@@ -250,7 +261,7 @@ def parse_output_args(args: tuple[Any, ...], mask: Any, accum: Any, replace: boo
     for a in args:
         if isinstance(a, (bool, _Replace)):
             replace = bool(a)
-        elif isinstance(a, (BinaryOp, Monoid, str)):
+        elif isinstance(a, (BinaryOp, Monoid, str)) or a is min or a is max:
             if accum is not None:
                 raise InvalidValue("two accumulators given")
             accum = a
@@ -283,8 +294,13 @@ class Updater:
     """An output with its mask, accumulator and replace flag: the left side of ``<<``."""
 
     def __init__(self, target: Any, mask: Any = None, accum: Any = None, replace: bool = False,
-                 changed: Any = None) -> None:
+                 changed: Any = None, input_mask: Any = None) -> None:
         self.target = target
+        self.input_mask = input_mask
+        if input_mask is not None:
+            from ._input_mask import check_input_mask
+
+            check_input_mask(input_mask, mask)
         self.mask = as_mask(mask)
         self.accum = (accum if isinstance(accum, TypedBinaryOp) else get_binary(accum)) if accum is not None else None
         self.replace = bool(replace)
@@ -302,6 +318,10 @@ class Updater:
 
     def update(self, value: Any) -> None:
         """Compute ``value`` and write it into the target by the mask/accumulate rule."""
+        if self.input_mask is not None:
+            from ._input_mask import with_input_mask
+
+            value = with_input_mask(value, self.input_mask)
         if recorder is not None and recorder(self, value):
             return
         try:
@@ -375,10 +395,17 @@ class Updater:
         report_changes(C, D, lambda: write_result(C, T, self.mask, self.accum, self.replace))
 
     def __getitem__(self, key: Any) -> AssignTarget:
+        self._no_input_mask()
         return AssignTarget(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        self._no_input_mask()
         AssignTarget(self, key).update(value)
+
+    def _no_input_mask(self) -> None:
+        if self.input_mask is not None:
+            raise TypeError("`input_mask` argument may only be used for extract, not for assign: "
+                            "C(input_mask=M.S) << A[rows, cols]")
 
 
 class SubAssign:
@@ -458,8 +485,12 @@ def _dense_value(target: Any, key: Any, value: Any) -> Any:
     """A list or array assigned into ``target[key]``: a full Vector or Matrix of the region."""
     region = target[key]
     arr = np.asarray(value)
-    if region.kind == "Scalar" or arr.ndim != len(region.shape):
-        raise DimensionMismatch(f"a value of shape {arr.shape} for a region of shape {tuple(region.shape)}")
+    if region.kind == "Scalar":
+        raise DomainMismatch(f"Bad type for assign: a list or array of shape {arr.shape} into one element; "
+                             "assign a number")
+    if arr.ndim != len(region.shape):
+        raise DimensionMismatch(f"shape mismatch: a value of shape {arr.shape} for a region of shape "
+                                f"{tuple(region.shape)}")
     cls: Any = _collection_class(region.kind)
     return cls.from_dense(arr, dtype=target.dtype if arr.dtype == object else None, backend=target.backend)
 
@@ -564,6 +595,9 @@ def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -
     """Write the computed ``T`` into ``C`` under ``mask``, ``accum`` and ``replace``."""
     if C.kind == "Scalar":
         _write_scalar(C, T, accum)
+        return
+    if mask is not None and accum is None and getattr(T, "_under_mask", None) is mask and (replace or C.nvals == 0):
+        C._replace_with(T)  # T holds only entries the mask allows: computed under it (ops.mxm marks it)
         return
     be = C._be
     if C.kind == "Vector" and _bitmap.wants_bitmap(C, T, mask.parent if mask is not None else None):

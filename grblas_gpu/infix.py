@@ -87,16 +87,19 @@ def apply_operator(op: Any, expr: Any) -> Any:
             "Expected an infix expression or an apply with a Vector or Matrix and a scalar:\n"
             f"    - {op!r}(A & B)\n    - {op!r}(A, 1)\n    - {op!r}(1, A)")
     kind, left, right = infix
-    if kind == "matmul":
-        return matmul(left, right, op)
-    if getattr(op, "kind", None) == "semiring":
+    if kind != "matmul" and getattr(op, "kind", None) == "semiring":
         raise TypeError(f"Bad type when calling {op!r}: a semiring applies to a product such as {op!r}(A @ B)")
-    # (A | B) | C: the operator applies at every level of a chain of one kind.
-    if getattr(left, "_infix", (None,))[0] == kind:
+    # (A | B) | C, u @ (v @ A): the operator applies at every level of a chain of one kind.
+    if (getattr(left, "_infix", None) or (None,))[0] == kind:
         left = apply_operator(op, left)
-    if getattr(right, "_infix", (None,))[0] == kind:
+    if (getattr(right, "_infix", None) or (None,))[0] == kind:
         right = apply_operator(op, right)
-    return ewise(kind, left, right, op)
+    result = matmul(left, right, op) if kind == "matmul" else ewise(kind, left, right, op)
+    if result is not NotImplemented:
+        # its operator is given: an operator applied to a chain holding it leaves it as it is
+        # (binary.plus(binary.times(A & x) & y) adds the products)
+        result._infix = None
+    return result
 
 
 __all__ = ["matmul", "ewise", "tag", "apply_operator", "DomainMismatch"]

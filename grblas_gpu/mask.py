@@ -34,6 +34,11 @@ class Mask:
     def __invert__(self) -> Mask:
         return Mask(self.parent, self.structure, not self.complement)
 
+    @property
+    def value(self) -> bool:
+        """True for a value mask (``M.V``), python-graphblas's flag beside ``structure``."""
+        return not self.structure
+
     def __or__(self, other: Any) -> Mask:
         """``M | N``: a mask allowing a write where either allows one (its own structure)."""
         return self._combined(other, "lor")

@@ -11,6 +11,7 @@ from . import _dcsr
 from . import _sparse as sp
 from ._compat_methods import (
     CompatMethods,
+    _given_dtype,
     coo_values,
     dense_type,
     from_dicts,
@@ -56,7 +57,7 @@ class Matrix(Collection):
     def __init__(self, dtype: Any = FP64, nrows: int = 0, ncols: int = 0, *, backend: str | None = None,
                  name: str | None = None) -> None:
         self._be = get_backend(backend)
-        self._dtype = lookup_dtype(dtype)
+        self._dtype = lookup_dtype(_given_dtype(dtype))
         self._nrows = _check_dim(nrows, "nrows")
         self._ncols = _check_dim(ncols, "ncols")
         self.clear()
@@ -85,9 +86,9 @@ class Matrix(Collection):
         r = host_array(build, rows, np.int64, "rows")
         c = host_array(build, cols, np.int64, "cols")
         t = infer_dtype(values, dtype)
-        if (nrows is None or ncols is None) and not len(r):
-            raise InvalidValue(f"No {'row' if nrows is None else 'column'} indices provided. Unable to infer "
-                               f"{'nrows' if nrows is None else 'ncols'}.")
+        for idx, n, what in ((r, nrows, "row"), (c, ncols, "column")):
+            if n is None and not len(idx):
+                raise InvalidValue(f"No {what} indices provided. Unable to infer {'nrows' if what == 'row' else 'ncols'}.")
         nrows = int(r.max()) + 1 if nrows is None else nrows
         ncols = int(c.max()) + 1 if ncols is None else ncols
         A = cls(t, nrows, ncols, backend=be.name, name=name)
@@ -106,7 +107,8 @@ class Matrix(Collection):
         except (ValueError, TypeError) as exc:  # a ragged list, or values that are not numbers
             raise InvalidValue(f"from_dense needs a rectangular array of numbers: {exc}") from None
         if arr.ndim != 2:
-            raise DimensionMismatch(f"A 2-dimensional array is required to create a dense Matrix, got shape {arr.shape}")
+            raise DimensionMismatch("A 2-dimensional array is required to create a dense Matrix: array must be 2d, "
+                                    f"got shape {arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
         keep = _present(be.xp, arr, missing_value)
         r, c = be.xp.nonzero(keep)
@@ -115,7 +117,7 @@ class Matrix(Collection):
     @classmethod
     def from_csr(cls, indptr: Any, col_indices: Any, values: Any = 1.0, ncols: int | None = None, *,
                  dtype: Any = None, backend: str | None = None, name: str | None = None,
-                 copy: bool | None = None, symmetric: bool | None = None) -> Matrix:
+                 copy: bool | None = None, symmetric: bool | None = None, nrows: int | None = None) -> Matrix:
         """A Matrix from CSR arrays: row ``i`` holds ``col_indices[indptr[i]:indptr[i+1]]``.
 
         One vectorised pass validates the input: ``indptr`` starts at 0, never decreases and
@@ -136,8 +138,10 @@ class Matrix(Collection):
         ``A.memory_usage()["shared"]`` tells whether anything is shared.
 
         ``symmetric=True`` declares the matrix equal to its transpose (not checked; see
-        :attr:`is_symmetric`).
+        :attr:`is_symmetric`).  ``nrows`` (python-graphblas's keyword), if given, must be
+        ``len(indptr) - 1``.
         """
+        _check_pointer_count(indptr, nrows, "nrows")
         return cls._csr_built(indptr, col_indices, values, ncols, dtype, backend, name, copy, symmetric, True)
 
     @classmethod
@@ -157,13 +161,15 @@ class Matrix(Collection):
     @classmethod
     def from_csc(cls, indptr: Any, row_indices: Any, values: Any = 1.0, nrows: int | None = None, *,
                  dtype: Any = None, backend: str | None = None, name: str | None = None,
-                 copy: bool | None = None, symmetric: bool | None = None) -> Matrix:
+                 copy: bool | None = None, symmetric: bool | None = None, ncols: int | None = None) -> Matrix:
         """A Matrix from CSC arrays: column ``j`` holds ``row_indices[indptr[j]:indptr[j+1]]``.
 
         Validated as :meth:`from_csr` validates; the CSR the Matrix stores is made from them
         by one sort (the caller's arrays are read, never held, frozen or written).  A matrix
         declared ``symmetric`` has the same CSR and CSC, so its arrays are taken as
-        :meth:`from_csr` takes them (``copy`` applies then)."""
+        :meth:`from_csr` takes them (``copy`` applies then); ``ncols``, if given, must be
+        ``len(indptr) - 1``."""
+        _check_pointer_count(indptr, ncols, "ncols")
         T = cls._csr_built(indptr, row_indices, values, nrows, dtype, backend, name, copy, symmetric,
                            hold=bool(symmetric))
         if symmetric:
@@ -722,6 +728,11 @@ class TransposedMatrix(TransposedView, InfixMethods, CompatMethods):
 
     parent: Matrix
 
+    @property
+    def _be(self) -> Any:
+        """The parent's backend (read by python-graphblas's methods, ``A.T.power(n)``)."""
+        return self.parent._be
+
     def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> Expression:
         """``A' u``: from the parent's own rows where its backend can and its transpose is not
         held (no transpose is built: the CPU), else through the parent's kept transpose."""
@@ -789,6 +800,13 @@ def _present(xp: Any, arr: Any, missing_value: Any) -> Any:
     if isinstance(missing_value, float) and np.isnan(missing_value):
         return ~xp.isnan(arr) if arr.dtype.kind == "f" else xp.ones(arr.shape, dtype=bool)
     return arr != missing_value
+
+
+def _check_pointer_count(indptr: Any, n: int | None, what: str) -> None:
+    """python-graphblas's ``nrows=`` of ``from_csr`` (``ncols=`` of ``from_csc``): it must
+    agree with the pointers."""
+    if n is not None and n != len(indptr) - 1:
+        raise InvalidValue(f"{what} must be len(indptr) - 1 = {len(indptr) - 1}, got {n}")
 
 
 def _check_dim(n: Any, what: str) -> int:

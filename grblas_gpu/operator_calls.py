@@ -31,15 +31,18 @@ def call_operator(op: Any, left: Any, right: Any = None, *, left_default: Any = 
     kind = getattr(op, "kind", None)
     if left_default is not None or right_default is not None:
         return _ewise_union_call(op, left, right, left_default, right_default)
-    if _is_number(left) and (right is None or _is_number(right)) and kind not in ("indexunary", "select"):
+    if kind not in ("indexunary", "select", "unary") and _scalars(left, right):
+        a = left if isinstance(left, Scalar) else Scalar.from_value(left)
+        return a.ewise_mult(right if isinstance(right, Scalar) else Scalar.from_value(right), op)
+    if _is_number(left) and right is None:
         left = Scalar.from_value(left)
-        if right is not None:
-            return left.ewise_mult(Scalar.from_value(right), op)
     if kind == "unary":
         if right is not None or not _is_collection(left) and getattr(left, "kind", None) != "Scalar":
             raise TypeError(f"Bad type when calling {op!r}: __call__ of a unary operator takes one Vector, Matrix or Scalar")
         return left.apply(op)
     if kind in ("indexunary", "select"):
+        if _scalars(left, right) and kind == "select":
+            return _select_scalar(op, left, right, thunk)
         if not _is_collection(left):
             raise TypeError(f"Bad type when calling {op!r}: expected a Vector or Matrix, got {type(left).__name__}")
         t = right if right is not None else thunk
@@ -71,6 +74,26 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, (int, float, bool, np.generic))
 
 
+def _scalars(left: Any, right: Any) -> bool:
+    """Two scalar operands (numbers or Scalars), at least one of them a Scalar or both numbers."""
+    return right is not None and all(_is_number(x) or isinstance(x, Scalar) for x in (left, right))
+
+
+def _select_scalar(op: Any, left: Any, right: Any, thunk: Any) -> Any:
+    """``select.valueeq(s, 5)`` (or ``(5, s)``): ``s`` where the operator keeps its value, else empty."""
+    s, t = (left, right) if isinstance(left, Scalar) else (right, left)
+    out = Scalar(s.dtype, backend=s.backend)
+    if s.value is None:
+        return out._as_expression()
+    t = t if thunk is None else thunk
+    t = t.value if isinstance(t, Scalar) else t
+    typed = op if hasattr(op, "np_func") else op[s.dtype]
+    zero = np.zeros(1, np.int64)
+    if np.asarray(typed.np_func(np.asarray([s.value], s.dtype.np_type), zero, zero, t)).any():
+        out.value = s.value
+    return out._as_expression()
+
+
 def _ewise_union_call(op: Any, left: Any, right: Any, left_default: Any, right_default: Any) -> Any:
     infix = getattr(left, "_infix", None)
     if left_default is None or right_default is None or right is not None or infix is None or infix[0] != "add":
@@ -81,10 +104,14 @@ def _ewise_union_call(op: Any, left: Any, right: Any, left_default: Any, right_d
             "and left_default and right_default are scalars.")
     _, a, b = infix
     # (A | B) | C: every level of the chain is an ewise_union with the same defaults.
-    if getattr(a, "_infix", (None,))[0] == "add":
+    if (getattr(a, "_infix", None) or (None,))[0] == "add":
         a = _ewise_union_call(op, a, None, left_default, right_default)
-    if getattr(b, "_infix", (None,))[0] == "add":
+    if (getattr(b, "_infix", None) or (None,))[0] == "add":
         b = _ewise_union_call(op, b, None, left_default, right_default)
+    if _is_number(a):
+        a = Scalar.from_value(a)
+    if _is_number(b):
+        b = Scalar.from_value(b)
     if getattr(a, "kind", None) != getattr(b, "kind", None):
         return broadcast_ewise(a, b, op, True, (left_default, right_default))
     return a.ewise_union(b, op, left_default, right_default)

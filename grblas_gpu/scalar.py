@@ -148,9 +148,10 @@ class Scalar(InfixMethods, PicklesBackendByName):
 
     def ewise_union(self, other: Any, op: Any, left_default: Any, right_default: Any) -> Any:
         """``op(self, other)``, an empty side taking its default; empty when both are."""
-        from ._scalar_ops import scalar_ewise
+        from ._scalar_ops import scalar_default, scalar_ewise
 
-        return scalar_ewise(self, other, op, "ewise_union", (left_default, right_default))
+        defaults = (scalar_default(left_default), scalar_default(right_default))
+        return scalar_ewise(self, other, op, "ewise_union", defaults)
 
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> Any:
         """``op(value)`` (a unary operator) or ``op(value, right)`` / ``op(left, value)``."""
@@ -185,10 +186,15 @@ class Scalar(InfixMethods, PicklesBackendByName):
             return self.is_empty and other.is_empty
         return bool(np.isclose(self.value, other.value, rtol=rel_tol, atol=abs_tol, equal_nan=True))
 
-    def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False) -> Any:
+    def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False,
+                 input_mask: Any = None) -> Any:
         """The Scalar as an output with an accumulator, for ``<<``."""
         from .expressions import Updater, parse_output_args
 
+        if input_mask is not None:
+            raise TypeError("input_mask not allowed for Scalars: an input mask is for an extract into a Vector or Matrix")
+        if replace or any(a is True or type(a).__name__ == "_Replace" for a in args):
+            raise TypeError("'replace' argument may not be True for Scalar: a Scalar has no mask to replace by")
         return Updater(self, *parse_output_args(args, mask, accum, replace))
 
     def __lshift__(self, value: Any) -> None:
@@ -229,6 +235,9 @@ class Scalar(InfixMethods, PicklesBackendByName):
         return int(self.require_value())
 
     def __index__(self) -> int:
+        if not (self._dtype.is_integer or self._dtype.is_bool):
+            # python-graphblas's class and words: an index must be integral
+            raise AttributeError(f"Scalar object only has `__index__` for integral dtypes, not {self._dtype.name}")
         return int(self.require_value())
 
     def __repr__(self) -> str:

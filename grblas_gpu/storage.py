@@ -32,6 +32,8 @@ def host_array(be: Any, x: Any, dtype: Any, what: str) -> Any:
     """``x`` as a 1-D integer array of the backend (of ``dtype``; None: of any integer type),
     validated."""
     arr = be.asarray(x)
+    if isinstance(x, (list, tuple)) and arr.dtype.kind == "f":
+        arr = arr.astype(np.int64)  # a Python list is cast, as NumPy casts (python-graphblas's rule)
     if arr.ndim != 1:
         raise InvalidIndex(f"{what} must be one-dimensional, got shape {arr.shape}")
     if arr.size and arr.dtype.kind not in "iu":

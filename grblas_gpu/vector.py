@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _sparse as sp
 from ._compat_methods import (
+    _given_dtype,
     coo_values,
     dense_type,
     from_dict,
@@ -48,7 +49,7 @@ class Vector(Collection):
 
     def __init__(self, dtype: Any = FP64, size: int = 0, *, backend: str | None = None,
                  name: str | None = None) -> None:
-        self._describe(get_backend(backend), dtype, size, name)
+        self._describe(get_backend(backend), _given_dtype(dtype), size, name)
         self._store = VectorStore()
         self._set_sparse(_empty_array(self._be, _INT64), _empty_array(self._be, self._dtype.np_type))
 
@@ -96,7 +97,8 @@ class Vector(Collection):
         except (ValueError, TypeError) as exc:  # a ragged list, or values that are not numbers
             raise InvalidValue(f"from_dense needs a 1-D array of numbers: {exc}") from None
         if arr.ndim != 1:
-            raise DimensionMismatch(f"from_dense needs a 1-D array for a Vector, got shape {arr.shape}")
+            raise DimensionMismatch(f"from_dense needs a 1-D array for a Vector: array must be 1d, got shape "
+                                    f"{arr.shape}")
         t = lookup_dtype(dtype) if dtype is not None else lookup_dtype(arr.dtype)
         v = cls(t, arr.shape[0], backend=be.name, name=name)
         keep = _present(be.xp, arr, missing_value)

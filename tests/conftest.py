@@ -220,14 +220,18 @@ __all__ = [
 ]
 
 
-@pytest.fixture(params=["pyarrow", "pure"])
+@pytest.fixture(params=["pyarrow", "fmm", "pure"])
 def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """File chunks parsed by pyarrow (skipped where it is not installed), or the pure path forced."""
-    from grblas_gpu.io import _chunks
+    """File chunks parsed by pyarrow, Matrix Market files of integers by fast_matrix_market first
+    (each skipped where it is not installed), or the pure path forced."""
+    from grblas_gpu.io import _chunks, _fmm
 
-    if request.param == "pyarrow":
+    if request.param != "pure":
         pytest.importorskip("pyarrow", reason="pyarrow (the readers extra) is not installed")
-    monkeypatch.setattr(_chunks, "FAST", request.param == "pyarrow")
+    if request.param == "fmm":
+        pytest.importorskip("fast_matrix_market", reason="fast_matrix_market (the readers extra) is not installed")
+    monkeypatch.setattr(_chunks, "FAST", request.param != "pure")
+    monkeypatch.setattr(_fmm, "FMM", request.param == "fmm")
     monkeypatch.delenv("GRBLAS_GPU_PURE_READERS", raising=False)
     return request.param
 

@@ -1,6 +1,6 @@
 """maximal_independent_set and greedy_coloring, checked by independent verifiers
 (independence and maximality; a proper colouring using every colour) and against the
-sequential greedy algorithms of networkx in the same random vertex order."""
+sequential greedy algorithms of networkx in the same vertex order."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from conftest import shared_coo
-from grblas_gpu.algorithms.coloring import greedy_coloring
+from grblas_gpu.algorithms.coloring import add_colours, first_free_colours, greedy_coloring
 from grblas_gpu.algorithms.independent_set import maximal_independent_set
 
 import grblas_gpu as gb
@@ -40,6 +40,14 @@ def priority_order(n: int, seed: int) -> list[int]:
     ``default_rng(seed).permutation(n) + 1``."""
     priority = np.random.default_rng(seed).permutation(n)
     return [int(v) for v in np.argsort(-priority)]
+
+
+def largest_first_order(G: nx.Graph, seed: int) -> list[int]:
+    """The vertices by decreasing degree, ties by decreasing random priority (the documented
+    ``degree * n + default_rng(seed).permutation(n) + 1``)."""
+    n = G.number_of_nodes()
+    priority = np.random.default_rng(seed).permutation(n)
+    return sorted(G, key=lambda v: (-G.degree[v], -priority[v]))
 
 
 def assert_maximal_independent(members: set[int], G: nx.Graph) -> None:
@@ -91,8 +99,8 @@ def test_greedy_coloring(seed: int, n: int, p: float, directed: bool, backend: s
     colour = got.to_dense()
     assert_proper_colouring(colour, G)
     # Jones-Plassmann with the smallest free colour is the sequential greedy colouring in
-    # priority order.
-    order = priority_order(n, seed)
+    # priority order: largest degree first.
+    order = largest_first_order(G, seed)
     want = nx.greedy_color(G, strategy=lambda graph, colors: iter(order))
     np.testing.assert_array_equal(colour, [want[v] for v in range(n)])
 
@@ -110,6 +118,37 @@ def test_seeds_and_small_cases(backend: str) -> None:
     clique = gb.Matrix.from_dense(np.ones((5, 5)), backend=backend)
     assert maximal_independent_set(clique, seed=1).nvals == 1
     assert sorted(greedy_coloring(clique, seed=1).to_dense().tolist()) == [0, 1, 2, 3, 4]
+    big = gb.Matrix.from_dense(np.ones((70, 70), dtype=bool), backend=backend)  # colours past one word of 64
+    assert sorted(greedy_coloring(big, seed=2).to_dense().tolist()) == list(range(70))
+
+
+def test_first_free_colours(backend: str) -> None:
+    # vertex 0 sees colours {0, 1, 3, 5}, vertex 6 sees {1, 2}, vertex 7 sees nothing coloured,
+    # vertex 8 sees {0, 1, 2}, vertex 10 sees 0 .. 63 (a full word), vertex 11 sees 0 .. 69
+    # but 66: first free 2, 0, 0, 3, 64, 66 (a hand count, not the code's).
+    n = 12 + 70
+    colour = {1: 0, 2: 1, 3: 3, 4: 5, 5: 2} | {12 + c: c for c in range(70)}
+    edges = [(0, 1), (0, 2), (0, 3), (0, 4), (6, 2), (6, 5), (7, 9), (8, 1), (8, 2), (8, 5)]
+    edges += [(10, 12 + c) for c in range(64)] + [(11, 12 + c) for c in range(70) if c != 66]
+    r, c = np.array(edges).T
+    S = gb.Matrix.from_coo(np.r_[r, c], np.r_[c, r], 0, nrows=n, ncols=n, dtype=gb.UINT64, backend=backend)
+    words = [gb.Vector(gb.UINT64, n, backend=backend)]
+    add_colours(words, np.array(list(colour)), np.array(list(colour.values())))
+    assert len(words) == 2
+    join = gb.Vector.from_coo([0, 6, 7, 8, 10, 11], True, size=n, backend=backend)
+    v, got = first_free_colours(S, join, words)
+    assert v.tolist() == [0, 6, 7, 8, 10, 11]
+    assert got.tolist() == [2, 0, 0, 3, 64, 66]
+
+
+def test_colour_count_near_networkx(backend: str) -> None:
+    # largest degree first, as networkx's default strategy: a comparable number of colours
+    G = nx.powerlaw_cluster_graph(400, 6, 0.3, seed=3)
+    rows, cols = np.array(G.edges).T
+    A = as_matrix(np.r_[rows, cols], np.r_[cols, rows], 400, backend)
+    ours = int(greedy_coloring(A, seed=0).to_dense().max()) + 1
+    theirs = max(nx.greedy_color(G).values()) + 1
+    assert ours <= theirs + 1
 
 
 def test_karate(backend: str) -> None:

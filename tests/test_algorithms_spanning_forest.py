@@ -7,7 +7,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from conftest import shared_coo
-from grblas_gpu.algorithms.spanning_forest import minimum_spanning_forest
+from grblas_gpu.algorithms.spanning_forest import edge_ranks, minimum_spanning_forest
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import DimensionMismatch, DomainMismatch, InvalidValue
@@ -73,6 +73,32 @@ def test_ties_go_to_the_smaller_endpoints(backend: str) -> None:
     A = gb.Matrix.from_coo([0, 1, 2, 0], [1, 2, 3, 3], 1, nrows=4, ncols=4, backend=backend)
     u, v, _ = minimum_spanning_forest(A.ewise_add(A.T).new()).to_coo()
     assert list(zip(u.tolist(), v.tolist())) == [(0, 1), (0, 3), (1, 2)]
+
+
+@pytest.mark.parametrize("shape", ["path", "grid"])
+def test_long_hook_chains_and_many_rounds(shape: str, backend: str) -> None:
+    # A path weighted upwards hooks every vertex to its left neighbour in one round (one long
+    # chain); a grid with random weights needs several rounds of contracted components with
+    # many edges between two of them.
+    rng = np.random.default_rng(4)
+    G = nx.path_graph(300) if shape == "path" else nx.convert_node_labels_to_integers(nx.grid_2d_graph(20, 25))
+    for u, v in G.edges:
+        G[u][v]["weight"] = float(min(u, v)) if shape == "path" else float(rng.integers(1, 6))
+    rows, cols, w = zip(*G.to_directed().edges(data="weight"))
+    n = G.number_of_nodes()
+    A = gb.Matrix.from_coo(list(rows), list(cols), list(w), nrows=n, ncols=n, backend=backend)
+    check_forest(minimum_spanning_forest(A), G)
+
+
+@pytest.mark.parametrize("weights", [[3, 1, 3, -2, 1, 1], [0.5, -1.25, 0.5, 2.0, 0.5, -1.25], [True, False, True, True],
+                                     [2**60, 0, 5, 2**60]])
+def test_edge_ranks_order_by_weight_then_position(weights: list) -> None:
+    w = np.array(weights)
+    key, position = edge_ranks(w)
+    assert len(set(key.tolist())) == len(w)
+    want = np.lexsort((np.arange(len(w)), w))  # by weight, ties by position
+    np.testing.assert_array_equal(np.argsort(key), want)
+    np.testing.assert_array_equal(position(key), np.arange(len(w)))
 
 
 def test_small_cases(backend: str) -> None:

@@ -21,6 +21,7 @@ import pytest
 from grblas_gpu.backends import get_backend, gpu_available
 from grblas_gpu.backends.cupy.codegen import merge_schedule_applies, vector_value_read
 from grblas_gpu.backends.numpy_backend import NumpyBackend
+from grblas_gpu.backends.operands import CsrOperand, RowMask, SpmvOutput, VectorOperand
 from grblas_gpu.dtypes import ALL_TYPES, BOOL, FP32, FP64, INT8, INT32, INT64, DataType, cast_scalar
 from grblas_gpu.exceptions import DomainMismatch, InvalidValue, OutOfMemory
 from grblas_gpu.operators import catalog
@@ -44,6 +45,16 @@ KNOWN_CATALOG_BUGS: set[tuple[str, str, str]] = set()
 def gpu() -> Any:
     """The CuPy backend."""
     return get_backend("cupy")
+
+
+def spmv_call(be: Any, sr: TypedSemiring, indptr: Any, indices: Any, values: Any, x: Any, x_present: Any,
+              row_mask: Any, vector_first: bool, plan: Any = None, *, presence: bool = True, complement: bool = False,
+              into: Any = None, out: Any = None, claim: Any = None) -> Any:
+    """``be.spmv`` with its operands given as arrays (the records it takes made here)."""
+    a = CsrOperand(indptr, indices, values, int(indptr.shape[0]) - 1, int(x.shape[0]))
+    mask = None if row_mask is None else RowMask(row_mask, complement)
+    return be.spmv(sr, a, VectorOperand(x, x_present), vector_first, plan, mask,
+                   SpmvOutput(presence, into, out, claim))
 
 
 def rng_for(*parts: Any) -> np.random.Generator:
@@ -453,9 +464,9 @@ def test_spmv(gpu: Any, name: str, t: DataType, index: Any, vf: bool, mean: floa
     complement = masks.endswith("complemented")
     dev = [None if a is None else gpu.asarray(a) for a in (indptr, indices, values, x, x_present, row_mask)]
     plan = _merge_plan(gpu, indptr, monkeypatch) if schedule == "merge" else None
-    out, present = gpu.spmv(sr, *dev, vf, plan, complement=complement)
+    out, present = spmv_call(gpu, sr, *dev, vf, plan, complement=complement)
     allowed = ~row_mask if complement else row_mask  # type: ignore[operator]
-    ref_out, ref_present = REF.spmv(sr, indptr, indices, values, x, x_present, allowed, vf)
+    ref_out, ref_present = spmv_call(REF, sr, indptr, indices, values, x, x_present, allowed, vf)
     assert_same(present, ref_present)
     if not sr.monoid.is_any:
         assert_same(out, ref_out, close=True)
@@ -471,7 +482,7 @@ def test_spmv(gpu: Any, name: str, t: DataType, index: Any, vf: bool, mean: floa
 def test_spmv_empty_matrix(gpu: Any) -> None:
     """A matrix without rows gives empty results."""
     sr = semirings["plus_times"][FP64]
-    out, present = gpu.spmv(sr, gpu.asarray(np.zeros(1, np.int64)), gpu.asarray(np.empty(0, np.int64)),
+    out, present = spmv_call(gpu, sr, gpu.asarray(np.zeros(1, np.int64)), gpu.asarray(np.empty(0, np.int64)),
                             gpu.asarray(np.empty(0)), gpu.asarray(np.ones(3)), None, None, False)
     assert out.shape == (0,) and present.shape == (0,)
 
@@ -483,9 +494,9 @@ def test_spmv_terminal_exit_keeps_results(gpu: Any) -> None:
     indptr, indices = random_csr(rng, 64, 4000, 2000.0, np.int32)
     values = np.ones(len(indices), bool)
     x = rng.random(4000) < 0.5
-    got = gpu.spmv(sr, gpu.asarray(indptr), gpu.asarray(indices), gpu.asarray(values), gpu.asarray(x),
+    got = spmv_call(gpu, sr, gpu.asarray(indptr), gpu.asarray(indices), gpu.asarray(values), gpu.asarray(x),
                    None, None, False)
-    ref = REF.spmv(sr, indptr, indices, values, x, None, None, False)
+    ref = spmv_call(REF, sr, indptr, indices, values, x, None, None, False)
     assert_same(got[0], ref[0])
     assert_same(got[1], ref[1])
 
@@ -536,11 +547,11 @@ def test_spmv_long_rows(gpu: Any, name: str, planned: bool) -> None:
     present = rng.random(n) < 0.9
     row_mask = rng.random(n) < 0.8
     sr = semirings[name][FP64]
-    ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, present, row_mask, False)
+    ref_out, ref_has = spmv_call(NumpyBackend(), sr, indptr, indices, values, x, present, row_mask, False)
     plan = gpu.spmv_plan(gpu.asarray(indptr)) if planned else None
     if planned:
         assert plan is not None and plan.long_rows.size == 6
-    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x, present, row_mask)), False, plan)
+    out, has = spmv_call(gpu, sr, *(gpu.asarray(a) for a in (indptr, indices, values, x, present, row_mask)), False, plan)
     out, has = gpu.to_host(out), gpu.to_host(has)
     assert np.array_equal(has, ref_has)
     if name == "any_pair":
@@ -566,7 +577,7 @@ def test_spmv_binned_prepared_launch(gpu: Any, name: str) -> None:
         x_present, row_mask = rng.random(n) < 0.7, rng.random(n) < 0.6
         complement = call == 1
         dev = [gpu.asarray(a) for a in (values, x, x_present, row_mask)]
-        out, has = gpu.spmv(sr, ptr, idx, *dev, False, plan, complement=complement)
+        out, has = spmv_call(gpu, sr, ptr, idx, *dev, False, plan, complement=complement)
         ref_out, ref_has = _numpy_spmv(name, FP64, indptr, indices, values, x, x_present,
                                        ~row_mask if complement else row_mask, False)
         has = gpu.to_host(has)
@@ -596,7 +607,7 @@ def test_spmv_claim(gpu: Any, planned: bool) -> None:
     plan = gpu.spmv_plan(gpu.asarray(indptr)) if planned else None
     bits, vals = gpu.asarray(c_bits), gpu.asarray(c_vals)
     dev = [gpu.asarray(a) for a in (indptr, indices, values, x, x_present)]
-    got = gpu.spmv(sr, *dev, bits, False, plan, complement=True, claim=vals)
+    got = spmv_call(gpu, sr, *dev, bits, False, plan, complement=True, claim=vals)
     assert gpu.pull_claims(sr, plan) == (not planned)
     if planned:
         assert plan is not None and plan.classes is not None and got is None
@@ -621,9 +632,9 @@ def test_spmv_without_presence(gpu: Any, name: str, planned: bool) -> None:
     indptr[1:4] = 0  # rows 0-2 empty (row 3 takes their entries)
     x = rng.integers(1, 9, n).astype(np.float64)
     sr = semirings[name][FP64]
-    ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, None, None, False)
+    ref_out, ref_has = spmv_call(NumpyBackend(), sr, indptr, indices, values, x, None, None, False)
     plan = gpu.spmv_plan(gpu.asarray(indptr)) if planned else None
-    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan,
+    out, has = spmv_call(gpu, sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan,
                         presence=False)
     assert not ref_has[:3].any() and ref_has[3:].any()
     merge = planned and merge_schedule_applies(sr)
@@ -655,8 +666,8 @@ def test_spmv_merge_nan_and_empty_rows(gpu: Any, nrows: int, monkeypatch: pytest
     values[indptr[long_row]:indptr[long_row + 1]] = np.nan  # a row of NaN terms only
     sr = semirings["min_plus"][FP64]
     plan = _merge_plan(gpu, indptr, monkeypatch)
-    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan)
-    ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, None, None, False)
+    out, has = spmv_call(gpu, sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan)
+    ref_out, ref_has = spmv_call(NumpyBackend(), sr, indptr, indices, values, x, None, None, False)
     out, has = gpu.to_host(out), gpu.to_host(has)
     assert np.array_equal(has, ref_has) and np.isnan(out[long_row])
     assert np.array_equal(out[has], ref_out[ref_has], equal_nan=True)
@@ -682,7 +693,7 @@ def test_spmv_merge_carry_runs(gpu: Any, name: str, monkeypatch: pytest.MonkeyPa
     x = rng.integers(1, 9, ncols).astype(np.float64)
     sr = semirings[name][FP64]
     plan = _merge_plan(gpu, indptr, monkeypatch)
-    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan)
+    out, has = spmv_call(gpu, sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan)
     terms = values * x[indices] if name == "plus_times" else np.minimum(values, x[indices])
     ufunc = np.add if name == "plus_times" else np.maximum
     nonempty = lengths > 0
@@ -725,8 +736,8 @@ def test_spmv_column_cache(gpu: Any, name: str, t: DataType, index: Any, vf: boo
     sr = semirings[name][t]
     plan = gpu.spmv_plan(gpu.asarray(indptr), gpu.asarray(indices), ncols)
     flags = [None if f is None else gpu.asarray(f) for f in (x_present, row_mask)]
-    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), *flags, vf, plan)
-    ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, x_present, row_mask, vf)
+    out, has = spmv_call(gpu, sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), *flags, vf, plan)
+    ref_out, ref_has = spmv_call(NumpyBackend(), sr, indptr, indices, values, x, x_present, row_mask, vf)
     out, has = gpu.to_host(out), gpu.to_host(has)
     assert np.array_equal(has, ref_has)
     assert np.array_equal(out[has], ref_out[ref_has])  # small integers: exact in any order
@@ -757,7 +768,7 @@ def test_spmv_merge_leaves_l1(gpu: Any, t: DataType, cache: bool, monkeypatch: p
     sr = semirings["plus_times"][t]
     plan = gpu.spmv_plan(gpu.asarray(indptr), gpu.asarray(indices), ncols)
     x = rng.integers(1, 9, ncols).astype(np.float64)
-    gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan)
+    spmv_call(gpu, sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan)
     module = codegen.spmv_module(sr, np.dtype(np.int32), False, "merge", np.dtype(np.int32))
     role = "hot" if cache and t.np_type.itemsize <= 4 else "main"
     kernel = gpu._functions[(module.digest, role)]
@@ -796,12 +807,12 @@ def test_spmv_merge_into(gpu: Any, name: str, t: DataType, index: Any, vf: bool,
     want_bits = c_bits | ref_has
     dev = [None if a is None else gpu.asarray(a) for a in (indptr, indices, values, x, x_present)]
     bits, vals = gpu.asarray(c_bits.copy()), gpu.asarray(c_vals.copy())
-    assert gpu.spmv(sr, *dev, None, vf, None, into=(bits, vals)) is None, "the vector schedule declines"
+    assert spmv_call(gpu, sr, *dev, None, vf, None, into=(bits, vals)) is None, "the vector schedule declines"
     plan = _merge_plan(gpu, indptr, monkeypatch)
     mask = gpu.asarray(np.ones(nrows, bool))
-    assert gpu.spmv(sr, *dev, mask, vf, plan, into=(bits, vals)) is None, "a row mask declines"
+    assert spmv_call(gpu, sr, *dev, mask, vf, plan, into=(bits, vals)) is None, "a row mask declines"
     assert np.array_equal(gpu.to_host(bits), c_bits) and np.array_equal(gpu.to_host(vals), c_vals)
-    got_vals, got_bits = gpu.spmv(sr, *dev, None, vf, plan, into=(bits, vals))
+    got_vals, got_bits = spmv_call(gpu, sr, *dev, None, vf, plan, into=(bits, vals))
     assert got_vals is vals and got_bits is bits
     assert np.array_equal(gpu.to_host(bits), want_bits)
     assert np.array_equal(gpu.to_host(vals)[want_bits], want_vals[want_bits])  # small integers: exact
@@ -831,7 +842,7 @@ def test_spmv_prepared_launch(gpu: Any, name: str, t: DataType, index: Any, vf: 
         row_mask = rng.random(nrows) < 0.7 if masks in ("row mask", "complement") else None
         complement = masks == "complement"
         flags = [None if f is None else gpu.asarray(f) for f in (x_present, row_mask)]
-        out, has = gpu.spmv(sr, ptr, idx, vals, gpu.asarray(x), *flags, vf, plan, complement=complement)
+        out, has = spmv_call(gpu, sr, ptr, idx, vals, gpu.asarray(x), *flags, vf, plan, complement=complement)
         ref_mask = None if row_mask is None else (~row_mask if complement else row_mask)
         ref_out, ref_has = _numpy_spmv(name, sr.out_type, indptr, indices, values, x, x_present, ref_mask, vf)
         has = gpu.to_host(has)
@@ -845,14 +856,14 @@ def test_spmv_prepared_launch(gpu: Any, name: str, t: DataType, index: Any, vf: 
         own = gpu.asarray(np.zeros(nrows, sr.out_type.np_type))
         for call in range(2):  # the second through the launch the first packed, with other x
             x = _spmv_values(rng, sr, x_type, ncols)
-            out, has = gpu.spmv(sr, ptr, idx, vals, gpu.asarray(x), None, None, vf, plan, presence=False, out=own)
+            out, has = spmv_call(gpu, sr, ptr, idx, vals, gpu.asarray(x), None, None, vf, plan, presence=False, out=own)
             assert out is own and has is None
             ref_out, ref_has = _numpy_spmv(name, sr.out_type, indptr, indices, values, x, None, None, vf)
             if sr.monoid.name != "any":
                 assert np.array_equal(gpu.to_host(own)[ref_has], ref_out[ref_has]), f"call {call}"
         # A masked call on the same plan after them takes its own launch, not theirs.
         row_mask = rng.random(nrows) < 0.5
-        out, has = gpu.spmv(sr, ptr, idx, vals, gpu.asarray(x), None, gpu.asarray(row_mask), vf, plan)
+        out, has = spmv_call(gpu, sr, ptr, idx, vals, gpu.asarray(x), None, gpu.asarray(row_mask), vf, plan)
         ref_out, ref_has = _numpy_spmv(name, sr.out_type, indptr, indices, values, x, None, row_mask, vf)
         assert np.array_equal(gpu.to_host(has), ref_has)
         if sr.monoid.name != "any":
@@ -870,9 +881,9 @@ def test_spmv_column_cache_declined(gpu: Any, monkeypatch: pytest.MonkeyPatch) -
     indices, values = keys % ncols, np.ones(keys.size)
     x, sr = np.ones(ncols), semirings["plus_times"][FP32]
     plan = gpu.spmv_plan(gpu.asarray(indptr), gpu.asarray(indices), ncols)
-    out, has = gpu.spmv(sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan)
+    out, has = spmv_call(gpu, sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan)
     assert plan.derived["columns"] is None
-    ref_out, ref_has = NumpyBackend().spmv(sr, indptr, indices, values, x, None, None, False)
+    ref_out, ref_has = spmv_call(NumpyBackend(), sr, indptr, indices, values, x, None, None, False)
     assert np.array_equal(gpu.to_host(has), ref_has)
     assert np.array_equal(gpu.to_host(out)[ref_has], ref_out[ref_has])
 
@@ -908,7 +919,7 @@ def test_spmv_merge_prepared_launch(gpu: Any, name: str, t: DataType, index: Any
         complement = masks == "complement"
         flags = [None if f is None else gpu.asarray(f) for f in (x_present, row_mask)]
         dev = (gpu.asarray(values), gpu.asarray(x))
-        out, has = gpu.spmv(sr, ptr, idx, *dev, *flags, vf, plan, complement=complement)
+        out, has = spmv_call(gpu, sr, ptr, idx, *dev, *flags, vf, plan, complement=complement)
         ref_mask = None if row_mask is None else (~row_mask if complement else row_mask)
         ref_out, ref_has = _numpy_spmv(name, sr.out_type, indptr, indices, values, x, x_present, ref_mask, vf)
         has = gpu.to_host(has)
@@ -916,13 +927,13 @@ def test_spmv_merge_prepared_launch(gpu: Any, name: str, t: DataType, index: Any
         assert np.array_equal(gpu.to_host(out)[has], ref_out[ref_has]), f"call {call}"  # exact
         if masks == "none":  # x full, every row: written into the caller's values, no presence made
             own = gpu.asarray(np.zeros(nrows, sr.out_type.np_type))
-            got, none = gpu.spmv(sr, ptr, idx, *dev, None, None, vf, plan, presence=False, out=own)
+            got, none = spmv_call(gpu, sr, ptr, idx, *dev, None, None, vf, plan, presence=False, out=own)
             assert got is own and none is None, f"call {call}"
             assert np.array_equal(gpu.to_host(own)[ref_has], ref_out[ref_has]), f"call {call}"
         if row_mask is None and call == 1:  # added into C's arrays, by the same kernels
             c_bits, c_vals = rng.random(nrows) < 0.5, _spmv_values(rng, sr, sr.out_type, nrows)
             bits, vals = gpu.asarray(c_bits), gpu.asarray(c_vals)
-            got_vals, got_bits = gpu.spmv(sr, ptr, idx, *dev, flags[0], None, vf, plan, into=(bits, vals))
+            got_vals, got_bits = spmv_call(gpu, sr, ptr, idx, *dev, flags[0], None, vf, plan, into=(bits, vals))
             assert got_vals is vals and got_bits is bits
             both = c_bits & ref_has
             want = np.where(c_bits, c_vals, ref_out)

@@ -19,7 +19,7 @@ import scipy.sparse as sps
 
 from grblas_gpu.backends import get_backend, gpu_available
 from grblas_gpu.backends.operands import CsrOperand, MaskOperand
-from grblas_gpu.dtypes import ALL_TYPES, BOOL, FP32, FP64, INT32, INT64, DataType
+from grblas_gpu.dtypes import ALL_TYPES, BOOL, FP32, FP64, INT8, INT32, INT64, UINT16, DataType
 from grblas_gpu.exceptions import DomainMismatch
 from grblas_gpu.operators import binary as binaries
 from grblas_gpu.operators import monoid as monoids
@@ -361,3 +361,134 @@ def test_wide_products_with_long_rows(gpu: Any, ncols: int, idx: Any) -> None:
     if idx == np.int32:  # (mask_operand's indices are int32)
         mask = sparse_rows(rng, lengths.size, ncols, 3000)
         check(gpu, semirings["plus_times"][FP64], a, b, mask, True, ptr=ptr, idx=idx)
+
+
+# ----------------------------------------------------------------------------- short rows
+
+
+def grid_csr(side: int, diagonal: bool = False) -> sps.csr_matrix:
+    """The 4-neighbour ``side x side`` grid (a road graph's shape: rows of 2 to 4 entries, its
+    square's rows of at most 16 terms), values 1..4; with the diagonal, rows of up to 25 terms."""
+    rng = rng_for("grid", side, diagonal)
+    ids = np.arange(side * side).reshape(side, side)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    rows, cols = np.concatenate([src, dst]), np.concatenate([dst, src])
+    if diagonal:
+        rows, cols = np.concatenate([rows, ids.ravel()]), np.concatenate([cols, ids.ravel()])
+    m = sps.csr_matrix((rng.integers(1, 5, rows.size).astype(np.float64), (rows, cols)), shape=(side * side,) * 2)
+    m.sort_indices()
+    return m
+
+
+@pytest.fixture
+def launches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The roles of the kernels the products of a test launch, in order."""
+    from grblas_gpu.backends.cupy import spgemm
+
+    seen: list[str] = []
+    plain = spgemm._Plan._launch
+
+    def spy(self: Any, module: Any, role: str, *rest: Any, **kw: Any) -> None:
+        seen.append(role)
+        plain(self, module, role, *rest, **kw)
+
+    monkeypatch.setattr(spgemm._Plan, "_launch", spy)
+    return seen
+
+
+SHORT_CASES = [("plus_times", FP32), ("plus_times", FP64), ("min_plus", FP64), ("max_min", INT32),
+               ("plus_pair", INT64), ("any_pair", BOOL), ("lor_land", BOOL), ("min_secondi", INT64),
+               ("any_secondi", INT32), ("plus_times", INT8), ("max_min", UINT16)]
+
+
+@pytest.mark.parametrize("name,t", SHORT_CASES, ids=lambda v: getattr(v, "name", v))
+def test_products_of_short_rows_only(gpu: Any, launches: list[str], name: str,
+                                     t: DataType) -> None:
+    """A road grid's square (every row at most 16 terms: every row in one launch of 32-slot
+    tables, no grouping), and with the diagonal (rows of 17 to 25 terms: 64-slot tables),
+    against the term model: values, structure and order within rows."""
+    sr = _typed(name, t)
+    assert sr is not None
+    a = grid_csr(9)
+    check(gpu, sr, a, a)
+    assert launches == ["flops", "count", "fill"]
+    launches.clear()
+    d = grid_csr(7, diagonal=True)
+    check(gpu, sr, d, d)
+    assert launches == ["flops", "count", "count", "fill"]
+
+
+@pytest.mark.parametrize("complement", [False, True], ids=["mask", "complement"])
+def test_short_rows_under_masks(gpu: Any, launches: list[str], complement: bool) -> None:
+    """A road grid's square under a mask of half its positions and some it lacks, and under an
+    empty row of the mask: terms outside the mask dropped in registers, every row at once."""
+    rng = rng_for("short-mask", complement)
+    a = grid_csr(10)
+    full = (a @ a).tocoo()
+    keep = rng.random(full.nnz) < 0.5
+    extra = random_csr(rng, 100, 100, rng.integers(0, 6, 100))
+    mask = (sps.csr_matrix((np.ones(int(keep.sum())), (full.row[keep], full.col[keep])), shape=full.shape)
+            + extra).tolil()
+    mask[99, :] = 0  # an empty mask row
+    mask = sps.csr_matrix(mask)
+    mask.eliminate_zeros()
+    mask.sort_indices()
+    assert mask.indptr[100] == mask.indptr[99]
+    for name, t in (("plus_times", FP64), ("min_plus", FP32), ("any_pair", BOOL), ("plus_pair", INT64)):
+        check(gpu, semirings[name][t], a, a, mask, complement)
+    assert launches == ["flops", "count", "fill"] * 4
+
+
+def test_short_rows_with_empty_rows_of_b(gpu: Any, launches: list[str]) -> None:
+    """Rows of A of up to 300 entries whose rows of B are mostly empty (a row's terms at most
+    32, its entries read in several chunks of the group's width), empty rows of A, one column
+    in every term of a row (a single run to combine), and int64 layouts."""
+    rng = rng_for("short-empty")
+    inner, ncols = 400, 3000
+    b_lengths = np.concatenate([rng.integers(1, 4, 10), np.zeros(inner - 10, np.int64)])  # 30 terms at most
+    b = random_csr(rng, inner, ncols, b_lengths)
+    a_lengths = np.concatenate([[0, 300, 250, 1, 0], rng.integers(0, 40, 60)])
+    a = random_csr(rng, a_lengths.size, inner, a_lengths)
+    flops = np.add.reduceat(np.diff(b.indptr)[a.indices], a.indptr[:-1]) * (np.diff(a.indptr) > 0)
+    assert flops.max() <= 32 and np.diff(a.indptr).max() > 32
+    hub = sps.csr_matrix((np.ones(inner), (np.arange(inner), np.full(inner, 5))), shape=(inner, ncols))
+    for name, t in (("plus_times", FP64), ("min_plus", FP32), ("plus_pair", INT64), ("any_pair", BOOL)):
+        check(gpu, semirings[name][t], a, b)
+        check(gpu, semirings[name][t], a[:, :30], hub[:30])  # every term of a row in column 5
+    for ptr, idx in ((np.int64, np.int32), (np.int64, np.int64)):
+        got = check(gpu, semirings["plus_times"][FP64], a, b, ptr=ptr, idx=idx)
+        assert got.indices.dtype == idx
+    assert launches and "group" not in launches
+
+
+def test_short_rows_beside_long_ones(gpu: Any, launches: list[str]) -> None:
+    """Short rows (16 and 32 lanes, from the bins' lists) in a product with rows of every other
+    bin, with and without masks (a short row is bounded by its terms, not by its mask row);
+    rows that look short but for one (counted before the bins are known, filled from the
+    lists)."""
+    rng = rng_for("short-mixed")
+    b = random_csr(rng, 2000, 9000, rng.integers(1, 9, 2000))
+    lengths = np.concatenate([rng.integers(0, 5, 200), [5, 6, 7, 8], [100, 600, 1500]])
+    a = random_csr(rng, lengths.size, 2000, lengths)
+    for name, t in (("plus_times", FP64), ("min_plus", FP32), ("any_pair", BOOL), ("plus_pair", INT32)):
+        check(gpu, semirings[name][t], a, b)
+    assert launches.count("count_short") == 8 and launches.count("fill_short") == 8  # two bins, four products
+    launches.clear()
+    g = grid_csr(20)
+    long_row = sps.csr_matrix((np.ones(300), (np.zeros(300, np.int64), rng.choice(400, 300, replace=False))),
+                              shape=(1, 400))
+    check(gpu, semirings["plus_times"][FP64], sps.vstack([g, long_row]).tocsr(), g)
+    assert launches[:2] == ["flops", "count"] and "group" in launches and launches.count("fill_short") == 1
+    assert "count_short" not in launches  # (its short rows were counted before the bins were known)
+    mask = random_csr(rng, lengths.size, 9000, rng.integers(0, 300, lengths.size))
+    full = (a @ b).tocoo()
+    keep = rng.random(full.nnz) < 0.5
+    mask = (mask + sps.csr_matrix((np.ones(int(keep.sum())), (full.row[keep], full.col[keep])), shape=full.shape))
+    mask = sps.csr_matrix(mask)
+    mask.sort_indices()
+    for complement in (False, True):
+        launches.clear()
+        check(gpu, semirings["plus_times"][FP64], a, b, mask, complement)
+        check(gpu, semirings["min_plus"][FP32], a, b, mask, complement)
+        assert launches.count("count_short") == 4 and launches.count("fill_short") == 4

@@ -22,7 +22,9 @@ LOWER = {
     "backends", "backends.base", "backends.protocol", "backends.operands", "backends.numpy_backend",
     "backends.numpy_mxm", "backends.scipy_product", "backends.cupy.backend", "backends.cupy.codegen",
     "backends.cupy.launch", "backends.cupy.counts", "backends.cupy.spgemm", "backends.cupy.dot_mxm",
-    "backends.cupy.signatures",
+    "backends.cupy.signatures", "backends.cupy.common", "backends.cupy.core", "backends.cupy.bitmaps",
+    "backends.cupy.elementwise", "backends.cupy.reduce", "backends.cupy.spmv_plans", "backends.cupy.pull",
+    "backends.cupy.push", "backends.cupy.products",
     "storage", "mask", "_bitmap", "_upward", "operators.udf_trace",
 }
 UPPER = {

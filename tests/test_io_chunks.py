@@ -241,3 +241,42 @@ def test_graphalytics_and_edge_list_progress(tmp_path: Path, monkeypatch: pytest
     seen.clear()
     gb.io.read_edgelist(tmp_path / "g.e", progress=lambda d, t: seen.append((d, t)))
     assert len(seen) > 5 and seen[-1] == ((tmp_path / "g.e").stat().st_size,) * 2
+
+
+@pytest.mark.parametrize("mapped", [True, False])
+def test_mapped_and_read_files_alike(tmp_path: Path, parser: str, chunk_bytes: int, mapped: bool,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file's pages mapped into memory, or read: the same entries as a stream, the same error lines."""
+    monkeypatch.setattr(_chunks, "MAP_FILES", mapped)
+    p = random_mtx(tmp_path)
+    a, _ = parse_matrix_market(p)
+    b, _ = parse_matrix_market(io.BytesIO(p.read_bytes()))  # a stream is read, never mapped
+    for x, y in zip((a.rows, a.cols, a.values), (b.rows, b.cols, b.values)):
+        np.testing.assert_array_equal(x, y)
+    edges = tmp_path / "e.txt"  # comment lines first: the first edge line is read, then given back
+    edges.write_text("# a\n# b\n" + "".join(f"{i}\t{(7 * i) % 31}\n" for i in range(60)) + "5\t6x\n")
+    with pytest.raises(FileFormatError) as info:
+        parse_edgelist(edges)
+    assert info.value.line == 63
+    edges.write_text(edges.read_text().replace("6x", "6"))
+    e, f = parse_edgelist(io.StringIO(edges.read_text())), parse_edgelist(edges)
+    for x, y in zip((e.coo.rows, e.coo.cols, e.ids), (f.coo.rows, f.coo.cols, f.ids)):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_a_mapped_chunk_acts_as_its_bytes(tmp_path: Path) -> None:
+    import mmap
+
+    data = b"1 2\n \t\n3 x4\n\n  \n"
+    p = tmp_path / "d"
+    p.write_bytes(data)
+    with open(p, "rb") as f:
+        mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    for start in range(len(data)):
+        for end in range(start, len(data) + 1):
+            chunk, want = _chunks.Chunk(mapped, start, end), data[start:end]
+            assert len(chunk) == len(want) and chunk.isspace() == want.isspace()
+            assert chunk.decode("utf-8") == want.decode("utf-8")
+            assert bytes(_chunks.as_buffer(chunk)) == want
+            for sub in (b"x", b"\t", b" ", b"\n\n", b"1"):
+                assert (sub in chunk) == (sub in want)

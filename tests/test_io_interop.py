@@ -98,7 +98,7 @@ def test_from_networkx_matches_networkx_adjacency() -> None:
     assert A.dtype == gb.dtypes.INT64 and A.nvals == 2 * G.number_of_edges()
 
 
-def test_from_networkx_missing_weight_is_one_and_none_is_bool() -> None:
+def test_from_networkx_missing_weight_is_one_and_none_counts_edges() -> None:
     G = nx.DiGraph()
     G.add_edge("a", "b", weight=2.5)
     G.add_edge("b", "c")
@@ -106,7 +106,8 @@ def test_from_networkx_missing_weight_is_one_and_none_is_bool() -> None:
     A = from_networkx(G)
     assert A.dtype == gb.dtypes.FP64 and coo_dict(A) == {(0, 1): 2.5, (1, 2): 1.0, (2, 2): 4.0}
     B = from_networkx(G, weight=None)
-    assert B.dtype == gb.dtypes.BOOL and coo_dict(B) == {(0, 1): True, (1, 2): True, (2, 2): True}
+    assert B.dtype == gb.dtypes.INT64 and coo_dict(B) == {(0, 1): 1, (1, 2): 1, (2, 2): 1}
+    assert coo_dict(from_networkx(nx.MultiGraph([(0, 1), (0, 1)]), weight=None)) == {(0, 1): 2, (1, 0): 2}
     C = from_networkx(G, dtype="INT32")
     assert C.dtype == gb.dtypes.INT32 and coo_dict(C)[(0, 1)] == 2
 

@@ -105,6 +105,13 @@ def test_importing_grblas_gpu_does_not_import_networkx():
     assert out.stdout.strip() == "False"
 
 
+@pytest.mark.skipif(not INSTALLED, reason="the package is not installed: networkx sees no entry points")
+def test_importing_networkx_does_not_import_grblas_gpu():
+    code = "import sys, networkx; print('grblas_gpu' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
 def test_backend_info_lists_every_function():
     from grblas_gpu.nx_backend._info import FUNCTION_NAMES, get_info
 

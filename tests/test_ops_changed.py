@@ -214,7 +214,8 @@ def claiming_pulls(backend: str, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     spmv = be.spmv
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(kwargs.get("claim") is not None)
+        output = kwargs.get("output", args[6] if len(args) > 6 else None)  # spmv(sr, a, u, vf, plan, mask, output)
+        calls.append(output is not None and output.claim is not None)
         return spmv(*args, **kwargs)
 
     monkeypatch.setattr(be, "spmv", counted)

@@ -1,13 +1,46 @@
 """The base class of the backends: the defaults of the optional methods (the whole contract,
-with its types, is :class:`~grblas_gpu.backends.protocol.BackendProtocol`)."""
+with its types, is :class:`~grblas_gpu.backends.protocol.BackendProtocol`), and the table of
+what a backend's matrix-vector kernels can do, which the planner reads."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..exceptions import InvalidValue, NotImplementedException
 
-__all__ = ["Backend"]
+__all__ = ["Backend", "MatVecCapabilities"]
+
+
+@dataclass(frozen=True)
+class MatVecCapabilities:
+    """What a backend's matrix-vector kernels can do, published as ``Backend.matvec`` and read
+    by the planner of :mod:`grblas_gpu.ops.multiply` (push or pull, and which push).  What
+    depends on the semiring is asked of the backend's methods: ``pushes_atomically``,
+    ``relaxes``, ``pull_claims``, ``pulls_by_columns``.
+
+    ``push_positions``: the pushes that combine into a dense result or write into their output
+    in place (``spmspv``, ``push_relax``, ``push_claim_listed``) take matrices whose rows and
+    columns are all below this (2**31: 32-bit positions); None where any size is taken.
+
+    ``atomic_push_shares`` and ``sorted_push_shares``: (vertex share, entry share) of the
+    frontier below which it is pushed rather than pulled; both shares count (a few hub
+    vertices can carry most entries).  The first applies where the backend combines the
+    semiring's terms atomically and its monoid does not stop early; the second elsewhere.  A
+    pull that exits a row early (ANY and BOOL monoids) reads few entries per row, so a push
+    only pays for small frontiers; a pull over every entry (min, plus, ...) costs about as much
+    as an atomic push of a quarter of them (kron scale 22 on the GPU: push ~5 ms x entry share,
+    pull ~1.1 ms + 1 ms x share).  A push by expanding and sorting its terms stays at the
+    small-frontier limits.
+    """
+
+    push_positions: int | None = None
+    atomic_push_shares: tuple[float, float] = (0.5, 0.25)
+    sorted_push_shares: tuple[float, float] = (0.05, 0.05)
+
+    def push_takes(self, *dimensions: int) -> bool:
+        """Whether the pushes take a matrix (and output) of these dimensions."""
+        return self.push_positions is None or max(dimensions) < self.push_positions
 
 
 class Backend:
@@ -18,6 +51,8 @@ class Backend:
 
     name: str
     xp: Any
+    matvec: MatVecCapabilities = MatVecCapabilities()
+    """What the matrix-vector kernels can do (the defaults: no size limit)."""
 
     if TYPE_CHECKING:  # each backend implements these (see NumpyBackend for what they do)
         def asarray(self, x: Any, dtype: Any = None) -> Any: ...

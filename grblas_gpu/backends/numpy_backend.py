@@ -19,7 +19,7 @@ from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedM
 from ..operators.cmath import cast_array
 from . import numpy_mxm
 from .base import Backend
-from .operands import CsrOperand, CsrProduct, MaskOperand
+from .operands import SPMV_RESULT, CsrOperand, CsrProduct, MaskOperand, RowMask, SpmvOutput, VectorOperand
 
 _PULL_BLOCK = 1 << 16  # entries: the least a block of the CPU pull takes (see NumpyBackend._pull)
 
@@ -248,6 +248,12 @@ class NumpyBackend(Backend):
 
     def reduce_all(self, monoid: TypedMonoid, values: np.ndarray) -> np.ndarray:
         """All of ``values`` (at least one) reduced with the monoid, as a 1-element array."""
+        t = monoid.type.np_type
+        if monoid.ufunc is not None and not monoid.is_any and values.dtype == t:
+            # ufunc.reduce, not reduceat: the terms in order (pairwise for long arrays), as
+            # SuiteSparse sums a short vector; reduceat's unrolled order differs in the last bit
+            with np.errstate(all="ignore"):
+                return np.asarray([monoid.ufunc.reduce(values)], dtype=t)
         return self.segment_reduce(monoid, values, np.asarray([0, len(values)], dtype=np.int64))
 
     def dot(self, semiring: TypedSemiring, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -279,36 +285,26 @@ class NumpyBackend(Backend):
             vals, seg = merged[even], seg[even]
         return vals
 
-    def spmv(
-        self,
-        semiring: TypedSemiring,
-        indptr: np.ndarray,
-        indices: np.ndarray,
-        values: np.ndarray,
-        x: np.ndarray,
-        x_present: np.ndarray | None,
-        row_mask: np.ndarray | None,
-        vector_first: bool,
-        plan: Any = None,
-        presence: bool = True,
-        complement: bool = False,
-        into: tuple[np.ndarray, np.ndarray] | None = None,
-        out: np.ndarray | None = None,
-        claim: np.ndarray | None = None,
-    ) -> tuple[np.ndarray, np.ndarray] | None:
-        """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
+    def spmv(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand, vector_first: bool, plan: Any = None,
+             mask: RowMask | None = None, output: SpmvOutput = SPMV_RESULT) -> tuple[np.ndarray, np.ndarray] | None:
+        """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``, ``x``
+        the values of ``u``.
 
         ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
-        Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
-        ``row_mask`` is False (True with ``complement``) are not computed.  Returns the dense
-        result and a presence array (made here even when ``presence`` is False: the caller may
-        then ignore it).  ``into`` (presence and values of the result's type, owned by the
-        caller, no row mask): the result is added into them by the monoid, and they are
-        returned as (values, presence).  ``out`` (values the caller owns) may take the result;
-        here a new array always does.  ``claim`` (values owned by the caller, ``row_mask``
-        their presence, ``complement`` set): each computed row's result is also written into
-        them, its presence set (``C(~C.S) << A x``); the result holds the entries added.
+        Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows the ``mask``
+        excludes are not computed.  Returns the dense result and a presence array (made here
+        even when ``output.presence`` is False: the caller may then ignore it).
+        ``output.into`` (presence and values of the result's type, owned by the caller, no row
+        mask): the result is added into them by the monoid, and they are returned as (values,
+        presence).  ``output.out`` (values the caller owns) may take the result; here a new
+        array always does.  ``output.claim`` (values owned by the caller, the mask's bits their
+        presence, complemented): each computed row's result is also written into them, its
+        presence set (``C(~C.S) << A x``); the result holds the entries added.
         """
+        indptr, indices, values = a.indptr, a.indices, a.values
+        x, x_present = u.values, u.present
+        row_mask, complement = (None, False) if mask is None else (mask.bits, mask.complement)
+        into, claim = output.into, output.claim
         if into is not None:
             if row_mask is not None:
                 return None

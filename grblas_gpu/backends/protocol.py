@@ -20,13 +20,16 @@ Conventions every method follows:
   ``d``, ``c``, ``set_where``'s): the caller asks the Vector's store first (see
   :class:`grblas_gpu.storage.VectorStore`); every other array is only read.
 - Matrix operands of the products are CSR (row pointers, column indices, values); the
-  matrix-matrix kernels take the records of :mod:`.operands`.
+  matrix-matrix kernels and the pull (``spmv``) take the records of :mod:`.operands`.
 - Running out of memory raises :class:`~grblas_gpu.exceptions.OutOfMemory` before any output
   is written.
 
 Optional capabilities are asked before they are used: ``pushes_atomically``, ``relaxes``,
 ``pull_claims``, ``adds_in_one_pass``; a backend that answers False is never called for
-them (``push_relax``, ``push_claim_listed`` may then raise NotImplementedException).
+them (``push_relax``, ``push_claim_listed`` may then raise NotImplementedException).  What
+does not depend on the semiring is the table ``matvec``
+(:class:`~grblas_gpu.backends.base.MatVecCapabilities`): the sizes the pushes take and the
+frontier shares below which the planner pushes.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..dtypes import DataType
 from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
-from .operands import CsrOperand, CsrProduct, MaskOperand
+from .base import MatVecCapabilities
+from .operands import SPMV_RESULT, CsrOperand, CsrProduct, MaskOperand, RowMask, SpmvOutput, VectorOperand
 
 if TYPE_CHECKING:
     from .cupy.backend import CupyBackend
@@ -56,6 +60,12 @@ class BackendProtocol(Protocol):
     @property
     def xp(self) -> Any:
         """The array module: ``numpy``, ``cupy``."""
+        ...
+
+    @property
+    def matvec(self) -> MatVecCapabilities:
+        """What the matrix-vector kernels can do, which the planner reads (see
+        :class:`~grblas_gpu.backends.base.MatVecCapabilities`)."""
         ...
 
     def adds_in_one_pass(self, op: Any) -> bool:
@@ -247,20 +257,19 @@ class BackendProtocol(Protocol):
         (values, presence) of every column; only where :meth:`pulls_by_columns` says so."""
         ...
 
-    def spmv(self, semiring: TypedSemiring, indptr: Array, indices: Array, values: Array, x: Array,
-        x_present: Array | None, row_mask: Array | None, vector_first: bool, plan: Any = None, presence: bool = True,
-        complement: bool = False, into: tuple[Array, Array] | None = None, out: Array | None = None,
-        claim: Array | None = None) -> tuple[Array, Array] | None:
-        """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``.
+    def spmv(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand, vector_first: bool, plan: Any = None,
+             mask: RowMask | None = None, output: SpmvOutput = SPMV_RESULT) -> tuple[Array, Array] | None:
+        """Pull SpMV over CSR rows: ``out[r] = ADD_k MULT(A[r,k], x[k])`` for present ``x[k]``, ``x``
+        the values of ``u`` (see :mod:`.operands` for the records).
 
         ``vector_first`` computes ``MULT(x[k], A[r,k])`` instead (vxm through the transpose).
-        Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows where
-        ``row_mask`` is False (True with ``complement``) are not computed.  Returns (values,
-        presence); presence None where ``presence`` is False and the backend made none (every
-        row with an entry has a result).  ``plan``: :meth:`spmv_plan`'s.  ``into`` (presence and
-        values of the result's type, owned by the caller, no row mask): the result is added into
-        them by the monoid.  ``out`` (values the caller owns) may take the result.  ``claim``
-        (values owned by the caller, ``row_mask`` their presence, ``complement`` set): each
+        Positions are (r, k, k, 0), or (0, k, k, r) when ``vector_first``.  Rows the ``mask``
+        excludes are not computed.  Returns (values, presence); presence None where
+        ``output.presence`` is False and the backend made none (every row with an entry has a
+        result).  ``plan``: :meth:`spmv_plan`'s.  ``output.into`` (presence and values of the
+        result's type, owned by the caller, no row mask): the result is added into them by the
+        monoid.  ``output.out`` (values the caller owns) may take the result.  ``output.claim``
+        (values owned by the caller, the mask's bits their presence, complemented): each
         computed row's result is also written into them, its presence set (``C(~C.S) << A x``);
         the result holds the entries added.  None, with nothing done, where the backend cannot
         do what ``into`` or ``claim`` ask (the caller then takes another path).

@@ -11,7 +11,8 @@ file; the test suite checks that they do, on random files.
 
 Why pyarrow and not fast_matrix_market: fast_matrix_market (measured, 1.7.6) accepts
 ``1 1 1.5abc``, reads ``1 1 1-2`` as 1.0, ``0x10`` as 0 and ignores extra fields, so
-its answers would need re-checking token by token.  pyarrow needs two guards, both
+its answers would need re-checking token by token; ``_fmm`` uses it only for files of
+integers only, where a check of the bytes rules those cases out.  pyarrow needs two guards, both
 cheap byte searches: a non-finite float sends the chunk to the pure path, and so does an
 ``x`` where integers are read (pyarrow reads the integer ``0x10`` as 16).
 """
@@ -20,7 +21,9 @@ from __future__ import annotations
 
 import gzip
 import io
+import mmap
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -48,7 +51,8 @@ def _load_pyarrow() -> None:
         pa = pacsv = None
     _pa, _pacsv = pa, pacsv
 
-__all__ = ["CHUNK_BYTES", "FAST", "Progress", "ByteReader", "LineMap", "fast_available", "fast_columns"]
+__all__ = ["CHUNK_BYTES", "FAST", "Progress", "ByteReader", "Chunk", "Data", "LineMap", "as_buffer", "fast_available",
+           "fast_columns"]
 
 #: Bytes per chunk (whole lines); tests make it small to cross chunk boundaries.
 CHUNK_BYTES = 1 << 26
@@ -61,9 +65,14 @@ THREADS = True
 Progress = Callable[[int, int | None], Any] | bool | None
 
 
+def fast_allowed() -> bool:
+    """False where FAST or the variable turned the fast libraries off."""
+    return FAST and os.environ.get("GRBLAS_GPU_PURE_READERS", "") != "1"
+
+
 def fast_available() -> bool:
     """True when chunks go to pyarrow first (installed, and neither FAST nor the variable turned it off)."""
-    if not FAST or os.environ.get("GRBLAS_GPU_PURE_READERS", "") == "1":
+    if not fast_allowed():
         return False
     _load_pyarrow()
     return _pacsv is not None
@@ -89,6 +98,8 @@ class ByteReader:
 
     def __init__(self, source: Any) -> None:
         self.total: int | None = None
+        #: The file's path where it is a plain file (not a stream, not ``.gz``).
+        self.path: str | None = None
         self._close = False
         self._f: IO[bytes] | gzip.GzipFile
         if hasattr(source, "read"):
@@ -97,6 +108,7 @@ class ByteReader:
         else:
             path = Path(os.fspath(source))
             self.name = os.fspath(source)
+            self.path = None if path.suffix == ".gz" else self.name
             if path.suffix == ".gz":
                 self._f = gzip.open(path, "rb")  # noqa: SIM115 - closed by __exit__
             else:
@@ -106,11 +118,17 @@ class ByteReader:
         self.line = 0
         self.done = 0
         self._pending = b""
+        self._mapped: mmap.mmap | None = None
 
     def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._mapped is not None:
+            try:
+                self._mapped.close()
+            except BufferError:  # a chunk's memory is still referenced: closed when it goes
+                pass
         if self._close:
             self._f.close()
 
@@ -135,11 +153,18 @@ class ByteReader:
         self.done -= len(line)
         self.line -= 1
 
-    def chunks(self, progress: Progress = None, size: int | None = None) -> Iterator[tuple[bytes, int, int]]:
+    def chunks(self, progress: Progress = None, size: int | None = None) -> Iterator[tuple[Data, int, int]]:
         """Yield ``(data, first_line, line_count)``: the rest of the file in chunks of whole lines."""
         report = _stderr_progress(self.name) if progress is True else (progress or None)
         size = size or CHUNK_BYTES
         pending, self._pending = self._pending, b""
+        mapped = self._map()
+        if mapped is not None:  # the file's pages themselves, not a copy read into memory
+            yield from self._mapped_chunks(mapped, size, report)
+            return
+        if pending and self.total is not None:  # a file of ours: read the line again, not copy the chunk
+            self._f.seek(self.done)
+            pending = b""
         while True:
             block = self._f.read(max(size - len(pending), 1))
             if pending:
@@ -157,7 +182,94 @@ class ByteReader:
                 report(self.done, self.total)
 
 
-def count_newlines(data: bytes) -> int:
+    def rest(self) -> memoryview | None:
+        """The rest of a plain file of at most one chunk, mapped (None otherwise)."""
+        if self.path is None or self.total is None or self.total - self.done > CHUNK_BYTES or self._pending:
+            return None
+        mapped = self._map()
+        return None if mapped is None else memoryview(mapped)[self.done :]
+
+    def skip_rest(self, lines: int, progress: Progress = None) -> None:
+        """Count the rest of the file, ``lines`` lines, as read (it was parsed elsewhere)."""
+        assert self.total is not None
+        self.line += lines
+        self.done = self.total
+        report = _stderr_progress(self.name) if progress is True else (progress or None)
+        if report is not None:
+            report(self.done, self.total)
+
+    def _map(self) -> mmap.mmap | None:
+        """The file mapped into memory, read-only (None for a stream, a ``.gz`` file, an empty
+        file or where the system refuses)."""
+        if self.total is None or self.total <= self.done or not MAP_FILES:
+            return None
+        if self._mapped is not None:
+            return self._mapped
+        try:
+            self._mapped = mmap.mmap(self._f.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):  # pragma: no cover - a file that cannot be mapped is read
+            return None
+        return self._mapped
+
+    def _mapped_chunks(self, mapped: mmap.mmap, size: int,
+                       report: Callable[[int, int | None], Any] | None) -> Iterator[tuple[Data, int, int]]:
+        end_of_file = len(mapped)
+        start = self.done
+        while start < end_of_file:
+            end = min(start + size, end_of_file)
+            if end < end_of_file and mapped[end - 1] != 10:  # finish the last line
+                newline = mapped.find(b"\n", end)
+                end = end_of_file if newline < 0 else newline + 1
+            chunk = Chunk(mapped, start, end)
+            first = self.line + 1
+            count = count_newlines(chunk.view) + (mapped[end - 1] != 10)
+            self.line += count
+            self.done = end
+            yield chunk, first, count
+            if report is not None:
+                report(self.done, self.total)
+            start = end
+
+
+class Chunk:
+    """Lines ``[start, end)`` of a file mapped into memory, with the few operations of
+    ``bytes`` the readers use (a search, ``decode``, ``isspace``); :attr:`view` is the
+    memory itself, for NumPy and pyarrow (no copy)."""
+
+    __slots__ = ("mapped", "start", "end", "view")
+
+    def __init__(self, mapped: mmap.mmap, start: int, end: int) -> None:
+        self.mapped, self.start, self.end = mapped, start, end
+        self.view = memoryview(mapped)[start:end]
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+    def __contains__(self, sub: bytes) -> bool:
+        return self.mapped.find(sub, self.start, self.end) >= 0
+
+    def decode(self, encoding: str = "utf-8", errors: str = "strict") -> str:
+        """The text (a copy)."""
+        return str(self.view, encoding, errors)
+
+    def isspace(self) -> bool:
+        """True when every byte is whitespace (and there is one), as ``bytes.isspace``."""
+        return len(self) > 0 and _NOT_SPACE.search(self.mapped, self.start, self.end) is None  # type: ignore[call-overload]
+
+
+_NOT_SPACE = re.compile(rb"[^ \t\n\r\f\v]")
+#: Map files into memory rather than read them (tests turn it off to cover the reading path).
+MAP_FILES = True
+#: A chunk's data: bytes, or lines of a mapped file.
+Data = bytes | Chunk
+
+
+def as_buffer(data: Data) -> Any:
+    """``data`` as an object with the buffer protocol (the memory itself for a :class:`Chunk`)."""
+    return data.view if isinstance(data, Chunk) else data
+
+
+def count_newlines(data: Any) -> int:
     """The number of ``\\n`` bytes in ``data``: NumPy over 1 MiB slices (a quarter of the time of
     ``bytes.count`` here, with no temporary larger than a slice)."""
     b = np.frombuffer(data, dtype=np.uint8)
@@ -211,9 +323,9 @@ class LineMap:
         return span.line(i - span.start)
 
 
-def nonempty_lines(data: bytes, first: int) -> np.ndarray:
+def nonempty_lines(data: Data, first: int) -> np.ndarray:
     """The 1-based numbers of the lines of ``data`` that hold anything (pyarrow skips empty ones)."""
-    b = np.frombuffer(data, dtype=np.uint8)
+    b = np.frombuffer(as_buffer(data), dtype=np.uint8)
     ends = np.flatnonzero(b == 10)
     if len(b) and b[-1] != 10:
         ends = np.append(ends, len(b))
@@ -224,7 +336,7 @@ def nonempty_lines(data: bytes, first: int) -> np.ndarray:
 # ----------------------------------------------------------------------------- pyarrow
 
 
-def fast_columns(data: bytes, kinds: Sequence[str], delimiter: str) -> list[np.ndarray] | None:
+def fast_columns(data: Data, kinds: Sequence[str], delimiter: str) -> list[np.ndarray] | None:
     """``data`` parsed by pyarrow into one array per kind (``"int"`` -> int64, ``"float"`` -> float64).
 
     None where pyarrow is off, rejects the chunk, or is unsure (a non-finite float: the pure
@@ -238,7 +350,7 @@ def fast_columns(data: bytes, kinds: Sequence[str], delimiter: str) -> list[np.n
     types = {n: (_pa.int64() if k == "int" else _pa.float64()) for n, k in zip(names, kinds)}
     try:
         table = _pacsv.read_csv(
-            _pa.py_buffer(data),
+            _pa.py_buffer(as_buffer(data)),
             read_options=_pacsv.ReadOptions(column_names=names, use_threads=THREADS, block_size=1 << 22),
             parse_options=_pacsv.ParseOptions(
                 delimiter=delimiter, quote_char=False, double_quote=False, escape_char=False,
@@ -258,7 +370,7 @@ def fast_columns(data: bytes, kinds: Sequence[str], delimiter: str) -> list[np.n
     return columns
 
 
-def pick_delimiter(data: bytes, delimiter: str | None) -> str | None:
+def pick_delimiter(data: Data, delimiter: str | None) -> str | None:
     """The one-byte separator of ``data`` for pyarrow, or None when it mixes spaces and tabs."""
     if delimiter is not None and not delimiter.isspace():
         return delimiter if len(delimiter.encode()) == 1 else None

@@ -13,7 +13,8 @@ from ._text import cast_values
 if TYPE_CHECKING:  # the Matrix class is imported lazily: this package loads without it
     from ..matrix import Matrix
 
-__all__ = ["Coo", "keep_first", "mirror", "find_duplicate", "has_duplicates", "build_matrix", "map_ids"]
+__all__ = ["Coo", "keep_first", "mirror", "find_duplicate", "has_duplicates", "build_matrix", "map_ids",
+           "sort_row_major", "sorted_coo", "Compressed", "compress", "matrix_of"]
 
 
 @dataclass
@@ -26,6 +27,8 @@ class Coo:
     nrows: int
     ncols: int
     dtype: DataType
+    #: True when the entries are known sorted by row, then column, without repeats.
+    row_major: bool = False
 
     @property
     def nvals(self) -> int:
@@ -39,7 +42,7 @@ class Coo:
         t = lookup_dtype(dtype)
         if t == self.dtype:
             return self
-        return Coo(self.rows, self.cols, cast_values(self.values, t), self.nrows, self.ncols, t)
+        return Coo(self.rows, self.cols, cast_values(self.values, t), self.nrows, self.ncols, t, self.row_major)
 
 
 def mirror(
@@ -77,7 +80,21 @@ def keep_first(
 
 
 def _strictly_increasing(key: np.ndarray) -> bool:
+    """True when ``key`` strictly increases; its head is looked at first (an unsorted array
+    usually fails there, without a pass over all of it)."""
+    head = key[:4096]
+    if not bool(np.all(head[1:] > head[:-1])):
+        return False
     return bool(np.all(key[1:] > key[:-1]))
+
+
+def _keys_increase(major: np.ndarray, minor: np.ndarray, n_minor: int) -> np.ndarray | None:
+    """The keys ``major * n_minor + minor`` when they strictly increase, else None (made only
+    where their head increases)."""
+    if not _strictly_increasing(_row_major_keys(major[:4096], minor[:4096], n_minor)):
+        return None
+    key = _row_major_keys(major, minor, n_minor)
+    return key if _strictly_increasing(key) else None
 
 
 def has_duplicates(rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int, *, by_column: bool = True) -> bool:
@@ -87,16 +104,11 @@ def has_duplicates(rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int, *
         return False
     if nrows * ncols >= 2**62:
         return find_duplicate(rows, cols, np.arange(len(rows))) is not None
-    by_row = rows * ncols
-    by_row += cols  # (in place: one key array, not two)
+    by_row = _row_major_keys(rows, cols, ncols)
     if _strictly_increasing(by_row):
         return False
-    if by_column:
-        by_col = cols * nrows
-        by_col += rows
-        if _strictly_increasing(by_col):
-            return False
-        del by_col
+    if by_column and _keys_increase(cols, rows, nrows) is not None:
+        return False
     by_row.sort()
     return bool(np.any(by_row[1:] == by_row[:-1]))
 
@@ -125,21 +137,153 @@ def map_ids(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return pos_clipped.astype(np.int64), missing
 
 
-def build_matrix(coo: Coo, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None) -> Matrix:
+def _row_major_keys(rows: np.ndarray, cols: np.ndarray, ncols: int) -> np.ndarray:
+    """``row * ncols + col`` of every entry (a fresh int64 array)."""
+    key = rows.astype(np.int64)
+    key *= ncols
+    key += cols
+    return key
+
+
+def _int64(a: np.ndarray) -> np.ndarray:
+    return a.astype(np.int64, copy=False)
+
+
+def _increasing(key: np.ndarray) -> bool:
+    return len(key) < 2 or _strictly_increasing(key)
+
+
+def sort_row_major(
+    rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int, order: np.ndarray | None = None, *,
+    track: bool = True, key: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray | None] | None:
+    """The keys ``row * ncols + col`` in increasing order, equal keys in increasing ``order``
+    (default: the entries' positions), and the ``order`` of each sorted entry.
+
+    The second part is None where ``track`` is off (the values are all alike, so only the
+    keys matter).  Where key and order fit 64
+    bits together, one sort of words packing the key above the order does it: NumPy sorts
+    plain integers several times faster than it argsorts them.  None where the keys do not
+    fit int64.  ``key`` is the entries' keys if already made (it is sorted in place).
+    """
+    n = len(rows)
+    if nrows * ncols >= 2**62:
+        return None
+    key = _row_major_keys(rows, cols, ncols) if key is None else key
+    if not track:
+        key.sort()
+        return key, None
+    src = np.arange(n, dtype=np.int64) if order is None else order
+    shift = max(int(src.max()) if n else 0, 1).bit_length()
+    if max(nrows * ncols - 1, 1).bit_length() + shift <= 64:
+        packed = key.view(np.uint64)  # keys are >= 0: the same bits
+        packed <<= np.uint64(shift)
+        packed |= src.astype(np.uint64, copy=False)
+        packed.sort()
+        sorted_src = (packed & np.uint64((1 << shift) - 1)).view(np.int64)
+        packed >>= np.uint64(shift)
+        return packed.view(np.int64), sorted_src
+    perm = np.lexsort((src, key))
+    return key[perm], src[perm]
+
+
+def sorted_coo(
+    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, nrows: int, ncols: int, dtype: DataType,
+    order: np.ndarray | None = None, *, constant: bool = False, key: np.ndarray | None = None,
+) -> tuple[Coo, bool] | None:
+    """The entries sorted by row, then column, each repeat dropped but the first (smallest
+    ``order``, default position), and whether there was a repeat.
+
+    ``values[k]`` is the value of the entries whose ``order`` is ``k`` (``order`` None: of
+    entry ``k``); ``constant`` says they are all alike (none is moved).  None where the
+    keys do not fit int64, or where the rows outnumber the entries by far (a CSR would be
+    mostly pointers).
+    """
+    n = len(rows)
+    if n == 0 or nrows > 8 * n + 2**20 or nrows * ncols >= 2**62:
+        return None
+    key = _row_major_keys(rows, cols, ncols) if key is None else key
+    if _increasing(key):  # already in order, no repeat: nothing moves
+        del key
+        values = values if order is None else values.take(order)
+        return Coo(_int64(rows), _int64(cols), values, nrows, ncols, dtype, row_major=True), False
+    found = sort_row_major(rows, cols, nrows, ncols, order, track=not constant, key=key)
+    if found is None:
+        return None
+    keys, src = found
+    new = keys[1:] != keys[:-1]
+    repeats = not bool(new.all())
+    if repeats:
+        keep = np.concatenate(([True], new))
+        keys = keys[keep]
+        src = None if src is None else src[keep]
+    del new
+    if constant:
+        values = np.full(len(keys), values[0], dtype=values.dtype)
+    elif src is not None:
+        values = values.take(src)
+    r = keys // ncols
+    keys -= r * ncols
+    return Coo(r, keys, values, nrows, ncols, dtype, row_major=True), repeats
+
+
+@dataclass
+class Compressed:
+    """Entries as CSR (``by_row``) or CSC: ``ptr``, ``idx`` (int32 where it fits), ``values``."""
+
+    ptr: np.ndarray
+    idx: np.ndarray
+    values: np.ndarray
+    by_row: bool
+
+
+def compress(coo: Coo, *, constant: bool = False) -> Compressed | bool:
+    """The CSR of ``coo`` (its CSC where the entries come sorted by column), or True when
+    some entry repeats, False where neither is told (keys wider than int64, or far more rows
+    than entries: :meth:`Matrix.from_coo` handles those).
+
+    Entries sorted by row (or by column, as Matrix Market files are often written) become
+    the CSR (CSC) by one counting pass; others are sorted first by one sort of packed keys
+    (:func:`sort_row_major`; ``constant`` says the values are all alike, so none is moved).
+    """
+    if coo.row_major:
+        return Compressed(_pointers(coo.rows, coo.nrows), _narrow(coo.cols, coo.ncols), coo.values, True)
+    found = _compressed(coo)
+    if isinstance(found, tuple):
+        ptr, idx, by_row = found
+        return Compressed(ptr, idx, coo.values, by_row)
+    result = sorted_coo(coo.rows, coo.cols, coo.values, coo.nrows, coo.ncols, coo.dtype, constant=constant,
+                        key=found)
+    if result is None:
+        return False
+    if result[1]:
+        return True
+    return compress(result[0])
+
+
+def matrix_of(c: Compressed, coo: Coo, backend: str | None) -> Matrix:
+    """The Matrix holding ``c`` (of ``coo``'s shape and type)."""
+    from ..matrix import Matrix
+
+    if c.by_row:
+        return Matrix.from_csr(c.ptr, c.idx, c.values, coo.ncols, dtype=coo.dtype, backend=backend)
+    return Matrix.from_csc(c.ptr, c.idx, c.values, coo.nrows, dtype=coo.dtype, backend=backend)
+
+
+def build_matrix(coo: Coo, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None,
+                 constant: bool = False) -> Matrix:
     """A :class:`~grblas_gpu.matrix.Matrix` from ``coo`` (values cast C-style to ``dtype`` if given).
 
-    Entries that come sorted by row (or by column, as Matrix Market files are often written),
-    without repeats, become the CSR (or CSC) by one counting pass: no sort.  Others go
-    through ``Matrix.from_coo``, which sorts them.
+    Without repeats the CSR (or CSC) is made here (see :func:`compress`; ``constant`` says
+    the values are all alike); entries that repeat go through ``Matrix.from_coo``, which
+    combines them by ``dup_op`` or reports them.
     """
     from ..matrix import Matrix
 
     coo = coo.cast(dtype)
-    compressed = _compressed(coo)
-    if compressed is not None:
-        ptr, idx, by_row = compressed
-        build = Matrix.from_csr if by_row else Matrix.from_csc
-        return build(ptr, idx, coo.values, coo.ncols if by_row else coo.nrows, dtype=coo.dtype, backend=backend)
+    found = compress(coo, constant=constant)
+    if isinstance(found, Compressed):
+        return matrix_of(found, coo, backend)
     return Matrix.from_coo(
         coo.rows,
         coo.cols,
@@ -152,22 +296,35 @@ def build_matrix(coo: Coo, *, dtype: Any = None, dup_op: Any = None, backend: st
     )
 
 
-def _compressed(coo: Coo) -> tuple[np.ndarray, np.ndarray, bool] | None:
+def _pointers(major: np.ndarray, n_major: int) -> np.ndarray:
+    """Row pointers of entries sorted by ``major`` (a counting pass)."""
+    ptr = np.zeros(n_major + 1, dtype=np.int64)
+    np.cumsum(np.bincount(major, minlength=n_major), out=ptr[1:])
+    return ptr
+
+
+def _narrow(idx: np.ndarray, n: int) -> np.ndarray:
+    return idx.astype(np.int32) if n < 2**31 else idx
+
+
+def _compressed(coo: Coo) -> tuple[np.ndarray, np.ndarray, bool] | np.ndarray | None:
     """(pointers, indices, True) of the CSR when ``coo``'s entries are sorted by row and then
     column with no repeat, (pointers, indices, False) of the CSC when sorted by column and
-    then row; None otherwise (or where pointers would outnumber the entries by far)."""
+    then row; otherwise the row-major keys made on the way (for the sort), or None (where
+    pointers would outnumber the entries by far, or keys do not fit)."""
     rows, cols, n = coo.rows, coo.cols, coo.nvals
     if n < 2 or coo.nrows * coo.ncols >= 2**62:
         return None
+    row_key = None
     for major, minor, n_major, n_minor, by_row in ((rows, cols, coo.nrows, coo.ncols, True),
                                                    (cols, rows, coo.ncols, coo.nrows, False)):
         if n_major > 8 * n + 2**20:
             continue
-        key = major * n_minor
-        key += minor
-        if bool(np.all(key[1:] > key[:-1])):
-            del key
-            ptr = np.zeros(n_major + 1, dtype=np.int64)
-            np.cumsum(np.bincount(major, minlength=n_major), out=ptr[1:])
-            return ptr, minor.astype(np.int32) if n_minor < 2**31 else minor, by_row
-    return None
+        if by_row:
+            row_key = _row_major_keys(major, minor, n_minor)
+            if not _increasing(row_key):
+                continue
+        elif _keys_increase(major, minor, n_minor) is None:
+            continue
+        return _pointers(major, n_major), _narrow(minor, n_minor), by_row
+    return row_key

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..dtypes import BOOL, UINT64, DataType
 from ..operators.cmath import cast_array
-from ._chunks import LineMap, fast_available, fast_columns, nonempty_lines, pick_delimiter
+from ._chunks import Data, LineMap, fast_available, fast_columns, nonempty_lines, pick_delimiter
 from .errors import FileFormatError
 
 __all__ = ["Source", "read_text", "Records", "FastRecords", "split_records", "line_iter", "NON_FINITE",
@@ -409,7 +409,7 @@ def cast_values(values: np.ndarray, t: DataType) -> np.ndarray:
 
 
 def chunk_records(
-    data: bytes,
+    data: Data,
     first: int,
     count: int,
     name: str,

@@ -17,10 +17,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..exceptions import InvalidValue
-from ._coo import build_matrix
 from .edgelist import read_edgelist
 from .graphalytics import read_graphalytics
-from .matrixmarket import parse_matrix_market
+from .matrixmarket import read_matrix_market
 
 if TYPE_CHECKING:
     from ..matrix import Matrix
@@ -88,8 +87,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
 
 def _matrix_market(path: Path, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None,
                    progress: Any = None) -> LoadedGraph:
-    coo, header = parse_matrix_market(path, dtype=dtype, allow_duplicates=dup_op is not None, progress=progress)
-    A = build_matrix(coo, dup_op=dup_op, backend=backend)
+    A, header = read_matrix_market(path, dtype=dtype, dup_op=dup_op, backend=backend, progress=progress)
     props = {k: getattr(header, k) for k in ("format", "field", "symmetry", "nrows", "ncols", "comments")}
     props["dtype"] = A.dtype
     return LoadedGraph(A, None, "matrixmarket", header.symmetry == "general", props)

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..dtypes import BOOL, FP64, DataType, lookup_dtype
 from ._chunks import ByteReader, LineMap, Progress
-from ._coo import Coo, build_matrix, has_duplicates, keep_first, mirror
+from ._coo import Coo, build_matrix, has_duplicates, keep_first, sorted_coo
 from ._text import FastRecords, Records, Source, blank_comment_lines, cast_values, chunk_records, concat_columns
 from .errors import FileFormatError
 
@@ -96,7 +96,8 @@ def _weights(records: Records | FastRecords, dtype: DataType) -> np.ndarray:
 
 
 def _vertex_numbers(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The sorted distinct ids and each endpoint's position among them."""
+    """The sorted distinct ids and each endpoint's position among them (int32 where they fit:
+    half the memory traffic of int64, and the CSR holds int32 indices anyway)."""
     if src.dtype != dst.dtype:
         src, dst = src.astype(np.uint64), dst.astype(np.uint64)
     n = len(src)
@@ -108,8 +109,8 @@ def _vertex_numbers(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.nd
         ids = np.flatnonzero(present).astype(src.dtype)
         low = int(ids[0]) if len(ids) else 0
         if len(ids) == top + 1 - low:  # no gaps: a vertex's number is its id less the lowest
-            return ids, src.astype(np.int64) - low, dst.astype(np.int64) - low
-        position = np.cumsum(present, dtype=np.int64)
+            return ids, _shifted(src, low), _shifted(dst, low)
+        position = np.cumsum(present, dtype=np.int32 if top < 2**31 else np.int64)
         position -= 1
         return ids, position.take(src), position.take(dst)  # (take: faster than indexing)
     ids, inverse = np.unique(np.concatenate([src, dst]), return_inverse=True)
@@ -117,17 +118,38 @@ def _vertex_numbers(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.nd
     return ids, inverse[:n], inverse[n:]
 
 
+def _shifted(ids: np.ndarray, low: int) -> np.ndarray:
+    """``ids - low`` as int64 (``ids`` itself where nothing changes)."""
+    if low == 0 and ids.dtype == np.int64:
+        return ids
+    return np.subtract(ids, low, dtype=np.int64)  # one pass, no copy first
+
+
 def edges_to_coo(
-    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n: int, dtype: DataType, *, directed: bool
+    rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n: int, dtype: DataType, *, directed: bool,
+    constant: bool = False,
 ) -> Coo:
-    """An ``n`` x ``n`` adjacency from edges in file order: both directions if undirected, first edge wins."""
-    order = None if directed else np.arange(len(rows), dtype=np.int64)  # file order (made on need)
-    if not directed:  # a mirrored edge takes its line's place
-        rows, cols, values, order = mirror(rows, cols, values, order)
-    if has_duplicates(rows, cols, n, n, by_column=False):  # edge lists come sorted by source, if at all
+    """An ``n`` x ``n`` adjacency from edges in file order: both directions if undirected, first edge wins.
+
+    The entries come sorted by row, then column (``values`` all alike: ``constant``).
+    """
+    values = cast_values(values, dtype)
+    order = None
+    if not directed:  # a mirrored edge takes its line's place (and its line's value)
+        off = np.flatnonzero(rows != cols)
+        order = np.concatenate([np.arange(len(rows), dtype=np.int64), off])
+        rows, cols = np.concatenate([rows, cols.take(off)]), np.concatenate([cols, rows.take(off)])
+        del off
+    found = sorted_coo(rows, cols, values, n, n, dtype, order, constant=constant)
+    if found is not None:
+        return found[0]
+    rows, cols = rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False)  # (keys too wide for int64)
+    if order is not None:
+        values = values.take(order)
+    if has_duplicates(rows, cols, n, n, by_column=False):
         order = np.arange(len(rows), dtype=np.int64) if order is None else order
         rows, cols, values = keep_first(rows, cols, values, order)
-    return Coo(rows, cols, cast_values(values, dtype), n, n, dtype)
+    return Coo(rows, cols, values, n, n, dtype)
 
 
 def _layout(first: str, delimiter: str | None, weighted: bool | None, dtype: Any) -> tuple[int | None, DataType]:
@@ -184,7 +206,8 @@ def parse_edgelist(
             weights.append(_weights(records, t) if use_weights else np.ones(len(records), dtype=t.np_type))
     ids, rows, cols = _vertex_numbers(concat_columns(src, np.int64), concat_columns(dst, np.int64))
     del src, dst
-    coo = edges_to_coo(rows, cols, concat_columns(weights, t.np_type), len(ids), t, directed=directed)
+    coo = edges_to_coo(rows, cols, concat_columns(weights, t.np_type), len(ids), t, directed=directed,
+                       constant=not use_weights)
     return EdgeList(coo, ids, directed, use_weights)
 
 

@@ -269,7 +269,7 @@ def read_graphalytics(
     is_directed = _directed(directed, settings, files.name)
     ids = _read_vertices(files.vertices, progress)
     rows, cols, values, t = _read_edges(files.edges, ids, settings, files.vertices, progress)
-    coo = edges_to_coo(rows, cols, values, len(ids), t, directed=is_directed)
+    coo = edges_to_coo(rows, cols, values, len(ids), t, directed=is_directed, constant=t == BOOL)
     matrix = build_matrix(coo, backend=backend)
     return GraphalyticsGraph(matrix, ids, is_directed, settings, files.name, t != BOOL)
 

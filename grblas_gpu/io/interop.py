@@ -185,7 +185,7 @@ def _edge_arrays(G: Any, index: dict[Hashable, int], weight: str | None) -> tupl
         if u in index and v in index:
             rows.append(index[u])
             cols.append(index[v])
-            values.append(True if weight is None else data.get(weight, 1))
+            values.append(1 if weight is None else data.get(weight, 1))
     return rows, cols, values
 
 
@@ -211,15 +211,20 @@ def from_networkx(
 ) -> Matrix:
     """The adjacency matrix of a NetworkX graph; row ``i`` is node ``nodelist[i]`` (default ``list(G)``).
 
-    Values are the ``weight`` attribute (1 where an edge lacks it), or True (BOOL) with
-    ``weight=None``.  An undirected graph gets both directions.  Parallel edges of a
+    Values are the ``weight`` attribute (1 where an edge lacks it), or 1 (INT64: the number of
+    edges, as networkx and python-graphblas count them) with ``weight=None``.  An undirected graph gets both directions.  Parallel edges of a
     multigraph are summed, as ``networkx.to_scipy_sparse_array`` does.  Edges to nodes
     outside ``nodelist`` are left out.  The type is ``dtype``, else inferred (INT64 for
     integer weights, FP64 for real ones).
     """
     nodes, index = _node_positions(G, nodelist)
+    if not nodes:
+        import networkx as nx  # G is a networkx graph: networkx is there
+
+        # networkx's (and python-graphblas's) error for a graph without nodes
+        raise nx.NetworkXError("Graph has no nodes or edges: a Matrix needs at least one node")
     rows, cols, values = _edge_arrays(G, index, weight)
-    arr = np.asarray(values) if values else np.zeros(0, dtype=bool if weight is None else np.int64)
+    arr = np.asarray(values) if values else np.zeros(0, dtype=np.int64)
     if arr.dtype == object and dtype is not None:
         arr = np.asarray(values, dtype=lookup_dtype(dtype).np_type)
     t = _type_of(arr.dtype, dtype)

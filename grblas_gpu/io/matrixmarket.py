@@ -35,7 +35,9 @@ Reading follows the NIST Matrix Market format and LAGraph's extension:
 * Comment lines are skipped whatever bytes they hold; a data line must be ASCII.
 * The entries are read in chunks, by pyarrow's CSV reader where it is installed (the
   ``readers`` extra) and by a pure NumPy path otherwise, or wherever pyarrow is unsure;
-  both give the same answer and the same error.  ``progress=`` reports long files.
+  a file of integers only (pattern, integer) of one chunk goes to fast_matrix_market first
+  (see ``_fmm``).  All give the same answer and the same error.  ``progress=`` reports
+  long files.
 
 Every error is a :class:`FileFormatError` naming the file and the line.
 """
@@ -54,8 +56,9 @@ import numpy as np
 
 from ..dtypes import BOOL, FP32, FP64, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, DataType, lookup_dtype
 from ..exceptions import InvalidValue
-from ._chunks import ByteReader, LineMap, Progress
-from ._coo import Coo, build_matrix, find_duplicate, has_duplicates, mirror
+from . import _chunks, _fmm
+from ._chunks import ByteReader, Data, LineMap, Progress
+from ._coo import Compressed, Coo, build_matrix, compress, find_duplicate, has_duplicates, matrix_of, mirror
 from ._text import FastRecords, Records, Source, chunk_records, concat_columns, line_iter
 from .errors import FileFormatError, UnsupportedFormatError
 
@@ -282,7 +285,7 @@ def _kinds(h: MMHeader) -> tuple[str, ...]:
     return ("int", "int") if h.field == "pattern" else ("int", "int", value)
 
 
-def _chunk_records(data: bytes, first: int, count: int, h: MMHeader, name: str,
+def _chunk_records(data: Data, first: int, count: int, h: MMHeader, name: str,
                    lines: LineMap) -> Records | FastRecords:
     """One chunk's entries, by pyarrow where it can, else by the pure path (which names any error's line)."""
     kinds = _kinds(h)
@@ -403,9 +406,29 @@ class _Columns:
         return [concat_columns([p[j] for p in self.parts], d) for j, d in enumerate(self.dtypes)]
 
 
+def _integers_by_fmm(reader: ByteReader, h: MMHeader, t: DataType, progress: Progress,
+                     lines: LineMap) -> list[np.ndarray] | None:
+    """The entries of a file of integers only, of one chunk, by fast_matrix_market (see ``_fmm``)."""
+    if reader.path is None or h.format != "coordinate" or h.field == "real" or not _chunks.fast_allowed():
+        return None
+    data = reader.rest()
+    if data is None:
+        return None
+    found = _fmm.read_integers(reader.path, data, h, t, _chunks.THREADS)
+    del data
+    if found is None:
+        return None
+    lines.add(h.nentries, reader.line + 1, None)  # (no blank or comment line among them)
+    reader.skip_rest(h.nentries, progress)
+    return found
+
+
 def _read_entries(reader: ByteReader, h: MMHeader, t: DataType, progress: Progress,
                   lines: LineMap) -> list[np.ndarray]:
     """[rows, cols, values], or [values] for an array file, checked against the size line."""
+    fast = _integers_by_fmm(reader, h, t, progress, lines)
+    if fast is not None:
+        return fast
     value_type = (h.dtype if h.field == "pattern" else t).np_type
     dtypes = [value_type] if h.format == "array" else [np.int64, np.int64, value_type]
     room = None if reader.total is None else reader.total - reader.done
@@ -428,6 +451,28 @@ def _read_entries(reader: ByteReader, h: MMHeader, t: DataType, progress: Progre
     return columns.result()
 
 
+def _read_coo(source: Source, want: DataType | None, progress: Progress) -> tuple[Coo, MMHeader, LineMap, str]:
+    """The entries (symmetry expanded, cast to ``want``, repeats not looked for), the header,
+    the lines of the entries and the file's name."""
+    lines = LineMap()
+    with ByteReader(source) as reader:
+        h = _parse_header_lines(_reader_lines(reader), reader.name)
+        t = _value_type(h, want)
+        columns = _read_entries(reader, h, t, progress, lines)
+        name = reader.name
+    values = columns[-1]
+    rows, cols = (columns[0], columns[1]) if h.format == "coordinate" else _array_positions(h)
+    del columns
+    rows, cols, values = _expand(h, rows, cols, values)
+    return Coo(rows, cols, values, h.nrows, h.ncols, lookup_dtype(values.dtype)).cast(want), h, lines, name
+
+
+def _check_coo_duplicates(coo: Coo, h: MMHeader, lines: LineMap, name: str) -> None:
+    """Raise if an entry of the file repeats (its entries are the first ``nentries`` of ``coo``)."""
+    if h.format == "coordinate":
+        _check_duplicates(h, coo.rows[: h.nentries], coo.cols[: h.nentries], lines, name)
+
+
 def parse_matrix_market(
     source: Source, *, dtype: Any = None, allow_duplicates: bool = False, progress: Progress = None
 ) -> tuple[Coo, MMHeader]:
@@ -439,24 +484,10 @@ def parse_matrix_market(
     bytes_total)`` after each (``bytes_total`` None for a stream or a ``.gz`` file), or
     ``progress=True`` prints one line per chunk to stderr.
     """
-    want = None if dtype is None else lookup_dtype(dtype)
-    lines = LineMap()
-    with ByteReader(source) as reader:
-        h = _parse_header_lines(_reader_lines(reader), reader.name)
-        t = _value_type(h, want)
-        columns = _read_entries(reader, h, t, progress, lines)
-        name = reader.name
-    values = columns[-1]
-    if h.format == "coordinate":
-        rows, cols = columns[0], columns[1]
-        if not allow_duplicates:
-            _check_duplicates(h, rows, cols, lines, name)
-    else:
-        rows, cols = _array_positions(h)
-    del columns
-    rows, cols, values = _expand(h, rows, cols, values)
-    coo = Coo(rows, cols, values, h.nrows, h.ncols, lookup_dtype(values.dtype))
-    return coo.cast(want), h
+    coo, h, lines, name = _read_coo(source, None if dtype is None else lookup_dtype(dtype), progress)
+    if not allow_duplicates:
+        _check_coo_duplicates(coo, h, lines, name)
+    return coo, h
 
 
 def mmread(source: Source, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None,
@@ -469,8 +500,22 @@ def mmread(source: Source, *, dtype: Any = None, dup_op: Any = None, backend: st
     ``progress`` reports the reading of long files (see :func:`parse_matrix_market`).
     See the module documentation for every rule.
     """
-    coo, _ = parse_matrix_market(source, dtype=dtype, allow_duplicates=dup_op is not None, progress=progress)
-    return build_matrix(coo, dup_op=dup_op, backend=backend)
+    return read_matrix_market(source, dtype=dtype, dup_op=dup_op, backend=backend, progress=progress)[0]
+
+
+def read_matrix_market(source: Source, *, dtype: Any = None, dup_op: Any = None, backend: str | None = None,
+                       progress: Progress = None) -> tuple[Matrix, MMHeader]:
+    """:func:`mmread`, and the file's header."""
+    coo, h, lines, name = _read_coo(source, None if dtype is None else lookup_dtype(dtype), progress)
+    pattern = h.field == "pattern"
+    if dup_op is None:
+        # The CSR's sort finds repeats too: the file is searched for them (to name their
+        # lines) only where it found one or could not tell.
+        found = compress(coo, constant=pattern)
+        if isinstance(found, Compressed):
+            return matrix_of(found, coo, backend), h
+        _check_coo_duplicates(coo, h, lines, name)
+    return build_matrix(coo, dup_op=dup_op, backend=backend, constant=pattern), h
 
 
 # ----------------------------------------------------------------------------- writing

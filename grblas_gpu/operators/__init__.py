@@ -33,6 +33,7 @@ __all__ = [
     "UnaryOp", "BinaryOp", "Monoid", "Semiring", "IndexUnaryOp",
     "TypedUnaryOp", "TypedBinaryOp", "TypedMonoid", "TypedSemiring", "TypedIndexUnaryOp",
     "Positions", "SelectOp", "get_semiring", "get_monoid", "get_binary", "get_unary", "get_indexunary",
+    "find_opclass", "UNKNOWN_OPCLASS", "OpPath",
 ]
 
 
@@ -42,6 +43,7 @@ class Namespace:
     def __init__(self, kind: str, table: dict[str, Any]) -> None:
         self._kind = kind
         self._table = table
+        self._paths: dict[str, OpPath] = {}
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -64,6 +66,9 @@ class Namespace:
         return op
 
     def _missing(self, name: str) -> Any:
+        path = self._paths.get(name)
+        if path is not None:
+            return path
         symbol = getattr(self, "_symbols", {}).get(name)  # "+", "<=": set by grblas_gpu.op
         if symbol is not None:
             return self[symbol]
@@ -83,6 +88,16 @@ class Namespace:
         return iter(sorted(self._table))
 
     def _register(self, name: str, op: Any) -> Any:
+        head, dot, rest = name.partition(".")
+        if dot:  # python-graphblas's nested names: "incrementers.plus_three"
+            if head in self._table:
+                raise AttributeError(f"{self._kind}.{head} is already defined as an operator, not a path")
+            path = self._paths.get(head)
+            if path is None:
+                path = self._paths[head] = OpPath(f"{self._kind}.{head}", {})
+            return path._register(rest, op)
+        if name in self._paths:
+            raise AttributeError(f"{self._kind}.{name} is already defined as a path of operators")
         if name in self._table:
             raise InvalidValue(f"a {self._kind} operator named {name!r} already exists")
         self._table[name] = op
@@ -90,6 +105,15 @@ class Namespace:
 
     def __repr__(self) -> str:
         return f"<namespace {self._kind}: {len(self._table)} operators>"
+
+
+class OpPath(Namespace):
+    """A folder of operators registered under a dotted name (``unary.incrementers.plus_three``)."""
+
+    def _register(self, name: str, op: Any) -> Any:
+        if name in self._table or name in self._paths:
+            raise AttributeError(f"{self._kind}.{name} is already defined")
+        return super()._register(name, op)
 
 
 class _FunctionNamespace(Namespace):
@@ -102,7 +126,9 @@ class _FunctionNamespace(Namespace):
                      is_udt: bool = False) -> Any:
         """Define an operator from a Python function and add it to the namespace; each type's
         instance is made on first use whatever ``lazy`` says (python-graphblas's keyword)."""
-        return self._register(name, self.register_anonymous(func, name, parameterized=parameterized))
+        # the operator is named by the last part of a dotted name (its name goes into generated code)
+        leaf = name.rpartition(".")[2]
+        return self._register(name, self.register_anonymous(func, leaf, parameterized=parameterized))
 
     def register_anonymous(self, func: Any, name: str | None = None, *, parameterized: bool = False,
                            is_udt: bool = False) -> Any:
@@ -181,7 +207,10 @@ def make_monoid(name: str, binop: Any, identity: Any, terminal: Any = None) -> M
             _check_monoid_value(value, what)
     ident = identity if callable(identity) else (lambda t: identity)
     term = None if terminal is None else (terminal if callable(terminal) else (lambda t: terminal))
-    return Monoid(name, binop=op, identity_of=ident, terminal_of=term)
+    made = Monoid(name, binop=op, identity_of=ident, terminal_of=term)
+    if hasattr(op, "orig_func") and op.__dict__.get("user_monoid") is None:
+        op.__dict__["user_monoid"] = made  # python-graphblas's binop.monoid, once a monoid is made of it
+    return made
 
 
 def _check_monoid_value(value: Any, what: str) -> None:
@@ -217,6 +246,10 @@ class _SelectNamespace(_IndexUnaryNamespace):
         from .udf import indexunary_from_function
 
         op = indexunary_from_function(name, func)
+        out = _result_type(op)
+        if out is not None and not out.is_bool:
+            raise InvalidValue(f"SelectOp must have BOOL return type: {name} gives {out} (use indexunary for "
+                               "an operator that computes values)")
         return SelectOp(name, builder=op.builder)
 
     def value(self, expr: Any) -> Any:
@@ -234,6 +267,14 @@ class _SelectNamespace(_IndexUnaryNamespace):
     def index(self, expr: Any) -> Any:
         """``select.index(v <= 5)``: ``select.indexle(v, 5)``."""
         return _select_from_comparison(expr, "index")
+
+
+def _result_type(op: Any) -> Any:
+    """The result type of a user-defined index-unary operator on INT64 (None where it has none)."""
+    try:
+        return op["INT64"].out_type
+    except (TypeError, ValueError, ArithmeticError):
+        return None
 
 
 def _select_from_comparison(expr: Any, prefix: str) -> Any:
@@ -259,11 +300,17 @@ select = _SelectNamespace("select", {n: SelectOp(n, builder=catalog.INDEXUNARY[n
                                      for n in catalog.SELECT_NAMES})
 
 
+# Python's builtins that name an operator (python-graphblas accepts ``v.ewise_mult(w, min)``).
+_BUILTINS = {min: "min", max: "max", abs: "abs"}
+
+
 def _get(ns: Namespace, cls: type, op: Any, what: str) -> Any:
     if isinstance(op, cls):
         return op
     if isinstance(op, str):
         return ns[op]
+    if getattr(op, "__module__", None) == "builtins" and op in _BUILTINS and _BUILTINS[op] in ns:
+        return ns[_BUILTINS[op]]
     # A TypeError (DomainMismatch is one), as python-graphblas raises for an operator of the wrong kind.
     from ..exceptions import DomainMismatch
 
@@ -288,6 +335,15 @@ def get_monoid(op: Any) -> Monoid:
     if isinstance(op, BinaryOp):
         if op.name in catalog.MONOID and catalog.MONOID[op.name].binop is op:
             return catalog.MONOID[op.name]
+        made = op.__dict__.get("user_monoid")
+        if made is not None:
+            return made
+        if hasattr(op, "orig_func") and not getattr(op, "parameterized", False):
+            from ..exceptions import NotImplementedException
+
+            raise NotImplementedException(
+                f"the user-defined binary operator {op.name!r} has no monoid: make one, "
+                f"Monoid.register_anonymous({op.name}, identity), to reduce with it")
         from ..exceptions import DomainMismatch  # a TypeError, as python-graphblas raises
 
         raise DomainMismatch(f"Expected type: Monoid, Aggregator; binary operator {op.name!r} has no monoid")
@@ -302,9 +358,19 @@ def get_semiring(op: Any, mult: Any = None) -> Semiring:
     """A Semiring from a semiring or its name (``"min_plus"``), or from a monoid and a binary
     operator (python-graphblas's ``get_semiring(monoid.plus, binary.times)``)."""
     if mult is not None:
+        if isinstance(op, (BinaryOp, TypedBinaryOp)) and isinstance(mult, (Monoid, TypedMonoid)):
+            from ..exceptions import DomainMismatch
+
+            raise DomainMismatch(f"get_semiring({op!r}, {mult!r}): the monoid comes first, then the binary "
+                                 "operator; did you switch the arguments?")
         m, b = get_monoid(op), get_binary(mult)
         return semiring[f"{m.name}_{b.name}"] if m.name in catalog.MONOID and b.name in catalog.BINARY \
             else semiring.register_anonymous(m, b)
+    if isinstance(op, (Monoid, TypedMonoid)):
+        from ..exceptions import DomainMismatch
+
+        raise DomainMismatch(f"get_semiring({op!r}): a monoid makes a semiring with a BinaryOp, "
+                             f"get_semiring({op!r}, binary.times)")
     return _get(semiring, Semiring, op, "semiring")
 
 
@@ -334,13 +400,42 @@ def typed_binary(op: Any, dtype: Any) -> TypedBinaryOp:
 
 
 def typed_monoid(op: Any, dtype: Any) -> TypedMonoid:
-    """The typed monoid for ``dtype``."""
+    """The typed monoid for ``dtype`` (a typed binary operator gives its monoid, if it has one)."""
+    if isinstance(op, TypedBinaryOp):
+        found = op.monoid  # type: ignore[attr-defined]
+        if found is None:
+            from ..exceptions import DomainMismatch
+
+            raise DomainMismatch(f"{op!r} is not part of a Monoid for {op.out_type.name} datatype "
+                                 "(Expected type: Monoid)")
+        return found
     return op if isinstance(op, TypedMonoid) else get_monoid(op)[dtype]
 
 
 def typed_indexunary(op: Any, dtype: Any) -> TypedIndexUnaryOp:
     """The typed index-unary operator for ``dtype``."""
     return op if isinstance(op, TypedIndexUnaryOp) else get_indexunary(op)[dtype]
+
+
+UNKNOWN_OPCLASS = "UnknownOpClass"
+_OPCLASSES = (
+    ((Semiring, TypedSemiring), "Semiring"), ((Monoid, TypedMonoid), "Monoid"),
+    ((BinaryOp, TypedBinaryOp), "BinaryOp"), ((UnaryOp, TypedUnaryOp), "UnaryOp"),
+    ((SelectOp,), "SelectOp"), ((IndexUnaryOp, TypedIndexUnaryOp), "IndexUnaryOp"),
+)
+
+
+def find_opclass(op: Any) -> tuple[Any, str]:
+    """``(op, its class name)``: "Semiring", "Monoid", "BinaryOp", "UnaryOp", "SelectOp",
+    "IndexUnaryOp", "Aggregator", or :data:`UNKNOWN_OPCLASS` (python-graphblas's function)."""
+    if isinstance(op, TypedIndexUnaryOp) and op.is_select:
+        return op, "SelectOp"
+    for classes, name in _OPCLASSES:
+        if isinstance(op, classes):
+            return op, name
+    if type(op).__name__ in ("Aggregator", "TypedAggregator"):
+        return op, "Aggregator"
+    return op, UNKNOWN_OPCLASS
 
 
 install(unary, binary, monoid, semiring, indexunary, select)

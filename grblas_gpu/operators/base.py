@@ -306,10 +306,17 @@ class _Polymorphic:
 
     @property
     def types(self) -> list[DataType]:
-        """The types this operator accepts directly (others are cast)."""
+        """The types this operator is defined on (``binary.band.types``: the integers)."""
         from ..dtypes import ALL_TYPES
 
-        return list(ALL_TYPES)
+        found = []
+        for t in ALL_TYPES:
+            try:
+                self[t]
+            except (TypeError, ValueError, ArithmeticError):
+                continue
+            found.append(t)
+        return found
 
     def __repr__(self) -> str:
         return f"{self.kind}.{self.name}"

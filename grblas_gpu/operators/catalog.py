@@ -168,6 +168,7 @@ _binary("cdiv", _dom_all,
 _binary("floordiv", _dom_all,
         _typed(lambda x, y, t: x.copy() if t.is_bool else (cm.int_floordiv(x, y, t) if t.is_integer else np.floor(x / y))),
         lambda t: "x" if t.is_bool else (f"gb_ifloordiv<Z>(x, y, {_lims(t)[0]}, {_lims(t)[1]})" if t.is_integer else "floor(x / y)"))
+_binary("fmod", _dom_float, _plain(np.fmod), _cu("fmod(x, y)"))  # C's fmod; integers as FP64, as there
 _binary("pow", _dom_all,
         _typed(lambda x, y, t: cm.bool_pow(x, y) if t.is_bool else (cm.int_pow(x, y, t) if t.is_integer else np.power(x, y))),
         lambda t: "(x || !y)" if t.is_bool else (

@@ -46,6 +46,7 @@ NUMPY_MONOID = {
     "add": "plus", "multiply": "times", "maximum": "max", "minimum": "min", "fmax": "max", "fmin": "min",
     "hypot": "hypot", "logical_and": "land", "logical_or": "lor", "logical_xor": "lxor",
     "bitwise_and": "band", "bitwise_or": "bor", "bitwise_xor": "bxor",
+    "equal": "eq",
 }
 
 # Operators equal to themselves with the operands swapped, and the pairs that swap into each other.
@@ -86,15 +87,22 @@ def numpy_namespaces(ns: Any, unary: Any, binary: Any, monoid: Any, semiring: An
 def _binary_monoid(self: BinaryOp) -> Monoid | None:
     """The built-in monoid of this operator, or None (``binary.plus.monoid is monoid.plus``)."""
     m = MONOID.get(self.name)
-    return m if m is not None and m.binop is self else None
+    return m if m is not None and m.binop is self else self.__dict__.get("user_monoid")
+
+
+# On BOOL, python-graphblas's monoids of these operators are the logical ones (plus has none).
+_BOOL_MONOIDS = {"plus": None, "times": "land", "min": "land", "max": "lor", "eq": "lxnor", "ne": "lxor"}
 
 
 def _typed_binary_monoid(self: TypedBinaryOp) -> TypedMonoid | None:
+    if self.x_type != self.out_type or self.y_type != self.out_type:
+        return None
+    if self.out_type.is_bool and self.name in _BOOL_MONOIDS:
+        name = _BOOL_MONOIDS[self.name]
+        return None if name is None else MONOID[name][self.out_type]
     parent = getattr(self, "parent", None)
     m = _binary_monoid(parent) if parent is not None else None
-    if m is None or self.x_type != self.out_type:
-        return None
-    return m[self.out_type]
+    return None if m is None else m[self.out_type]
 
 
 def _identities(self: Monoid) -> dict[Any, Any]:
@@ -132,6 +140,12 @@ def _semiring_commutes_to(self: Any) -> Any:
     return _namespaces["semiring"][f"{self.monoid.name}_{other.name}"]
 
 
+def _typed_semiring_commutes_to(self: TypedSemiring) -> Any:
+    parent = getattr(self, "parent", None)
+    other = _semiring_commutes_to(parent) if parent is not None else None
+    return None if other is None else other[self.mult.x_type]
+
+
 def _is_idempotent(self: Any) -> bool:
     """True where ``op(x, x) == x`` (min, max, any, land, lor, band, bor)."""
     return self.name in _IDEMPOTENT
@@ -158,14 +172,55 @@ class ParameterizedOp:
 def anonymous(make: Any, func: Any, name: str | None, parameterized: bool) -> Any:
     """``register_anonymous``'s body for operators made from a function: the operator (with
     ``orig_func``), or a :class:`ParameterizedOp`."""
+    if not callable(func):
+        raise TypeError(f"UDF argument must be a function, got {type(func).__name__}")
     label = name if name is not None else getattr(func, "__name__", "anonymous")
     if label == "<lambda>":
         label = "anonymous"
     if parameterized:
-        return ParameterizedOp(lambda f, n: anonymous(make, f, n, False), func, label)
+        wrapper = ParameterizedOp(lambda f, n: anonymous(make, f, n, False), func, label)
+        try:
+            default = anonymous(make, func(), label, False)
+        except TypeError:  # the factory has parameters without defaults: only op(*params) works
+            return wrapper
+        return _with_parameters(default, wrapper)
     op = make(label, func)
     op.orig_func = func
     return op
+
+
+_PARAMETERIZED: dict[type, type] = {}
+
+
+def _with_parameters(default: Any, wrapper: ParameterizedOp) -> Any:
+    """The operator of the factory's defaults that also takes parameters: ``op(A, 1)``-style calls
+    on objects stay the shorthand, ``op(1)`` or ``op(x=10)`` (numbers only) make the operator of
+    those parameters (one per set of parameters)."""
+    base = type(default)
+    cls = _PARAMETERIZED.get(base)
+    if cls is None:
+        def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if _on_objects(args, kwargs):
+                return base.__call__(self, *args, **kwargs)
+            key = (args, tuple(sorted(kwargs.items())))
+            made = self._made.get(key)
+            if made is None:
+                made = self._made[key] = self._wrapper(*args, **kwargs)
+            return made
+
+        cls = _PARAMETERIZED[base] = type(f"Parameterized{base.__name__}", (base,),
+                                          {"__call__": __call__, "parameterized": True,
+                                           "__doc__": _with_parameters.__doc__})
+    default.__class__ = cls
+    default._wrapper, default._made = wrapper, {}
+    default.orig_func = wrapper.orig_func
+    return default
+
+
+def _on_objects(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether a call's arguments are objects (Vectors, Matrices, Scalars, expressions)."""
+    return any(getattr(a, "kind", None) in ("Matrix", "Vector", "Scalar") or hasattr(a, "_infix")
+               for a in (*args, *kwargs.values()))
 
 
 _namespaces: dict[str, Any] = {}
@@ -179,11 +234,14 @@ def install(unary: Any, binary: Any, monoid: Any, semiring: Any, indexunary: Any
         ((TypedBinaryOp,), "monoid", property(_typed_binary_monoid)),
         ((BinaryOp, TypedBinaryOp, Monoid, TypedMonoid), "commutes_to", property(_commutes_to)),
         ((Semiring,), "commutes_to", property(_semiring_commutes_to)),
-        ((BinaryOp, TypedBinaryOp, Monoid, TypedMonoid, Semiring), "is_commutative",
+        ((TypedSemiring,), "commutes_to", property(_typed_semiring_commutes_to)),
+        ((BinaryOp, TypedBinaryOp, Monoid, TypedMonoid, Semiring, TypedSemiring), "is_commutative",
          property(lambda self: self.commutes_to is self)),
         ((Monoid,), "identities", property(_identities)),
         ((Monoid, TypedMonoid), "is_idempotent", property(_is_idempotent)),
         ((Monoid,), "binaryop", property(lambda self: self.binop)),
+        ((TypedUnaryOp, TypedBinaryOp, TypedMonoid, TypedSemiring), "orig_func",
+         property(lambda self: getattr(getattr(self, "parent", None), "orig_func", None))),
         ((UnaryOp, BinaryOp, Monoid, Semiring, IndexUnaryOp, TypedUnaryOp, TypedBinaryOp, TypedMonoid,
           TypedSemiring), "is_positional", property(lambda self: self.name in _POSITIONAL)),
     ]

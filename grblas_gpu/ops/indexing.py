@@ -222,7 +222,9 @@ def _assign_row_or_column(updater: Updater, rows_key: Any, cols_key: Any, value:
     (or column) of C; the rest of C is untouched."""
     C = updater.target
     if i_scalar == j_scalar:
-        raise DimensionMismatch("a Vector mask on a Matrix output needs a row or column assign: C(mask)[i, cols]")
+        # a TypeError, as python-graphblas raises: a mask of the wrong kind for this assign
+        raise DomainMismatch("Unable to use Vector mask on this assignment to a Matrix: a Vector mask on a "
+                             "Matrix output needs a row or column assign, C(mask)[i, cols]")
     line_key = (rows_key, slice(None)) if i_scalar else (slice(None), cols_key)
     line = C[line_key].new()
     Updater(line, updater.mask, updater.accum, updater.replace)[cols_key if i_scalar else rows_key] << value
@@ -261,8 +263,14 @@ def _source_collection(C: Any, value: Any, region: tuple[int, ...], I: Any, J: A
         vals = xp.full(len(coords[0]), np.asarray(raw, dtype=t.np_type)[()], dtype=t.np_type)
         return _collection_from_coords(C, coords, vals, t)
     expr = as_expression(value)
+    single = (C.kind == "Vector" and i_scalar) or (i_scalar and j_scalar)
+    if len(expr.shape) != (0 if single else len(region)):
+        # a Matrix into a row, a Vector into one element: python-graphblas's TypeError and words
+        raise DomainMismatch(f"Bad type for assign: a {expr.kind} of shape {expr.shape} into a region of "
+                             f"shape {region}; the value must have the region's rank (or be a scalar)")
     if tuple(expr.shape) != region:
-        raise DimensionMismatch(f"assign: source of shape {expr.shape} does not fit the region of shape {region}")
+        raise DimensionMismatch(f"shape mismatch: assign: source of shape {expr.shape} does not fit the region "
+                                f"of shape {region}")
     check_same_backend(C, expr)
     src = expr.compute(None)
     if src.kind == "Vector":

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
+from ..backends.operands import SPMV_RESULT, CsrOperand, RowMask, SpmvOutput, VectorOperand
 from ..dtypes import DataType, unify
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..expressions import Expression, check_same_backend, fills_gaps
@@ -28,20 +29,13 @@ from ..scalar import Scalar
 from ..vector import Vector
 from .structural import pattern_transposable, pattern_transpose
 
-# Push from a frontier holding less than this share of the vertices and of the matrix's
-# entries.  A pull that exits a row early (ANY and BOOL monoids) reads few entries per row,
-# so push only pays for small frontiers; a pull over every entry (min, plus, ...) costs about
-# as much as an atomic push of a quarter of them (kron scale 22: push ~5 ms x entry share,
-# pull ~1.1 ms + 1 ms x share).  A push by expanding and sorting its terms stays at the
-# small-frontier limits.  Both shares count: a few hub vertices can carry most entries.
-PUSH_SWITCHPOINT = 0.05
-PUSH_EDGE_FRACTION = 0.05
-FULL_PULL_SWITCHPOINT = 0.5
-FULL_PULL_EDGE_FRACTION = 0.25
+# Which kernels the backend has, what sizes its pushes take, and the frontier shares below
+# which a push pays are the backend's table: ``be.matvec`` (backends.base.MatVecCapabilities).
 METHODS = ("auto", "push", "pull")
 # Fewest entries for which a product that walks A' is done from A's own rows where the backend
 # can (see _by_columns): below it, A' is small and the pull of its rows is the faster.
 BY_COLUMNS_MIN_ENTRIES = 1 << 16
+_VALUES_ONLY = SpmvOutput(presence=False)  # a pull whose caller knows its result's presence (shared, never written)
 
 
 def _as_vector(u: Any, what: str) -> Vector:
@@ -294,8 +288,8 @@ class _MatVec(Expression):
 def _push_limits(sr: TypedSemiring, be: Any) -> tuple[float, float]:
     """(vertex share, entry share) below which a frontier is pushed rather than pulled."""
     if sr.monoid.stops_early or not be.pushes_atomically(sr):
-        return PUSH_SWITCHPOINT, PUSH_EDGE_FRACTION
-    return FULL_PULL_SWITCHPOINT, FULL_PULL_EDGE_FRACTION
+        return be.matvec.sorted_push_shares
+    return be.matvec.atomic_push_shares
 
 
 def _push_pays(M: Matrix, u: Vector, edge_share: float) -> bool:
@@ -333,8 +327,8 @@ def _queue_weight(M: Matrix, D: Vector, u_count: int, edge_share: float) -> None
     D._store.queue_weight(M._be, weakref.ref(M), M._row_lengths())
 
 
-def _pull_operands(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool) -> tuple[Any, Any, Any]:
-    """(x, x presence or None when full, matrix values) as the pull kernel reads them."""
+def _pull_operands(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool) -> tuple[CsrOperand, VectorOperand]:
+    """(the matrix, the vector) as the pull kernel reads them."""
     x_type, a_type = _pull_types(sr, vector_first)
     if x_type is not None:
         x, present = u._dense(x_type)
@@ -342,8 +336,10 @@ def _pull_operands(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool) 
         present = None if u._full else u._bitmap()[0]
         x = u._bitmap()[1]
     # The values cast to the product's type, cached on M; uncast when the product ignores them.
-    avals = M._values_as(a_type) if a_type is not None else M._vals
-    return x, present, avals
+    # The record is kept with them (made once: a frozen record costs more than its lookup).
+    a = M._memo(("pull operand", a_type), lambda: CsrOperand(
+        M._indptr, M._indices, M._values_as(a_type) if a_type is not None else M._vals, M.nrows, M.ncols))
+    return a, VectorOperand(x, present)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -361,18 +357,17 @@ def _pull(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, mask: Mas
     be = M._be
     if u._full and _counts_entries(sr):
         return _row_counts(sr, M)
-    x, present, avals = _pull_operands(sr, M, u, vector_first)
+    a, x = _pull_operands(sr, M, u, vector_first)
     # A structural bitmap mask goes to the kernel as it is, with its complement flag (no pass).
     flags = _structural_flags(mask)
     if flags is not None:
-        row_mask, complement = flags
+        rows: RowMask | None = RowMask(*flags)
     else:
-        row_mask, complement = (mask.dense_rows(be, M.nrows) if mask is not None else None), False
+        rows = RowMask(mask.dense_rows(be, M.nrows)) if mask is not None else None
     # With every x[k] present and every row computed, a row has a result iff it has an entry:
     # the matrix knows which (and how many), so the kernel need not write the presence.
-    every_row = present is None and row_mask is None
-    out, has = be.spmv(sr, M._indptr, M._indices, avals, x, present, row_mask, vector_first, M._spmv_plan(),
-                       presence=not every_row, complement=complement)
+    every_row = x.present is None and rows is None
+    out, has = be.spmv(sr, a, x, vector_first, M._spmv_plan(), rows, _VALUES_ONLY if every_row else SPMV_RESULT)
     also_held: tuple[Any, ...] = ()
     if has is None:
         has = M._nonempty_flags()
@@ -418,8 +413,9 @@ def _claims(sr: TypedSemiring, u: Vector, C: Any, mask: Mask, accum: Any, replac
 
 
 def _in_place_positions(M: Matrix) -> bool:
-    """True where the pushes written into their output in place take M: positions of 32 bits."""
-    return max(M.nrows, M.ncols) < 2**31
+    """True where the pushes written into their output in place take M (the backend's
+    position limit: CUDA's are 32-bit)."""
+    return M._be.matvec.push_takes(M.nrows, M.ncols)
 
 
 def _push_relax(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: Any, D: Any, claim: bool) -> bool:
@@ -427,7 +423,7 @@ def _push_relax(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: 
     holds) or where C has no entry (``claim``, where :func:`_claims` holds), and the entries
     it changed as ``D``'s new content.  Where u is D and alone holds its arrays, the kernel
     leaves them clean for a later push's report.  False, with nothing done, for matrices
-    beyond 32-bit positions."""
+    beyond the backend's push positions."""
     if not _in_place_positions(M):
         return False
     consume = u is D and D._owns_bitmap()  # (asked before this function holds D's arrays)
@@ -446,7 +442,7 @@ def _push_claiming_listed(sr: TypedSemiring, M: Matrix, u: Vector, vector_first:
     reach a position claiming it (where :func:`_claims` holds and the monoid is ANY), and the
     entries it added as ``D``'s new content: a BFS source that is a hub, whose row the
     bitmap push would leave to one warp.  False, with nothing done, where the backend has no
-    such push or positions pass 32 bits."""
+    such push or M is beyond its push positions."""
     if not _in_place_positions(M) or u._sp is None:
         return False
     c_bits, c_vals = C._bm
@@ -467,10 +463,9 @@ def _pull_claiming(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, 
     plan = M._spmv_plan()
     if not M._be.pull_claims(sr, plan):  # (asked first: the operands cost host time)
         return False
-    x, present, avals = _pull_operands(sr, M, u, vector_first)
+    a, x = _pull_operands(sr, M, u, vector_first)
     c_bits, c_vals = C._bm
-    pulled = M._be.spmv(sr, M._indptr, M._indices, avals, x, present, c_bits, vector_first, plan,
-                        complement=True, claim=c_vals)
+    pulled = M._be.spmv(sr, a, x, vector_first, plan, RowMask(c_bits, True), SpmvOutput(claim=c_vals))
     if pulled is None:
         return False
     C._set_bitmap(c_bits, c_vals, C.size if C._full else None)
@@ -482,10 +477,9 @@ def _pull_into(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: A
     """The pull with its result added into ``C``'s bitmap in the same pass (where
     :func:`_joins_into` holds): no product is stored and no second pass joins it to C.
     False, with nothing done, where the backend's kernel cannot."""
-    x, present, avals = _pull_operands(sr, M, u, vector_first)
+    a, x = _pull_operands(sr, M, u, vector_first)
     bits, vals = C._bm
-    done = M._be.spmv(sr, M._indptr, M._indices, avals, x, present, None, vector_first, M._spmv_plan(),
-                      into=(bits, vals))
+    done = M._be.spmv(sr, a, x, vector_first, M._spmv_plan(), None, SpmvOutput(into=(bits, vals)))
     if done is None:
         return False
     C._set_bitmap(bits, vals, C.size if C._full else None)
@@ -510,10 +504,10 @@ def _pull_replacing(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool,
     """The pull of a full ``u`` (where :func:`_replaces` holds) as C's new content: the
     values are written into C's own values array where C alone holds it (no allocation);
     the presence is the matrix's nonempty rows."""
-    x, _, avals = _pull_operands(sr, M, u, vector_first)
+    a, x = _pull_operands(sr, M, u, vector_first)  # (u full: x.present is None)
     own = C._bm[1] if C._owns_bitmap(values_only=True) else None
-    out, has = M._be.spmv(sr, M._indptr, M._indices, avals, x, None, None, vector_first, M._spmv_plan(),
-                          presence=False, out=own)
+    out, has = M._be.spmv(sr, a, x, vector_first, M._spmv_plan(), None,
+                          _VALUES_ONLY if own is None else SpmvOutput(presence=False, out=own))
     bits = M._nonempty_flags() if has is None else has
     C._set_bitmap(bits, out, M._nonempty_rows(), also_held=(bits,) if has is None else ())  # (M's cached flags)
 
@@ -559,7 +553,7 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
     """
     be = M._be
     xp = be.xp
-    if max(M.nrows, out_size) < 2**31:
+    if be.matvec.push_takes(M.nrows, out_size):
         flags = _structural_flags(mask)
         mask_flags, complement = flags if flags is not None else (None, False)
         launches = M._memo("launches", dict)

@@ -176,13 +176,25 @@ def _costs(a: _Side, b: _Side, mask: _MaskEntries) -> tuple[float, float]:
     xp = a.matrix._be.xp
     i, k = a.entries()
     weights = b.row_lengths_at(k)
-    opened = sp.isin_sorted(xp, i, mask.rows)  # A's entries in rows the mask opens
-    flops = float(weights[opened].sum()) if len(weights) else 0.0
-    gustavson = flops + a.transpose_cost(by_rows=True) + b.transpose_cost(by_rows=True)
+    flops = weights[_opened(xp, i, mask)].sum() if len(weights) else 0
     shorter = xp.minimum(a.row_lengths_at(mask.rows), b.col_lengths_at(mask.cols))
-    dot = (float(shorter.sum()) if len(shorter) else 0.0) + a.matrix.nvals + b.matrix.nvals
+    # The two sums read together (one wait for the device, not two).
+    flops, shorter_sum = xp.stack([xp.asarray(flops, dtype=np.float64),
+                                   xp.asarray(shorter.sum() if len(shorter) else 0, dtype=np.float64)]).tolist()
+    gustavson = flops + a.transpose_cost(by_rows=True) + b.transpose_cost(by_rows=True)
+    dot = shorter_sum + a.matrix.nvals + b.matrix.nvals
     dot += a.transpose_cost(by_rows=True) + b.transpose_cost(by_rows=False)
     return gustavson, dot
+
+
+def _opened(xp: Any, rows: Any, mask: _MaskEntries) -> Any:
+    """Whether each of ``rows`` holds an entry of the mask: from the mask's row pointers where
+    it is a Matrix's entries (a gather), else by a search in its sorted rows."""
+    P = mask.parent
+    if P is not None and P._ptr is not None:
+        ptr = P._ptr
+        return (ptr[1:] != ptr[:-1])[rows]
+    return sp.isin_sorted(xp, rows, mask.rows)
 
 
 # ---------------------------------------------------------------------------- running
@@ -213,7 +225,10 @@ def _mxm(sr: TypedSemiring, a: _Side, b: _Side, mask: Mask | None) -> Matrix:
             assert entries is not None  # (as for the dot form)
             m_op = _mask_operand(entries, m, a_ids, None)
         product = _run(be, "mxm_gustavson", run, rows_a, rows_b, m_op)
-    return _output(be, sr, m, n, product, a_ids)
+    out = _output(be, sr, m, n, product, a_ids)
+    if m_op is not None:  # only entries the mask allows: the write takes them as they are (write_result)
+        out._under_mask = mask  # type: ignore[attr-defined]
+    return out
 
 
 _POSITIONS = ("xi", "xj", "yi", "yj")

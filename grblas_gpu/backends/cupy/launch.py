@@ -18,6 +18,8 @@ import cupy
 import numpy as np
 from cupy.cuda import driver
 
+from .signatures import CHANGES
+
 __all__ = ["CHANGES", "PreparedLaunch", "launch_kept", "scalar_word"]
 
 # Bound once: a launch is on the path of every small product, where each lookup shows.
@@ -25,21 +27,12 @@ _current_stream = cupy.cuda.get_current_stream
 _launch_kernel = driver.launchKernel
 
 
-class _Changes:
-    """Marks an argument of a :class:`PreparedLaunch` that is given at each launch."""
-
-    def __repr__(self) -> str:
-        return "CHANGES"
-
-
-CHANGES = _Changes()
-
-
 class PreparedLaunch:
     """``fn`` launched on ``grid`` blocks of ``block`` threads with the arguments ``args``.
 
-    Arguments are device arrays, None (a null pointer), or NumPy scalars of at most 8 bytes;
-    those given as :data:`CHANGES` are passed to each :meth:`launch`, in order, as arrays, None,
+    Arguments are device arrays, None (a null pointer), or NumPy scalars of at most 8 bytes
+    (:meth:`.signatures.KernelSignature.arguments` lists them by name); those given as
+    :data:`CHANGES` are passed to each :meth:`launch`, in order, as arrays, None,
     or Python ints: an address (page-locked host memory) or a scalar's :func:`scalar_word`.
     The arrays given here are kept alive with the launch.
     """

@@ -7,6 +7,10 @@ name. The parameter list is read from the kernel's template in ``templates/``, s
 positions the launches take (:attr:`KernelSignature.changing`) follow the template, and a
 name that the template lacks raises as the module loads. Everything not listed is
 constant for the launch's lifetime: the matrix's own arrays, sizes and flags.
+
+A launch packed once (:class:`.launch.PreparedLaunch`) takes its constant arguments by name
+(:meth:`KernelSignature.arguments`), in the template's order, and the per-call ones at each
+launch in the order :attr:`KernelSignature.per_call_order` gives.
 """
 
 from __future__ import annotations
@@ -14,14 +18,27 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from .codegen import template
 
 __all__ = [
-    "KernelSignature", "signature", "template_params",
-    "SPMV_VECTOR", "SPMV_VECTOR_BARE", "PUSH_BITMAP", "PUSH_RESET", "PUSH_RELAX",
-    "MASK_ALLOWED", "ADD_INTO", "ADD_CHANGES", "SET_WHERE",
+    "CHANGES", "KernelSignature", "signature", "template_params",
+    "SPMV_VECTOR", "SPMV_VECTOR_BARE", "SPMV_BINNED", "SPMV_LONG", "SPMV_MERGE", "SPMV_MERGE_HOT",
+    "SPMV_MERGE_FIXUP", "SPMV_MERGE_GATHER", "PUSH_BITMAP", "PUSH_RESET", "PUSH_RELAX",
+    "MASK_ALLOWED", "ADD_INTO", "ADD_CHANGES", "SET_WHERE", "BINARY", "EWISE_UNION", "EWISE_ADD", "DOT",
+    "COUNT_TRUE", "COUNT_QUEUED", "SUM_QUEUED",
 ]
+
+
+class _Changes:
+    """Marks an argument of a prepared launch that is given at each launch."""
+
+    def __repr__(self) -> str:
+        return "CHANGES"
+
+
+CHANGES = _Changes()
 
 
 @dataclass(frozen=True)
@@ -43,6 +60,20 @@ class KernelSignature:
         """Names of the parameters packed once with the launch."""
         return tuple(name for name in self.params if name not in self.per_call)
 
+    @property
+    def per_call_order(self) -> tuple[str, ...]:
+        """Names of the parameters given at each launch, in the order a prepared launch takes them."""
+        return tuple(name for name in self.params if name in self.per_call)
+
+    def arguments(self, **constant: Any) -> tuple[Any, ...]:
+        """A prepared launch's arguments in the template's order: every constant parameter's
+        value, given by name, and :data:`CHANGES` in place of each per-call one."""
+        if set(constant) != set(self.constant):
+            missing, unknown = set(self.constant) - set(constant), set(constant) - set(self.constant)
+            raise TypeError(f"templates/{self.template} {{{{KERNEL}}}}{self.entry}: constant arguments "
+                            f"missing {sorted(missing)}, unknown {sorted(unknown)}")
+        return tuple(CHANGES if name in self.per_call else constant[name] for name in self.params)
+
 
 @functools.cache
 def _macros(name: str) -> dict[str, tuple[str, ...]]:
@@ -63,7 +94,8 @@ def _param_name(param: str) -> str:
 def template_params(name: str, entry: str) -> tuple[str, ...]:
     """The parameter names of the kernel ``{{KERNEL}}<entry>`` in template ``name``."""
     text = template(name)
-    m = re.search(r"__global__\s+void\s+\{\{KERNEL\}\}" + re.escape(entry) + r"\s*\(([^)]*)\)", text)
+    m = re.search(r"__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s*)?\{\{KERNEL\}\}" + re.escape(entry)
+                  + r"\s*\(([^)]*)\)", text)
     if m is None:
         raise LookupError(f"templates/{name} declares no kernel {{{{KERNEL}}}}{entry}")
     names: list[str] = []
@@ -89,6 +121,17 @@ def signature(name: str, entry: str, per_call: str) -> KernelSignature:
 # presence; bare: the same launch with no vector presence, mask, result presence or claim.
 SPMV_VECTOR = signature("spmv_csr_vector.cu", "", "values x x_present row_mask out present c c_bits")
 SPMV_VECTOR_BARE = signature("spmv_csr_vector.cu", "", "values x out")
+# The same pull with rows binned by length (every class in one launch, the long rows in
+# another), packed once per plan: the plan's rows and class table are constant.
+SPMV_BINNED = signature("spmv_csr_vector.cu", "_binned", "values x x_present row_mask out present c c_bits")
+SPMV_LONG = signature("spmv_csr_vector.cu", "_long", "values x x_present row_mask out present c c_bits")
+# The merge-path pull, packed once per plan and semiring: the tiles, the column cache's
+# buffers and the carries are the plan's; the fix-up joins the carries into the result; the
+# gather copies x (and its presence) into the column cache.
+SPMV_MERGE = signature("spmv_csr_merge.cu", "", "values x x_present row_mask out present")
+SPMV_MERGE_HOT = signature("spmv_csr_merge.cu", "_hot", "values x x_present row_mask out present")
+SPMV_MERGE_FIXUP = signature("spmv_csr_merge.cu", "_fixup", "out present")
+SPMV_MERGE_GATHER = signature("spmv_csr_merge.cu", "_gather", "x x_present")
 # Pushes: the values, the frontier, the mask, the result (or the output written in place and
 # the report), and the stream's count state and the word the count goes to.
 PUSH_BITMAP = signature("spmspv_push.cu", "_bitmap", "values in_frontier fvals mask out present state counted")
@@ -99,3 +142,21 @@ MASK_ALLOWED = signature("bitmap.cu", "_allowed", "bits values within z state co
 ADD_INTO = signature("binary.cu", "_add_into", "x_bits x y_bits y")
 ADD_CHANGES = signature("binary.cu", "_add_changes", "x_bits x y_bits y z_bits z d_bits d state counted")
 SET_WHERE = signature("bitmap.cu", "_set_where", "m a bits values")
+# Binary operators per element, by operand form (v: an array, s: a host scalar written at each
+# launch as a word, d: a 0-d device array), kept per size: the operands and the result.
+BINARY = {
+    "vv": signature("binary.cu", "_vv", "x y z"),
+    "vs": signature("binary.cu", "_vs", "x y z"),
+    "sv": signature("binary.cu", "_sv", "x y z"),
+    "vd": signature("binary.cu", "_vd", "x y_at z"),
+    "dv": signature("binary.cu", "_dv", "x_at y z"),
+}
+EWISE_UNION = signature("binary.cu", "_union", "x_bits x y_bits y z z_bits")
+EWISE_ADD = signature("binary.cu", "_add", "x_bits x y_bits y z z_bits")
+# The inner product: the operands, the stream's partials, the result and the stream's state.
+DOT = signature("dot.cu", "", "x y partial out state")
+# Counts kept per stream (its state and host word packed): the flags; queued, also the word
+# of the pending count it writes (and for sums, the values).
+COUNT_TRUE = signature("count_true.cu", "", "flags")
+COUNT_QUEUED = signature("count_true.cu", "", "flags out")
+SUM_QUEUED = signature("count_true.cu", "_sum", "values flags out")

@@ -13,6 +13,11 @@ nsparse, spECK and OpSparse do:
    each table sorted in shared memory and written out; the longest rows accumulate into a
    dense row whose bitmap is read in order.
 
+Rows of at most 32 terms beside longer ones skip the tables: a group of 16 or 32 lanes holds
+the row's terms (those the mask allows) in registers, one a lane, sorts them by column with
+shuffles and combines each column's run.  A product of such rows only (a road graph's) is
+counted and filled every row at once in small tables: no grouping, one host synchronisation.
+
 A masked product tests each term's column against the mask row (a binary search in the
 sorted row): the allowed terms only reach the tables, whose size the mask row bounds.  No pass
 holds more than one row's terms per group; the dense rows' workspace is allocated for a batch
@@ -44,6 +49,9 @@ _HASH_FACTOR = 16  # a long row of at most ncols / 16 columns takes a global has
 _HASH_THREADS = 1024  # threads per row of a global hash table
 _WORKSPACE_MOST = 1 << 30  # bytes of dense-row workspace at most (less where less is free)
 _INT32_MAX = 2**31 - 1
+_SHORT_BINS = 2  # bins 1 and 2 (rows of at most 16 and 32 terms): a term a lane, in registers
+_SHORT_MOST = 16 << (_SHORT_BINS - 1)
+_SHORT_BLOCK = 256  # threads per block of the short-row kernels
 
 
 def mxm_gustavson(be: Any, semiring: TypedSemiring, a: CsrOperand, b: CsrOperand,
@@ -153,6 +161,15 @@ class _Plan:
         # lanes summing a row's flops: about A's mean row length.
         self.wlog = _lanes_log(b.nvals / max(int(b.nrows), 1))
         self.llog = _lanes_log(a.nvals / max(self.nrows, 1))
+        # Rows of at most 32 terms take the short-row kernels (a term a lane; the bounds kernel
+        # bounds them by their terms, not by the mask or ncols).
+        self.short_most = _SHORT_MOST
+        # Where the mean row looks short (a road graph's), the short rows are counted before the
+        # first synchronisation and the grouping waits for it: a product of short rows needs none.
+        mean_terms = a.nvals / max(self.nrows, 1) * b.nvals / max(int(b.nrows), 1)
+        self.looks_short = self.short_most > 0 and mean_terms <= _SHORT_MOST
+        self.all_short = 0  # where every row is short: the bin whose tables take every row at once
+        self.short_lists: list[tuple[int, Any]] = []  # (glog, rows) of the short rows in mixed products
         self.bound = cupy.empty(self.nrows, np.int64)
         self.bins = cupy.empty(self.nrows, np.int8)
         self.nwords = (ncols + 31) // 32
@@ -198,12 +215,17 @@ class _Plan:
         np.cumsum(counts[:sg.NBINS].astype(np.int64), out=starts[1:])
         return starts
 
-    def _shared_bins(self, starts: np.ndarray) -> Any:
-        """(bin, first, count) of each non-empty shared-memory bin."""
+    def _shared_bins(self, starts: np.ndarray, skip: int = 0) -> Any:
+        """(bin, first, count) of each non-empty shared-memory bin past the first ``skip``."""
         for number, spec in enumerate(sg.SHARED_BINS, start=1):
             count = int(starts[number + 1] - starts[number])
-            if count:
+            if count and number > skip:
                 yield spec, int(starts[number]), count
+
+    def _short(self, module: Any, role: str, rows: Any, glog: int, args: tuple[Any, ...], tail: tuple[Any, ...]) -> None:
+        """A short-row kernel over the listed ``rows``, 2^glog lanes a row."""
+        self._launch(module, role, -(-(int(rows.size) << glog) // _SHORT_BLOCK), _SHORT_BLOCK,
+                     args + (rows, np.int64(rows.size), None, np.int32(0), np.int32(glog)) + tail)
 
     # ------------------------------------------------------------------ passes
     def symbolic(self) -> tuple[Any, int]:
@@ -211,27 +233,49 @@ class _Plan:
 
         Two host synchronisations a product: the bound bins' counts (to size the count
         launches), then the entries and the numeric bins' counts, read together (the row
-        pointers share one allocation with the numeric bins' counters)."""
+        pointers share one allocation with the numeric bins' counters).  Where rows look short
+        (see ``looks_short``), those of at most 16 terms are counted and the row pointers
+        scanned before the first synchronisation, which then reads the entries too: a product
+        of such rows only (a road grid's) needs that one, no grouping and no numeric bins."""
         a_ptr, a_idx = self.a
         b_ptr, b_idx = self.b
         m_ptr, m_idx, complement = self.m
-        words = cupy.zeros(32, np.uint64)  # the bins' counts, then the places handed out
         row_nnz = cupy.empty(self.nrows, np.int64)
+        # The bins' counts, then the places handed out (uint64 words); where rows look short,
+        # after the row pointers in one buffer.
+        head = cupy.zeros(self.nrows + 1 + 32, np.int64) if self.looks_short else None
+        words = cupy.zeros(32, np.uint64) if head is None else head[self.nrows + 1:].view(np.uint64)
         per_block = _WARP_BLOCK >> self.llog
         self._launch(self.sym, "flops", min(_BOUND_BLOCKS, -(-self.nrows // per_block)), _WARP_BLOCK,
                      (a_ptr, a_idx, b_ptr, m_ptr, complement, np.int64(self.nrows), np.int64(self.ncols),
-                      np.int32(self.llog), np.int64(self.sym_dense_from), np.int64(self.sym_hash_most), self.bound,
-                      self.bins, words[:16], row_nnz))
-        order = self._group(words[:16], words[16:])
-        starts = self._starts(words[:16].get())
+                      np.int32(self.llog), np.int64(self.sym_dense_from), np.int64(self.sym_hash_most),
+                      np.int64(self.short_most), self.bound, self.bins, words[:16], row_nnz))
+        counted = 0  # short bins counted before the first synchronisation
         walk = (a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement)
-        for spec, first, count in self._shared_bins(starts):
-            per_block = spec.block // spec.group
-            smem = per_block * (spec.table * self.key_bytes + 4)
-            glog = _log2(spec.group)
-            self._launch(self.sym, "count", -(-count // per_block), spec.block,
-                         walk + (order[first:first + count], np.int64(count), np.int32(glog),
-                                 np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog)), row_nnz), smem)
+        if head is not None:
+            # Every row as if of bin 1 (rows of more than 16 terms are counted again below).
+            indptr = head[:self.nrows + 1]
+            self._count_table(walk, sg.SHARED_BINS[0], None, self.nrows, row_nnz)
+            cupy.cumsum(row_nnz, out=indptr[1:])
+            tail = head[self.nrows:self.nrows + 17].get()
+            starts = self._starts(tail[1:].view(np.uint64))
+            counted = 1
+            if starts[2] == starts[sg.NBINS]:  # every row at most 16 terms
+                self.all_short = 1
+                return indptr, int(tail[0])
+            if starts[3] == starts[sg.NBINS]:  # every row at most 32 terms
+                self._count_table(walk, sg.SHARED_BINS[1], None, self.nrows, row_nnz)
+                cupy.cumsum(row_nnz, out=indptr[1:])
+                self.all_short = 2
+                return indptr, int(indptr[-1].get())
+            order = self._group(words[:16], words[16:])
+        else:
+            order = self._group(words[:16], words[16:])
+            starts = self._starts(words[:16].get())
+        if self.short_most:
+            self._count_short(starts, order, row_nnz, counted)
+        for spec, first, count in self._shared_bins(starts, _SHORT_BINS if self.short_most else 0):
+            self._count_table(walk, spec, order[first:first + count], count, row_nnz)
         first, count = _bin_rows(starts, sg.DENSE_BIN)
         if count:
             self._count_dense(walk, order[first:first + count], row_nnz)
@@ -250,11 +294,45 @@ class _Plan:
         counters = buf[self.nrows + 1:].view(np.uint64)
         self._launch(self.sym, "bins", _BINS_BLOCKS, _WARP_BLOCK,
                      (self.bound, row_nnz, np.int64(self.nrows), np.int64(self.num_dense_from),
-                      np.int64(self.num_hash_most), self.bins, counters[:16]))
+                      np.int64(self.num_hash_most), np.int64(self.short_most), self.bins, counters[:16]))
         self.num_order = self._group(counters[:16], counters[16:])
         tail = buf[self.nrows:self.nrows + 17].get()
         self.num_starts = self._starts(tail[1:].view(np.uint64))
         return indptr, int(tail[0])
+
+    def _count_table(self, walk: tuple[Any, ...], spec: sg.Bin, rows: Any, count: int, row_nnz: Any) -> None:
+        """Count ``rows`` (None: every row whose bin is at most ``spec``'s) in shared-memory
+        tables of ``spec``'s size."""
+        per_block = spec.block // spec.group
+        smem = per_block * (spec.table * self.key_bytes + 4)
+        glog = _log2(spec.group)
+        most_bin = sg.SHARED_BINS.index(spec) + 1
+        self._launch(self.sym, "count", -(-count // per_block), spec.block,
+                     walk + (rows, np.int64(count), self.bins, np.int32(most_bin), np.int32(glog),
+                             np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog)), row_nnz), smem)
+
+    def _fill_table(self, walk: tuple[Any, ...], spec: sg.Bin, rows: Any, count: int, out: tuple[Any, ...]) -> None:
+        """Fill ``rows`` (None: every row, each fitting the tables) from shared-memory tables of
+        ``spec``'s size."""
+        per_block = spec.block // spec.group
+        smem = per_block * spec.table * (self.key_bytes + self.slot.itemsize)
+        glog = _log2(spec.group)
+        self._launch(self.num, "fill", -(-count // per_block), spec.block,
+                     walk + (rows, np.int64(count), np.int32(glog), np.int32(_log2(spec.table)),
+                             np.int32(min(self.wlog, glog))) + out, smem)
+
+    def _count_short(self, starts: np.ndarray, order: Any, row_nnz: Any, counted: int) -> None:
+        """Count the short rows (bins 1 and 2) of a product with longer ones, a term a lane,
+        from the bins' lists (kept for the numeric pass, whose bins leave these rows out);
+        bins up to ``counted`` are counted already."""
+        for number in range(1, _SHORT_BINS + 1):
+            first, count = _bin_rows(starts, number)
+            if count:
+                rows = order[first:first + count]
+                glog = _log2(sg.SHARED_BINS[number - 1].most)
+                self.short_lists.append((glog, rows))
+                if number > counted:
+                    self._short(self.sym, "count_short", rows, glog, self.a + self.b + self.m, (row_nnz,))
 
     def _count_dense(self, walk: tuple[Any, ...], rows: Any, row_nnz: Any) -> None:
         nwords = self.nwords
@@ -284,16 +362,16 @@ class _Plan:
         a_ptr, a_idx = self.a
         b_ptr, b_idx = self.b
         m_ptr, m_idx, complement = self.m
-        order, starts = self.num_order, self.num_starts
-        walk = (a_ptr, a_idx, self.a_val, b_ptr, b_idx, self.b_val, m_ptr, m_idx, complement)
         out = (indptr, indices, values)
+        walk = (a_ptr, a_idx, self.a_val, b_ptr, b_idx, self.b_val, m_ptr, m_idx, complement)
+        if self.all_short:
+            self._fill_table(walk, sg.SHARED_BINS[self.all_short - 1], None, self.nrows, out)
+            return
+        for glog, rows in self.short_lists:
+            self._short(self.num, "fill_short", rows, glog, walk, out)
+        order, starts = self.num_order, self.num_starts
         for spec, first, count in self._shared_bins(starts):
-            per_block = spec.block // spec.group
-            smem = per_block * spec.table * (self.key_bytes + self.slot.itemsize)
-            glog = _log2(spec.group)
-            self._launch(self.num, "fill", -(-count // per_block), spec.block,
-                         walk + (order[first:first + count], np.int64(count), np.int32(glog),
-                                 np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog))) + out, smem)
+            self._fill_table(walk, spec, order[first:first + count], count, out)
         first, count = _bin_rows(starts, sg.DENSE_BIN)
         if count:
             self._fill_dense(walk, order[first:first + count], out)

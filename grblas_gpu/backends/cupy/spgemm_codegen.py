@@ -90,17 +90,19 @@ def _common(ptr_type: Any, index_type: Any) -> tuple[str, str]:
 @functools.lru_cache(maxsize=16)
 def symbolic_module(ptr_type: Any, index_type: Any) -> KernelModule:
     """Entries ``flops(a_ptr, a_idx, b_ptr, m_ptr, complement, nrows, ncols, llog, dense_from,
-    hash_most, bound, bins, counts, row_nnz)`` (row bounds and their bins), ``bins(bound, nnz, nrows,
-    dense_from, hash_most, bins, counts)`` (the numeric bins), ``group(bins, nrows, counts, cursor, order)``, ``count(a_ptr,
+    hash_most, short_most, bound, bins, counts, row_nnz)`` (row bounds and their bins), ``bins(bound, nnz, nrows,
+    dense_from, hash_most, short_most, bins, counts)`` (the numeric bins), ``group(bins, nrows, counts, cursor, order)``, ``count(a_ptr,
     a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, rows, nlisted, glog, tlog, wlog, row_nnz)`` and ``count_dense(a_ptr, a_idx, b_ptr, b_idx, m_ptr,
     m_idx, complement, rows, glog, wlog, nwords, work, row_nnz)`` and ``count_hash(a_ptr, a_idx,
-    b_ptr, b_idx, m_ptr, m_idx, complement, rows, glog, wlog, toff, work, row_nnz)`` (see the
-    template)."""
+    b_ptr, b_idx, m_ptr, m_idx, complement, rows, glog, wlog, toff, work, row_nnz)`` and
+    ``count_short(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, rows, nlisted, bins,
+    want, glog, row_nnz)`` (rows of at most 2^glog terms, in registers; see the template)."""
     common, tag = _common(ptr_type, index_type)
     kernels = codegen.fill(codegen.template("spgemm_symbolic.cu"), {"COMMON": common}, keep=("KERNEL",))
     return codegen._module("spgemm", f"spgemm symbolic {tag}", f"gb_spgemm_symbolic_{tag}", "", kernels,
                            {"flops": "_flops", "bins": "_bins", "group": "_group", "count": "_count",
-                            "count_dense": "_count_dense", "count_hash": "_count_hash"})
+                            "count_dense": "_count_dense", "count_hash": "_count_hash",
+                            "count_short": "_count_short"})
 
 
 def _init_literal(monoid: TypedMonoid) -> str:
@@ -138,8 +140,10 @@ def numeric_module(semiring: TypedSemiring, ptr_type: Any, index_type: Any) -> K
     nlisted, glog, tlog, wlog, c_ptr, c_idx, c_val)``, ``fill_dense(a_ptr, a_idx, a_val, b_ptr,
     b_idx, b_val, m_ptr, m_idx, complement, rows, glog, wlog, ncols, window, work_bits, work_vals,
     c_ptr, c_idx, c_val)`` and ``fill_hash(a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, m_ptr, m_idx,
-    complement, rows, glog, wlog, toff, work_keys, work_vals, c_ptr, c_idx, c_val)`` for
-    ``semiring`` (see the template); the product's column indices are of
+    complement, rows, glog, wlog, toff, work_keys, work_vals, c_ptr, c_idx, c_val)`` and
+    ``fill_short(a_ptr, a_idx, a_val, b_ptr, b_idx, b_val, m_ptr, m_idx, complement, rows,
+    nlisted, bins, want, glog, c_ptr, c_idx, c_val)`` (rows of at most 2^glog terms, in
+    registers) for ``semiring`` (see the template); the product's column indices are of
     ``index_type``, its row pointers int64."""
     common, tag = _common(ptr_type, index_type)
     mult, monoid = semiring.mult, semiring.monoid
@@ -155,7 +159,8 @@ def numeric_module(semiring: TypedSemiring, ptr_type: Any, index_type: Any) -> K
     ops = codegen.render_binary_op(mult, "mult") + codegen.render_monoid(monoid)
     return codegen._module("spgemm", f"spgemm numeric {semiring.name} {semiring.key} {tag}",
                            f"gb_spgemm_{semiring.key}_{tag}", ops, kernels,
-                           {"fill": "_fill", "fill_dense": "_fill_dense", "fill_hash": "_fill_hash"})
+                           {"fill": "_fill", "fill_dense": "_fill_dense", "fill_hash": "_fill_hash",
+                            "fill_short": "_fill_short"})
 
 
 REGISTRY_SEMIRINGS: tuple[str, ...] = ("plus_times", "min_plus", "max_min", "plus_pair", "any_pair", "lor_land",

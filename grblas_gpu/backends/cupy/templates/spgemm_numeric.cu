@@ -124,7 +124,7 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill(
     sg_s_t* vals = all_vals + ((size_t)slot << tlog);
     const unsigned hmask = (1u << tlog) - 1u;
     const int64_t r = (int64_t)blockIdx.x * per_block + slot;
-    const int64_t i = r < nlisted ? rows[r] : 0;
+    const int64_t i = r < nlisted ? (rows != nullptr ? rows[r] : r) : 0;
     if (r < nlisted) {
         sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, lane, glog, wlog,
                 [&](sg_ptr_t pa, int64_t k, sg_ptr_t pb, int64_t j) {
@@ -240,5 +240,49 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_fill_hash(
         const int64_t at = base + (int64_t)atomicAdd(&placed, 1ull);
         c_idx[at] = (sg_out_index_t)key;
         c_val[at] = (sg_t)((volatile sg_s_t*)vals)[t];
+    }
+}
+
+// Numeric pass for short rows (at most 2^glog terms, glog 4 or 5): a group of 2^glog lanes per
+// row holds the row's terms that the mask allows in registers, one a lane, sorts them by column across
+// the group (shuffles), combines each column's run with the monoid (a segmented scan, earlier
+// terms first) and writes the run's last lane at its rank: the row comes out sorted, with no
+// shared memory, atomics or identity.  Rows as sg_short_row lists them.  Blocks of 256 threads.
+extern "C" __global__ void __launch_bounds__(256) {{KERNEL}}_fill_short(
+        const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx, const sg_a_t* __restrict__ a_val,
+        const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx, const sg_b_t* __restrict__ b_val,
+        const sg_ptr_t* __restrict__ m_ptr, const sg_index_t* __restrict__ m_idx, int complement,
+        const int64_t* __restrict__ rows, int64_t nlisted, const int8_t* __restrict__ bins, int want, int glog,
+        const int64_t* __restrict__ c_ptr, sg_out_index_t* __restrict__ c_idx, sg_t* __restrict__ c_val) {
+    typedef typename gb_bits_of<sizeof(sg_s_t)>::U U;
+    const int g = 1 << glog;
+    const int lane = threadIdx.x & (g - 1);
+    const int64_t r = (((int64_t)blockIdx.x * blockDim.x) + threadIdx.x) >> glog;
+    const int64_t i = sg_short_row(rows, nlisted, bins, want, r);
+    sg_ptr_t pa, pb;
+    int64_t k, j;
+    sg_key_t key = sg_empty;
+    U bits = (U)0;
+    if (sg_short_term(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, lane, glog, &pa, &k, &pb, &j)) {
+        key = (sg_key_t)j;
+        bits = gb_to_bits<sg_s_t, U>((sg_s_t)sg_term(a_val, b_val, i, pa, k, pb, j));
+    }
+    sg_short_sort<true>(&key, &bits, lane, glog);
+    if constexpr (!sg_monoid::is_any) {
+        for (int d = 1; d < g; d <<= 1) {  // segmented inclusive scan: equal keys are adjacent
+            const sg_key_t before = __shfl_up_sync(0xffffffffu, key, d, g);
+            const U before_bits = __shfl_up_sync(0xffffffffu, bits, d, g);
+            if (lane >= d && before == key && key != sg_empty) {
+                const sg_t v = sg_monoid::call((sg_t)gb_from_bits<sg_s_t, U>(before_bits),
+                                               (sg_t)gb_from_bits<sg_s_t, U>(bits));
+                bits = gb_to_bits<sg_s_t, U>((sg_s_t)v);
+            }
+        }
+    }
+    int rank, count;
+    if (sg_short_distinct(key, lane, glog, &rank, &count) && i >= 0) {
+        const int64_t at = c_ptr[i] + rank;
+        c_idx[at] = (sg_out_index_t)key;
+        c_val[at] = (sg_t)gb_from_bits<sg_s_t, U>(bits);
     }
 }

@@ -21,12 +21,15 @@ __device__ __forceinline__ void sg_flush_counts(unsigned* block_counts, unsigned
 // Bound on the columns of each row of C = A B and its bin, 2^llog lanes per row (about A's mean
 // row length), a grid stride over the rows: the row's terms (the flops: the lengths of the rows
 // of B that A's row names), at most the mask row's length (a mask) or the columns it leaves
-// (a complemented mask), at most ncols.  counts[b] (zeroed before) gets the rows of bin b
-// (see sg_bin_of); a row without terms gets row_nnz 0 (no count kernel lists it).
+// (a complemented mask), at most ncols; but a row of at most short_most terms is bounded by
+// its terms, and a longer one by more than short_most (bound <= short_most: a short row).
+// counts[b] (zeroed before) gets the rows of bin b (see sg_bin_of); a row without terms gets
+// row_nnz 0 (no count kernel lists it).
 extern "C" __global__ void {{KERNEL}}_flops(
         const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx,
         const sg_ptr_t* __restrict__ b_ptr, const sg_ptr_t* __restrict__ m_ptr, int complement,
-        int64_t nrows, int64_t ncols, int llog, int64_t dense_from, int64_t hash_most, int64_t* __restrict__ bound,
+        int64_t nrows, int64_t ncols, int llog, int64_t dense_from, int64_t hash_most, int64_t short_most,
+        int64_t* __restrict__ bound,
         int8_t* __restrict__ bins, unsigned long long* __restrict__ counts, int64_t* __restrict__ row_nnz) {
     __shared__ unsigned block_counts[16];
     if (threadIdx.x < 16) block_counts[threadIdx.x] = 0u;
@@ -45,11 +48,16 @@ extern "C" __global__ void {{KERNEL}}_flops(
         }
         for (int d = lanes >> 1; d > 0; d >>= 1) f += __shfl_xor_sync(0xffffffffu, f, d);  // whole warps
         if (i < nrows && lane == 0) {
+            int64_t capped = f;
             if (m_ptr != nullptr) {
                 const int64_t held = (int64_t)(m_ptr[i + 1] - m_ptr[i]);
-                f = min(f, complement ? ncols - held : held);
+                capped = min(capped, complement ? ncols - held : held);
             }
-            f = min(f, ncols);
+            capped = min(capped, ncols);
+            // A row of at most short_most terms keeps its count of terms (the short-row kernels
+            // hold a term a lane); a longer one is bounded by more than short_most.
+            if (capped > 0 && short_most > 0) capped = f <= short_most ? f : max(capped, short_most + 1);
+            f = capped;
             bound[i] = f;
             const int b = sg_bin_of(f, dense_from, hash_most);
             bins[i] = (int8_t)b;
@@ -62,16 +70,18 @@ extern "C" __global__ void {{KERNEL}}_flops(
 
 // The numeric bin of each row (see sg_bin_of) from key = nnz where the row has entries and
 // then at least min(bound / 4, 4096) (an exact size, given more lanes where it has many
-// terms); counts[b] (zeroed before) gets the rows of bin b.  A grid stride over the rows.
+// terms); rows of at most short_most terms go to bin 0 (the short-row kernel fills them from
+// the symbolic pass's lists).  counts[b] (zeroed before) gets the rows of bin b.  A grid
+// stride over the rows.
 extern "C" __global__ void {{KERNEL}}_bins(const int64_t* __restrict__ bound, const int64_t* __restrict__ nnz,
                                            int64_t nrows, int64_t dense_from, int64_t hash_most,
-                                           int8_t* __restrict__ bins,
+                                           int64_t short_most, int8_t* __restrict__ bins,
                                            unsigned long long* __restrict__ counts) {
     __shared__ unsigned block_counts[16];
     if (threadIdx.x < 16) block_counts[threadIdx.x] = 0u;
     __syncthreads();
     for (int64_t i = gb_thread_id(); i < nrows; i += gb_thread_count()) {
-        const int64_t key = nnz[i] == 0 ? 0 : max(nnz[i], min(bound[i] >> 2, (int64_t)4096));
+        const int64_t key = nnz[i] == 0 || bound[i] <= short_most ? 0 : max(nnz[i], min(bound[i] >> 2, (int64_t)4096));
         const int b = sg_bin_of(key, dense_from, hash_most);
         bins[i] = (int8_t)b;
         atomicAdd(&block_counts[b], 1u);
@@ -110,13 +120,14 @@ extern "C" __global__ void {{KERNEL}}_group(const int8_t* __restrict__ bins, int
 
 // Symbolic pass, shared-memory tables: the number of columns of each listed row, written to
 // row_nnz.  A group of 2^glog lanes per row, blockDim.x / 2^glog rows per block, a table of
-// 2^tlog keys per row in dynamic shared memory (then one counter per row).
+// 2^tlog keys per row in dynamic shared memory (then one counter per row).  rows null: row r
+// is row r where its bin (bins[r]) is at most most_bin (a table fits it), else left alone.
 extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count(
         const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx,
         const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx,
         const sg_ptr_t* __restrict__ m_ptr, const sg_index_t* __restrict__ m_idx, int complement,
-        const int64_t* __restrict__ rows, int64_t nlisted, int glog, int tlog, int wlog,
-        int64_t* __restrict__ row_nnz) {
+        const int64_t* __restrict__ rows, int64_t nlisted, const int8_t* __restrict__ bins, int most_bin,
+        int glog, int tlog, int wlog, int64_t* __restrict__ row_nnz) {
     extern __shared__ __align__(16) unsigned char sg_smem[];
     const int per_block = blockDim.x >> glog;
     const int slot = threadIdx.x >> glog, lane = threadIdx.x & ((1 << glog) - 1);
@@ -128,9 +139,10 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count(
     sg_key_t* keys = all_keys + ((size_t)slot << tlog);
     const unsigned hmask = (1u << tlog) - 1u;
     const int64_t r = (int64_t)blockIdx.x * per_block + slot;
+    const int64_t i = r >= nlisted ? -1 : rows != nullptr ? rows[r] : bins[r] <= most_bin ? r : -1;
     unsigned mine = 0u;
-    if (r < nlisted) {
-        sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, rows[r], lane, glog, wlog,
+    if (i >= 0) {
+        sg_walk(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, lane, glog, wlog,
                 [&](sg_ptr_t, int64_t, sg_ptr_t, int64_t j) {
                     bool claimed;
                     sg_insert(keys, hmask, j, &claimed);
@@ -139,7 +151,7 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count(
     }
     if (mine != 0u) atomicAdd(&counts[slot], mine);
     __syncthreads();
-    if (r < nlisted && lane == 0) row_nnz[rows[r]] = (int64_t)counts[slot];
+    if (i >= 0 && lane == 0) row_nnz[i] = (int64_t)counts[slot];
 }
 
 // Symbolic pass for the longest rows: a block per listed row counts its columns in a bitmap
@@ -193,4 +205,29 @@ extern "C" __global__ void __launch_bounds__(1024) {{KERNEL}}_count_hash(
     if (mine != 0ull) atomicAdd(&total, mine);
     __syncthreads();
     if (threadIdx.x == 0) row_nnz[i] = (int64_t)total;
+}
+
+// Symbolic pass for short rows (at most 2^glog terms, glog 4 or 5): a group of 2^glog lanes per
+// row holds the row's terms that the mask allows in registers, one a lane, sorts their columns
+// across the group and counts the distinct ones; no shared memory, no atomics.  Rows as sg_short_row
+// lists them.  Blocks of 256 threads.
+extern "C" __global__ void __launch_bounds__(256) {{KERNEL}}_count_short(
+        const sg_ptr_t* __restrict__ a_ptr, const sg_index_t* __restrict__ a_idx,
+        const sg_ptr_t* __restrict__ b_ptr, const sg_index_t* __restrict__ b_idx,
+        const sg_ptr_t* __restrict__ m_ptr, const sg_index_t* __restrict__ m_idx, int complement,
+        const int64_t* __restrict__ rows, int64_t nlisted, const int8_t* __restrict__ bins, int want, int glog,
+        int64_t* __restrict__ row_nnz) {
+    const int lane = threadIdx.x & ((1 << glog) - 1);
+    const int64_t r = (((int64_t)blockIdx.x * blockDim.x) + threadIdx.x) >> glog;
+    const int64_t i = sg_short_row(rows, nlisted, bins, want, r);
+    sg_ptr_t pa, pb;
+    int64_t k, j;
+    sg_key_t key = sg_empty;
+    if (sg_short_term(a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement, i, lane, glog, &pa, &k, &pb, &j))
+        key = (sg_key_t)j;
+    unsigned none = 0u;
+    sg_short_sort<false>(&key, &none, lane, glog);
+    int rank, count;
+    sg_short_distinct(key, lane, glog, &rank, &count);
+    if (i >= 0 && lane == 0) row_nnz[i] = (int64_t)count;
 }
