@@ -4,7 +4,9 @@
   vertex; vertex ids randomly permuted; self-loops and duplicates removed), directed and
   symmetric.  Edges are generated in chunks with every level's random bits drawn at once
   for the whole chunk, and held as int32 ids, so scale 26 (about 1 G edges) fits in host
-  memory.
+  memory.  From scale :data:`GPU_BUILD_SCALE` (27: 4.3 G symmetric edges, a 34 GiB CSR) the
+  edges are drawn on the GPU and the CSR is made a range of rows at a time
+  (:func:`kronecker_by_row_ranges`): no int64 copy of the whole edge list is ever held.
 * ``grid``: a 2-D 4-neighbour grid, a road-like graph of high diameter.
 * ``load_snap`` / ``load_file``: SNAP edge lists, Matrix Market or ``.npz`` CSR files.
 
@@ -19,6 +21,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -72,6 +75,20 @@ def _id_bits(n: int) -> int:
     return max(1, int(n - 1).bit_length())
 
 
+def _hash(xp: Any, u: Any, v: Any, seed: int) -> Any:
+    """:func:`hash_weights` in one piece, of NumPy or CuPy arrays (``xp`` their module)."""
+    lo = xp.minimum(u, v).astype(np.uint32)
+    hi = xp.maximum(u, v).astype(np.uint32)
+    h = lo * np.uint32(0x9E3779B1)
+    h ^= hi + np.uint32((seed * 0x85EBCA6B) & 0xFFFFFFFF)
+    h ^= h >> np.uint32(16)
+    h *= np.uint32(0x85EBCA6B)
+    h ^= h >> np.uint32(13)
+    h *= np.uint32(0xC2B2AE35)
+    h ^= h >> np.uint32(16)
+    return ((h >> np.uint32(8)) * np.uint32(255) >> np.uint32(24)).astype(np.float32) + np.float32(1.0)
+
+
 def hash_weights(u: np.ndarray, v: np.ndarray, seed: int) -> np.ndarray:
     """Integer weights in [1, 255] (as float32) from a 32-bit hash of the pair {u, v}.
 
@@ -87,16 +104,7 @@ def hash_weights(u: np.ndarray, v: np.ndarray, seed: int) -> np.ndarray:
         with ThreadPoolExecutor(_threads()) as pool:
             list(pool.map(one, bounds))
         return out
-    lo = np.minimum(u, v).astype(np.uint32)
-    hi = np.maximum(u, v).astype(np.uint32)
-    h = lo * np.uint32(0x9E3779B1)
-    h ^= hi + np.uint32((seed * 0x85EBCA6B) & 0xFFFFFFFF)
-    h ^= h >> np.uint32(16)
-    h *= np.uint32(0x85EBCA6B)
-    h ^= h >> np.uint32(13)
-    h *= np.uint32(0xC2B2AE35)
-    h ^= h >> np.uint32(16)
-    return ((h >> np.uint32(8)) * np.uint32(255) >> np.uint32(24)).astype(np.float32) + 1.0
+    return _hash(np, u, v, seed)
 
 
 def _keys(src: np.ndarray, dst: np.ndarray, bits: int) -> np.ndarray:
@@ -225,9 +233,14 @@ def kronecker(scale: int, seed: int = 42) -> tuple[Graph, Graph]:
 
 def kronecker_symmetric(scale: int, seed: int = 42) -> Graph:
     """The symmetric Kronecker graph of ``2**scale`` vertices alone (the same graph as
-    :func:`kronecker`'s second, without building the directed CSR)."""
+    :func:`kronecker`'s second, without building the directed CSR; from scale
+    :data:`GPU_BUILD_SCALE`, where a GPU has room, the graph of :func:`kronecker_by_row_ranges`)."""
     import time
 
+    if scale >= GPU_BUILD_SCALE:
+        g = kronecker_on_gpu(scale, seed, symmetric=True)
+        if g is not None:
+            return g
     t0 = time.perf_counter()
     n = 1 << scale
     keys = kronecker_keys(scale, seed)
@@ -333,3 +346,140 @@ def load_file(path: str | os.PathLike, seed: int = 42) -> Graph:
     weights = (hash_weights(rows, indices, seed) if data is None
                else np.asarray(data, dtype=np.float32))
     return Graph(path.stem, "file", n, indptr, indices, weights, symmetric=False)
+
+
+GPU_BUILD_SCALE = 27
+"""From this scale the symmetric Kronecker graph is drawn and made on the GPU where it fits
+(NumPy would take minutes to draw 2 G edges and sort 4 G keys)."""
+BUCKET_KEYS = 1 << 28
+"""Edge keys (int64) a range of rows of :func:`kronecker_by_row_ranges` holds at most, about."""
+DRAW_EDGES = 1 << 28
+"""Edges drawn at once on the GPU (each level's random numbers for them: 1 GiB)."""
+
+
+def kronecker_on_gpu(scale: int, seed: int = 42, symmetric: bool = True) -> Graph | None:
+    """The Kronecker graph of ``2**scale`` vertices drawn on the GPU (CuPy's random streams: the
+    same distribution as :func:`kronecker`, another sample) and made a range of rows at a time
+    (:func:`kronecker_by_row_ranges`); None without CuPy, a GPU or the room (about 9 bytes
+    an edge drawn, 3 more while a range is picked out, a range's keys and their sort)."""
+    import time
+
+    try:
+        import cupy
+
+        if cupy.cuda.runtime.getDeviceCount() == 0:
+            return None
+        total = (1 << scale) * EDGE_FACTOR
+        if cupy.cuda.Device().mem_info[0] < 11 * total + 48 * BUCKET_KEYS:
+            return None
+    except Exception:  # noqa: BLE001 - no usable GPU
+        return None
+    t0 = time.perf_counter()
+    src, dst = kronecker_edges_gpu(scale, seed)
+    g = kronecker_by_row_ranges(cupy, src, dst, scale, seed, symmetric)
+    del src, dst
+    cupy.get_default_memory_pool().free_all_blocks()
+    g.build_s = time.perf_counter() - t0
+    g.info["drawn_on"] = "gpu"
+    return g
+
+
+def kronecker_edges_gpu(scale: int, seed: int, edge_factor: int = EDGE_FACTOR) -> tuple[Any, Any]:
+    """``2**scale * edge_factor`` Kronecker edges as two int32 CuPy arrays (ids permuted;
+    self-loops and duplicates kept), drawn :data:`DRAW_EDGES` at a time."""
+    import cupy
+
+    n = 1 << scale
+    total = n * edge_factor
+    rs = cupy.random.RandomState(seed)
+    perm = rs.permutation(n).astype(np.int32)
+    src = cupy.empty(total, dtype=np.int32)
+    dst = cupy.empty(total, dtype=np.int32)
+    ab, abc = KRON_A + KRON_B, KRON_A + KRON_B + KRON_C
+    for start in range(0, total, DRAW_EDGES):
+        s, d = src[start:start + DRAW_EDGES], dst[start:start + DRAW_EDGES]
+        s.fill(0)
+        d.fill(0)
+        for _ in range(scale):
+            r = rs.random_sample(s.size, dtype=np.float32)
+            s <<= 1
+            d <<= 1
+            s |= r >= ab
+            d |= ((r > KRON_A) & (r < ab)) | (r > abc)
+            del r
+        s[...] = perm[s]
+        d[...] = perm[d]
+    return src, dst
+
+
+def kronecker_by_row_ranges(xp: Any, src: Any, dst: Any, scale: int, seed: int = 42, symmetric: bool = True,
+                            buckets: int | None = None) -> Graph:
+    """The CSR graph of the edges ``src -> dst`` (int32 arrays of module ``xp``, NumPy or CuPy;
+    ``2**scale`` vertices; with ``symmetric`` each edge in both directions; self-loops and
+    duplicates dropped) made one range of rows at a time: the keys of a range's edges are
+    sorted and made unique, and its columns and hashed weights copied to the host arrays.
+    Only one range's keys (about :data:`BUCKET_KEYS`, or ``buckets`` ranges) are held in int64."""
+    n = 1 << scale
+    drawn = int(src.size)
+    if buckets is None:
+        want = -(-drawn * (2 if symmetric else 1) // BUCKET_KEYS)
+        buckets = 1 << max(0, (want - 1).bit_length())
+    buckets = min(buckets, n)
+    shift = scale - (buckets.bit_length() - 1)
+    span = 1 << shift  # rows of a range
+    bound = drawn * (2 if symmetric else 1)
+    indices = np.empty(bound, dtype=np.int32)  # (an upper bound: pages past the last edge are never touched)
+    weights = np.empty(bound, dtype=np.float32)
+    counts = np.zeros(n, dtype=np.int64)
+    nnz = 0
+    for b in range(buckets):
+        keys = _range_keys(xp, src, dst, b, shift, scale, symmetric)
+        keys.sort()
+        if keys.size:
+            keep = xp.empty(keys.size, dtype=bool)
+            keep[0] = True
+            xp.not_equal(keys[1:], keys[:-1], out=keep[1:])
+            keys = keys[keep]
+            del keep
+        local = (keys >> scale).astype(np.int32)
+        cols = (keys & (n - 1)).astype(np.int32)
+        del keys
+        m = int(cols.size)
+        counts[b * span:(b + 1) * span] = _host(xp.bincount(local, minlength=span))
+        w = _hash(xp, local + np.int32(b * span), cols, seed)
+        _to_host(cols, indices[nnz:nnz + m])
+        _to_host(w, weights[nnz:nnz + m])
+        del local, cols, w
+        nnz += m
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    name = f"kron{scale}" + ("-sym" if symmetric else "")
+    return Graph(name, "kron-symmetric" if symmetric else "kron-directed", n, indptr, indices[:nnz], weights[:nnz],
+                 symmetric=symmetric, info={"row_ranges": buckets})
+
+
+def _range_keys(xp: Any, src: Any, dst: Any, b: int, shift: int, scale: int, symmetric: bool) -> Any:
+    """int64 keys ``(row - first row) << scale | column`` of the edges whose row lies in range
+    ``b`` (rows ``b << shift`` to ``(b + 1) << shift``), self-loops left out."""
+    low, first, end = (1 << shift) - 1, b << shift, (b + 1) << shift
+    parts = []
+    for rows, cols in ((src, dst), (dst, src)) if symmetric else ((src, dst),):
+        at = xp.flatnonzero((rows >= first) & (rows < end) & (rows != cols))
+        r, c = rows[at], cols[at]
+        del at
+        parts.append(((r & low).astype(np.int64) << scale) | c.astype(np.int64))
+        del r, c
+    return parts[0] if len(parts) == 1 else xp.concatenate(parts)
+
+
+def _host(a: Any) -> np.ndarray:
+    """``a`` as a NumPy array (copied from the GPU where it is a CuPy one)."""
+    return a if isinstance(a, np.ndarray) else a.get()
+
+
+def _to_host(a: Any, out: np.ndarray) -> None:
+    """Copy ``a`` (NumPy or CuPy) into the host array ``out``."""
+    if isinstance(a, np.ndarray):
+        out[...] = a
+    else:
+        a.get(out=out)

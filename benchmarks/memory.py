@@ -15,6 +15,14 @@ symmetric when loaded; default 22 to 27 on a GPU, 8 to 12 on the CPU) it reports
   (kernels compiled beforehand on a small graph).  Each algorithm starts from the matrix at
   rest (``free_derived()`` first): a transpose it needs counts in its own peak.
 
+With ``--repeat N`` each algorithm then runs N more times from the matrix at rest and N times
+with what the previous run left (a transpose built, plans): the medians are ``fresh s`` and
+``kept s``.
+
+With ``--trace`` (GPU) each algorithm's allocations of at least 1% of the CSR are also
+grouped by where they were made (the innermost frames in the package and in the algorithm):
+how many, the largest and their total, and which made the peak.
+
 The run stops after the first scale where building, loading, BFS, SSSP or PageRank fails
 (the error is reported) and names the largest scale that ran BFS, SSSP and PageRank.
 Results go to ``memory.json`` and ``memory.md`` in ``--out`` (``memory-TAG.*`` with ``--tag``),
@@ -28,8 +36,10 @@ import datetime
 import gc
 import json
 import platform
+import statistics
 import sys
 import time
+import traceback
 import tracemalloc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -69,7 +79,68 @@ class HostPeak:
         return {"peak_used_bytes": self.peak_used, "peak_extra_bytes": self.peak_used - self.base_used}
 
 
-def _tracker(gpu: bool) -> PeakMemory | HostPeak:
+class SitePeak(PeakMemory):
+    """:class:`timing.PeakMemory` that also groups the allocations of at least ``least`` bytes
+    by their call site (see :func:`_site`): the figures that say what an algorithm holds."""
+
+    def __init__(self, least: int) -> None:
+        super().__init__()
+        self.least = least
+        self.sites: dict[str, dict[str, int]] = {}
+        self.peak_site = ""
+
+    @contextmanager
+    def track(self) -> Iterator[SitePeak]:
+        """Record the peaks and the sites of the large allocations inside the ``with`` block."""
+        import cupy
+
+        pool = cupy.get_default_memory_pool()
+        with super().track():
+            def malloc(size: int) -> Any:
+                ptr = pool.malloc(size)
+                used = pool.used_bytes()
+                if size >= self.least:
+                    site = _site()
+                    rec = self.sites.setdefault(site, {"allocations": 0, "largest": 0, "total": 0})
+                    rec["allocations"] += 1
+                    rec["largest"] = max(rec["largest"], size)
+                    rec["total"] += size
+                    if used > self.peak_used:
+                        self.peak_site = site
+                self.peak_used = max(self.peak_used, used)
+                self.peak_total = max(self.peak_total, pool.total_bytes())
+                return ptr
+
+            cupy.cuda.set_allocator(malloc)
+            yield self
+
+    def summary(self) -> dict:
+        """:meth:`PeakMemory.summary` and the sites, the largest allocations first."""
+        top = sorted(self.sites.items(), key=lambda kv: -kv[1]["largest"])[:8]
+        return {**super().summary(), "sites": [{"site": k, **v} for k, v in top], "peak_site": self.peak_site}
+
+
+def _site() -> str:
+    """Where an allocation was made: the innermost frame in the package (``grblas_gpu``) and the
+    innermost in an algorithm or in this benchmark, as ``file:line`` (shortest paths)."""
+    frames = traceback.extract_stack()[:-2]
+    inner = next((f for f in reversed(frames) if "/grblas_gpu/" in f.filename), None)
+    outer = next((f for f in reversed(frames) if "/algorithms/" in f.filename or "/benchmarks/" in f.filename), None)
+
+    def name(f: Any) -> str:
+        path = f.filename
+        for root in ("/grblas_gpu/", "/algorithms/", "/benchmarks/"):
+            if root in path:
+                path = root.strip("/") + "/" + path.split(root, 1)[1]
+                break
+        return f"{path}:{f.lineno}"
+
+    return " < ".join(name(f) for f in (inner, outer) if f is not None) or "?"
+
+
+def _tracker(gpu: bool, least: int = 0) -> PeakMemory | HostPeak:
+    if gpu and least:
+        return SitePeak(least)
     return PeakMemory() if gpu else HostPeak()
 
 
@@ -121,7 +192,8 @@ def warm_up(backend: str, pr_iters: int, symmetric: bool = False) -> None:
     device_sync()
 
 
-def measure_scale(scale: int, backend: str, pr_iters: int, symmetric: bool = False) -> dict:
+def measure_scale(scale: int, backend: str, pr_iters: int, symmetric: bool = False, trace: bool = False,
+                  repeat: int = 0) -> dict:
     """Build, load and run every algorithm at one scale; failures become ``error`` fields."""
     import grblas_gpu as gb
 
@@ -134,6 +206,7 @@ def measure_scale(scale: int, backend: str, pr_iters: int, symmetric: bool = Fal
     except Exception as exc:  # noqa: BLE001 - MemoryError and the like end the run
         return {**row, "error": "build: " + _error_text(exc)}
     row.update({"vertices": g.n, "edges": g.nnz, "csr_bytes": g.nbytes, "build_s": round(g.build_s, 3)})
+    _note(f"built {row['graph']}: {g.nnz:,} edges in {g.build_s:.1f} s")
     source = g.max_degree_vertex()
     loading = _tracker(gpu)
     t0 = time.perf_counter()
@@ -147,22 +220,32 @@ def measure_scale(scale: int, backend: str, pr_iters: int, symmetric: bool = Fal
         _release(gpu)
         return {**row, "error": "load: " + _error_text(exc)}
     row["load_s"] = round(time.perf_counter() - t0, 3)
+    _note(f"loaded in {row['load_s']} s")
     del g
     gc.collect()
     row["matrix_bytes"] = _used_bytes(gpu) - before
     row["load_peak_bytes"] = loading.summary()["peak_extra_bytes"]
     for name, fn in _runs(A, source, pr_iters).items():
         A.free_derived()  # each algorithm from the matrix at rest: a transpose another built is not free
-        row["algorithms"].append(_measure_algorithm(name, fn, gpu, row["csr_bytes"]))
+        row["algorithms"].append(_measure_algorithm(name, fn, gpu, row["csr_bytes"], trace))
+        _note(f"{name}: {row['algorithms'][-1].get('seconds', row['algorithms'][-1].get('error'))}")
+        if repeat and "error" not in row["algorithms"][-1]:
+            row["algorithms"][-1].update(_repeated(A, fn, repeat))
     del A
     _release(gpu)
     return row
 
 
-def _measure_algorithm(name: str, fn: Callable[[], Any], gpu: bool, csr_bytes: int) -> dict:
-    """One run of ``fn`` under a peak tracker."""
+def _note(text: str) -> None:
+    """A progress line on stderr."""
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def _measure_algorithm(name: str, fn: Callable[[], Any], gpu: bool, csr_bytes: int, trace: bool = False) -> dict:
+    """One run of ``fn`` under a peak tracker (with ``trace``, the sites of its allocations of
+    1% of the CSR or more)."""
     _release(gpu)
-    tracker = _tracker(gpu)
+    tracker = _tracker(gpu, max(csr_bytes // 100, 1) if trace else 0)
     out: dict = {"algorithm": name}
     t0 = time.perf_counter()
     try:
@@ -181,6 +264,25 @@ def _measure_algorithm(name: str, fn: Callable[[], Any], gpu: bool, csr_bytes: i
     return out
 
 
+def _repeated(A: Any, fn: Callable[[], Any], repeat: int) -> dict:
+    """Median seconds of ``repeat`` runs from the matrix at rest and of ``repeat`` runs that keep
+    what the one before left (kernels are compiled by then)."""
+    out = {}
+    for key, free in (("fresh_s", True), ("kept_s", False)):
+        times = []
+        for _ in range(repeat):
+            if free:
+                A.free_derived()
+            device_sync()
+            t0 = time.perf_counter()
+            fn()
+            device_sync()
+            times.append(time.perf_counter() - t0)
+        out[key] = round(statistics.median(times), 4)
+    A.free_derived()
+    return out
+
+
 def ran_required(row: dict) -> bool:
     """True when BFS, SSSP and PageRank all ran at this scale."""
     done = {a["algorithm"] for a in row.get("algorithms", []) if "error" not in a}
@@ -188,7 +290,7 @@ def ran_required(row: dict) -> bool:
 
 
 def run(scales: list[int], backend: str, pr_iters: int, symmetric: bool = False,
-        done: Callable[[dict], None] | None = None) -> dict:
+        done: Callable[[dict], None] | None = None, trace: bool = False, repeat: int = 0) -> dict:
     """Every scale in turn, up to the first that does not fit; ``done(data)`` after each."""
     gpu = backend == "cupy"
     if not gpu:
@@ -197,7 +299,7 @@ def run(scales: list[int], backend: str, pr_iters: int, symmetric: bool = False,
     warm_up(backend, pr_iters, symmetric)
     for scale in scales:
         print(f"[{time.strftime('%H:%M:%S')}] kron scale {scale}", file=sys.stderr, flush=True)
-        row = measure_scale(scale, backend, pr_iters, symmetric)
+        row = measure_scale(scale, backend, pr_iters, symmetric, trace, repeat)
         data["scales"].append(row)
         fitted = [r["scale"] for r in data["scales"] if ran_required(r)]
         data["largest_scale"] = max(fitted) if fitted else None
@@ -250,13 +352,23 @@ def markdown(data: dict) -> str:
                      f"{_size(r.get('csr_bytes'))} | {_size(rest)} | {ratio} | {_size(r.get('load_peak_bytes'))} | "
                      f"{r.get('load_s', '')} | {r.get('error', '')} |" if "vertices" in r else
                      f"| {r['graph']} | | | | | | | | {r.get('error', '')} |")
-    lines += ["", "| graph | algorithm | seconds | peak beyond the matrix | peak / CSR | notes |",
-              "|---|---|---|---|---|---|"]
+    lines += ["", "| graph | algorithm | seconds | fresh s | kept s | peak beyond the matrix | peak / CSR | notes |",
+              "|---|---|---|---|---|---|---|---|"]
     for r in data["scales"]:
         for a in r["algorithms"]:
             x = f"{a['peak_x_csr']:.2f}x" if a.get("peak_x_csr") is not None else ""
-            lines.append(f"| {r['graph']} | {a['algorithm']} | {a.get('seconds', '')} | "
-                         f"{_size(a.get('peak_extra_bytes'))} | {x} | {a.get('error', '')} |")
+            lines.append(f"| {r['graph']} | {a['algorithm']} | {a.get('seconds', '')} | {a.get('fresh_s', '')} | "
+                         f"{a.get('kept_s', '')} | {_size(a.get('peak_extra_bytes'))} | {x} | {a.get('error', '')} |")
+    sites = [(r["graph"], a) for r in data["scales"] for a in r["algorithms"] if a.get("sites")]
+    if sites:
+        lines += ["", "Allocations of 1% of the CSR or more, by site (innermost package frame < algorithm frame):", "",
+                  "| graph | algorithm | site | allocations | largest | total | made the peak |",
+                  "|---|---|---|---|---|---|---|"]
+        for graph, a in sites:
+            for t in a["sites"]:
+                mark = "yes" if t["site"] == a.get("peak_site") else ""
+                lines.append(f"| {graph} | {a['algorithm']} | `{t['site']}` | {t['allocations']} | "
+                             f"{_size(t['largest'])} | {_size(t['total'])} | {mark} |")
     largest = data.get("largest_scale")
     lines += ["", f"Largest scale that ran BFS, SSSP and PageRank: {largest if largest is not None else 'none'}"]
     return "\n".join(lines) + "\n"
@@ -279,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pr-iters", type=int, default=10)
     p.add_argument("--symmetric", action="store_true", help="the symmetric graphs, declared symmetric")
     p.add_argument("--tag", default="", help="results go to memory-TAG.json / .md")
+    p.add_argument("--repeat", type=int, default=0, help="median seconds of N more runs, fresh and kept")
+    p.add_argument("--trace", action="store_true", help="GPU: group each algorithm's large allocations by call site")
     p.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     a = p.parse_args(argv)
     if a.backend is None:
@@ -286,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
 
         a.backend = "cupy" if gb.gpu_available() else "numpy"
     scales = a.scales or (list(range(22, 28)) if a.backend == "cupy" else [8, 10, 12])
-    data = run(scales, a.backend, a.pr_iters, a.symmetric, lambda d: write(d, a.out, a.tag))
+    data = run(scales, a.backend, a.pr_iters, a.symmetric, lambda d: write(d, a.out, a.tag), a.trace, a.repeat)
     print(markdown(data))
     return 0
 

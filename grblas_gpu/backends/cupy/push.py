@@ -12,7 +12,7 @@ import numpy as np
 from ...dtypes import cast_scalar
 from ...operators.base import TypedMonoid, TypedSemiring
 from ..base import MatVecCapabilities
-from . import codegen, signatures
+from . import codegen, columns_codegen, signatures
 from .codegen import KernelModule
 from .common import (
     _BLOCK,
@@ -46,6 +46,21 @@ class PushOps(CupyCore):
     push_balance_row = 1024
     """Push from a listed frontier shares its entries among warps evenly when the matrix has
     a row longer than this (a group of lanes per row would leave a hub row to one warp)."""
+
+    def pulls_by_columns(self, semiring: TypedSemiring) -> bool:
+        """True when :meth:`spmv_columns` takes ``semiring`` (see :mod:`.columns`): ``u' A`` then
+        needs no transpose of A."""
+        return columns_codegen.columns_supported(semiring.monoid)
+
+    @_map_out_of_memory
+    def spmv_columns(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, x: Any, x_present: Any,
+                     col_mask: Any, complement: bool, ncols: int,
+                     matrix_first: bool = False) -> tuple[cupy.ndarray, cupy.ndarray]:
+        """``u' A`` (``A' u`` with ``matrix_first``) from A's own rows, no transpose (:mod:`.columns`)."""
+        from .columns import spmv_columns
+
+        return spmv_columns(self, semiring, indptr, indices, values, x, x_present, col_mask, complement, ncols,
+                            matrix_first)
 
     def pushes_atomically(self, semiring: TypedSemiring) -> bool:
         """True when ``spmspv`` combines a push into a dense result for ``semiring``."""

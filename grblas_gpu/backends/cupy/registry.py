@@ -16,7 +16,7 @@ from typing import Any
 from ...dtypes import ALL_TYPES
 from ...operators import catalog
 from ...operators import semiring as semiring_namespace
-from . import codegen, dot_mxm_codegen, loop_codegen, spgemm_codegen, transpose_codegen
+from . import codegen, columns_codegen, dot_mxm_codegen, loop_codegen, spgemm_codegen, transpose_codegen
 from .codegen import KernelModule
 from .kernel_spec import SPMV_TYPES, KernelSpec
 from .kernel_spec import layout as _layout
@@ -50,6 +50,7 @@ def _all_specs() -> Iterator[KernelSpec]:
     yield from dot_mxm_codegen.registry_specs()
     yield from transpose_codegen.registry_specs()
     yield from loop_codegen.registry_specs()
+    yield from columns_codegen.registry_specs()
 
 
 def _cast_specs() -> Iterator[KernelSpec]:
