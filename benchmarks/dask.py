@@ -26,6 +26,7 @@ to the file's list).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -133,12 +134,10 @@ def _single_process(A: Any, source: int, iters: int, repeat: int) -> dict[str, f
 
 def _synchronize() -> None:
     """Wait for this worker's GPU, if it has one."""
-    try:
+    with contextlib.suppress(Exception):  # no CuPy or no driver: nothing runs behind the host
         import cupy
 
         cupy.cuda.Device().synchronize()
-    except Exception:  # noqa: BLE001 - no CuPy or no driver: nothing runs behind the host
-        pass
 
 
 def _nbytes(block: Any) -> int:
