@@ -676,6 +676,8 @@ class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed e
     all columns (see the module docstring; docs/dask.md says how 2-D blocks would follow)."""
 
     kind = "Matrix"
+    runs_spmd = True
+    """The algorithms carrying :func:`.spmd.spmd` run on every worker at once when given one."""
     _col_layout: Layout
     _ncols: int
     _symmetric: bool | None
@@ -784,18 +786,6 @@ class DistMatrix(DistCollection, Matrix):  # type: ignore[misc]  # distributed e
         r, c, v = self.to_coo()
         return Matrix.from_coo(r, c, v, self.nrows, self.ncols, dtype=self.dtype, backend=backend,
                                symmetric=self._symmetric)
-
-    def _spmd_run(self, wrapper: Any, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any],
-                  needs_symmetry: bool) -> Any:
-        """An algorithm decorated with :func:`.spmd.spmd` called with this matrix: run on every
-        worker at once (or, inside such a run, the function itself)."""
-        from .spmd import run_spmd
-
-        if self._layout.context.client is None:
-            return fn(self, *args, **kwargs)
-        if needs_symmetry:
-            _ = self.is_symmetric
-        return run_spmd(self, wrapper, args, kwargs, fn.__name__)
 
     def rebuild(self, source: Matrix | None = None) -> list[int]:
         """Make again the partitions whose worker was lost, on workers of the client now

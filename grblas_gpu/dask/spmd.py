@@ -41,15 +41,25 @@ def spmd(fn: F | None = None, *, needs_symmetry: bool = False) -> Any:
     def wrap(f: F) -> F:
         @functools.wraps(f)
         def call(*args: Any, **kwargs: Any) -> Any:
-            run = getattr(type(args[0]), "_spmd_run", None) if args else None
-            if run is None:
+            if not (args and getattr(type(args[0]), "runs_spmd", False)):
                 return f(*args, **kwargs)
-            return run(args[0], call, f, args[1:], kwargs, needs_symmetry)
+            return _dispatch(args[0], call, f, args[1:], kwargs, needs_symmetry)
 
         call.__wrapped_algorithm__ = f  # type: ignore[attr-defined]
         return call  # type: ignore[return-value]
 
     return wrap(fn) if fn is not None else wrap
+
+
+def _dispatch(A: Any, wrapper: Callable[..., Any], fn: Callable[..., Any], args: tuple[Any, ...],
+              kwargs: dict[str, Any], needs_symmetry: bool) -> Any:
+    """An algorithm called with the distributed Matrix ``A``: run on every worker at once, or,
+    inside such a run (no client), the function itself."""
+    if A.layout.context.client is None:
+        return fn(A, *args, **kwargs)
+    if needs_symmetry:
+        _ = A.is_symmetric
+    return run_spmd(A, wrapper, args, kwargs, fn.__name__)
 
 
 # ---------------------------------------------------------------- on the workers
