@@ -11,6 +11,7 @@ import inspect
 import os
 import zlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -264,3 +265,55 @@ def _snap_edges(path: Path) -> tuple[np.ndarray, int]:
     idx = idx.reshape(edges.shape)
     idx.flags.writeable = False
     return idx, len(ids)
+
+
+def gpu_count() -> int:
+    """How many GPUs CuPy sees (0 without CuPy or a driver)."""
+    try:
+        import cupy
+
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:  # noqa: BLE001 - no CuPy, or no driver: no GPU
+        return 0
+
+
+@contextmanager
+def cupy_pool_peak() -> Iterator[list[int]]:
+    """The CuPy pool's used bytes above the start at their highest (``peak[0]``), sampled at
+    each allocation inside the block."""
+    import cupy
+
+    pool = cupy.get_default_memory_pool()
+    cupy.cuda.Device().synchronize()
+    pool.free_all_blocks()
+    base = pool.used_bytes()
+    peak = [0]
+
+    def malloc(size: int) -> Any:
+        ptr = pool.malloc(size)
+        peak[0] = max(peak[0], pool.used_bytes() - base)
+        return ptr
+
+    cupy.cuda.set_allocator(malloc)
+    try:
+        yield peak
+    finally:
+        cupy.cuda.Device().synchronize()
+        cupy.cuda.set_allocator(pool.malloc)
+
+
+def grid_square_csr(side: int, diagonal: bool, rng: np.random.Generator) -> Any:
+    """The 4-neighbour ``side x side`` grid as a scipy CSR (a road graph's shape: rows of 2 to 4
+    entries, its square's rows of at most 16 terms), values 1..4 (FP64); with the diagonal,
+    rows of up to 5 entries and squares of up to 25 terms."""
+    import scipy.sparse as sps
+
+    ids = np.arange(side * side).reshape(side, side)
+    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
+    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
+    rows, cols = np.concatenate([src, dst]), np.concatenate([dst, src])
+    if diagonal:
+        rows, cols = np.concatenate([rows, ids.ravel()]), np.concatenate([cols, ids.ravel()])
+    m = sps.csr_matrix((rng.integers(1, 5, rows.size).astype(np.float64), (rows, cols)), shape=(side * side,) * 2)
+    m.sort_indices()
+    return m

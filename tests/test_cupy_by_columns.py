@@ -5,13 +5,13 @@ row pointers, and the GPU working memory of directed PageRank, connected compone
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
 import scipy.sparse as sps
+from conftest import cupy_pool_peak
 from grblas_gpu.algorithms import bfs_levels, bfs_parents, connected_components, pagerank, sssp
 
 import grblas_gpu as gb
@@ -140,30 +140,6 @@ def test_structural_pull_through_a_transpose_without_values(small_threshold: Non
         np.testing.assert_array_equal(gv, wv)
 
 
-@contextmanager
-def _pool_peak() -> Iterator[list[int]]:
-    """The CuPy pool's peak of used bytes above the start (sampled at each allocation)."""
-    import cupy
-
-    pool = cupy.get_default_memory_pool()
-    cupy.cuda.Device().synchronize()
-    pool.free_all_blocks()
-    base = pool.used_bytes()
-    peak = [0]
-
-    def malloc(size: int) -> Any:
-        ptr = pool.malloc(size)
-        peak[0] = max(peak[0], pool.used_bytes() - base)
-        return ptr
-
-    cupy.cuda.set_allocator(malloc)
-    try:
-        yield peak
-    finally:
-        cupy.cuda.Device().synchronize()
-        cupy.cuda.set_allocator(pool.malloc)
-
-
 RUNS: dict[str, Callable[[gb.Matrix], Any]] = {
     "pagerank": lambda A: pagerank(A, tol=0, max_iter=5, weight=False),
     "connected_components": connected_components, "sssp": lambda A: sssp(A, 0)}
@@ -178,7 +154,7 @@ def test_directed_peaks_need_no_transpose(algorithm: str) -> None:
     A = gb.Matrix.from_csr(m.indptr, m.indices, m.data, ncols=m.shape[1], backend="cupy", copy=True)
     RUNS[algorithm](A)  # kernels compiled (their modules are host memory)
     A.free_derived()
-    with _pool_peak() as peak:
+    with cupy_pool_peak() as peak:
         got = RUNS[algorithm](A)
     assert A._T is None, "a transpose was built"
     assert peak[0] <= 1.5 * csr, f"{algorithm}: peak {peak[0] / csr:.2f}x the CSR"
@@ -195,7 +171,7 @@ def test_bfs_on_a_directed_graph() -> None:
     csr = m.indptr.nbytes + m.indices.nbytes + 4 * m.nnz
     bfs_levels(A, 0)
     A.free_derived()
-    with _pool_peak() as peak:
+    with cupy_pool_peak() as peak:
         got = bfs_levels(A, 0)
     assert A._T is None and peak[0] <= 1.0 * csr, f"bfs peak {peak[0] / csr:.2f}x the CSR"
     want = bfs_levels(A_np, 0)

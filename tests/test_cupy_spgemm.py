@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 import scipy.sparse as sps
+from conftest import grid_square_csr
 
 from grblas_gpu.backends import get_backend, gpu_available
 from grblas_gpu.backends.operands import CsrOperand, MaskOperand
@@ -367,18 +368,8 @@ def test_wide_products_with_long_rows(gpu: Any, ncols: int, idx: Any) -> None:
 
 
 def grid_csr(side: int, diagonal: bool = False) -> sps.csr_matrix:
-    """The 4-neighbour ``side x side`` grid (a road graph's shape: rows of 2 to 4 entries, its
-    square's rows of at most 16 terms), values 1..4; with the diagonal, rows of up to 25 terms."""
-    rng = rng_for("grid", side, diagonal)
-    ids = np.arange(side * side).reshape(side, side)
-    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
-    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
-    rows, cols = np.concatenate([src, dst]), np.concatenate([dst, src])
-    if diagonal:
-        rows, cols = np.concatenate([rows, ids.ravel()]), np.concatenate([cols, ids.ravel()])
-    m = sps.csr_matrix((rng.integers(1, 5, rows.size).astype(np.float64), (rows, cols)), shape=(side * side,) * 2)
-    m.sort_indices()
-    return m
+    """The road-like grid of :func:`conftest.grid_square_csr`, values drawn for these arguments."""
+    return grid_square_csr(side, diagonal, rng_for("grid", side, diagonal))
 
 
 @pytest.fixture

@@ -3,12 +3,10 @@ pool.  Skipped without a GPU."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import numpy as np
 import pytest
 import scipy.sparse as sps
+from conftest import cupy_pool_peak
 
 import grblas_gpu as gb
 from grblas_gpu.backends import gpu_available
@@ -104,29 +102,6 @@ def test_every_column_length_and_batch(dtype: str, np_type: str, batch: int | No
     _check(_every_tier(np.random.default_rng(11), np_type), dtype)
 
 
-@contextmanager
-def _pool_peak() -> Iterator[list[int]]:
-    """The CuPy pool's used bytes above the start at their highest, sampled at each allocation."""
-    import cupy
-
-    pool = cupy.get_default_memory_pool()
-    cupy.cuda.Device().synchronize()
-    base = pool.used_bytes()
-    peak = [0]
-
-    def malloc(size: int) -> object:
-        p = pool.malloc(size)
-        peak[0] = max(peak[0], pool.used_bytes() - base)
-        return p
-
-    cupy.cuda.set_allocator(malloc)
-    try:
-        yield peak
-    finally:
-        cupy.cuda.Device().synchronize()
-        cupy.cuda.set_allocator(pool.malloc)
-
-
 def test_transpose_peak_is_its_output_and_column_sized_work() -> None:
     """The transpose of 4 M entries allocates its CSR and a few column-sized arrays, not a
     sorting permutation (8 bytes an entry) or int64 rows."""
@@ -136,7 +111,7 @@ def test_transpose_peak_is_its_output_and_column_sized_work() -> None:
                        shape=(n, n))
     A.sum_duplicates()
     M = gb.Matrix.from_csr(A.indptr, A.indices, A.data, ncols=n, dtype="FP32", backend="cupy", symmetric=False)
-    with _pool_peak() as peak:
+    with cupy_pool_peak() as peak:
         T = M._transposed()
     out = T._ptr.nbytes + T._indices.nbytes + T._vals.nbytes
     assert peak[0] <= out + 4 * (n + 1) * 8, (peak[0], out)

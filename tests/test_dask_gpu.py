@@ -13,8 +13,8 @@ import pytest
 pytest.importorskip("distributed")
 pytest.importorskip("cupy")
 
-import cupy
 import scipy.sparse as sps
+from conftest import gpu_count
 from distributed import Client
 from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, sssp, widest_path
 
@@ -23,15 +23,7 @@ import grblas_gpu.dask as gd
 from grblas_gpu import binary, semiring
 from grblas_gpu.dask.cluster import local_cluster
 
-
-def _gpus() -> int:
-    try:
-        return int(cupy.cuda.runtime.getDeviceCount())
-    except Exception:  # noqa: BLE001 - no driver: no GPU
-        return 0
-
-
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(_gpus() < 2, reason="needs 2 GPUs")]
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(gpu_count() < 2, reason="needs 2 GPUs")]
 
 
 N = 5000

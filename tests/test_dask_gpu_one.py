@@ -14,23 +14,15 @@ import pytest
 pytest.importorskip("distributed")
 pytest.importorskip("cupy")
 
-import cupy
 import scipy.sparse as sps
+from conftest import gpu_count
 from distributed import Client, LocalCluster
 from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, sssp, widest_path
 
 import grblas_gpu as gb
 import grblas_gpu.dask as gd
 
-
-def _gpus() -> int:
-    try:
-        return int(cupy.cuda.runtime.getDeviceCount())
-    except Exception:  # noqa: BLE001 - no driver: no GPU
-        return 0
-
-
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(_gpus() < 1, reason="needs a GPU")]
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(gpu_count() < 1, reason="needs a GPU")]
 
 N = 3000
 

@@ -7,22 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sps
+from conftest import grid_square_csr
 
 import grblas_gpu as gb
 
 
 def road_grid(side: int, diagonal: bool) -> sps.csr_matrix:
     """The 4-neighbour ``side x side`` grid (and the diagonal), values 1..4 (FP64)."""
-    rng = np.random.default_rng(side)
-    ids = np.arange(side * side).reshape(side, side)
-    src = np.concatenate([ids[:, :-1].ravel(), ids[:-1, :].ravel()])
-    dst = np.concatenate([ids[:, 1:].ravel(), ids[1:, :].ravel()])
-    rows, cols = np.concatenate([src, dst]), np.concatenate([dst, src])
-    if diagonal:
-        rows, cols = np.concatenate([rows, ids.ravel()]), np.concatenate([cols, ids.ravel()])
-    m = sps.csr_matrix((rng.integers(1, 5, rows.size).astype(np.float64), (rows, cols)), shape=(side * side,) * 2)
-    m.sort_indices()
-    return m
+    return grid_square_csr(side, diagonal, np.random.default_rng(side))
 
 
 def min_plus_model(a: sps.csr_matrix) -> dict[tuple[int, int], float]:
