@@ -69,3 +69,29 @@ def test_push_positions_bound_the_push(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_defaults() -> None:
     assert get_backend("numpy").matvec == MatVecCapabilities()
     assert MatVecCapabilities().push_takes(2**40) and not MatVecCapabilities(push_positions=2**31).push_takes(2**31)
+
+
+@pytest.mark.parametrize("first", [False, True])
+def test_symmetry_is_asked_before_columns_where_the_table_says(monkeypatch: pytest.MonkeyPatch,
+                                                                first: bool) -> None:
+    """An undeclared symmetric matrix: with ``symmetry_before_columns`` its symmetry is found
+    and it pulls through itself (``spmv``); without, its terms are combined by column from
+    its own rows (``spmv_columns``) and no transpose is built to find out."""
+    from grblas_gpu.ops import multiply
+
+    monkeypatch.setattr(multiply, "BY_COLUMNS_MIN_ENTRIES", 1)
+    _, dense = _graph()
+    sym = np.maximum(dense, dense.T) * (1 + np.add.outer(np.arange(len(dense)), np.arange(len(dense))) % 5)
+    r, c = np.nonzero(sym)
+    A = gb.Matrix.from_coo(r, c, sym[r, c], nrows=len(sym), ncols=len(sym), dtype="FP64", backend="numpy")
+    calls = _spied(monkeypatch, MatVecCapabilities(symmetry_before_columns=first, atomic_push_shares=(0.0, 0.0),
+                                                    sorted_push_shares=(0.0, 0.0)))
+    x = np.arange(len(sym), dtype=np.float64)
+    u = gb.Vector.from_dense(x, backend="numpy")
+    w = u.vxm(A, "min_plus").new()
+    want = np.where(sym != 0, x[:, None] + sym, np.inf).min(axis=0)
+    idx, vals = w.to_coo()
+    assert np.array_equal(vals, want[idx]) and len(idx) == np.count_nonzero(np.isfinite(want))
+    assert calls == (["spmv"] if first else ["spmv_columns"]), calls
+    assert A._store.symmetric is (True if first else None)
+    assert A._store.transpose is None

@@ -110,18 +110,15 @@ def _pattern_transposed(A: Matrix) -> Matrix:
 def _by_columns(A: Matrix, typed: TypedSemiring, vector_first: bool = True) -> bool:
     """Whether a product that walks A' (``u' A`` pulled, ``A' u``, ``A u`` pushed; A is the
     second operand when ``vector_first``) is done from A's own rows instead: A's transpose is
-    not held and A is not symmetric (found here if not known), A has at least :data:`BY_COLUMNS_MIN_ENTRIES` entries,
+    not held and A is not symmetric (found here first where the backend's
+    ``matvec.symmetry_before_columns`` says so), A has at least :data:`BY_COLUMNS_MIN_ENTRIES` entries,
     the backend combines terms by output column for this semiring (``spmv_columns``), and
     :func:`_prefers_pattern` does not hold.  The transpose, which a loop of products would keep
     (as large as A), is then never built."""
     if A._T is not None or not A._be.pulls_by_columns(typed) or A.nvals < BY_COLUMNS_MIN_ENTRIES:
         return False
-    # Symmetry not yet known is found first (for most directed graphs by comparing row lengths
-    # with column counts, building nothing): a symmetric A serves as its own transpose, whose
-    # pull is faster than combining terms by column (kron 22 SSSP on an H100: 7.1 ms against
-    # 7.5-8.2 ms when the symmetric matrix was not declared so).
-    if A.is_symmetric or A._T is not None:
-        return False
+    if A._be.matvec.symmetry_before_columns and (A.is_symmetric or A._T is not None):
+        return False  # a symmetric A pulls through itself (see MatVecCapabilities)
     return not _prefers_pattern(A, typed, vector_first)
 
 

@@ -40,7 +40,7 @@ _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many 
 class PushOps(CupyCore):
     """Push SpMV from a frontier (a list of rows, or a bitmap over all rows)."""
 
-    matvec = MatVecCapabilities(push_positions=2**31)
+    matvec = MatVecCapabilities(push_positions=2**31, symmetry_before_columns=True)
     """The push kernels address rows and columns as 32-bit positions."""
 
     push_balance_row = 1024
