@@ -317,3 +317,23 @@ def grid_square_csr(side: int, diagonal: bool, rng: np.random.Generator) -> Any:
     m = sps.csr_matrix((rng.integers(1, 5, rows.size).astype(np.float64), (rows, cols)), shape=(side * side,) * 2)
     m.sort_indices()
     return m
+
+
+@contextmanager
+def two_worker_client(backend: str) -> Iterator[Any]:
+    """A Dask client of a local cluster of two one-thread worker processes whose default
+    backend is ``backend`` (through ``GRBLAS_GPU_BACKEND``, which the workers, and any the
+    nanny restarts, inherit); the variable is restored when the cluster closes."""
+    from distributed import Client, LocalCluster
+
+    before = os.environ.get("GRBLAS_GPU_BACKEND")
+    os.environ["GRBLAS_GPU_BACKEND"] = backend
+    try:
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+                Client(cluster) as client:
+            yield client
+    finally:
+        if before is None:
+            os.environ.pop("GRBLAS_GPU_BACKEND", None)
+        else:
+            os.environ["GRBLAS_GPU_BACKEND"] = before

@@ -16,7 +16,8 @@ import pytest
 pytest.importorskip("distributed")
 
 import scipy.sparse as sps
-from distributed import Client, LocalCluster
+from conftest import two_worker_client
+from distributed import Client
 from grblas_gpu.algorithms import bfs_levels, pagerank
 
 import grblas_gpu as gb
@@ -34,13 +35,11 @@ def _wait_for_workers(client: Client, n: int, timeout: float = 60.0) -> None:
 
 
 def test_killed_worker_then_rebuild(tmp_path: Any) -> None:
-    os.environ["GRBLAS_GPU_BACKEND"] = "numpy"
     M = sps.random(N, N, density=0.05, random_state=5, format="coo")
     A = gb.Matrix.from_coo(M.row, M.col, M.data, nrows=N, ncols=N, backend="numpy")
     path = tmp_path / "g.mtx"
     gb.io.mmwrite(path, A)
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+    with two_worker_client("numpy") as client:
         D = gd.distribute(A, client, backend="numpy")
         R = gd.read_graph(path, client, backend="numpy")
         victim, survivor = D.layout.context.workers[1], 0

@@ -4,7 +4,6 @@ against the single-GPU results, on a host of one GPU.  Skipped without a GPU."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,8 +14,8 @@ pytest.importorskip("distributed")
 pytest.importorskip("cupy")
 
 import scipy.sparse as sps
-from conftest import gpu_count
-from distributed import Client, LocalCluster
+from conftest import gpu_count, two_worker_client
+from distributed import Client
 from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, sssp, widest_path
 
 import grblas_gpu as gb
@@ -30,9 +29,7 @@ N = 3000
 @pytest.fixture(scope="module")
 def client() -> Iterator[Client]:
     """Two worker processes on GPU 0."""
-    os.environ["GRBLAS_GPU_BACKEND"] = "cupy"
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as c:
+    with two_worker_client("cupy") as c:
         yield c
 
 

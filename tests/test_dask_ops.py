@@ -4,7 +4,6 @@ operation the algorithms use and the five algorithms, each against the single-pr
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +15,8 @@ pytest.importorskip("distributed")
 import itertools
 
 import scipy.sparse as sps
-from distributed import Client, LocalCluster
+from conftest import two_worker_client
+from distributed import Client
 from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, sssp, widest_path
 
 import grblas_gpu as gb
@@ -30,9 +30,7 @@ N = 150
 @pytest.fixture(scope="module")
 def client() -> Iterator[Client]:
     """Two worker processes of one thread on the NumPy backend, started once for the module."""
-    os.environ["GRBLAS_GPU_BACKEND"] = "numpy"  # inherited by the worker processes
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as c:
+    with two_worker_client("numpy") as c:
         yield c
 
 

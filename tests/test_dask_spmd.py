@@ -5,7 +5,6 @@ costs, bad input, and the client-driven path kept for interactive use."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +14,8 @@ import pytest
 pytest.importorskip("distributed")
 
 import scipy.sparse as sps
-from distributed import Client, LocalCluster
+from conftest import two_worker_client
+from distributed import Client
 from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, sssp, widest_path
 
 import grblas_gpu as gb
@@ -29,9 +29,7 @@ N = 400
 @pytest.fixture(scope="module")
 def client() -> Iterator[Client]:
     """Two worker processes of one thread on the NumPy backend."""
-    os.environ["GRBLAS_GPU_BACKEND"] = "numpy"
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as c:
+    with two_worker_client("numpy") as c:
         yield c
 
 
