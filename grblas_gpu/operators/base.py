@@ -312,9 +312,11 @@ class _Polymorphic:
         found = []
         for t in ALL_TYPES:
             try:
-                self[t]
+                typed = self[t]
             except (TypeError, ValueError, ArithmeticError):
                 continue
+            if getattr(typed, "kind", None) == "monoid" and typed.type != t:
+                continue  # a monoid that falls back to its operator's domain (x + y + 1 on BOOL)
             found.append(t)
         return found
 

@@ -87,7 +87,16 @@ def numpy_namespaces(ns: Any, unary: Any, binary: Any, monoid: Any, semiring: An
 def _binary_monoid(self: BinaryOp) -> Monoid | None:
     """The built-in monoid of this operator, or None (``binary.plus.monoid is monoid.plus``)."""
     m = MONOID.get(self.name)
-    return m if m is not None and m.binop is self else self.__dict__.get("user_monoid")
+    if m is not None and m.binop is self:
+        return m
+    own = self.__dict__.get("user_monoid")
+    factory, args, kwargs = self.__dict__.get("param_monoid", (None, (), {}))
+    if own is None and factory is not None:  # made by a parameterized operator that has a monoid
+        try:
+            own = factory(*args, **kwargs)
+        except Exception:  # noqa: BLE001 - python-graphblas: no monoid where its identity fails
+            own = None
+    return own
 
 
 # On BOOL, python-graphblas's monoids of these operators are the logical ones (plus has none).
@@ -147,8 +156,11 @@ def _typed_semiring_commutes_to(self: TypedSemiring) -> Any:
 
 
 def _is_idempotent(self: Any) -> bool:
-    """True where ``op(x, x) == x`` (min, max, any, land, lor, band, bor)."""
-    return self.name in _IDEMPOTENT
+    """True where ``op(x, x) == x`` (min, max, any, land, lor, band, bor; a user monoid: as
+    registered, ``is_idempotent=``)."""
+    poly = self if isinstance(self, Monoid) else getattr(self, "parent", None)
+    flag = poly.__dict__.get("user_idempotent") if poly is not None else None
+    return flag if flag is not None else self.name in _IDEMPOTENT
 
 
 class ParameterizedOp:
@@ -183,7 +195,7 @@ def anonymous(make: Any, func: Any, name: str | None, parameterized: bool) -> An
             default = anonymous(make, func(), label, False)
         except TypeError:  # the factory has parameters without defaults: only op(*params) works
             return wrapper
-        return _with_parameters(default, wrapper)
+        return with_parameters(default, wrapper)
     op = make(label, func)
     op.orig_func = func
     return op
@@ -192,7 +204,7 @@ def anonymous(make: Any, func: Any, name: str | None, parameterized: bool) -> An
 _PARAMETERIZED: dict[type, type] = {}
 
 
-def _with_parameters(default: Any, wrapper: ParameterizedOp) -> Any:
+def with_parameters(default: Any, wrapper: Any) -> Any:
     """The operator of the factory's defaults that also takes parameters: ``op(A, 1)``-style calls
     on objects stay the shorthand, ``op(1)`` or ``op(x=10)`` (numbers only) make the operator of
     those parameters (one per set of parameters)."""
@@ -206,11 +218,13 @@ def _with_parameters(default: Any, wrapper: ParameterizedOp) -> Any:
             made = self._made.get(key)
             if made is None:
                 made = self._made[key] = self._wrapper(*args, **kwargs)
+                # the monoid (if any) this operator's parameters make: read by ``made.monoid``
+                made.__dict__["param_monoid"] = (self.__dict__.get("user_monoid"), args, kwargs)
             return made
 
         cls = _PARAMETERIZED[base] = type(f"Parameterized{base.__name__}", (base,),
                                           {"__call__": __call__, "parameterized": True,
-                                           "__doc__": _with_parameters.__doc__})
+                                           "__doc__": with_parameters.__doc__})
     default.__class__ = cls
     default._wrapper, default._made = wrapper, {}
     default.orig_func = wrapper.orig_func
