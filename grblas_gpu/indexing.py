@@ -42,7 +42,9 @@ def resolve_index(key: Any, size: int, what: str = "index") -> tuple[np.ndarray 
     key = _scalar_key(key)
     if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
         return np.array([resolve_scalar_index(key, size, what)], dtype=np.int64), True
-    if isinstance(key, (list, tuple)):
+    if isinstance(key, tuple):  # python-graphblas's rule: a tuple is a position, never a list of indices
+        raise DomainMismatch(f"Invalid type for index: {what} cannot be a tuple; use a list, an array or a slice")
+    if isinstance(key, list):
         key = [_scalar_key(k) for k in key]
     arr = _to_host(key)
     if arr.ndim != 1:

@@ -281,6 +281,26 @@ class _SelectNamespace(_IndexUnaryNamespace):
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         self.function(*args, **kwargs)
 
+    def register_new(self, name: str, func: Any, *, parameterized: bool = False, lazy: bool = False,
+                     is_udt: bool = False) -> Any:
+        """A select operator from ``f(x, i, j, thunk) -> bool``, added to the namespace; with
+        ``lazy=True`` (python-graphblas's keyword) it is added to ``indexunary`` now and checked
+        on first use here (a function that does not return BOOL then raises once)."""
+        if not lazy:
+            made = super().register_new(name, func, parameterized=parameterized)
+            if name not in indexunary:  # python-graphblas adds it to both namespaces
+                indexunary.register_new(name, func, parameterized=parameterized)
+            return made
+        indexunary.register_new(name, func, parameterized=parameterized)
+        self.__dict__.setdefault("_pending", {})[name] = (func, parameterized)
+        return None
+
+    def __getattr__(self, name: str) -> Any:
+        pending = self.__dict__.get("_pending", {}).pop(name, None)
+        if pending is not None:  # registered with lazy=True: made now, its errors raised as they are
+            return self._register(name, self.register_anonymous(pending[0], name, parameterized=pending[1]))
+        return super().__getattr__(name)
+
     def _make(self, name: str, func: Any) -> SelectOp:
         """A select operator from ``f(x, i, j, thunk) -> bool``."""
         from .udf import indexunary_from_function
