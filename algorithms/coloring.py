@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from grblas_gpu import INT64, UINT64, Matrix, Vector, binary, monoid, select, semiring, unary
+from grblas_gpu.progress import tick
 
 from ._checks import check_numeric, check_square, check_vertex_memory
 from .independent_set import local_maxima
@@ -62,6 +63,7 @@ def greedy_coloring(A: Matrix, seed: Any = None) -> Vector:
     words = [Vector(UINT64, n, backend=backend)]
     vertices, colours, left = [], [], n
     while left:
+        tick("greedy_coloring")
         join = local_maxima(S, live)
         live(~join.S, replace=True) << live
         v, c = first_free_colours(Z, join, words)

@@ -4,7 +4,7 @@ shim of :mod:`benchmarks.pg_api`, against python-graphblas itself.
     python -m benchmarks.pg_idioms PATH/docs/user_guide PATH/README.md [--json out.json]
 
 PATH is a checkout of python-graphblas (nothing is fetched here). Every ``.. code-block:: python``
-(or Markdown python fence) of a page is one idiom; the blocks of a page run in order in one namespace (a block may use
+(or Markdown python fence, or a notebook's code cell: ``PATH/notebooks/*.ipynb``) of a page is one idiom; the blocks of a page run in order in one namespace (a block may use
 what an earlier one made), on each library in its own process, after a preamble that binds
 ``gb``, ``np``, the operator namespaces and the objects the guide's fragments use without
 defining them (``A``, ``M``, ``v``, ...; see ``PREAMBLE``). A block counts where
@@ -55,6 +55,13 @@ def blocks(text):
             yield code
         else:
             i += 1
+
+
+def cells(path):
+    """A notebook's code cells (IPython's ``%``/``!`` lines left out)."""
+    for cell in json.loads(path.read_text())["cells"]:
+        if cell["cell_type"] == "code":
+            yield "\n".join(l for l in "".join(cell["source"]).splitlines() if not l.lstrip().startswith(("%", "!")))
 
 
 def plain(x):
@@ -116,7 +123,7 @@ for arg in sys.argv[1:]:
 for page in pages:
     ns = {"gb": gb, "np": np}
     exec(PREAMBLE, ns)
-    for i, code in enumerate(blocks(page.read_text())):
+    for i, code in enumerate(cells(page) if page.suffix == ".ipynb" else blocks(page.read_text())):
         key = f"{page.stem}#{i + 1}"
         try:
             exec(compile(code, key, "exec"), ns)

@@ -27,8 +27,6 @@ from .base import (
     UnaryOp,
 )
 from .parameterized import (
-    ParameterizedMonoid,
-    ParameterizedSemiring,
     check_semiring_parts,
     is_parameterized,
     parameterized_monoid,
@@ -236,6 +234,18 @@ class _SemiringNamespace(Namespace):
 
 def _plain_semiring(name: str, add: Monoid, mult: BinaryOp) -> Semiring:
     return Semiring(name, monoid=add, mult=mult)
+
+
+def ParameterizedMonoid(name: str, binaryop: Any, identity: Any, *, is_idempotent: bool = False) -> Monoid:
+    """python-graphblas's constructor (a class there, a function here): the parameterized
+    monoid of a parameterized ``binaryop``; a TypeError for any other operator."""
+    return parameterized_monoid(name, binaryop, identity, is_idempotent, make_monoid)
+
+
+def ParameterizedSemiring(name: str | None, monoid: Any, binaryop: Any) -> Semiring:
+    """python-graphblas's constructor (a class there, a function here): the parameterized
+    semiring of a monoid and a binary operator of which at least one is parameterized."""
+    return parameterized_semiring(name, monoid, binaryop, _plain_semiring)
 
 
 def make_monoid(name: str, binop: Any, identity: Any, terminal: Any = None, *, is_idempotent: bool = False) -> Monoid:

@@ -17,8 +17,7 @@ from typing import Any
 from .base import BinaryOp, Monoid, Semiring
 from .pg_attributes import with_parameters
 
-__all__ = ["is_parameterized", "parameterized_monoid", "parameterized_semiring", "check_semiring_parts",
-           "ParameterizedMonoid", "ParameterizedSemiring"]
+__all__ = ["is_parameterized", "parameterized_monoid", "parameterized_semiring", "check_semiring_parts"]
 
 
 def is_parameterized(op: Any) -> bool:
@@ -109,18 +108,3 @@ class _Factory:
     def __repr__(self) -> str:
         return f"{self.name} (parameterized)"
 
-
-def ParameterizedMonoid(name: str, binaryop: Any, identity: Any, *, is_idempotent: bool = False) -> Monoid:
-    """python-graphblas's constructor (a class there, a function here): the parameterized
-    monoid of a parameterized ``binaryop``; a TypeError for any other operator."""
-    from . import make_monoid
-
-    return parameterized_monoid(name, binaryop, identity, is_idempotent, make_monoid)
-
-
-def ParameterizedSemiring(name: str | None, monoid: Any, binaryop: Any) -> Semiring:
-    """python-graphblas's constructor (a class there, a function here): the parameterized
-    semiring of a monoid and a binary operator of which at least one is parameterized."""
-    from . import _plain_semiring
-
-    return parameterized_semiring(name, monoid, binaryop, _plain_semiring)
