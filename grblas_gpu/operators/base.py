@@ -315,8 +315,8 @@ class _Polymorphic:
                 typed = self[t]
             except (TypeError, ValueError, ArithmeticError):
                 continue
-            if getattr(typed, "kind", None) == "monoid" and typed.type != t:
-                continue  # a monoid that falls back to its operator's domain (x + y + 1 on BOOL)
+            if typed.kind == "monoid" and typed.type != t and hasattr(getattr(self, "binop", None), "orig_func"):
+                continue  # a user monoid whose function leaves the type (x + y + 1 on BOOL), as there
             found.append(t)
         return found
 
