@@ -202,6 +202,8 @@ RAISES = {  # (snippet, python-graphblas's words where its tests match them)
     "index lengths (Matrix)": (lambda gb: gb.Matrix.from_coo([0], [1, 2], [0]),
                                "`rows` and `columns` and `values` lengths must match: 1, 2, 1"),
     "a tuple as one index": (lambda gb: _matrices(gb)[1][1, (0, 1)], None),
+    "a float index array": (lambda gb: _matrices(gb)[1][1, np.array([0, 1], dtype=float)], "Invalid dtype"),
+    "a 2-d index array": (lambda gb: _matrices(gb)[1][1, np.array([[0, 1]])], "Invalid number of dimensions"),
     "A.T[i, j] << x": (lambda gb: _matrices(gb)[1].T[1, 0] << 10, "does not support item assignment"),
     "A.T[:, :] << B": (lambda gb: _matrices(gb)[1].T[:, :] << _matrices(gb)[1], "does not support item assignment"),
     "A.T << B": (lambda gb: _matrices(gb)[1].T << _matrices(gb)[1], None),
