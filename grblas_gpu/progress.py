@@ -21,6 +21,8 @@ counted once per pass through the Python body, not one by one.
 from __future__ import annotations
 
 import contextlib
+import importlib
+import importlib.util
 import sys
 import time
 from collections import Counter
@@ -83,20 +85,14 @@ def _ignore(label: str, done: int, total: int | None) -> None:
 
 
 def _has_tqdm() -> bool:
-    try:
-        import tqdm  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return importlib.util.find_spec("tqdm") is not None
 
 
 class _TqdmReceiver:
     """A tqdm counter (a bar where the total is known) per label."""
 
     def __init__(self) -> None:
-        from tqdm.auto import tqdm
-
-        self._tqdm = tqdm
+        self._tqdm = importlib.import_module("tqdm.auto").tqdm  # the optional ``progress`` extra
         self._bars: dict[str, Any] = {}
 
     def __call__(self, label: str, done: int, total: int | None) -> None:

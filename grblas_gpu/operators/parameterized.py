@@ -51,9 +51,9 @@ def parameterized_monoid(name: str, binop: Any, identity: Any, is_idempotent: bo
     # The bare monoid's identity is read when a type is first asked for (a factory may raise).
     default = make(name, binop, (lambda t: identity()) if callable(identity) else identity,
                    is_idempotent=is_idempotent)
-    binop._made.clear()  # operators made before now keep no monoid, as in python-graphblas
+    binop._made.clear()  # type: ignore[attr-defined] # operators made before now keep no monoid, as there
     default.__dict__["param_signature"] = sig
-    return with_parameters(default, _Factory(of, binop.orig_func, name, "monoid"))
+    return with_parameters(default, _Factory(of, binop.orig_func, name, "monoid"))  # type: ignore[attr-defined]
 
 
 def check_semiring_parts(add: Any, mult: Any) -> None:
@@ -86,7 +86,8 @@ def parameterized_semiring(name: str | None, add: Monoid, mult: BinaryOp, make: 
 
     default = make(label, add, mult)
     default.__dict__["param_signature"] = sig
-    return with_parameters(default, _Factory(of, mult.orig_func if is_parameterized(mult) else add.orig_func, label, "semiring"))
+    factory = getattr(mult if is_parameterized(mult) else add, "orig_func")  # noqa: B009 - set on the instance
+    return with_parameters(default, _Factory(of, factory, label, "semiring"))
 
 
 class _Factory:
