@@ -161,6 +161,15 @@ SAME = {
     "aggregator types": _agg_types,
     "indices near 2**59": _large_vector,
     "list of float indices": lambda gb: gb.Vector.from_coo([1.2, 3.4], [1, 2]),
+    "typed operators' type, return_type, opclass": lambda gb: [
+        [str(x.type), str(x.return_type), x.opclass] for x in (
+            gb.binary.plus[int], gb.binary.lt["FP32"], gb.unary.abs["FP32"], gb.unary.isnan[float],
+            gb.monoid.plus["INT8"], gb.semiring.plus_times[int], gb.semiring.min_plus["FP32"])]
+        + [gb.select.tril["FP64"].opclass, gb.indexunary.rowindex["FP64"].opclass],
+    "a type in an operator": lambda gb: [int in gb.binary.plus, "int64" in gb.binary.plus, "FP64" in gb.binary.band,
+                                         "FP32" in gb.monoid.min, bool in gb.unary.abs],
+    "from_scipy_sparse(name=)": lambda gb: gb.io.from_scipy_sparse(
+        __import__("scipy.sparse").sparse.coo_array(([1, 2], ([0, 1], [1, 0])), shape=(2, 2)), name="A").name,
     "dir(op) and dir(semiring) list every semiring": lambda gb: [len(dir(gb.op)) > 300, "min_plus" in dir(gb.semiring),
                                                                   "plus_times" in dir(gb.semiring)],
 }

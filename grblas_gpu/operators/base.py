@@ -320,6 +320,14 @@ class _Polymorphic:
             found.append(t)
         return found
 
+    def __contains__(self, dtype: Any) -> bool:
+        """``int in binary.plus``, ``"INT64" in monoid.min``: whether the operator is defined on the type."""
+        try:
+            t = lookup_dtype(dtype)
+        except (TypeError, ValueError):
+            return False
+        return t in self.types
+
     def __repr__(self) -> str:
         return f"{self.kind}.{self.name}"
 

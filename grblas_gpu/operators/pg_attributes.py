@@ -260,6 +260,17 @@ def install(unary: Any, binary: Any, monoid: Any, semiring: Any, indexunary: Any
         ((UnaryOp, BinaryOp, Monoid, Semiring, IndexUnaryOp, TypedUnaryOp, TypedBinaryOp, TypedMonoid,
           TypedSemiring), "is_positional", property(lambda self: self.name in _POSITIONAL)),
     ]
+    attach += [  # a typed operator's input and result types and its class's name
+        ((TypedUnaryOp, TypedIndexUnaryOp), "type", property(lambda self: self.in_type)),
+        ((TypedBinaryOp,), "type", property(lambda self: self.x_type)),
+        ((TypedSemiring,), "type", property(lambda self: self.mult.x_type)),
+        ((TypedUnaryOp, TypedBinaryOp, TypedIndexUnaryOp, TypedSemiring), "return_type",
+         property(lambda self: self.out_type)),
+        ((TypedMonoid,), "return_type", property(lambda self: self.type)),
+        ((TypedUnaryOp,), "opclass", "UnaryOp"), ((TypedBinaryOp,), "opclass", "BinaryOp"),
+        ((TypedMonoid,), "opclass", "Monoid"), ((TypedSemiring,), "opclass", "Semiring"),
+        ((TypedIndexUnaryOp,), "opclass", property(lambda self: "SelectOp" if self.is_select else "IndexUnaryOp")),
+    ]
     for cls, ns in ((UnaryOp, unary), (BinaryOp, binary), (IndexUnaryOp, indexunary), (SelectOp, select),
                     (Monoid, monoid), (Semiring, semiring)):
         attach.append(((cls,), "register_new", staticmethod(ns.register_new)))
