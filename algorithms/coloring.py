@@ -70,7 +70,8 @@ def greedy_coloring(A: Matrix, seed: Any = None) -> Vector:
     words = [Vector(UINT64, n, backend=backend)]
     vertices, colours, left = [], [], np.arange(n)
     while len(left):
-        v, t = first_free_colours(Z, Vector.from_coo(left, True, size=n, backend=backend), words)
+        v = left
+        t = first_free_colours(Z, v, words)
         keep = ~clashes(H, v, t)
         add_colours(words, v[keep], t[keep])
         vertices.append(v[keep])
@@ -118,27 +119,27 @@ def degree_priorities(S: Matrix, seed: Any) -> Vector:
     return p
 
 
-def first_free_colours(Z: Matrix, join: Vector, words: list[Vector]) -> tuple[np.ndarray, np.ndarray]:
-    """The vertices of ``join`` and, for each, the smallest colour none of its neighbours
-    (in ``Z``'s pattern) holds, as host arrays.  ``words[w]``: ``~(1 << (c - 64 w))`` at each
-    vertex coloured ``c`` in ``64 w .. 64 w + 63`` (see :func:`add_colours`)."""
+def first_free_colours(Z: Matrix, pending: np.ndarray, words: list[Vector]) -> np.ndarray:
+    """For each vertex of ``pending`` (sorted, host), the smallest colour none of its
+    neighbours (in ``Z``'s pattern) holds, as a host array.  ``words[w]``: ``~(1 << (c - 64
+    w))`` at each vertex coloured ``c`` in ``64 w .. 64 w + 63`` (see :func:`add_colours`).
+    One masked product a word; the lowest free bit is taken on the host."""
     n, backend = Z.nrows, Z.backend
-    pending, w, out_v, out_c = join, 0, [], []
-    while True:
-        free = Vector(UINT64, n, backend=backend)
-        if w < len(words):
-            free(pending.S) << Z.mxv(words[w], semiring.band_bor[UINT64])
-        lowest = free.apply(unary.ainv).new().ewise_mult(free, binary.band).new()  # 0: the word is full
-        lowest = lowest.ewise_union(pending, binary.first, 1, 0).new(dtype=UINT64)  # 1: all free
-        v, bit = lowest.to_coo()
-        found = bit != 0
-        out_v.append(v[found])
-        out_c.append(WORD * w + np.frexp(bit[found].astype(np.float64))[1] - 1)  # exact: powers of two
-        if found.all():
-            break
-        pending, w = Vector.from_coo(v[~found], True, size=n, backend=backend), w + 1
-    order = np.argsort(np.concatenate(out_v), kind="stable")
-    return np.concatenate(out_v)[order], np.concatenate(out_c)[order]
+    out = np.empty(len(pending), dtype=np.int64)
+    todo, w = np.arange(len(pending)), 0
+    while len(todo):
+        ids = pending[todo]
+        free = np.full(len(ids), ~np.uint64(0))  # all free where no neighbour has a colour here
+        if w < len(words) and words[w].nvals:
+            seen = Vector(UINT64, n, backend=backend)
+            seen(Vector.from_coo(ids, True, size=n, backend=backend).S) << Z.mxv(words[w], semiring.band_bor[UINT64])
+            u, bits = seen.to_coo()
+            free[np.searchsorted(ids, u)] = bits
+        lowest = free & (~free + np.uint64(1))  # 0 where the word is full
+        found = lowest != 0
+        out[todo[found]] = WORD * w + np.frexp(lowest[found].astype(np.float64))[1] - 1  # exact: powers of two
+        todo, w = todo[~found], w + 1
+    return out
 
 
 def add_colours(words: list[Vector], vertices: np.ndarray, colours: np.ndarray) -> None:

@@ -142,10 +142,9 @@ def test_first_free_colours(backend: str) -> None:
     words = [gb.Vector(gb.UINT64, n, backend=backend)]
     add_colours(words, np.array(list(colour)), np.array(list(colour.values())))
     assert len(words) == 2
-    join = gb.Vector.from_coo([0, 6, 7, 8, 10, 11], True, size=n, backend=backend)
-    v, got = first_free_colours(S, join, words)
-    assert v.tolist() == [0, 6, 7, 8, 10, 11]
+    got = first_free_colours(S, np.array([0, 6, 7, 8, 10, 11]), words)
     assert got.tolist() == [2, 0, 0, 3, 64, 66]
+    assert first_free_colours(S, np.array([0, 7]), [gb.Vector(gb.UINT64, n, backend=backend)]).tolist() == [0, 0]
 
 
 def test_towards_larger_and_clashes(backend: str) -> None:
