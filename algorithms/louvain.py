@@ -19,13 +19,11 @@ POLISH_ROUNDS = 2
 """After the levels, the original vertices move again from the partition found (then new levels
 from there) at most this many times."""
 
-SWEEP_FRACTION = 0.0
-"""A level also stops after a sweep that moves at most this fraction of its vertices."""
-
-HOST_ENTRIES = 1 << 18
+HOST_ENTRIES = 1 << 22
 """A level whose matrix has at most this many entries chooses its moves on the host (see
 :class:`_HostLevel`): below it, a batch's two dozen device operations cost more than one
-transfer of its product and NumPy over it."""
+transfer of its product and NumPy over it (on one H100: Kronecker scale 12, 97 K entries,
+1.75 s on the device, 0.31 s so; scale 14, 426 K entries, over 12 s on the device)."""
 
 MAX_SWEEPS = 100
 """A level stops after this many sweeps over all batches, even if some vertex could still move."""
@@ -216,7 +214,7 @@ def _move_vertices(M: Matrix, two_m: float, resolution: float, threshold: float,
         # Moves of one batch are made together, on the batch's stale view of each other, so
         # a sweep may undo the last one: stop when a sweep adds at most threshold to Q.
         q = quality(labels)
-        if q - best_q <= threshold or moved <= SWEEP_FRACTION * n:
+        if q - best_q <= threshold:
             return labels if q > best_q else best
         best, best_q = labels.copy(), q
     return best
