@@ -197,6 +197,7 @@ def _move_vertices(M: Matrix, two_m: float, resolution: float, threshold: float,
     batches = [b.diag().mxm(E, semiring.any_second[FP64]).new() for b in rows]
     labels = np.arange(n) if start is None else start.copy()
     host = _HostLevel(M, k) if M.nvals <= HOST_ENTRIES else None
+
     def quality(labels: np.ndarray) -> float:
         return host.modularity(labels, two_m, resolution) if host else _partition_modularity(M, labels, two_m, resolution)
     best, best_q = labels.copy(), quality(labels)
