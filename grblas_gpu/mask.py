@@ -35,12 +35,6 @@ class Mask:
         raise TypeError("__bool__ not defined for objects of type Mask: a mask selects positions, it has no "
                         "truth value (python-graphblas raises too); test M.parent.nvals instead")
 
-    def __eq__(self, other: object) -> bool:
-        raise TypeError("__eq__ not defined for objects of type Mask (python-graphblas raises too): compare "
-                        "the parents, M.parent.isequal(N.parent)")
-
-    __hash__ = object.__hash__  # type: ignore[assignment]
-
     def __invert__(self) -> Mask:
         return Mask(self.parent, self.structure, not self.complement)
 
