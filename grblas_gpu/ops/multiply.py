@@ -17,7 +17,15 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
-from ..backends.operands import SPMV_RESULT, CsrOperand, RowMask, SpmvOutput, VectorOperand
+from ..backends.operands import (
+    SPMV_RESULT,
+    CsrOperand,
+    ListedVector,
+    PushOutput,
+    RowMask,
+    SpmvOutput,
+    VectorOperand,
+)
 from ..dtypes import DataType, unify
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 from ..expressions import Expression, check_same_backend, fills_gaps
@@ -173,11 +181,10 @@ def _pull_columns(sr: TypedSemiring, A: Matrix, u: Vector, matrix_first: bool, m
         x = u._bitmap()[1]
     flags = _structural_flags(mask)
     if flags is not None:
-        col_mask, complement = flags
+        cols: RowMask | None = RowMask(*flags)
     else:
-        col_mask, complement = (mask.dense_rows(be, A.ncols) if mask is not None else None), False
-    out, has = be.spmv_columns(sr, A._indptr, A._indices, A._vals, x, present, col_mask, complement, A.ncols,
-                               matrix_first)
+        cols = RowMask(mask.dense_rows(be, A.ncols)) if mask is not None else None
+    out, has = be.spmv_columns(sr, _stored_operand(A), VectorOperand(x, present), cols, matrix_first)
     return _inside(Vector._from_bitmap(be, sr.out_type, A.ncols, has, out), mask)
 
 
@@ -346,6 +353,12 @@ def _pull_operands(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool) 
     return a, VectorOperand(x, present)
 
 
+def _stored_operand(M: Matrix) -> CsrOperand:
+    """M's CSR with its values as stored (the record kept with M's derived forms: the pushes
+    cast the values they read themselves, and the pull that ignores them shares it)."""
+    return M._memo(("pull operand", None), lambda: CsrOperand(M._indptr, M._indices, M._vals, M.nrows, M.ncols))
+
+
 @functools.lru_cache(maxsize=1024)
 def _pull_types(sr: TypedSemiring, vector_first: bool) -> tuple[DataType | None, DataType | None]:
     """(the type the pull reads the vector's values in, the matrix's), None for an operand the
@@ -433,8 +446,9 @@ def _push_relax(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: 
     consume = u is D and D._owns_bitmap()  # (asked before this function holds D's arrays)
     bits, vals = u._bitmap()
     c_bits, c_vals = C._bm
-    d_bits, d_vals, count = M._be.push_relax(sr, M._indptr, M._indices, M._vals, bits, vals, c_vals, vector_first,
-                                             consume, M._memo("launches", dict), c_bits if claim else None)
+    d_bits, d_vals, count = M._be.push_relax(sr, _stored_operand(M), VectorOperand(vals, bits),
+                                             PushOutput(c_vals, c_bits if claim else None), vector_first, consume,
+                                             M._memo("launches", dict))
     # The same arrays, written in place (this drops any other form C held).
     C._set_bitmap(c_bits, c_vals, None if claim else C.size)
     D._set_bitmap(d_bits, d_vals, count)
@@ -450,8 +464,8 @@ def _push_claiming_listed(sr: TypedSemiring, M: Matrix, u: Vector, vector_first:
     if not _in_place_positions(M) or u._sp is None:
         return False
     c_bits, c_vals = C._bm
-    pushed = M._be.push_claim_listed(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, c_bits, c_vals,
-                                     vector_first)
+    pushed = M._be.push_claim_listed(sr, _stored_operand(M), ListedVector(u._idx, u._vals),
+                                     PushOutput(c_vals, c_bits), vector_first)
     if pushed is None:
         return False
     C._set_bitmap(c_bits, c_vals, None)
@@ -559,16 +573,15 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
     xp = be.xp
     if be.matvec.push_takes(M.nrows, out_size):
         flags = _structural_flags(mask)
-        mask_flags, complement = flags if flags is not None else (None, False)
+        allowed = RowMask(*flags) if flags is not None else None
         launches = M._memo("launches", dict)
+        frontier: VectorOperand | ListedVector
         if u._sp is None:  # a bitmap frontier is pushed as it is, without listing its entries
             bits, vals = u._bitmap()
-            pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, bits, vals, out_size, vector_first, dense=True,
-                               mask=mask_flags, complement=complement, launches=launches)
+            frontier = VectorOperand(vals, bits)
         else:
-            pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, out_size, vector_first,
-                               longest_row=M._longest_row(), mask=mask_flags, complement=complement,
-                               launches=launches)
+            frontier = ListedVector(u._idx, u._vals, M._longest_row())
+        pushed = be.spmspv(sr, _stored_operand(M), frontier, out_size, vector_first, allowed, launches)
         if pushed is not None:
             result = Vector._from_bitmap(be, sr.out_type, out_size, pushed[1], pushed[0], pushed[2])
             return _inside(result, mask) if flags is not None else result
