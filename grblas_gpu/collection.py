@@ -17,7 +17,7 @@ from ._infix_methods import InfixMethods
 from .backends import PicklesBackendByName
 from .dtypes import BOOL, FP64, INT64, DataType, cast_scalar, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
-from .expressions import Expression, Updater, check_same_backend, parse_output_args, write_plain
+from .expressions import Expression, Output, Updater, check_same_backend, parse_output_args, write_plain
 from .infix import matmul
 from .mask import Mask
 from .operators import (
@@ -219,10 +219,11 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
                 e = sp.intersection(be, ea, eb, typed, pos_of)
             return a._from_entries(e, ks, out)
 
-        def write_into(C: Any) -> bool:
-            return defaults is not None and _bitmap.ewise_union_into(C, left, right, typed, defaults)
+        def write(output: Output) -> bool:  # (``C << union``, no mask, accumulator or report: into C's bitmap)
+            return (defaults is not None and output.mask is None and output.accum is None and output.changed is None
+                    and _bitmap.ewise_union_into(output.target, left, right, typed, defaults))
 
-        return Expression(name, left.kind, shape, out, left._be, compute, (left, right), write_into=write_into)
+        return Expression(name, left.kind, shape, out, left._be, compute, (left, right), write=write)
 
     # ---------------------------------------------------------------- apply / select
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> Expression:

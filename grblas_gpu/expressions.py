@@ -10,12 +10,19 @@ by the GraphBLAS C API 2.1 rule:
    ``C = (C ∩ ¬m) ∪ (Z ∩ m)``.
 
 Every argument is validated before ``C`` changes, so an error leaves ``C`` as it was.
+
+The left side of ``<<`` is an :class:`Output` (target, mask, accumulator, replace, changed),
+built once by :class:`Updater` and handed to the expression: :meth:`Expression.write` writes
+it in the operation's own pass where the operation can (a product pulled into its output, a
+masked product computed under the mask); otherwise the executor (:meth:`Updater.update`)
+computes the expression and writes the result by the rule above (:func:`write_result`).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -31,6 +38,22 @@ from .operators import BinaryOp, Monoid, TypedBinaryOp, get_binary, typed_binary
 from .scalar import Scalar
 
 
+@dataclass(slots=True, eq=False)
+class Output:
+    """Where a statement writes: ``target(mask, accum, replace, changed=changed) << expr``.
+
+    ``mask`` is a :class:`~grblas_gpu.mask.Mask` or None, ``accum`` a BinaryOp (or None),
+    ``changed`` a Vector that is to hold the entries the write makes new or different (or
+    None).  Built once per statement, checked, and handed to the expression (slotted, not
+    frozen: a loop of products makes one per statement)."""
+
+    target: Any
+    mask: Mask | None = None
+    accum: Any = None
+    replace: bool = False
+    changed: Any = None
+
+
 class Expression(InfixMethods):
     """A delayed computation; ``<<`` into an output or ``.new()`` runs it.
 
@@ -38,15 +61,13 @@ class Expression(InfixMethods):
     (``(A @ B).nvals``, ``v.reduce().get(0)``, ``v.reduce() == 3``): any public attribute it
     lacks is read from its result.
 
-    Its steps are the functions given (``compute`` and the optional fast writes); a subclass
-    may override the methods instead and give None for them.
+    Its steps are the functions given (``compute`` and the optional one-pass ``write``); a
+    subclass may override the methods instead and give None for them.
     """
 
     def __init__(self, name: str, kind: str, shape: tuple[int, ...], dtype: DataType, backend: Any,
                  compute: Callable[[Mask | None], Any] | None, args: tuple[Any, ...] = (),
-                 add_into: Callable[[Any, Any], bool] | None = None,
-                 write_into: Callable[[Any], bool] | None = None,
-                 report_into: Callable[[Any, Mask | None, Any, bool, Any], bool] | None = None,
+                 write: Callable[[Output], bool] | None = None,
                  reported: Callable[[Any], None] | None = None) -> None:
         self.name = name
         self.kind = kind  # "Matrix", "Vector" or "Scalar"
@@ -54,9 +75,7 @@ class Expression(InfixMethods):
         self.dtype = dtype
         self._be = get_backend(backend) if isinstance(backend, str) else backend
         self._compute = compute
-        self._add_into = add_into
-        self._write_into = write_into
-        self._report_into = report_into
+        self._write = write
         self._reported = reported
         self.args = args
 
@@ -67,29 +86,37 @@ class Expression(InfixMethods):
 
     def compute(self, mask: Mask | None = None) -> Any:
         """Evaluate to a new object (``mask`` is a hint: entries outside it may be skipped)."""
+        return self.guarded(self._compute, mask)  # type: ignore[arg-type]
+
+    def guarded(self, run: Callable[..., Any], *args: Any) -> Any:
+        """``run(*args)``, a step of this expression, with a failed allocation raised as
+        OutOfMemory naming the expression."""
         try:
-            return self._compute(mask)  # type: ignore[misc]
+            return run(*args)
         except MemoryError as exc:  # an allocation the memory check let through failed after all
             if isinstance(exc, GraphBLASError):
                 raise
             raise OutOfMemory(f"{self.name}: {exc}") from exc
 
+    def write(self, out: Output) -> bool:
+        """``out << self`` in the operation's own pass, where it can (its result joined into the
+        target as it is computed, computed into the target's storage, computed under the mask
+        and taken as it is, or written with its changes reported as it goes); False, with
+        nothing done, where it cannot (the executor then computes a new result and writes it).
+        ``out`` is checked against the expression already."""
+        return self._write is not None and self._write(out)
+
     def add_into(self, target: Any, accum: Any) -> bool:
-        """``target(accum) << self`` (no mask) in one pass, where the operation can join its
-        result into ``target`` as it computes it; False, with nothing done, where it cannot."""
-        return self._add_into is not None and self._add_into(target, accum)
+        """:meth:`write` of ``target(accum) << self`` (no mask)."""
+        return self.write(Output(target, accum=accum))
 
     def write_into(self, target: Any) -> bool:
-        """``target << self`` (no mask, no accumulator) with the result computed into
-        ``target``'s own storage, where the operation can; False, with nothing done, where it
-        cannot (the caller then computes a new result and writes it)."""
-        return self._write_into is not None and self._write_into(target)
+        """:meth:`write` of ``target << self`` (no mask, no accumulator)."""
+        return self.write(Output(target))
 
     def report_into(self, target: Any, mask: Mask | None, accum: Any, replace: bool, changed: Any) -> bool:
-        """``target(mask, accum, replace, changed=changed) << self`` in one pass, where the
-        operation can write its result into ``target`` and report what it changed as it
-        computes it; False, with nothing done, where it cannot."""
-        return self._report_into is not None and self._report_into(target, mask, accum, replace, changed)
+        """:meth:`write` of ``target(mask, accum, replace, changed=changed) << self``."""
+        return self.write(Output(target, mask, accum, replace, changed))
 
     def reported(self, changed: Any) -> None:
         """Told once ``changed`` holds the entries a write of this expression made new or
@@ -279,7 +306,7 @@ def write_plain(target: Any, value: Any) -> None:
     time that a small product's kernel does not cover)."""
     if (isinstance(value, Expression) and value.kind == target.kind and value._be is target._be
             and value.shape == target.shape):
-        if not value.write_into(target):
+        if not value.write(Output(target)):
             write_result(target, value.compute(None), None, None, False)
         return
     Updater(target).update(value)
@@ -291,7 +318,9 @@ recorder: Callable[[Updater, Any], bool] | None = None
 
 
 class Updater:
-    """An output with its mask, accumulator and replace flag: the left side of ``<<``."""
+    """An output with its mask, accumulator and replace flag: the left side of ``<<``, and the
+    executor of what is written into it (:meth:`update`).  Its :class:`Output` is built once,
+    as it is made, and handed to each expression written."""
 
     def __init__(self, target: Any, mask: Any = None, accum: Any = None, replace: bool = False,
                  changed: Any = None, input_mask: Any = None) -> None:
@@ -312,6 +341,7 @@ class Updater:
                 _check_mask(target, self.mask)
         if changed is not None:
             _check_changed(target, changed)
+        self.output = Output(target, self.mask, self.accum, self.replace, changed)
 
     def __lshift__(self, value: Any) -> None:
         self.update(value)
@@ -343,8 +373,7 @@ class Updater:
                 ops_indexing.assign(self, None, None, value)
             return
         expr = self._expression(value)
-        if self.mask is None and (expr.add_into(target, self.accum) if self.accum is not None
-                                  else expr.write_into(target)):
+        if expr.write(self.output):
             return
         result = expr.compute(self.mask)
         write_result(target, result, self.mask, self.accum, self.replace)
@@ -378,7 +407,7 @@ class Updater:
     def _report_expression(self, expr: Expression, C: Any, D: Any) -> None:
         """:meth:`_update_reporting` of an expression: its own one-pass write where it has one,
         else the product written and its changes found."""
-        if expr.report_into(C, self.mask, self.accum, self.replace, D):
+        if expr.write(self.output):
             return
         T = expr.compute(self.mask)
         fills = fills_gaps(C, self.mask, self.accum, self.replace)
@@ -595,9 +624,6 @@ def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -
     """Write the computed ``T`` into ``C`` under ``mask``, ``accum`` and ``replace``."""
     if C.kind == "Scalar":
         _write_scalar(C, T, accum)
-        return
-    if mask is not None and accum is None and getattr(T, "_under_mask", None) is mask and (replace or C.nvals == 0):
-        C._replace_with(T)  # T holds only entries the mask allows: computed under it (ops.mxm marks it)
         return
     be = C._be
     if C.kind == "Vector" and _bitmap.wants_bitmap(C, T, mask.parent if mask is not None else None):
