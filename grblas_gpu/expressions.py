@@ -20,7 +20,6 @@ computes the expression and writes the result by the rule above (:func:`write_re
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,12 +29,14 @@ import numpy as np
 from . import _bitmap
 from . import _sparse as sp
 from ._infix_methods import InfixMethods
+from ._input_mask import check_input_mask, with_input_mask
+from ._operations import operations, result_types
 from .backends import get_backend
 from .dtypes import DataType, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, GraphBLASError, InvalidValue, OutOfMemory
+from .infix import matmul, tag
 from .mask import Mask, as_mask
 from .operators import BinaryOp, Monoid, TypedBinaryOp, get_binary, typed_binary
-from .scalar import Scalar
 
 
 @dataclass(slots=True, eq=False)
@@ -134,8 +135,6 @@ class Expression(InfixMethods):
         if accum is not None:
             raise TypeError("new() takes no accum: the new object is empty, there is nothing to accumulate into")
         if opts.get("input_mask") is not None:
-            from ._input_mask import check_input_mask, with_input_mask
-
             check_input_mask(opts["input_mask"], mask)
             return with_input_mask(self, opts["input_mask"]).new(dtype, name=name)
         out = empty_like_expr(self, lookup_dtype(dtype) if dtype is not None else self.dtype, name)
@@ -162,8 +161,6 @@ class Expression(InfixMethods):
         (an expression with a Vector or Matrix is served by their ``__rmatmul__``)."""
         if not isinstance(other, Expression):
             return NotImplemented
-        from .infix import matmul, tag
-
         expr = matmul(self._result(), other._result())
         return expr if expr is NotImplemented else tag(expr, "matmul", self, other)
 
@@ -250,23 +247,10 @@ def empty_like_expr(expr: Expression, dtype: DataType, name: str | None) -> Any:
     """An empty output object that ``expr`` can be written into."""
     be = expr.backend
     if expr.kind == "Matrix":
-        return _collection_class("Matrix")(dtype, *expr.shape, backend=be, name=name)
+        return result_types.Matrix(dtype, *expr.shape, backend=be, name=name)
     if expr.kind == "Vector":
-        return _collection_class("Vector")(dtype, expr.shape[0], backend=be, name=name)
-    return Scalar(dtype, backend=be, name=name)
-
-
-@functools.cache
-def _collection_class(kind: str) -> type:
-    """The Matrix or Vector class, imported once on first need (their modules import this
-    one, so it cannot import them at the top)."""
-    if kind == "Matrix":
-        from .matrix import Matrix
-
-        return Matrix
-    from .vector import Vector
-
-    return Vector
+        return result_types.Vector(dtype, expr.shape[0], backend=be, name=name)
+    return result_types.Scalar(dtype, backend=be, name=name)
 
 
 class _Replace:
@@ -327,8 +311,6 @@ class Updater:
         self.target = target
         self.input_mask = input_mask
         if input_mask is not None:
-            from ._input_mask import check_input_mask
-
             check_input_mask(input_mask, mask)
         self.mask = as_mask(mask)
         self.accum = (accum if isinstance(accum, TypedBinaryOp) else get_binary(accum)) if accum is not None else None
@@ -349,8 +331,6 @@ class Updater:
     def update(self, value: Any) -> None:
         """Compute ``value`` and write it into the target by the mask/accumulate rule."""
         if self.input_mask is not None:
-            from ._input_mask import with_input_mask
-
             value = with_input_mask(value, self.input_mask)
         if recorder is not None and recorder(self, value):
             return
@@ -370,7 +350,7 @@ class Updater:
             if target.kind == "Scalar":
                 assign_scalar_value(self, value)
             else:
-                ops_indexing.assign(self, None, None, value)
+                operations.assign(self, None, None, value)
             return
         expr = self._expression(value)
         if expr.write(self.output):
@@ -494,11 +474,11 @@ class AssignTarget:
         if isinstance(value, (list, tuple, np.ndarray)):
             value = _dense_value(up.target, self.key, value)
         if up.changed is None:
-            ops_indexing.assign(up, *split_key(up.target, self.key), value)
+            operations.assign(up, *split_key(up.target, self.key), value)
             return
         _check_changed(up.target, up.changed)
         plain = Updater(up.target, up.mask, up.accum, up.replace)
-        report_changes(up.target, up.changed, lambda: ops_indexing.assign(plain, *split_key(up.target, self.key), value))
+        report_changes(up.target, up.changed, lambda: operations.assign(plain, *split_key(up.target, self.key), value))
 
 
 def _submask_message(region: str, mask: str) -> str:
@@ -520,7 +500,7 @@ def _dense_value(target: Any, key: Any, value: Any) -> Any:
     if arr.ndim != len(region.shape):
         raise DimensionMismatch(f"shape mismatch: a value of shape {arr.shape} for a region of shape "
                                 f"{tuple(region.shape)}")
-    cls: Any = _collection_class(region.kind)
+    cls: Any = result_types.of(region.kind)
     return cls.from_dense(arr, dtype=target.dtype if arr.dtype == object else None, backend=target.backend)
 
 
@@ -573,7 +553,7 @@ def is_scalar_like(value: Any) -> bool:
     """A Python/NumPy number, a Scalar, or an expression with a scalar result."""
     if isinstance(value, Expression):
         return value.kind == "Scalar"
-    return isinstance(value, (int, float, bool, np.generic, Scalar))
+    return isinstance(value, (int, float, bool, np.generic, result_types.Scalar))
 
 
 def as_expression(value: Any) -> Expression:
@@ -664,10 +644,6 @@ def assign_scalar_value(updater: Updater, value: Any) -> None:
         check_same_backend(updater.target, value)
         src = value.compute(None)
     else:
-        src = value if isinstance(value, Scalar) else Scalar.from_value(value)
+        scalar = result_types.Scalar
+        src = value if isinstance(value, scalar) else scalar.from_value(value)
     _write_scalar(updater.target, src, updater.accum)
-
-
-# At the end, and as a module: ops.indexing imports this one (so either may be loaded part-way
-# when the other asks); imported once here rather than in every call.
-from .ops import indexing as ops_indexing  # noqa: E402

@@ -1,1 +1,8 @@
-"""The operations: each builds a delayed Expression whose compute() gives the result T."""
+"""The operations: each builds a delayed Expression whose compute() gives the result T.
+
+Loading this package binds them into :data:`grblas_gpu._operations.operations`, through which
+the objects' methods and the executor, on the floors below, call them."""
+
+from . import indexing, multiply, mxm, reduction, structural
+
+__all__ = ["indexing", "multiply", "mxm", "reduction", "structural"]

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
+from .._operations import bind_operations
 from ..backends.operands import (
     SPMV_RESULT,
     CsrOperand,
@@ -35,6 +36,7 @@ from ..operators import TypedSemiring, typed_binary, typed_semiring
 from ..operators.base import Positions
 from ..scalar import Scalar
 from ..vector import Vector
+from .mxm import mxm_expr as planned_mxm
 from .structural import pattern_transposable, pattern_transpose
 
 # Which kernels the backend has, what sizes its pushes take, and the frontier shares below
@@ -631,9 +633,7 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
 
 def mxm_expr(A: Any, B: Any, op: Any) -> Expression:
     """``A B`` as an expression (planned by :mod:`.mxm`)."""
-    from .mxm import mxm_expr as planned
-
-    return planned(A, B, op)
+    return planned_mxm(A, B, op)
 
 
 def inner_expr(u: Any, v: Any, op: Any) -> Expression:
@@ -659,3 +659,7 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
         return s
 
     return Expression(f"inner({typed.name})", "Scalar", (), typed.out_type, u._be, compute, (u, v))
+
+
+bind_operations(mxm_expr=mxm_expr, mxv_expr=mxv_expr, vxm_expr=vxm_expr, transposed_mxv_expr=transposed_mxv_expr,
+                inner_expr=inner_expr)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
+from ..backends import get_backend
 from ..backends.operands import CsrOperand, CsrProduct, MaskOperand
 from ..dtypes import BOOL, unify
 from ..exceptions import DimensionMismatch, DomainMismatch, NotImplementedException, OutOfMemory
@@ -356,8 +357,6 @@ def _run(be: Any, method: str, sr: TypedSemiring, *operands: Any) -> CsrProduct:
 def _on_host(be: Any, method: str, sr: TypedSemiring, operands: tuple[Any, ...]) -> CsrProduct:
     """``method`` by the NumPy backend on host copies of the operands, its product moved back."""
     from dataclasses import fields, replace
-
-    from ..backends import get_backend
 
     def host(x: Any) -> Any:
         if x is None:
