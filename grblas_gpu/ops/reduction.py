@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
+from .. import agg
 from .._operations import bind_operations
 from ..expressions import Expression
 from ..mask import Mask
@@ -20,16 +21,12 @@ def is_aggregator(op: Any) -> bool:
     """Whether ``op`` is an aggregator (``agg.mean``, ``"argmin"``), reduced by :mod:`grblas_gpu.agg`."""
     if getattr(op, "kind", None) != "aggregator" and not isinstance(op, str):
         return False
-    from ..agg import is_aggregator as known
-
-    return known(op)
+    return agg.is_aggregator(op)
 
 
 def aggregate_expr(obj: Any, op: Any, axis: str, allow_empty: bool = True) -> Expression:
     """The reduction of ``obj`` by an aggregator (see :mod:`grblas_gpu.agg`)."""
-    from ..agg import aggregate_expr as expr
-
-    return expr(obj, op, axis, allow_empty)
+    return agg.aggregate_expr(obj, op, axis, allow_empty)
 
 
 def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
