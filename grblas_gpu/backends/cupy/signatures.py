@@ -20,7 +20,9 @@ is written from them (:func:`markdown_table`).
 from __future__ import annotations
 
 import functools
+import operator
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,15 +84,22 @@ class KernelSignature:
 
     def pack(self, **given: Any) -> tuple[Any, ...]:
         """Every argument of a launch, given by name, in the template's order."""
-        try:
-            packed = tuple(given[name] for name in self.params)
-        except KeyError:
-            packed = ()
-        if len(packed) != len(given) or len(given) != len(self.params):
-            missing, unknown = set(self.params) - set(given), set(given) - set(self.params)
-            raise TypeError(f"templates/{self.template} {{{{KERNEL}}}}{self.entry}: arguments missing "
-                            f"{sorted(missing)}, unknown {sorted(unknown)}")
-        return packed
+        if len(given) == len(self.params):
+            try:
+                return self._order(given)  # type: ignore[no-any-return]
+            except KeyError:
+                pass
+        missing, unknown = set(self.params) - set(given), set(given) - set(self.params)
+        raise TypeError(f"templates/{self.template} {{{{KERNEL}}}}{self.entry}: arguments missing "
+                        f"{sorted(missing)}, unknown {sorted(unknown)}")
+
+    @functools.cached_property
+    def _order(self) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+        """The arguments' values in the template's order, from a dict of them by name."""
+        if len(self.params) == 1:
+            name = self.params[0]
+            return lambda given: (given[name],)
+        return operator.itemgetter(*self.params)
 
 
 @functools.cache
