@@ -343,8 +343,8 @@ class NumpyBackend(Backend):
         Each block of rows' terms is combined into the result by the monoid's ``ufunc.at``, in
         row order, so a column's terms meet in the order a pull of the transpose reads them.
         Temporaries are bounded by a block (about 40 bytes an entry of it); no transpose, which
-        a loop of products would otherwise keep (as large as A), is built.  Columns the
-        ``mask`` excludes are not computed.
+        a loop of products would otherwise keep (as large as A), is built.  Columns where
+        ``col_mask`` is False (True with ``complement``) are not computed.
         """
         indptr, indices, values, ncols = a.indptr, a.indices, a.values, a.ncols
         x, x_present = u.values, u.present
