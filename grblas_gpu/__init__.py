@@ -10,8 +10,6 @@ from ._checkout import find_algorithms_beside_package
 
 find_algorithms_beside_package()
 
-# The operations first: loading them binds what the objects call (see _operations).
-from . import _broadcast, _scalar_ops, ops  # noqa: F401, I001
 from . import agg, descriptor, dtypes, exceptions, io, op, viz
 from . import operator_calls as _operator_calls  # noqa: F401 - binds the operators' call on objects
 from .backends import default_backend, get_backend, gpu_available, use_backend
@@ -74,6 +72,7 @@ from .operators import (
     semiring,
     unary,
 )
+from .ops import indexing as _indexing  # noqa: F401 - loading the operations binds what objects call
 from .scalar import Scalar
 from .vector import Vector
 
