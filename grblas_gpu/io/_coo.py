@@ -273,10 +273,17 @@ def compress(coo: Coo, *, constant: bool = False) -> Compressed | bool:
 
 
 def matrix_of(c: Compressed, coo: Coo, backend: str | None) -> Matrix:
-    """The Matrix holding ``c`` (of ``coo``'s shape and type)."""
+    """The Matrix holding ``c`` (of ``coo``'s shape and type).
+
+    On the CPU a CSR the readers made (sorted, no repeat, their own arrays) is held as it is:
+    ``from_csr``'s pass that checks a caller's arrays is not made again."""
+    from ..backends import get_backend
     from ..matrix import Matrix
 
     if c.by_row:
+        be = get_backend(backend)
+        if be.xp is np:
+            return Matrix._from_csr_parts(be, coo.dtype, coo.nrows, coo.ncols, c.ptr, c.idx, c.values)
         return Matrix.from_csr(c.ptr, c.idx, c.values, coo.ncols, dtype=coo.dtype, backend=backend)
     return Matrix.from_csc(c.ptr, c.idx, c.values, coo.nrows, dtype=coo.dtype, backend=backend)
 
