@@ -35,7 +35,7 @@ import numpy as np
 
 from ...operators import TypedSemiring
 from .launch import CHANGES, PreparedLaunch
-from .loop_codegen import loop_module
+from .loop_codegen import block_threads, loop_module
 
 __all__ = ["BATCHES", "BLOCK_ROWS", "FrontierLoop", "Run"]
 
@@ -51,7 +51,6 @@ many.  On an H100 a block's level cost grows with the frontier past about a row 
 with 1024; ``benchmarks/results/loops/block-rows.jsonl``)."""
 BLOCKS_PER_SM = 1
 _BLOCK = 512
-_BLOCK_KERNEL_THREADS = 1024  # GB_LOOP_BLOCK
 # Words of the state array (see the template).
 _STOP, _FRESH, _RAN, _COUNT, _HANDOVER, _BASE, _MOST, _SMALL, _BLOCK_LIMIT, _TOTAL = 0, 1, 2, 3, 6, 7, 8, 9, 10, 11
 _STATE_WORDS = 16
@@ -111,7 +110,7 @@ class FrontierLoop:
         self._args = (ptr, idx, values, self.c_bits, self.c, self._queues[0], self._queues[1], self._first_rows,
                       self._first, self._stamp, self._state)
         # The block kernel: C and the first frontier are the caller's arrays, given at each run.
-        self._block = PreparedLaunch(be._function(module, "block"), 1, _BLOCK_KERNEL_THREADS,
+        self._block = PreparedLaunch(be._function(module, "block"), 1, block_threads(semiring),
                                      (ptr, idx, values, CHANGES, CHANGES, self._queues[0], self._queues[1], CHANGES,
                                       CHANGES, self._stamp, self._state))
         self._graphs: dict[int, Any] = {}
