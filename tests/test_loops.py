@@ -120,6 +120,25 @@ def test_sssp(name: str, backend: str) -> None:
     np.testing.assert_allclose(dense(off, g.shape[0]), expected, rtol=1e-12)
 
 
+@pytest.mark.parametrize("name", list(GRAPHS))
+@pytest.mark.parametrize("dtype", ["INT64", "INT32", "UINT32"])
+def test_sssp_integer(name: str, dtype: str, backend: str) -> None:
+    """Integer weights: distances kept in a full vector with the type's largest value where no
+    path is known (the device loop's relax), never added to: scipy's distances, exactly."""
+    g = GRAPHS[name]()
+    g.data = np.ceil(g.data)
+    if dtype == "INT32" and name.startswith("path"):
+        g.data[::3] *= -1  # negative weights (a path has no cycle)
+    c = g.tocoo()
+    A = gb.Matrix.from_coo(c.row, c.col, c.data.astype(np.int64), nrows=g.shape[0], ncols=g.shape[1],
+                           dtype=dtype, backend=backend)
+    expected = csgraph.bellman_ford(g, indices=0)
+    for idx, vals in both(lambda: sssp(A, 0, method="bellman-ford")):
+        assert vals.dtype == np.dtype(dtype.lower())
+        np.testing.assert_array_equal(idx, np.flatnonzero(np.isfinite(expected)))
+        np.testing.assert_array_equal(vals, expected[idx].astype(vals.dtype))
+
+
 def widest_reference(g: sps.csr_matrix, source: int) -> np.ndarray:
     """Bottleneck widths by a Dijkstra-like search on the host (-inf: unreachable)."""
     n = g.shape[0]
