@@ -181,6 +181,19 @@ def test_connected_components(name: str, backend: str) -> None:
         np.testing.assert_array_equal(got, smallest[labels])
 
 
+@pytest.mark.parametrize("name", ["path 11", "random", "hub"])
+def test_connected_components_directed(name: str, backend: str) -> None:
+    """A directed graph: weak components; on the GPU with device loops on, rounds over the kept
+    pattern of A + A' on the device, off, two products a round: the same labels as scipy's."""
+    g = GRAPHS[name]()
+    A = matrix(g, backend)
+    count, labels = csgraph.connected_components(g, directed=True, connection="weak")
+    smallest = np.array([np.flatnonzero(labels == c).min() for c in range(count)])
+    for idx, got in both(lambda: connected_components(A)):
+        np.testing.assert_array_equal(idx, np.arange(g.shape[0]))
+        np.testing.assert_array_equal(got, smallest[labels])
+
+
 def test_handover(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """With handover limits of 2 vertices, levels go from the device loop to the ordinary
     statement and back as the frontier grows and shrinks: the same levels."""
