@@ -3,8 +3,8 @@ registry renders it, and the front end asks which semirings it takes, on any mac
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
-from functools import partial
 from typing import Any
 
 from ...dtypes import DataType
@@ -41,6 +41,7 @@ def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, pt
                            f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"step": "_step", "block": "_block"})
 
 
+@functools.lru_cache(maxsize=256)
 def loop_supported(semiring: TypedSemiring, claim: bool, vector_first: bool) -> bool:
     """Whether the loop kernel takes ``semiring``: a claim needs an ANY monoid, a relax a min
     or max one; the monoid's type, and the vector's where the product reads it, of 4 or 8
@@ -74,4 +75,4 @@ def registry_specs() -> Iterator[Any]:
                 for vf in (False, True):
                     if loop_supported(semiring, semiring.monoid.is_any, vf):
                         yield KernelSpec("loop", f"loop {name}[{semiring.mult.x_type}] {_layout(ptr, index)} "
-                                         f"vector_first={int(vf)}", partial(loop_module, semiring, index, vf, ptr))
+                                         f"vector_first={int(vf)}", functools.partial(loop_module, semiring, index, vf, ptr))
