@@ -19,7 +19,9 @@
 //   state[BLOCK_LIMIT] long (at most GB_LOOP_HELD: its queue is then also kept in shared
 //   memory), for at most state[MOST] iterations, from iteration state[BASE]; it leaves the
 //   state as the next `_step` expects it (BASE, the length; STOP, OVER and FRESH cleared) and
-//   RAN the iterations it ran.  (After a graph, the host writes BASE and MOST for it.)
+//   RAN the iterations it ran, and copies the state to the host's page-locked `host_state`.
+//   (After a graph, the host writes BASE and MOST for it.)  Given a claim's C by its entries
+//   (`seeds` of them, at `seed_rows`), it first makes C's bitmap (`size` positions) itself.
 // An iteration: a lane takes a frontier row; rows of up to 32 entries side by side, a lane
 // each, GB_LOOP_UNROLL entries at a time (their loads and atomics issued together), longer
 // rows by the whole warp; each term claims C's empty position (an atomic or on C's presence)
@@ -242,6 +244,19 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
     }
 }
 
+// C's bitmap made from its entries by the block (no launches for it).
+__device__ __forceinline__ void sow(bool* c_bits, T* c, const int64_t* __restrict__ rows, const T* __restrict__ vals,
+                                 long long count, long long size) {
+    for (long long p = threadIdx.x; p < size; p += GB_LOOP_BLOCK) c_bits[p] = false;
+    __syncthreads();
+    for (long long e = threadIdx.x; e < count; e += GB_LOOP_BLOCK) {
+        const long long r = rows[e];
+        c_bits[r] = true;
+        c[r] = vals[e];
+    }
+    __syncthreads();
+}
+
 }  // namespace
 
 extern "C" __global__ void {{KERNEL}}_step(
@@ -293,9 +308,14 @@ extern "C" __global__ void {{KERNEL}}_step(
 extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
-        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state) {
+        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
+        const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long size,
+        volatile long long* host_state) {
     __shared__ int held[2][GB_LOOP_HELD];
     __shared__ unsigned long long counts[3];
+    if constexpr (M::is_any) {  // (a claim's C only: the relax's registers are all taken)
+        if (seeds > 0) sow(c_bits, c, seed_rows, seed, seeds, size);  // C given by its entries
+    }
     const int base = (int)state[GB_LOOP_BASE];
     const long long most = state[GB_LOOP_MOST];
     const long long limit = min(state[GB_LOOP_BLOCK_LIMIT], (long long)GB_LOOP_HELD);
@@ -344,5 +364,8 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         state[GB_LOOP_STOP] = 0;
         state[GB_LOOP_OVER] = 0;
         if (ran > 0) state[GB_LOOP_FRESH] = 0;
+        __threadfence();
+        // The state for the host too (page-locked memory, mapped: no copy after the launch).
+        for (int w = 0; w <= GB_LOOP_OVER; ++w) host_state[w] = state[w];
     }
 }
