@@ -7,16 +7,13 @@ levels of a few hundred vertices each, that is all of its time.  Here an iterati
 the kernels of ``templates/loop_push.cu``, whose frontier is a queue in device memory and whose
 loop state (queue lengths, stop flags, the iteration's place) is device memory too:
 
-- while the frontier is small (at most :data:`BLOCK_ROWS` rows, holding at most
-  :data:`BLOCK_ENTRIES` entries), one block runs iteration after iteration with a block
-  barrier between them, the queue also held in shared memory: one launch for all of a mesh's
-  levels, a level costing a few dependent memory accesses; the block writes the loop state
-  to the host's page-locked buffer as it ends, and makes a BFS's output bitmap as it starts;
+- while the frontier is small (at most :data:`BLOCK_ROWS` rows), one block runs iteration
+  after iteration with a block barrier between them, the queue also held in shared memory:
+  one launch for all of a mesh's levels, a level costing a few dependent memory accesses;
 - a larger frontier is taken by k launches of the grid-wide kernel captured once as a CUDA
   graph and replayed: a batch of k iterations costs one graph launch and one read of the
   state; a kernel that finds the frontier small again (half of :data:`BLOCK_ROWS`) or empty
-  stops the batch, and the block kernel goes on (after a frontier of too many entries, the
-  graphs go on to the end).  (CuPy exposes no conditional graph nodes,
+  stops the batch, and the block kernel goes on.  (CuPy exposes no conditional graph nodes,
   which would spare the read: the batch is the fallback the driver always has.)
 
 The block kernel works on the caller's arrays (its launch is packed once, its pointers
@@ -40,7 +37,7 @@ from ...operators import TypedSemiring
 from .launch import CHANGES, PreparedLaunch
 from .loop_codegen import block_threads, loop_module
 
-__all__ = ["BATCHES", "BLOCK_ENTRIES", "BLOCK_ROWS", "FrontierLoop", "Run"]
+__all__ = ["BATCHES", "BLOCK_ROWS", "FrontierLoop", "Run"]
 
 BATCHES = (6, 36, 126)
 """Iterations per graph launch: the first batch, the second, then every later one (a short
@@ -52,16 +49,10 @@ template: its queue is then held in shared memory too); the graphs hand back to 
 many.  On an H100 a block's level cost grows with the frontier past about a row a thread
 (grid 2000 x 2000 BFS: 34.5 ms with 4096, 20.8 ms with 1024; SSSP on the grids 10-30% faster
 with 1024; ``benchmarks/results/loops/block-rows.jsonl``)."""
-BLOCK_ENTRIES = 8192
-"""A frontier whose rows hold more entries than this goes to the graphs whatever its length
-(and the run stays there): one block takes a power-law graph's levels slowly, all of their
-entries through one SM (a 1,024-vertex Kronecker graph's BFS, from its hub, spent about 70 us
-in the block kernel).  A mesh's frontier of :data:`BLOCK_ROWS` rows holds about 4,096."""
 BLOCKS_PER_SM = 1
 _BLOCK = 512
 # Words of the state array (see the template).
 _STOP, _FRESH, _RAN, _COUNT, _HANDOVER, _BASE, _MOST, _SMALL, _BLOCK_LIMIT, _TOTAL = 0, 1, 2, 3, 6, 7, 8, 9, 10, 11
-_HEAVY, _ENTRY_LIMIT = 13, 14
 _STATE_WORDS = 16
 _D2D = cupy.cuda.runtime.memcpyDeviceToDevice
 _D2H = cupy.cuda.runtime.memcpyDeviceToHost
@@ -164,15 +155,12 @@ class FrontierLoop:
         host[:] = 0
         host[_FRESH], host[_COUNT], host[_HANDOVER] = 1, m, handover
         host[_SMALL], host[_BLOCK_LIMIT], host[_MOST] = block_limit // 2, block_limit, limit
-        host[_ENTRY_LIMIT] = BLOCK_ENTRIES
         _copy(state, self._host_address, self._state.nbytes, _H2D, sp)
         if self._stamp is not None:
             cupy.cuda.runtime.memsetAsync(self._stamp.data.ptr, 0, self._stamp.nbytes, sp)
         ran, place, count, held, batch = 0, 0, m, False, 0  # held: C is in the loop's buffers
-        heavy = False  # the block kernel met a frontier of many entries: graphs from then on
         while ran < limit and 0 < count <= handover:
-            block = count <= block_limit and not heavy
-            if block:
+            if count <= block_limit:
                 if ran:  # (after a graph: the device's BASE is where that graph began)
                     host[_BASE], host[_MOST] = place, limit - ran
                     _copy(state + 8 * _BASE, self._host_address + 8 * _BASE, 16, _H2D, sp)
@@ -192,11 +180,8 @@ class FrontierLoop:
             done = int(host[_RAN])
             ran, place = ran + done, (place + done) % 6
             count = int(host[_COUNT + place % 3])
-            if done == 0 and (count > block_limit or heavy):
+            if done == 0 and count > block_limit:
                 break  # (a graph stopped at once: not expected; the caller goes on as usual)
-            if block and host[_HEAVY]:  # the graphs go on until the frontier is empty (or the run ends)
-                heavy, host[_SMALL] = True, 0
-                _copy(state + 8 * _SMALL, self._host_address + 8 * _SMALL, 8, _H2D, sp)
         if held:
             _copy(c.data.ptr, self.c.data.ptr, c.nbytes, _D2D, sp)
             if c_bits is not None:

@@ -17,12 +17,10 @@ __all__ = ["CLAIM_BLOCK_THREADS", "RELAX_BLOCK_THREADS", "block_threads", "loop_
 
 CLAIM_BLOCK_THREADS = 1024
 """Threads of the block kernel (one block running iteration after iteration) for a claim."""
-RELAX_BLOCK_THREADS = 640
+RELAX_BLOCK_THREADS = 768
 """The same for a relax: its compare-and-swaps keep C's old values and what each swap saw
-in registers (an 8-byte type: four terms in flight take 16 more than a claim's), 80 to 96 a
-thread, which a block of 1,024 threads (64 a thread) spills to local memory (640: 96 a
-thread).  On an H100 the spill did not show (grid 1000 SSSP 33.3 ms with 1,024 threads,
-33.1-33.2 ms with 768)."""
+in registers (an 8-byte type: four terms in flight take 16 more than a claim's), about 80 a
+thread, which a block of 1,024 threads (64 a thread) would spill to local memory."""
 
 
 def block_threads(semiring: TypedSemiring) -> int:

@@ -17,9 +17,7 @@
 // - `_block`, one block of GB_LOOP_BLOCK threads running iteration after iteration with a
 //   block barrier between them (no launch per iteration), while the frontier is at most
 //   state[BLOCK_LIMIT] long (at most GB_LOOP_HELD: its queue is then also kept in shared
-//   memory) and its rows hold at most state[ENTRY_LIMIT] entries (counted as it is queued;
-//   past it the block stops and sets HEAVY: the grid-wide kernel's work), for at most
-//   state[MOST] iterations, from iteration state[BASE]; it leaves the
+//   memory), for at most state[MOST] iterations, from iteration state[BASE]; it leaves the
 //   state as the next `_step` expects it (BASE, the length; STOP, OVER and FRESH cleared) and
 //   RAN the iterations it ran, and copies the state to the host's page-locked `host_state`.
 //   (After a graph, the host writes BASE and MOST for it.)  Given a claim's C by its entries
@@ -42,8 +40,6 @@
 #define GB_LOOP_BLOCK_LIMIT 10
 #define GB_LOOP_TOTAL 11
 #define GB_LOOP_OVER 12
-#define GB_LOOP_HEAVY 13
-#define GB_LOOP_ENTRY_LIMIT 14
 #define GB_LOOP_UNROLL 4
 #define GB_LOOP_BLOCK {{BLOCK_THREADS}}
 #define GB_LOOP_HELD 4096
@@ -64,7 +60,6 @@ struct {{KERNEL}}_level {
     int* stamp;
     long long* state;
     unsigned long long* cout;  // the next frontier's length (global or shared memory)
-    unsigned long long* wout;  // the block kernel's: the entries of the next frontier's rows (shared)
     int cin;               // the frontier's length (below 2**31: positions are)
     long long handover;        // a next frontier past it sets STOP (the block kernel: no limit)
     bool fresh;
@@ -182,23 +177,14 @@ __device__ __forceinline__ void visit(const {{KERNEL}}_level& L, int k, {{XV}} x
     }
 }
 
-// The block kernel's: fetch into L1 the first columns of the rows just queued (where live[u];
-// see `prefetch_l1`), and add their entries to the next frontier's (one atomic a warp; the row
-// ends share the cache lines of the row pointers just loaded).
+// Fetch into L1 the first columns of the rows just queued (where live[u]; see `prefetch_l1`).
 template <bool BLOCK, int N>
-__device__ __forceinline__ void fetch_rows(const {{KERNEL}}_level& L, const bool (&live)[N], const int (&r)[N],
-                                           const P (&row_at)[N]) {
+__device__ __forceinline__ void fetch_rows(const {{KERNEL}}_level& L, const bool (&live)[N], const P (&row_at)[N]) {
     if constexpr (BLOCK) {
-        unsigned entries = 0u;
 #pragma unroll
         for (int u = 0; u < N; ++u) {
-            if (live[u]) {
-                prefetch_l1(&L.indices[row_at[u]]);
-                entries += (unsigned)(L.indptr[r[u] + 1] - row_at[u]);  // (at most LONGEST_ROW a row)
-            }
+            if (live[u]) prefetch_l1(&L.indices[row_at[u]]);
         }
-        entries = __reduce_add_sync(0xffffffffu, entries);
-        if ((threadIdx.x & 31) == 0 && entries != 0u) atomicAdd(L.wout, (unsigned long long)entries);
     }
 }
 
@@ -237,7 +223,7 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
             }
             visit<BLOCK, GB_LOOP_UNROLL>(L, k, xk, p, r, live, row_at);
             enqueue<BLOCK, GB_LOOP_UNROLL>(L, live, r);
-            fetch_rows<BLOCK, GB_LOOP_UNROLL>(L, live, r, row_at);
+            fetch_rows<BLOCK, GB_LOOP_UNROLL>(L, live, row_at);
         }
         unsigned todo = __ballot_sync(0xffffffffu, !short_row);
         while (todo != 0u) {
@@ -252,7 +238,7 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
                 int r[1] = {live[0] ? (int)L.indices[p[0]] : 0};
                 visit<BLOCK, 1>(L, row, row_x, p, r, live, row_at);
                 enqueue<BLOCK, 1>(L, live, r);
-                fetch_rows<BLOCK, 1>(L, live, r, row_at);
+                fetch_rows<BLOCK, 1>(L, live, row_at);
             }
         }
     }
@@ -311,7 +297,6 @@ extern "C" __global__ void {{KERNEL}}_step(
     L.stamp = stamp;
     L.state = state;
     L.cout = (unsigned long long*)&state[GB_LOOP_COUNT + (i + 1) % 3];
-    L.wout = nullptr;
     L.cin = (int)cin;
     L.handover = state[GB_LOOP_HANDOVER];
     L.fresh = fresh;
@@ -327,7 +312,7 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long size,
         volatile long long* host_state) {
     __shared__ int held[2][GB_LOOP_HELD];
-    __shared__ unsigned long long counts[3], weights[3];  // the frontiers' lengths and entries
+    __shared__ unsigned long long counts[3];
     if constexpr (M::is_any) {  // (a claim's C only: the relax's registers are all taken)
         if (seeds > 0) sow(c_bits, c, seed_rows, seed, seeds, size);  // C given by its entries
     }
@@ -335,11 +320,9 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
     const long long most = state[GB_LOOP_MOST];
     const long long limit = min(state[GB_LOOP_BLOCK_LIMIT], (long long)GB_LOOP_HELD);
     const bool fresh = state[GB_LOOP_FRESH] != 0;
-    const unsigned long long entry_limit = (unsigned long long)state[GB_LOOP_ENTRY_LIMIT];
     if (threadIdx.x == 0) {
         counts[base % 3] = (unsigned long long)state[GB_LOOP_COUNT + base % 3];
         counts[(base + 1) % 3] = 0ull;
-        weights[base % 3] = weights[(base + 1) % 3] = 0ull;  // (the first frontier's: not known)
     }
     __syncthreads();
     {{KERNEL}}_level L;
@@ -355,22 +338,15 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
     L.handover = 0x7fffffffffffffffLL;
     long long ran = 0;
     int i = base;
-    bool heavy = false;
     while (ran < most) {
         const long long cin = (long long)counts[i % 3];
         if (cin == 0 || cin > limit) break;  // (limit: at most GB_LOOP_HELD)
-        heavy = weights[i % 3] > entry_limit;  // rows of many entries: the grid-wide kernel's work
-        if (heavy) break;
-        if (threadIdx.x == 0) {  // read at the last iteration, written at the next
-            counts[(i + 2) % 3] = 0ull;
-            weights[(i + 2) % 3] = 0ull;
-        }
+        if (threadIdx.x == 0) counts[(i + 2) % 3] = 0ull;  // read at the last iteration, written at the next
         L.qin = (i & 1) ? q1 : q0;
         L.qin_held = ran > 0 ? held[i & 1] : nullptr;  // (the first iteration's frontier is in global memory)
         L.qout = (i & 1) ? q0 : q1;
         L.qout_held = held[(i + 1) & 1];
         L.cout = &counts[(i + 1) % 3];
-        L.wout = &weights[(i + 1) % 3];
         L.cin = (int)cin;
         L.fresh = fresh && ran == 0;
         L.mark = 1 + (i & 1);
@@ -387,10 +363,9 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         state[GB_LOOP_RAN] = ran;
         state[GB_LOOP_STOP] = 0;
         state[GB_LOOP_OVER] = 0;
-        state[GB_LOOP_HEAVY] = heavy ? 1 : 0;
         if (ran > 0) state[GB_LOOP_FRESH] = 0;
         __threadfence();
         // The state for the host too (page-locked memory, mapped: no copy after the launch).
-        for (int w = 0; w <= GB_LOOP_HEAVY; ++w) host_state[w] = state[w];
+        for (int w = 0; w <= GB_LOOP_OVER; ++w) host_state[w] = state[w];
     }
 }
