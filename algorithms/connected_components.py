@@ -7,6 +7,7 @@ import numpy as np
 from grblas_gpu import BOOL, INT64, Matrix, Vector, binary, semiring
 from grblas_gpu.dask.spmd import spmd
 from grblas_gpu.loops import frontier_loop, may_run_on_device
+from grblas_gpu.progress import tick
 
 from ._checks import check_numeric, check_square, check_vertex_memory
 
@@ -57,9 +58,11 @@ def connected_components(A: Matrix) -> Vector:
     frontier = labels.dup()
     if symmetric:  # a round is one statement (on the GPU, rounds replayed on the device)
         for _ in frontier_loop(frontier, A):
+            tick("connected_components")
             labels(binary.min, changed=frontier) << A.mxv(frontier, send)
         return labels
     while frontier.nvals:
+        tick("connected_components")
         sent = frontier
         frontier = A.mxv(sent, send).new()
         if not symmetric:

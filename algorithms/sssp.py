@@ -8,6 +8,7 @@ from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid, select, semi
 from grblas_gpu.dask.spmd import spmd
 from grblas_gpu.exceptions import InvalidValue
 from grblas_gpu.loops import frontier_loop
+from grblas_gpu.progress import tick
 
 from ._checks import check_no_nan, check_numeric, check_source, check_square, check_vertex_memory
 from .delta_stepping import choose_method, delta_stepping
@@ -92,6 +93,7 @@ def _sssp(A: Matrix, source: int) -> Vector:
     dist(binary.min) << frontier
     dense = A.dtype.is_float  # a +inf term changes nothing; an integer's largest value plus w would wrap
     for _ in frontier_loop(frontier, A, limit=n):  # on the GPU, small frontiers' rounds on the device
+        tick("sssp", n)
         if dense and frontier.nvals >= n * DENSE_FRONTIER:
             frontier << frontier.ewise_add(dist, binary.first)  # the others' distances as they are
         # Paths one edge longer than the last frontier's: dist keeps the shorter, and the
