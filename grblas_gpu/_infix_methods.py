@@ -79,11 +79,14 @@ def _binary_method(op_name: str, *, outer: bool = False, union: bool = False, re
     return method
 
 
-def _inplace_method(op_name: str, *, outer: bool = False, union: bool = False) -> Any:
+def _inplace_method(op_name: str, *, outer: bool = False, union: bool = False, accumulates: bool = False) -> Any:
     def method(self: Any, other: Any) -> Any:
         _writable(self, f"in-place {op_name}")
         if _kind(self) not in ("Matrix", "Vector", "Scalar") or not hasattr(self, "__lshift__"):
             raise TypeError(f"in-place {op_name} needs a Vector, Matrix or Scalar on the left, not an expression")
+        if accumulates and _accumulates_into(self, other):
+            self(_operator(op_name)) << other
+            return self
         expr = call_op(self, other, _operator(op_name), outer=outer, union=union)
         if expr is NotImplemented:
             return NotImplemented
@@ -94,6 +97,16 @@ def _inplace_method(op_name: str, *, outer: bool = False, union: bool = False) -
     return method
 
 
+def _accumulates_into(self: Any, other: Any) -> bool:
+    """Whether python-graphblas writes ``self += other`` as ``self(plus) << other`` (typed by
+    self's type alone): an object or expression of self's own shape, or anything into a
+    Scalar; a scalar added to a collection, or a Vector to a Matrix, is ``self << self + other``."""
+    mine, theirs = _kind(self), _kind(other)
+    if mine == "Scalar":
+        return theirs in ("Scalar", None)
+    return theirs in ("Vector", "Matrix") and not (theirs == "Vector" and mine == "Matrix")
+
+
 class InfixMethods:
     """The infix operators of Vector, Matrix, Scalar and their expressions."""
 
@@ -101,7 +114,7 @@ class InfixMethods:
 
     __add__ = _binary_method("plus", outer=True)
     __radd__ = _binary_method("plus", outer=True, reflected=True)
-    __iadd__ = _inplace_method("plus", outer=True)
+    __iadd__ = _inplace_method("plus", outer=True, accumulates=True)
     __sub__ = _binary_method("minus", union=True)
     __rsub__ = _binary_method("minus", union=True, reflected=True)
     __isub__ = _inplace_method("minus", union=True)

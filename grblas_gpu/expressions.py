@@ -32,7 +32,7 @@ from ._infix_methods import InfixMethods
 from ._input_mask import check_input_mask, with_input_mask
 from ._operations import operations, result_types
 from .backends import get_backend
-from .dtypes import DataType, lookup_dtype, unify
+from .dtypes import DataType, lookup_dtype
 from .exceptions import DimensionMismatch, DomainMismatch, GraphBLASError, InvalidValue, OutOfMemory
 from .infix import matmul, tag
 from .mask import Mask, as_mask
@@ -414,7 +414,7 @@ class Updater:
             write_result(C, T, None, accum, False)
             write_result(D, T, None, None, False)
             return
-        if accum is not None and _bitmap.add_reporting(C, T, typed_binary(accum, unify(C.dtype, T.dtype)), D):
+        if accum is not None and _bitmap.add_reporting(C, T, typed_binary(accum, C.dtype), D):
             return
         report_changes(C, D, lambda: write_result(C, T, self.mask, self.accum, self.replace))
 
@@ -626,7 +626,7 @@ def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -
         return
     be = C._be
     if C.kind == "Vector" and _bitmap.wants_bitmap(C, T, mask.parent if mask is not None else None):
-        op = typed_binary(accum, unify(C.dtype, T.dtype)) if accum is not None else None
+        op = typed_binary(accum, C.dtype) if accum is not None else None
         _bitmap.write_vector(C, T, mask, op, replace)
         return
     if mask is None and accum is None:
@@ -635,7 +635,7 @@ def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -
     ks = C._keyspace([C, T] + ([mask.parent] if mask is not None else []))
     c, t = C._entries(ks), T._entries(ks)
     if accum is not None:
-        op = typed_binary(accum, unify(C.dtype, T.dtype))
+        op = typed_binary(accum, C.dtype)
         z = sp.union(be, c, t, op, C.dtype, pos_of=C._positions_of(ks, same=True))
     else:
         z = sp.Entries(t.keys, be.cast(t.values, C.dtype))
@@ -652,7 +652,7 @@ def _write_scalar(C: Any, T: Any, accum: Any) -> None:
     if accum is None or C.is_empty:
         C._take_value(T)
     elif not T.is_empty:
-        op = typed_binary(accum, unify(C.dtype, T.dtype))
+        op = typed_binary(accum, C.dtype)
         z = op(np.asarray(C._value).astype(op.x_type.np_type), np.asarray(T._value).astype(op.y_type.np_type))
         C._set_value(z[()], op.out_type)
 

@@ -420,7 +420,7 @@ def write(C: Obj, T: Obj, mask: Obj | None = None, accum: str | BinOp | None = N
         Z = T.astype(ct)
     else:
         op = BINARY[accum] if isinstance(accum, str) else accum
-        t = unify(C.dtype, T.dtype)
+        t = ct  # an untyped accumulator takes C's type (python-graphblas's get_typed_op(accum, C.dtype))
         both = C.present & T.present
         zv = np.where(T.present, cast(T.values, ct), C.values)
         if both.any():

@@ -194,7 +194,7 @@ def test_bare_mask_is_value_mask(backend: str) -> None:
 
 @pytest.mark.parametrize("dtype_out", ["INT8", "FP32", "BOOL"])
 def test_output_type_cast(backend: str, dtype_out: str) -> None:
-    """T is computed in the semiring's type, then cast C-style to C's type (accumulated in unify(C, T))."""
+    """T is computed in the semiring's type, then cast C-style to C's type (accumulated in C's type)."""
     A, B = inputs(11, "FP64")
     A.values *= 37.3  # products beyond INT8's range and with fractions
     C0 = ref.random(np.random.default_rng(12), (5, 4), np.dtype(getattr(gb.dtypes, dtype_out).np_type))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..exceptions import InvalidValue
-from . import catalog
+from . import catalog, ufuncs  # noqa: F401 - ufuncs adds its operators to the catalog
 from .base import (
     BinaryOp,
     IndexUnaryOp,

@@ -146,6 +146,42 @@ template <typename T> __device__ __forceinline__ T gb_round(T x) { return round(
 template <typename T> __device__ __forceinline__ T gb_sign(T x) {
     return x > 0 ? (T)1 : (x < 0 ? (T)-1 : x);
 }
+// NumPy's ufuncs (operators/ufuncs.py)
+// gcd and lcm of the magnitudes in uint64 (|INT64_MIN| fits), cast back: NumPy's npy_gcdu.
+__device__ __forceinline__ uint64_t gb_gcdu(uint64_t a, uint64_t b) {
+    while (b != 0) { uint64_t r = a % b; a = b; b = r; }
+    return a;
+}
+template <typename T> __device__ __forceinline__ uint64_t gb_magnitude(T x) {
+    return x < 0 ? (uint64_t)0 - (uint64_t)(int64_t)x : (uint64_t)x;
+}
+template <typename T> __device__ __forceinline__ T gb_gcd(T x, T y) {
+    return (T)gb_gcdu(gb_magnitude<T>(x), gb_magnitude<T>(y));
+}
+template <typename T> __device__ __forceinline__ T gb_lcm(T x, T y) {
+    uint64_t a = gb_magnitude<T>(x), b = gb_magnitude<T>(y), g = gb_gcdu(a, b);
+    return g == 0 ? (T)0 : (T)(a / g * b);
+}
+template <typename T> __device__ __forceinline__ T gb_logaddexp(T x, T y) {
+    if (x == y) return x + (T)0.6931471805599453;  // also +-inf with itself
+    T d = x - y;
+    if (d > 0) return x + log1p(exp(-d));
+    if (d <= 0) return y + log1p(exp(d));
+    return d;  // NaN
+}
+template <typename T> __device__ __forceinline__ T gb_logaddexp2(T x, T y) {
+    if (x == y) return x + (T)1;
+    T d = x - y;
+    if (d > 0) return x + log1p(exp2(-d)) * (T)1.4426950408889634;
+    if (d <= 0) return y + log1p(exp2(d)) * (T)1.4426950408889634;
+    return d;
+}
+template <typename T, typename Y> __device__ __forceinline__ T gb_shl(T x, Y y) {
+    return (uint64_t)y < sizeof(T) * 8 ? (T)((uint64_t)x << (uint64_t)y) : (T)0;
+}
+template <typename T, typename Y> __device__ __forceinline__ T gb_shr(T x, Y y) {
+    return (uint64_t)y < sizeof(T) * 8 ? (T)(x >> (uint64_t)y) : (T)(x < 0 ? -1 : 0);
+}
 """
 
 

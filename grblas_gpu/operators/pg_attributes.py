@@ -27,6 +27,7 @@ from .base import (
     UnaryOp,
 )
 from .catalog import BINARY, MONOID
+from .ufuncs import UFUNC_BINARY, UFUNC_MONOID, UFUNC_UNARY
 
 NUMPY_UNARY = {
     "negative": "ainv", "absolute": "abs", "fabs": "abs", "sqrt": "sqrt", "cbrt": "cbrt", "exp": "exp",
@@ -49,6 +50,9 @@ NUMPY_MONOID = {
     "bitwise_and": "band", "bitwise_or": "bor", "bitwise_xor": "bxor",
     "equal": "eq",
 }
+NUMPY_UNARY.update(UFUNC_UNARY)
+NUMPY_BINARY.update(UFUNC_BINARY)
+NUMPY_MONOID.update(UFUNC_MONOID)
 
 # Operators equal to themselves with the operands swapped, and the pairs that swap into each other.
 _COMMUTATIVE = {"plus", "times", "max", "min", "eq", "ne", "land", "lor", "lxor", "lxnor", "band", "bor",

@@ -15,7 +15,7 @@ import numpy as np
 from .. import _bitmap
 from .. import _sparse as sp
 from .._operations import bind_operations
-from ..dtypes import cast_scalar, dtype_of_value, lookup_dtype, unify
+from ..dtypes import cast_scalar, dtype_of_value, lookup_dtype
 from ..exceptions import DimensionMismatch, DomainMismatch
 from ..expressions import (
     Expression,
@@ -206,7 +206,7 @@ def _assign_scalar_everywhere(updater: Updater, value: Any) -> bool:
         _bitmap.assign_scalar(C, cast_scalar(cast_scalar(raw, t), C.dtype), updater.mask, updater.replace)
         return True
 
-    op = typed_binary(updater.accum, unify(C.dtype, t)) if updater.accum is not None else None
+    op = typed_binary(updater.accum, C.dtype) if updater.accum is not None else None
     _bitmap.write_vector(C, Vector.from_scalar(raw, C.size, t, backend=C.backend), updater.mask, op, updater.replace)
     return True
 
@@ -350,7 +350,7 @@ def _assigned(C: Any, S: Any, I: Any, J: Any, accum: Any) -> Any:
     if accum is None:
         region = sp.Entries(s.keys, be.cast(s.values, C.dtype))
     else:
-        op = typed_binary(accum, unify(C.dtype, S.dtype))
+        op = typed_binary(accum, C.dtype)
         region = sp.union(be, c.take(inside), s, op, C.dtype, C._positions_of(ks))
     return C._from_entries(sp.merge_disjoint(be, [outside, region], C.dtype), ks, C.dtype)
 
