@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from grblas_gpu import BOOL, INT64, Matrix, Vector, binary, semiring
+from grblas_gpu import INT64, Matrix, Vector, binary, semiring
 from grblas_gpu.dask.spmd import spmd
-from grblas_gpu.loops import frontier_loop, may_run_on_device
+from grblas_gpu.loops import frontier_loop
 from grblas_gpu.progress import tick
 
 from ._checks import check_numeric, check_square, check_vertex_memory
@@ -19,9 +19,8 @@ def connected_components(A: Matrix) -> Vector:
     """Component label of every vertex: the smallest vertex id in its component (INT64).
 
     Edge directions are ignored (weakly connected components): the algorithm
-    works on the symmetric pattern ``S = A + A'``, as ``S x = A x (min) A' x`` (A' is
-    A's kept transpose, or A itself when symmetric; S itself is built only on the GPU, see
-    below).
+    works on the symmetric pattern ``S = A + A'``, as ``S x = A x (min) A' x`` (no copy
+    of the graph is made; A' is A's kept transpose, or A itself when symmetric).
 
     Math: start with ``label[v] = v``.  Each round, every vertex takes the smallest
     label among itself and its neighbours: ``label <- label min (S min.second label)``
@@ -30,10 +29,6 @@ def connected_components(A: Matrix) -> Vector:
     symmetric A a round is ``labels(min, changed=frontier) << A min.second frontier``.  The
     labels stop changing after at most ``diameter`` rounds, when every vertex holds
     the smallest id of its component.
-
-    On the GPU, where the device loop may take A (short rows), a directed A's rounds run on
-    ``S`` itself, made once and kept with A (up to twice A's entries), so that a round is one
-    statement there too.
 
     Semiring: ``min_second``.  Every vertex gets an entry (isolated ones keep their id).
 
@@ -45,13 +40,12 @@ def connected_components(A: Matrix) -> Vector:
     check_numeric(A, "connected_components")
     check_vertex_memory(A, "connected_components", 48, host_per_vertex=8)
     n = A.nrows
-    # Off the device loop S = A + A' is not built: labels travel along A and, unless A is
-    # symmetric, along A' too (A's transpose, built once and kept with A; finding out builds
-    # it).  min_second never reads the matrix's values.
+    # S = A + A' is never built (it would cost up to twice A's entries, beyond the 1.5x of
+    # A's CSR that an algorithm may hold): labels travel along A and, unless A is symmetric,
+    # along A' too (from A's own rows where the backend can, else through A's kept transpose).  So a directed
+    # A's round is two statements, which the device loop does not take.  min_second never
+    # reads the matrix's values.
     symmetric = A.is_symmetric
-    if not symmetric and may_run_on_device(A):  # one statement a round, over S (made once, kept with A)
-        G = A
-        A, symmetric = G._memo("symmetric pattern", lambda: _symmetric_pattern(G)), True
     send = semiring.min_second[INT64]
     ids = np.arange(n, dtype=np.int64)
     labels = Vector.from_coo(ids, ids, size=n, dtype=INT64, backend=A.backend)
@@ -72,9 +66,3 @@ def connected_components(A: Matrix) -> Vector:
         labels(binary.min) << frontier
     return labels
 
-
-def _symmetric_pattern(A: Matrix) -> Matrix:
-    """``S = A + A'`` as a BOOL pattern (every value true), declared symmetric."""
-    S = A.ewise_add(A.T, binary.pair).new(BOOL)
-    S.is_symmetric = True
-    return S

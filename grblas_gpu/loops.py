@@ -42,7 +42,7 @@ from . import expressions
 from .operators import TypedSemiring, typed_binary
 from .vector import Vector
 
-__all__ = ["HANDOVER_SHARE", "device_form", "device_loops", "frontier_loop", "may_run_on_device"]
+__all__ = ["HANDOVER_SHARE", "device_form", "device_loops", "frontier_loop"]
 
 HANDOVER_SHARE = 0.1
 """A frontier holding more than this share of the vertices (and more than
@@ -73,14 +73,6 @@ def device_loops(enabled: bool) -> Iterator[None]:
         yield
     finally:
         _enabled = before
-
-
-def may_run_on_device(matrix: Any) -> bool:
-    """Whether :func:`frontier_loop` may run a loop over ``matrix`` on the device: device
-    loops on, ``matrix`` on the GPU and its rows no longer than :data:`LONGEST_ROW` (an
-    algorithm may then choose a form of its loop that the device takes)."""
-    return (_enabled and getattr(getattr(matrix, "_be", None), "name", None) == "cupy"
-            and matrix._longest_row() <= LONGEST_ROW)
 
 
 def frontier_loop(frontier: Vector, matrix: Any = None, limit: int | None = None) -> Iterator[int]:
