@@ -183,8 +183,8 @@ def test_connected_components(name: str, backend: str) -> None:
 
 @pytest.mark.parametrize("name", ["path 11", "random", "hub"])
 def test_connected_components_directed(name: str, backend: str) -> None:
-    """A directed graph: weak components; on the GPU with device loops on, rounds over the kept
-    pattern of A + A' on the device, off, two products a round: the same labels as scipy's."""
+    """A directed graph: weak components, two products a round (device loops on or off): the
+    same labels as scipy's."""
     g = GRAPHS[name]()
     A = matrix(g, backend)
     count, labels = csgraph.connected_components(g, directed=True, connection="weak")
