@@ -46,13 +46,38 @@ SORT_KEYS = 1 << 28
 
 def kron_block(scale: int, seed: int, lo: int, hi: int, backend: str, nworkers: int = 1) -> Any:
     """Rows ``lo:hi`` of the symmetric Kronecker graph of :mod:`benchmarks.graphs` (FP32
-    hashed weights), made here from the shared random streams.
+    hashed weights), made here, so that no process ever holds the whole graph and nothing
+    crosses between workers.
 
-    Every worker draws every edge (drawing is cheaper than sending: kron 28's 4.3 G edges are
-    69 GB of keys, three quarters of which would cross between workers) with its share of the
+    A GPU worker draws every edge on its GPU, a chunk at a time, from the stream of
+    :func:`~benchmarks.graphs.kronecker_on_gpu` and keeps those of its rows
+    (:func:`~benchmarks.graphs.kronecker_rows_gpu`): the rows of the single-GPU graph of
+    scale 27 and up (below, the single-GPU benchmarks draw NumPy's streams: another sample
+    of the same distribution), built on the device (kron 28 on 4 workers: 2.15 G edges and
+    a 17 GiB CSR each).  A CPU worker draws NumPy's streams (:func:`kron_block_host`): the
+    rows of :func:`~benchmarks.graphs.kronecker_symmetric` below scale 27."""
+    import grblas_gpu as gb
+    from benchmarks import graphs
+
+    n = 1 << scale
+    whole = lo == 0 and hi == n  # (the whole graph, which is symmetric: a single process's peer knows it)
+    if backend != "cupy":
+        return kron_block_host(scale, seed, lo, hi, backend, nworkers)
+    import cupy
+
+    indptr, col, w = graphs.kronecker_rows_gpu(scale, seed, lo, hi)
+    cupy.get_default_memory_pool().free_all_blocks()  # the draw's and the sort's scratch
+    return gb.Matrix.from_csr(indptr, col, w, n, dtype=gb.FP32, backend=backend, copy=False,
+                              symmetric=whole or None)
+
+
+def kron_block_host(scale: int, seed: int, lo: int, hi: int, backend: str, nworkers: int = 1) -> Any:
+    """Rows ``lo:hi`` of :func:`benchmarks.graphs.kronecker_symmetric` (below its GPU scale)
+    made from NumPy's random streams on the host.
+
+    Every worker draws every edge (drawing is cheaper than sending) with its share of the
     host's cores, keeps the edges of its rows, and sorts them in row ranges of at most
-    :data:`SORT_KEYS` keys (on the GPU where there is one), so that its host memory stays
-    about 2.5 times its keys (kron 28 on 4 workers: 2.15 G keys, 17 GB, each)."""
+    :data:`SORT_KEYS` keys, so that its host memory stays about 2.5 times its keys."""
     from concurrent.futures import ThreadPoolExecutor
 
     import grblas_gpu as gb
