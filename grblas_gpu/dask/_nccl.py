@@ -131,6 +131,30 @@ class Exchange:
         host = [np.asarray(b.get() if hasattr(b, "get") else b) for b in bufs]
         return [obj if r == self.rank else pickle.loads(host[r].tobytes()) for r in range(self.nranks)]
 
+    def allgather_scalar(self, s: Any) -> Vector:
+        """Every rank's local Scalar ``s`` (one type on all ranks) as a Vector of ``nranks``
+        positions on this rank's device: rank r's value at r, no entry where its Scalar is
+        empty.  Only the emptiness goes through the host; a value left on the device (a
+        reduction not read back) moves device to device, unread."""
+        be, t = s._be, s.dtype
+        present = self._allgather_ints([0 if s.is_empty else 1])[:, 0]
+        xp = self.xp
+        vals = xp.zeros(self.nranks, dtype=t.np_type)
+        if not s.is_empty:
+            dev = s._store.on_device()
+            vals[self.rank] = dev if dev is not None else s._store.host
+        self._group_start()
+        try:
+            for r in range(self.nranks):
+                if present[r]:
+                    self._bcast(vals[r:r + 1].view(xp.uint8), r)
+        finally:
+            self._group_end()
+        idx = np.flatnonzero(present).astype(np.int64)
+        if idx.size == self.nranks:
+            return Vector._from_parts(be, t, self.nranks, be.xp.arange(self.nranks, dtype=np.int64), vals)
+        return Vector._from_parts(be, t, self.nranks, be.xp.asarray(idx), vals[be.xp.asarray(idx)])
+
     # ------------------------------------------------------------ pieces
     def _bytes(self, a: Any) -> Any:
         return self.xp.ascontiguousarray(a).view(self.xp.uint8)

@@ -207,17 +207,23 @@ class DistExpr:
 
 def _dummy(x: Any) -> Any:
     """A local object of ``x``'s type and kind of one position, to find an expression's type
-    (and its domain errors) on the client before any worker is asked."""
+    (and its domain errors) on the client before any worker is asked; a Scalar operand (one
+    left on a worker's device inside an SPMD call) stands in as a host Scalar of its type,
+    so that the probe never reads it back (which would wait for the device)."""
     if isinstance(x, DistMatrix):
         return _empty_local("Matrix", x.dtype)
     if isinstance(x, DistVector):
         return _empty_local("Vector", x.dtype)
+    if isinstance(x, Scalar):
+        return _empty_local("Scalar", x.dtype)
     return x
 
 
 @functools.lru_cache(maxsize=64)
 def _empty_local(kind: str, dtype: DataType) -> Any:
-    """An empty one-position local object (shared: the probes only read it)."""
+    """An empty one-position local object, or a Scalar holding 1 (shared: the probes only read it)."""
+    if kind == "Scalar":
+        return Scalar.from_value(1, dtype, backend="numpy")
     return Matrix(dtype, 1, 1, backend="numpy") if kind == "Matrix" else Vector(dtype, 1, backend="numpy")
 
 
@@ -328,9 +334,11 @@ def _reduce(expr: DistExpr, dtype: Any) -> Scalar:
     """A reduction: every partition's value, combined on the client with the same monoid."""
     lay = expr._layout
     ctx = lay.context
-    if ctx.client is None and lay.nparts == 1:  # an SPMD call on one worker: the partition's own Scalar,
-        s = expr.make(*[_blk(x, 0) for x in expr.inputs])  # left on its device (no read, no wait)
+    if ctx.client is None:  # an SPMD call: each worker's Scalar, left on its device (no read, no wait)
+        s = expr.make(*[_blk(x, ctx.rank) for x in expr.inputs])  # type: ignore[attr-defined]
         s = s.new() if not isinstance(s, Scalar) else s
+        if lay.nparts > 1:  # every worker's value, moved device to device, combined here as by the client
+            s = ctx.comm.allgather_scalar(s).reduce(expr.combine, allow_empty=expr.allow_empty).new()  # type: ignore[attr-defined]
         return s.dup(dtype) if dtype is not None else s
     futs = [ctx.submit(_local.reduce_block, expr.make, *[_blk(x, k) for x in expr.inputs], part=k)
             for k in range(lay.nparts)]
@@ -469,6 +477,8 @@ class DistCollection:
         """``op`` on every entry (a BinaryOp with a bound ``left`` or ``right`` scalar)."""
         _refuse_positional(op, self.dtype, "apply")
         r, lf = self._scalar_arg(right), self._scalar_arg(left)
+        if isinstance(r, Scalar) or isinstance(lf, Scalar):  # operands, so that the probe stands in for them
+            return self._local_expr("apply", lambda a, rr, ll: a.apply(op, rr, left=ll), r, lf)
         return self._local_expr("apply", lambda a: a.apply(op, r, left=lf))
 
     def select(self, op: Any, thunk: Any = 0) -> DistExpr:
@@ -651,12 +661,16 @@ def _product(kind: str, A: Any, u: Any, op: Any, method: str) -> DistExpr:
 
         return DistExpr("gather", "Vector", A._layout if kind == "mxv" else A._col_layout, _probe(pull, A, u), pull,
                         (A, u), name)
+    # A symmetric A's sparse u is pushed from each worker's rows: a pull of it would walk the
+    # transpose of the worker's row block, which the local product would build and keep (as
+    # large as the block), while a dense u takes the gather form above, pulled over A's rows.
+    how = "push" if symmetric and method == "auto" else method
     if kind == "vxm":
         def push(x: Any, M: Any) -> Any:
-            return x.vxm(M, typed, method=method)
+            return x.vxm(M, typed, method=how)
     else:  # A' u, or A u = A' u for a symmetric A
         def push(x: Any, M: Any) -> Any:
-            return M.T.mxv(x, typed, method=method)
+            return M.T.mxv(x, typed, method=how)
     return DistExpr("scatter", "Vector", A._col_layout if kind != "mxv" else A._layout, _probe(push, u, A), push,
                     (u, A), name, monoid=typed.monoid)
 
