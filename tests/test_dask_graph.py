@@ -38,12 +38,18 @@ def test_blocks_are_rows_of_the_single_process_graph() -> None:
 
 
 def test_partitions_on_cpu_workers_are_rows_of_the_single_process_graph() -> None:
+    g = graphs.kronecker_symmetric(9, seed=42)
     with two_worker_client("numpy") as client:
         A = bench._graph(client, 9, 42)
         ctx = A.layout.context
         parts = ctx.gather([ctx.submit(_csr, b, part=k) for k, b in enumerate(A.partitions)], "csr")
         nvals = A.nvals
-    g = graphs.kronecker_symmetric(9, seed=42)
+        bfs = bench.check_bfs(A, g.max_degree_vertex())
+        rank = bench.check_pagerank(A)
+        wrong = bench.check_pagerank(A, change=1e-1, max_iter=100, limit=1e-5)  # stopped early: the equation does not hold
+    assert bfs["ok"] and bfs["reached"] > 1 and bfs["source_level"] == 0, bfs
+    assert rank["ok"] and rank["entries"] == 1 << 9, rank
+    assert not wrong["ok"] and wrong["residual_l1"] > 1e-5, wrong
     offs = A.layout.offsets
     assert offs[0] == 0 and offs[-1] == g.n and len(parts) == 2
     for k, got in enumerate(parts):
