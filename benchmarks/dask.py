@@ -323,6 +323,8 @@ def run_config(scale: int, workers: int, gpu: bool, args: argparse.Namespace) ->
         sssp(A, source)
         rec["sssp_s"] = _median(lambda: sssp(A, source), args.repeat)
         mem["sssp"] = _stage_memory(client, A)
+        if scale in args.compare:  # the results kept, to compare with another worker count's
+            rec["compare"] = _compare(A, source, scale, workers, args.iters)
         if scale in args.check:  # the results checked by their invariants
             rec["check_bfs"] = check_bfs(A, source)
             rec["check_pagerank"] = check_pagerank(A)
@@ -341,6 +343,39 @@ def run_config(scale: int, workers: int, gpu: bool, args: argparse.Namespace) ->
         rec["device_bytes_per_worker"] = held  # each worker's peak over the stages
         rec["device_used_per_worker"] = mem["sssp"]["used"]  # live after the runs: the matrix and what it keeps
     return rec
+
+
+COMPARE_DIR = Path(os.environ.get("TMPDIR", "/tmp")) / "grblas_gpu_dask_compare"
+
+
+def _compare(A: Any, source: int, scale: int, workers: int, iters: int) -> dict[str, Any]:
+    """BFS levels and PageRank (``iters`` iterations, ``tol=0``) gathered here and kept in
+    :data:`COMPARE_DIR`, then compared with those of every other worker count of this scale
+    kept there: levels exactly, ranks by their largest relative difference."""
+    from grblas_gpu.algorithms import bfs_levels, pagerank
+
+    n = A.nrows
+    idx, lev = bfs_levels(A, source).to_coo()
+    levels = np.full(n, -1, dtype=np.int64)
+    levels[idx] = lev
+    idx, val = pagerank(A, tol=0, max_iter=iters).to_coo()
+    ranks = np.zeros(n, dtype=np.float64)
+    ranks[idx] = val
+    COMPARE_DIR.mkdir(parents=True, exist_ok=True)
+    np.savez(COMPARE_DIR / f"kron{scale}x{workers}.npz", levels=levels, ranks=ranks)
+    out: dict[str, Any] = {}
+    for other in sorted(COMPARE_DIR.glob(f"kron{scale}x*.npz")):
+        w = int(other.stem.split("x")[-1])
+        if w == workers:
+            continue
+        kept = np.load(other)
+        rel = np.abs(kept["ranks"] - ranks) / np.maximum(np.abs(kept["ranks"]), 1e-300)
+        out[f"vs_{w}_workers"] = {"bfs_levels_equal": bool(np.array_equal(kept["levels"], levels)),
+                                  "pagerank_max_rel_diff": float(rel.max())}
+        print(f"       kron{scale} x{workers} against x{w}: BFS levels "
+              f"{'equal' if out[f'vs_{w}_workers']['bfs_levels_equal'] else 'DIFFER'}, PageRank largest relative "
+              f"difference {rel.max():.2e}", flush=True)
+    return out
 
 
 def _print_checks(rec: dict) -> None:
@@ -382,9 +417,12 @@ def main(argv: list[str] | None = None) -> list[dict]:
     p.add_argument("--client-driven", action="store_true",
                    help="also time the algorithms driven statement by statement from the client (once each)")
     p.add_argument("--check", default="", help='scales whose BFS and PageRank are checked by their invariants ("28,27")')
+    p.add_argument("--compare", default="",
+                   help='scales whose BFS levels and PageRank are compared across worker counts ("26")')
     p.add_argument("--out", default=str(RESULTS))
     args = p.parse_args(argv)
     args.check = {int(x) for x in args.check.replace(" ", "").split(",") if x}
+    args.compare = {int(x) for x in args.compare.replace(" ", "").split(",") if x}
     gpu = not args.cpu
     if not gpu:
         os.environ["GRBLAS_GPU_BACKEND"] = "numpy"
