@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..exceptions import NotImplementedException
+from ..matrix import Matrix
 from .layout import Context, Layout
 
 __all__ = ["spmd", "SpmdContext", "run_spmd"]
@@ -133,6 +134,8 @@ def worker_run(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: t
     ``("value", result)``."""
     from .objects import DistCollection, DistMatrix
 
+    if len(spec["workers"]) == 1:
+        return _run_alone(fn, spec, block, args, kwargs)
     ctx = _context(spec["key"], spec["workers"], spec["backend"], spec["exchange"], spec["rank"])
     n = len(ctx.workers)
     blocks: list[Any] = [None] * n
@@ -151,6 +154,27 @@ def worker_run(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: t
         if result.kind != "Vector":
             raise NotImplementedException("an SPMD algorithm returning a distributed Matrix")
         return ("vector", result.dtype, result.name, result._layout.offsets, result._blocks[ctx.rank])
+    return ("value", result)
+
+
+def _run_alone(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: tuple[Any, ...],
+               kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """:func:`worker_run` on the only worker: its partition is the whole matrix, so the
+    algorithm runs on it as in one process (no exchange to make, and the single-process
+    forms apply: the GPU's device loops, a declared symmetry)."""
+    from ..vector import Vector
+
+    if spec["symmetric"] is not None and block._store.symmetric is None:
+        block._declare(spec["symmetric"])  # (found or declared on the client: a fact about these entries)
+    result = fn(block, *args, **kwargs)
+    if spec["backend"] == "cupy":
+        import cupy
+
+        cupy.cuda.runtime.deviceSynchronize()
+    if isinstance(result, Vector):
+        return ("vector", result.dtype, result.name, (0, result.size), result)
+    if isinstance(result, Matrix):
+        raise NotImplementedException("an SPMD algorithm returning a distributed Matrix")
     return ("value", result)
 
 
