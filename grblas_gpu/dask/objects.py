@@ -288,7 +288,7 @@ def _execute(expr: DistExpr, how: Write, out: Any, mask: DistMask | None, change
         if ctx.nccl:
             ctx.ensure_comm()
             futs = [ctx.submit(_nccl_gather, getattr(ctx, "comm", ctx.key), expr.make, how, offs, _blk(out, k), _blk(m, k),
-                               _blk(changed, k), A._blocks[k], u._blocks[k], part=k) for k in range(n)]
+                               _blk(changed, k), A._blocks[k], u._blocks[k], u._counts_seen, part=k) for k in range(n)]
         else:
             futs = [ctx.submit(_local.run_gather, expr.make, how, None, offs, _blk(out, k), _blk(m, k),
                                _blk(changed, k), A._blocks[k], *u._blocks, part=k) for k in range(n)]
@@ -321,8 +321,8 @@ def _comm(key: Any) -> Any:
 
 
 def _nccl_gather(key: Any, make: Any, how: Write, offsets: Any, out: Any, mask: Any, changed: Any, block: Any,
-                 piece: Any) -> Any:
-    return _local.run_gather(make, how, _comm(key), offsets, out, mask, changed, block, piece)
+                 piece: Any, counts: Any = None) -> Any:
+    return _local.run_gather(make, how, _comm(key), offsets, out, mask, changed, block, piece, counts=counts)
 
 
 def _nccl_scatter(key: Any, make: Any, monoid: Any, how: Write, offsets: Any, out: Any, mask: Any, changed: Any,
@@ -338,7 +338,9 @@ def _reduce(expr: DistExpr, dtype: Any) -> Scalar:
         s = expr.make(*[_blk(x, ctx.rank) for x in expr.inputs])  # type: ignore[attr-defined]
         s = s.new() if not isinstance(s, Scalar) else s
         if lay.nparts > 1:  # every worker's value, moved device to device, combined here as by the client
-            s = ctx.comm.allgather_scalar(s).reduce(expr.combine, allow_empty=expr.allow_empty).new()  # type: ignore[attr-defined]
+            identity = getattr(expr.combine, "identity", None)  # (a typed monoid's: its values then move alone)
+            s = ctx.comm.allgather_scalar(s, identity).reduce(expr.combine,  # type: ignore[attr-defined]
+                                                              allow_empty=expr.allow_empty).new()
         return s.dup(dtype) if dtype is not None else s
     futs = [ctx.submit(_local.reduce_block, expr.make, *[_blk(x, k) for x in expr.inputs], part=k)
             for k in range(lay.nparts)]
@@ -362,6 +364,7 @@ class DistCollection:
     _dtype: DataType
     name: str | None
     _nvals_seen: int | None = None  # the count last read, until the next write
+    _counts_seen: tuple[int, ...] | None = None  # and each partition's (read together inside an SPMD call)
     if TYPE_CHECKING:  # each subclass's own
         @property
         def shape(self) -> tuple[int, ...]: ...
@@ -402,7 +405,10 @@ class DistCollection:
             return self._nvals_seen
         ctx = self._layout.context
         futs = [ctx.submit(_local.nvals, b, part=k) for k, b in enumerate(self._blocks)]
-        self._nvals_seen = int(sum(ctx.gather(futs, f"{self.kind}.nvals")))
+        counts = tuple(int(c) for c in ctx.gather(futs, f"{self.kind}.nvals"))
+        self._nvals_seen = sum(counts)
+        if ctx.client is None:  # (an exchange of this vector's pieces then skips its own count exchange)
+            self._counts_seen = counts
         return self._nvals_seen
 
     @property
@@ -430,7 +436,7 @@ class DistCollection:
 
     def _take(self, blocks: list[Any]) -> None:
         """Hold the partitions a write made."""
-        self._blocks, self._nvals_seen = blocks, None
+        self._blocks, self._nvals_seen, self._counts_seen = blocks, None, None
         self._forget()
 
     def _forget(self) -> None:
