@@ -212,7 +212,7 @@ class Exchange:
         if self.nranks == 1:
             return piece
         if counts is None:  # (given, they are the same on every rank: no rank may skip the exchange alone)
-            counts = self._allgather_ints([piece.nvals])[:, 0]
+            counts = [int(c) for c in self._allgather_ints([piece.nvals])[:, 0]]
         be, t = piece._be, piece.dtype
         pieces, keep = [], []  # keep: the buffers stay alive until the group has run
         self._group_start()
