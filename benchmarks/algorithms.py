@@ -8,7 +8,8 @@ Jaccard: python-graphblas has no such algorithm, LAGraph's loop is written out);
 ``*_numpy`` forms; a sparse Katz iteration); networkx for Louvain, core numbers, maximal
 independent set and greedy colouring, where nothing faster is installed.  networkx takes
 minutes on Kronecker scale 20-22, so its rows use the smaller ``--nx-scale`` graph (ours
-timed on that graph too, for the ratio) and say so; the other peers run at ``--peer-scale``.
+timed on that graph too, for the ratio) and say so; the other peers run at ``--peer-scale`` (each
+of the two takes several scales, a row each).
 Ours also runs alone on the large graphs (``--scale``, and ``--heavy-scale`` for Louvain,
 k-truss and Jaccard).  Each timing is the median of up to 3 runs after one warm-up run (one
 run where it takes more than ``--repeat-below`` seconds; every algorithm first runs once on a
@@ -292,8 +293,9 @@ def run(args: argparse.Namespace) -> list[Row]:
             rows += grid_rows(args, backend) if args.grid_side else []
             continue
         warm_up(name, graph(WARM_UP_SCALE), backend)
-        for scale, role in ((args.nx_scale if _cases(0, [0])[name]["peer"] == "networkx" else args.peer_scale, "peer"),
-                            (args.heavy_scale if _cases(0, [0])[name].get("heavy") else args.scale, "large")):
+        peer_scales = args.nx_scale if _cases(0, [0])[name]["peer"] == "networkx" else args.peer_scale
+        large = args.heavy_scale if _cases(0, [0])[name].get("heavy") else args.scale
+        for scale, role in [(s, "peer") for s in peer_scales] + [(large, "large")]:
             if time.perf_counter() - start > args.budget:
                 rows.append({"algorithm": name, "graph": f"kron{scale}-sym", "skipped": "time budget spent"})
                 continue
@@ -375,9 +377,10 @@ def write(rows: list[Row], args: argparse.Namespace, out: Path) -> None:
     (out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1, default=str) + "\n")
     lines = ["# The algorithms added with louvain against CPU peers", "",
              (f"Device: {meta['gpu'] or 'CPU'} (backend {meta['backend']}); `python -m benchmarks.algorithms "
-              f"--scale {args.scale} --heavy-scale {args.heavy_scale} --peer-scale {args.peer_scale} "
-              f"--nx-scale {args.nx_scale}`.  ratio = peer seconds / ours on the same graph; networkx peers "
-              f"ran on kron{args.nx_scale}-sym (minutes at scale 20-22)."), "",
+              f"--scale {args.scale} --heavy-scale {args.heavy_scale} --peer-scale {_joined(args.peer_scale)} "
+              f"--nx-scale {_joined(args.nx_scale)} --repeat-below {args.repeat_below}`.  ratio = peer seconds / "
+              f"ours on the same graph; networkx peers ran on kron{_joined(args.nx_scale, '/')}-sym (minutes at "
+              "scale 20-22)."), "",
              "| algorithm | graph | edges | ours s | peer | peer s | ratio | check |",
              "|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -394,12 +397,17 @@ def write(rows: list[Row], args: argparse.Namespace, out: Path) -> None:
     (out / "results.md").write_text("\n".join(lines) + "\n")
 
 
+def _joined(scales: list[int], sep: str = " ") -> str:
+    return sep.join(str(s) for s in scales)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m benchmarks.algorithms", description=__doc__.split("\n\n")[0])
     p.add_argument("--scale", type=int, default=22, help="Kronecker scale of the large graph (default 22)")
     p.add_argument("--heavy-scale", type=int, default=20, help="large graph of louvain, k-truss, jaccard (20)")
-    p.add_argument("--peer-scale", type=int, default=18, help="graph shared with scipy / SuiteSparse peers (18)")
-    p.add_argument("--nx-scale", type=int, default=12, help="graph shared with networkx peers (12)")
+    p.add_argument("--peer-scale", type=int, nargs="+", default=[18],
+                   help="graphs shared with scipy / SuiteSparse peers (18; several: a row each)")
+    p.add_argument("--nx-scale", type=int, nargs="+", default=[12], help="graphs shared with networkx peers (12)")
     p.add_argument("--grid-side", type=int, default=1024, help="grid for the high-diameter sssp rows (0: none)")
     p.add_argument("--only", nargs="*", help="algorithms to run (default: all)")
     p.add_argument("--backend", choices=("numpy", "cupy"), help="grblas_gpu backend (default: the default one)")

@@ -72,6 +72,7 @@ from .operators import (
     semiring,
     unary,
 )
+from .ops import indexing as _indexing  # noqa: F401 - loading the operations binds what objects call
 from .scalar import Scalar
 from .vector import Vector
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _upward
+from ._operations import bind_operations
 from .dtypes import unify
 from .exceptions import DimensionMismatch
 from .expressions import Expression, check_same_backend
@@ -109,3 +110,4 @@ def outer_expr(u: Any, v: Any, op: Any = "times") -> Expression:
 
 
 _upward.bind("broadcast_ewise", broadcast_ewise)
+bind_operations(broadcast_ewise=broadcast_ewise, outer_expr=outer_expr)

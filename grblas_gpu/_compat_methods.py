@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ._operations import operations, result_types
 from .exceptions import DimensionMismatch, InvalidValue, OutputNotEmpty
 
 
@@ -120,9 +121,7 @@ class CompatMethods:
     # ---------------------------------------------------------------- structure
     def outer(self, other: Any, op: Any = "times") -> Any:
         """The outer product of two Vectors: ``M[i, j] = op(self[i], other[j])``."""
-        from ._broadcast import outer_expr
-
-        return outer_expr(self, other, op)
+        return operations.outer_expr(self, other, op)
 
     def power(self, n: int, op: Any = "plus_times") -> Any:
         """``A`` multiplied by itself ``n`` times over the semiring ``op`` (``n = 0``: the
@@ -143,7 +142,7 @@ class CompatMethods:
 
         def compute(mask: Any) -> Any:
             if n == 0:
-                from .vector import Vector
+                Vector = result_types.Vector  # (the objects' class, bound as it loads)
 
                 a: Any = A
                 return Vector.from_scalar(_unit(op, a.dtype), a.nrows, a.dtype, backend=a.backend).diag()
@@ -166,7 +165,7 @@ class CompatMethods:
         ``mask`` (a mask of the diagonal's length or of the Matrix's shape) limits the positions
         written; ``accum`` combines with the entries there (which then stay where ``values`` has
         none), as an assign does."""
-        from .vector import Vector
+        Vector = result_types.Vector  # (the objects' class, bound as it loads)
 
         if self.kind != "Matrix":
             raise AttributeError("setdiag is for a Matrix")

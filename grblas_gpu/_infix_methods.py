@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._operations import result_types
 from .dtypes import BOOL
 from .infix import ewise
 from .operators import binary, unary
@@ -26,7 +27,7 @@ def _is_array_like(x: Any) -> bool:
 
 def call_op(left: Any, right: Any, op: Any, *, outer: bool = False, union: bool = False) -> Any:
     """``left op right`` as python-graphblas computes it (see the module's docstring)."""
-    from .scalar import Scalar
+    Scalar = result_types.Scalar  # (the objects' class, bound as it loads)
 
     if _is_array_like(left):
         if _is_array_like(right):

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from . import _upward
+from ._operations import bind_operations
 from .dtypes import dtype_of_value, unify
 from .exceptions import EmptyObject
 from .expressions import Expression
@@ -85,3 +86,4 @@ def scalar_infix(kind: str, left: Any, right: Any, op: Any) -> Expression:
 
 
 _upward.bind("scalar_infix", scalar_infix)
+bind_operations(scalar_ewise=scalar_ewise, scalar_default=scalar_default, scalar_apply=scalar_apply)

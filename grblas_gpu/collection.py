@@ -14,12 +14,14 @@ from . import _bitmap
 from . import _sparse as sp
 from ._compat_methods import CompatMethods
 from ._infix_methods import InfixMethods
+from ._operations import operations
 from .backends import PicklesBackendByName
 from .dtypes import BOOL, FP64, INT64, DataType, cast_scalar, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
-from .expressions import Expression, Updater, check_same_backend, parse_output_args, write_plain
+from .expressions import Expression, Output, Updater, check_same_backend, parse_output_args, write_plain
 from .infix import matmul
-from .mask import Mask
+from .mask import Mask, as_mask
+from .op import select_from_string
 from .operators import (
     BinaryOp,
     IndexUnaryOp,
@@ -186,9 +188,7 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
                defaults: tuple[Any, Any] | None = None) -> Expression:
         left, right = _operand(self), _operand(other)
         if isinstance(right, Collection) and right.kind != left.kind:
-            from ._broadcast import broadcast_ewise
-
-            return broadcast_ewise(left, right, op, union, defaults)
+            return operations.broadcast_ewise(left, right, op, union, defaults)
         if not isinstance(right, Collection):
             raise DomainMismatch(f"{name} needs two {left.kind} objects (or a Vector and a Matrix), "
                             f"got {type(right).__name__}")
@@ -219,10 +219,11 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
                 e = sp.intersection(be, ea, eb, typed, pos_of)
             return a._from_entries(e, ks, out)
 
-        def write_into(C: Any) -> bool:
-            return defaults is not None and _bitmap.ewise_union_into(C, left, right, typed, defaults)
+        def write(output: Output) -> bool:  # (``C << union``, no mask, accumulator or report: into C's bitmap)
+            return (defaults is not None and output.mask is None and output.accum is None and output.changed is None
+                    and _bitmap.ewise_union_into(output.target, left, right, typed, defaults))
 
-        return Expression(name, left.kind, shape, out, left._be, compute, (left, right), write_into=write_into)
+        return Expression(name, left.kind, shape, out, left._be, compute, (left, right), write=write)
 
     # ---------------------------------------------------------------- apply / select
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> Expression:
@@ -433,8 +434,6 @@ _VALUE_SELECTS = {"==": "valueeq", "!=": "valuene", "<": "valuelt", "<=": "value
 
 
 def _select_by_mask(obj: Collection, mask: Any, thunk: Any) -> Expression:
-    from .mask import as_mask
-
     if thunk is not None:
         raise DomainMismatch("select with a mask or a BOOL object takes no thunk")
     m = as_mask(mask)
@@ -453,8 +452,6 @@ def _select_expr(obj: Collection, op: Any, thunk: Any) -> Expression:
         if op in select_ns:
             op = select_ns[op]
         else:
-            from .op import select_from_string
-
             try:
                 op = select_from_string(op)  # python-graphblas's "row<=", "index>", "col>"
             except ValueError:

@@ -10,12 +10,18 @@ by the GraphBLAS C API 2.1 rule:
    ``C = (C ∩ ¬m) ∪ (Z ∩ m)``.
 
 Every argument is validated before ``C`` changes, so an error leaves ``C`` as it was.
+
+The left side of ``<<`` is an :class:`Output` (target, mask, accumulator, replace, changed),
+built once by :class:`Updater` and handed to the expression: :meth:`Expression.write` writes
+it in the operation's own pass where the operation can (a product pulled into its output, a
+masked product computed under the mask); otherwise the executor (:meth:`Updater.update`)
+computes the expression and writes the result by the rule above (:func:`write_result`).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,12 +29,30 @@ import numpy as np
 from . import _bitmap
 from . import _sparse as sp
 from ._infix_methods import InfixMethods
+from ._input_mask import check_input_mask, with_input_mask
+from ._operations import operations, result_types
 from .backends import get_backend
 from .dtypes import DataType, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, GraphBLASError, InvalidValue, OutOfMemory
+from .infix import matmul, tag
 from .mask import Mask, as_mask
 from .operators import BinaryOp, Monoid, TypedBinaryOp, get_binary, typed_binary
-from .scalar import Scalar
+
+
+@dataclass(slots=True, eq=False)
+class Output:
+    """Where a statement writes: ``target(mask, accum, replace, changed=changed) << expr``.
+
+    ``mask`` is a :class:`~grblas_gpu.mask.Mask` or None, ``accum`` a BinaryOp (or None),
+    ``changed`` a Vector that is to hold the entries the write makes new or different (or
+    None).  Built once per statement, checked, and handed to the expression (slotted, not
+    frozen: a loop of products makes one per statement)."""
+
+    target: Any
+    mask: Mask | None = None
+    accum: Any = None
+    replace: bool = False
+    changed: Any = None
 
 
 class Expression(InfixMethods):
@@ -38,15 +62,13 @@ class Expression(InfixMethods):
     (``(A @ B).nvals``, ``v.reduce().get(0)``, ``v.reduce() == 3``): any public attribute it
     lacks is read from its result.
 
-    Its steps are the functions given (``compute`` and the optional fast writes); a subclass
-    may override the methods instead and give None for them.
+    Its steps are the functions given (``compute`` and the optional one-pass ``write``); a
+    subclass may override the methods instead and give None for them.
     """
 
     def __init__(self, name: str, kind: str, shape: tuple[int, ...], dtype: DataType, backend: Any,
                  compute: Callable[[Mask | None], Any] | None, args: tuple[Any, ...] = (),
-                 add_into: Callable[[Any, Any], bool] | None = None,
-                 write_into: Callable[[Any], bool] | None = None,
-                 report_into: Callable[[Any, Mask | None, Any, bool, Any], bool] | None = None,
+                 write: Callable[[Output], bool] | None = None,
                  reported: Callable[[Any], None] | None = None) -> None:
         self.name = name
         self.kind = kind  # "Matrix", "Vector" or "Scalar"
@@ -54,9 +76,7 @@ class Expression(InfixMethods):
         self.dtype = dtype
         self._be = get_backend(backend) if isinstance(backend, str) else backend
         self._compute = compute
-        self._add_into = add_into
-        self._write_into = write_into
-        self._report_into = report_into
+        self._write = write
         self._reported = reported
         self.args = args
 
@@ -67,29 +87,37 @@ class Expression(InfixMethods):
 
     def compute(self, mask: Mask | None = None) -> Any:
         """Evaluate to a new object (``mask`` is a hint: entries outside it may be skipped)."""
+        return self.guarded(self._compute, mask)  # type: ignore[arg-type]
+
+    def guarded(self, run: Callable[..., Any], *args: Any) -> Any:
+        """``run(*args)``, a step of this expression, with a failed allocation raised as
+        OutOfMemory naming the expression."""
         try:
-            return self._compute(mask)  # type: ignore[misc]
+            return run(*args)
         except MemoryError as exc:  # an allocation the memory check let through failed after all
             if isinstance(exc, GraphBLASError):
                 raise
             raise OutOfMemory(f"{self.name}: {exc}") from exc
 
+    def write(self, out: Output) -> bool:
+        """``out << self`` in the operation's own pass, where it can (its result joined into the
+        target as it is computed, computed into the target's storage, computed under the mask
+        and taken as it is, or written with its changes reported as it goes); False, with
+        nothing done, where it cannot (the executor then computes a new result and writes it).
+        ``out`` is checked against the expression already."""
+        return self._write is not None and self._write(out)
+
     def add_into(self, target: Any, accum: Any) -> bool:
-        """``target(accum) << self`` (no mask) in one pass, where the operation can join its
-        result into ``target`` as it computes it; False, with nothing done, where it cannot."""
-        return self._add_into is not None and self._add_into(target, accum)
+        """:meth:`write` of ``target(accum) << self`` (no mask)."""
+        return self.write(Output(target, accum=accum))
 
     def write_into(self, target: Any) -> bool:
-        """``target << self`` (no mask, no accumulator) with the result computed into
-        ``target``'s own storage, where the operation can; False, with nothing done, where it
-        cannot (the caller then computes a new result and writes it)."""
-        return self._write_into is not None and self._write_into(target)
+        """:meth:`write` of ``target << self`` (no mask, no accumulator)."""
+        return self.write(Output(target))
 
     def report_into(self, target: Any, mask: Mask | None, accum: Any, replace: bool, changed: Any) -> bool:
-        """``target(mask, accum, replace, changed=changed) << self`` in one pass, where the
-        operation can write its result into ``target`` and report what it changed as it
-        computes it; False, with nothing done, where it cannot."""
-        return self._report_into is not None and self._report_into(target, mask, accum, replace, changed)
+        """:meth:`write` of ``target(mask, accum, replace, changed=changed) << self``."""
+        return self.write(Output(target, mask, accum, replace, changed))
 
     def reported(self, changed: Any) -> None:
         """Told once ``changed`` holds the entries a write of this expression made new or
@@ -107,8 +135,6 @@ class Expression(InfixMethods):
         if accum is not None:
             raise TypeError("new() takes no accum: the new object is empty, there is nothing to accumulate into")
         if opts.get("input_mask") is not None:
-            from ._input_mask import check_input_mask, with_input_mask
-
             check_input_mask(opts["input_mask"], mask)
             return with_input_mask(self, opts["input_mask"]).new(dtype, name=name)
         out = empty_like_expr(self, lookup_dtype(dtype) if dtype is not None else self.dtype, name)
@@ -135,8 +161,6 @@ class Expression(InfixMethods):
         (an expression with a Vector or Matrix is served by their ``__rmatmul__``)."""
         if not isinstance(other, Expression):
             return NotImplemented
-        from .infix import matmul, tag
-
         expr = matmul(self._result(), other._result())
         return expr if expr is NotImplemented else tag(expr, "matmul", self, other)
 
@@ -223,23 +247,10 @@ def empty_like_expr(expr: Expression, dtype: DataType, name: str | None) -> Any:
     """An empty output object that ``expr`` can be written into."""
     be = expr.backend
     if expr.kind == "Matrix":
-        return _collection_class("Matrix")(dtype, *expr.shape, backend=be, name=name)
+        return result_types.Matrix(dtype, *expr.shape, backend=be, name=name)
     if expr.kind == "Vector":
-        return _collection_class("Vector")(dtype, expr.shape[0], backend=be, name=name)
-    return Scalar(dtype, backend=be, name=name)
-
-
-@functools.cache
-def _collection_class(kind: str) -> type:
-    """The Matrix or Vector class, imported once on first need (their modules import this
-    one, so it cannot import them at the top)."""
-    if kind == "Matrix":
-        from .matrix import Matrix
-
-        return Matrix
-    from .vector import Vector
-
-    return Vector
+        return result_types.Vector(dtype, expr.shape[0], backend=be, name=name)
+    return result_types.Scalar(dtype, backend=be, name=name)
 
 
 class _Replace:
@@ -279,7 +290,7 @@ def write_plain(target: Any, value: Any) -> None:
     time that a small product's kernel does not cover)."""
     if (isinstance(value, Expression) and value.kind == target.kind and value._be is target._be
             and value.shape == target.shape):
-        if not value.write_into(target):
+        if not value.write(Output(target)):
             write_result(target, value.compute(None), None, None, False)
         return
     Updater(target).update(value)
@@ -291,15 +302,15 @@ recorder: Callable[[Updater, Any], bool] | None = None
 
 
 class Updater:
-    """An output with its mask, accumulator and replace flag: the left side of ``<<``."""
+    """An output with its mask, accumulator and replace flag: the left side of ``<<``, and the
+    executor of what is written into it (:meth:`update`).  Its :class:`Output` is built once,
+    as it is made, and handed to each expression written."""
 
     def __init__(self, target: Any, mask: Any = None, accum: Any = None, replace: bool = False,
                  changed: Any = None, input_mask: Any = None) -> None:
         self.target = target
         self.input_mask = input_mask
         if input_mask is not None:
-            from ._input_mask import check_input_mask
-
             check_input_mask(input_mask, mask)
         self.mask = as_mask(mask)
         self.accum = (accum if isinstance(accum, TypedBinaryOp) else get_binary(accum)) if accum is not None else None
@@ -312,6 +323,7 @@ class Updater:
                 _check_mask(target, self.mask)
         if changed is not None:
             _check_changed(target, changed)
+        self.output = Output(target, self.mask, self.accum, self.replace, changed)
 
     def __lshift__(self, value: Any) -> None:
         self.update(value)
@@ -319,8 +331,6 @@ class Updater:
     def update(self, value: Any) -> None:
         """Compute ``value`` and write it into the target by the mask/accumulate rule."""
         if self.input_mask is not None:
-            from ._input_mask import with_input_mask
-
             value = with_input_mask(value, self.input_mask)
         if recorder is not None and recorder(self, value):
             return
@@ -340,11 +350,10 @@ class Updater:
             if target.kind == "Scalar":
                 assign_scalar_value(self, value)
             else:
-                ops_indexing.assign(self, None, None, value)
+                operations.assign(self, None, None, value)
             return
         expr = self._expression(value)
-        if self.mask is None and (expr.add_into(target, self.accum) if self.accum is not None
-                                  else expr.write_into(target)):
+        if expr.write(self.output):
             return
         result = expr.compute(self.mask)
         write_result(target, result, self.mask, self.accum, self.replace)
@@ -378,7 +387,7 @@ class Updater:
     def _report_expression(self, expr: Expression, C: Any, D: Any) -> None:
         """:meth:`_update_reporting` of an expression: its own one-pass write where it has one,
         else the product written and its changes found."""
-        if expr.report_into(C, self.mask, self.accum, self.replace, D):
+        if expr.write(self.output):
             return
         T = expr.compute(self.mask)
         fills = fills_gaps(C, self.mask, self.accum, self.replace)
@@ -465,11 +474,11 @@ class AssignTarget:
         if isinstance(value, (list, tuple, np.ndarray)):
             value = _dense_value(up.target, self.key, value)
         if up.changed is None:
-            ops_indexing.assign(up, *split_key(up.target, self.key), value)
+            operations.assign(up, *split_key(up.target, self.key), value)
             return
         _check_changed(up.target, up.changed)
         plain = Updater(up.target, up.mask, up.accum, up.replace)
-        report_changes(up.target, up.changed, lambda: ops_indexing.assign(plain, *split_key(up.target, self.key), value))
+        report_changes(up.target, up.changed, lambda: operations.assign(plain, *split_key(up.target, self.key), value))
 
 
 def _submask_message(region: str, mask: str) -> str:
@@ -491,7 +500,7 @@ def _dense_value(target: Any, key: Any, value: Any) -> Any:
     if arr.ndim != len(region.shape):
         raise DimensionMismatch(f"shape mismatch: a value of shape {arr.shape} for a region of shape "
                                 f"{tuple(region.shape)}")
-    cls: Any = _collection_class(region.kind)
+    cls: Any = result_types.of(region.kind)
     return cls.from_dense(arr, dtype=target.dtype if arr.dtype == object else None, backend=target.backend)
 
 
@@ -544,7 +553,7 @@ def is_scalar_like(value: Any) -> bool:
     """A Python/NumPy number, a Scalar, or an expression with a scalar result."""
     if isinstance(value, Expression):
         return value.kind == "Scalar"
-    return isinstance(value, (int, float, bool, np.generic, Scalar))
+    return isinstance(value, (int, float, bool, np.generic, result_types.Scalar))
 
 
 def as_expression(value: Any) -> Expression:
@@ -596,9 +605,6 @@ def write_result(C: Any, T: Any, mask: Mask | None, accum: Any, replace: bool) -
     if C.kind == "Scalar":
         _write_scalar(C, T, accum)
         return
-    if mask is not None and accum is None and getattr(T, "_under_mask", None) is mask and (replace or C.nvals == 0):
-        C._replace_with(T)  # T holds only entries the mask allows: computed under it (ops.mxm marks it)
-        return
     be = C._be
     if C.kind == "Vector" and _bitmap.wants_bitmap(C, T, mask.parent if mask is not None else None):
         op = typed_binary(accum, unify(C.dtype, T.dtype)) if accum is not None else None
@@ -638,10 +644,6 @@ def assign_scalar_value(updater: Updater, value: Any) -> None:
         check_same_backend(updater.target, value)
         src = value.compute(None)
     else:
-        src = value if isinstance(value, Scalar) else Scalar.from_value(value)
+        scalar = result_types.Scalar
+        src = value if isinstance(value, scalar) else scalar.from_value(value)
     _write_scalar(updater.target, src, updater.accum)
-
-
-# At the end, and as a module: ops.indexing imports this one (so either may be loaded part-way
-# when the other asks); imported once here rather than in every call.
-from .ops import indexing as ops_indexing  # noqa: E402

@@ -14,7 +14,9 @@ from .exceptions import DomainMismatch, InvalidValue
 from .expressions import Updater
 from .indexing import ALL
 from .mask import Mask
+from .matrix import Matrix, TransposedMatrix
 from .operators import select as _select_namespace
+from .vector import Vector
 
 __all__ = ["mxm", "mxv", "vxm", "eWiseAdd", "eWiseMult", "eWiseUnion", "apply", "select", "reduce",
            "extract", "assign", "transpose", "kronecker"]
@@ -44,9 +46,6 @@ def _out(C: Any, mask: Any, accum: Any, d: Descriptor) -> Updater:
 
 
 def _empty_like(C: Any) -> Any:
-    from .matrix import Matrix
-    from .vector import Vector
-
     if C.kind == "Vector":
         return Vector("BOOL", C.size, backend=C.backend)
     return Matrix("BOOL", C.nrows, C.ncols, backend=C.backend)
@@ -87,8 +86,6 @@ def _second(B: Any, d: Descriptor) -> Any:
 
 
 def _materialize(A: Any) -> Any:
-    from .matrix import TransposedMatrix
-
     return A.parent._transposed() if isinstance(A, TransposedMatrix) else A
 
 

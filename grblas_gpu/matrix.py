@@ -22,6 +22,7 @@ from ._compat_methods import (
     scalar_dup_op,
 )
 from ._infix_methods import InfixMethods
+from ._operations import bind_result_type, operations
 from ._transposed import TransposedView
 from .backends import get_backend
 from .collection import Collection
@@ -31,9 +32,6 @@ from .expressions import Expression, Updater
 from .indexing import resolve_index, resolve_scalar_index
 from .limits import check_dimension, require_bytes
 from .operators.base import Positions
-from .ops.indexing import extract_expr
-from .ops.reduction import reduce_rows_expr, reduce_scalar_expr
-from .ops.structural import kronecker_expr, matrix_diag, transpose_csr
 from .scalar import Scalar
 from .storage import (
     MatrixStore,
@@ -174,7 +172,7 @@ class Matrix(Collection):
                            hold=bool(symmetric))
         if symmetric:
             return T
-        out = transpose_csr(T)  # new arrays: T, which may hold the caller's, is dropped
+        out = operations.transpose_csr(T)  # new arrays: T, which may hold the caller's, is dropped
         out.name = name
         return out
 
@@ -489,7 +487,7 @@ class Matrix(Collection):
 
     # ---------------------------------------------------------------- elements
     def __getitem__(self, key: Any) -> Expression:
-        return extract_expr(self, key)
+        return operations.extract_expr(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         if _is_element(key) and not hasattr(value, "kind"):
@@ -623,31 +621,31 @@ class Matrix(Collection):
     # ---------------------------------------------------------------- operations
     def mxm(self, other: Any, op: Any = "plus_times") -> Expression:
         """``A B`` over the semiring ``op``."""
-        return multiply.mxm_expr(self, other, op)
+        return operations.mxm_expr(self, other, op)
 
     def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> Expression:
         """``A u`` over the semiring ``op``; ``method`` is "auto", "push" or "pull"."""
-        return multiply.mxv_expr(self, u, op, method)
+        return operations.mxv_expr(self, u, op, method)
 
     def reduce_rowwise(self, op: Any = "plus") -> Expression:
         """A Vector: each row reduced with the monoid ``op`` (empty rows have no entry)."""
-        return reduce_rows_expr(self, op, transpose=False)
+        return operations.reduce_rows_expr(self, op, transpose=False)
 
     def reduce_columnwise(self, op: Any = "plus") -> Expression:
         """A Vector: each column reduced with the monoid ``op``."""
-        return reduce_rows_expr(self, op, transpose=True)
+        return operations.reduce_rows_expr(self, op, transpose=True)
 
     def reduce_scalar(self, op: Any = "plus", *, allow_empty: bool = True) -> Expression:
         """A Scalar: all entries reduced with the monoid ``op``."""
-        return reduce_scalar_expr(self, op, allow_empty)
+        return operations.reduce_scalar_expr(self, op, allow_empty)
 
     def kronecker(self, other: Any, op: Any = "times") -> Expression:
         """The Kronecker product, entries combined with ``op``."""
-        return kronecker_expr(self, other, op)
+        return operations.kronecker_expr(self, other, op)
 
     def diag(self, k: int = 0, dtype: Any = None, *, name: str | None = None) -> Any:
         """Diagonal ``k`` as a Vector."""
-        return named(matrix_diag(self, k), dtype, name)
+        return named(operations.matrix_diag(self, k), dtype, name)
 
     # ---------------------------------------------------------------- internals for the glue
     def _transposed(self) -> Matrix:
@@ -657,7 +655,7 @@ class Matrix(Collection):
         if st.symmetric:
             return self
         if st.transpose is None:
-            T = transpose_csr(self)
+            T = operations.transpose_csr(self)
             if st.symmetric is None and self._nrows == self._ncols and _same_csr(self, T):
                 st.symmetric = True  # found so once: no transpose is kept
                 return self
@@ -736,7 +734,7 @@ class TransposedMatrix(TransposedView, InfixMethods, CompatMethods):
     def mxv(self, u: Any, op: Any = "plus_times", *, method: str = "auto") -> Expression:
         """``A' u``: from the parent's own rows where its backend can and its transpose is not
         held (no transpose is built: the CPU), else through the parent's kept transpose."""
-        return multiply.transposed_mxv_expr(self.parent, u, op, method)
+        return operations.transposed_mxv_expr(self.parent, u, op, method)
 
     def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Matrix:
         """The transpose as a new Matrix."""
@@ -819,7 +817,4 @@ def _is_element(key: Any) -> bool:
 
 
 __all__ = ["Matrix", "TransposedMatrix", "as_matrix"]
-
-# At the end: ops.multiply imports this module (Matrix, as_matrix), and Vector's, which
-# imports _present from here; all are defined by now.
-from .ops import multiply  # noqa: E402
+bind_result_type(Matrix)

@@ -7,9 +7,11 @@ from typing import Any
 import numpy as np
 
 from ._infix_methods import InfixMethods
+from ._operations import bind_result_type, operations
 from .backends import PicklesBackendByName, get_backend
 from .dtypes import FP64, DataType, cast_scalar, dtype_of_value, lookup_dtype
 from .exceptions import EmptyObject
+from .expressions import Expression, Updater, parse_output_args
 from .storage import ScalarStore
 
 
@@ -136,28 +138,20 @@ class Scalar(InfixMethods, PicklesBackendByName):
 
     def ewise_add(self, other: Any, op: Any = "plus") -> Any:
         """``op(self, other)``; the lone value where only one holds a value."""
-        from ._scalar_ops import scalar_ewise
-
-        return scalar_ewise(self, other, op, "ewise_add")
+        return operations.scalar_ewise(self, other, op, "ewise_add")
 
     def ewise_mult(self, other: Any, op: Any = "times") -> Any:
         """``op(self, other)``; empty unless both hold a value."""
-        from ._scalar_ops import scalar_ewise
-
-        return scalar_ewise(self, other, op, "ewise_mult")
+        return operations.scalar_ewise(self, other, op, "ewise_mult")
 
     def ewise_union(self, other: Any, op: Any, left_default: Any, right_default: Any) -> Any:
         """``op(self, other)``, an empty side taking its default; empty when both are."""
-        from ._scalar_ops import scalar_default, scalar_ewise
-
-        defaults = (scalar_default(left_default), scalar_default(right_default))
-        return scalar_ewise(self, other, op, "ewise_union", defaults)
+        defaults = (operations.scalar_default(left_default), operations.scalar_default(right_default))
+        return operations.scalar_ewise(self, other, op, "ewise_union", defaults)
 
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> Any:
         """``op(value)`` (a unary operator) or ``op(value, right)`` / ``op(left, value)``."""
-        from ._scalar_ops import scalar_apply
-
-        return scalar_apply(self, op, right, left)
+        return operations.scalar_apply(self, op, right, left)
 
     def get(self, default: Any = None) -> Any:
         """The value, or ``default`` when empty."""
@@ -189,8 +183,6 @@ class Scalar(InfixMethods, PicklesBackendByName):
     def __call__(self, *args: Any, mask: Any = None, accum: Any = None, replace: bool = False,
                  input_mask: Any = None) -> Any:
         """The Scalar as an output with an accumulator, for ``<<``."""
-        from .expressions import Updater, parse_output_args
-
         if input_mask is not None:
             raise TypeError("input_mask not allowed for Scalars: an input mask is for an extract into a Vector or Matrix")
         if replace or any(a is True or type(a).__name__ == "_Replace" for a in args):
@@ -208,8 +200,6 @@ class Scalar(InfixMethods, PicklesBackendByName):
         self._store.set(None if value is None else cast_scalar(value, self._dtype))
 
     def _as_expression(self) -> Any:
-        from .expressions import Expression
-
         return Expression("scalar", "Scalar", (), self._dtype, self._be, lambda mask: self)
 
     def __eq__(self, other: object) -> bool:  # type: ignore[override] # python-graphblas compares values
@@ -260,3 +250,6 @@ def _as_scalar_like(other: Any, dtype: DataType) -> Scalar:
         except Exception:  # noqa: BLE001 - out of range for dtype: compare in its own type
             return Scalar.from_value(other)
     return Scalar.from_value(other)
+
+
+bind_result_type(Scalar)

@@ -18,6 +18,7 @@ from ._compat_methods import (
     require_scalar_value,
     scalar_dup_op,
 )
+from ._operations import bind_result_type, operations
 from .backends import get_backend
 from .collection import Collection
 from .dtypes import BOOL, FP64, DataType, cast_scalar, lookup_dtype
@@ -27,9 +28,6 @@ from .indexing import resolve_index, resolve_scalar_index
 from .limits import check_dimension, require_bytes
 from .matrix import _present
 from .operators.base import Positions
-from .ops.indexing import extract_expr
-from .ops.reduction import reduce_scalar_expr
-from .ops.structural import vector_diag
 from .scalar import Scalar
 from .storage import VectorStore, build_entries, building_backend, exact_list, host_array, infer_dtype
 
@@ -316,7 +314,7 @@ class Vector(Collection):
 
     # ---------------------------------------------------------------- elements
     def __getitem__(self, key: Any) -> Expression:
-        return extract_expr(self, key)
+        return operations.extract_expr(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         if _is_int(key) and not hasattr(value, "kind"):
@@ -394,20 +392,20 @@ class Vector(Collection):
     # ---------------------------------------------------------------- operations
     def vxm(self, A: Any, op: Any = "plus_times", *, method: str = "auto") -> Expression:
         """``u' A`` over the semiring ``op``; ``method`` is "auto", "push" or "pull"."""
-        return multiply.vxm_expr(self, A, op, method)
+        return operations.vxm_expr(self, A, op, method)
 
     def reduce(self, op: Any = "plus", *, allow_empty: bool = True) -> Expression:
         """Reduce all entries to a Scalar with the monoid ``op`` (empty gives an empty Scalar,
         or the identity when ``allow_empty`` is False)."""
-        return reduce_scalar_expr(self, op, allow_empty)
+        return operations.reduce_scalar_expr(self, op, allow_empty)
 
     def inner(self, other: Vector, op: Any = "plus_times") -> Expression:
         """The dot product ``u' v`` over the semiring ``op``, as a Scalar expression."""
-        return multiply.inner_expr(self, other, op)
+        return operations.inner_expr(self, other, op)
 
     def diag(self, k: int = 0, *, name: str | None = None) -> Any:
         """A square Matrix with this Vector on diagonal ``k``."""
-        return named(vector_diag(self, k), None, name)
+        return named(operations.vector_diag(self, k), None, name)
 
     # ---------------------------------------------------------------- internals for the glue
     def _keyspace(self, objs: list[Any]) -> None:
@@ -488,7 +486,4 @@ def _is_int(key: Any) -> bool:
 def _plain(value: Any) -> Any:
     return value.require_value() if isinstance(value, Scalar) else value
 
-
-# At the end: ops.multiply imports this module (only Vector, defined by now).  Operations
-# import their modules once here rather than on every call.
-from .ops import multiply  # noqa: E402
+bind_result_type(Vector)

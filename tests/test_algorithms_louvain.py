@@ -3,6 +3,8 @@ minus 0.01 over the same seeds, on random and shared graphs; partitions' validit
 
 from __future__ import annotations
 
+import importlib
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -11,6 +13,8 @@ from grblas_gpu.algorithms.louvain import louvain, modularity_matrix_form
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import DimensionMismatch, InvalidValue
+
+louvain_module = importlib.import_module("grblas_gpu.algorithms.louvain")  # the name louvain is the function
 
 SEEDS = range(4)
 
@@ -54,6 +58,27 @@ def assert_as_good_as_networkx(G: nx.Graph, A: gb.Matrix, resolution: float = 1.
 def test_modularity_at_least_networkx(backend: str, make) -> None:
     G = nx.convert_node_labels_to_integers(make())
     assert_as_good_as_networkx(G, weighted_adjacency(G, backend))
+
+
+@pytest.mark.parametrize("host_entries", [0, 1 << 30], ids=["device-moves", "host-moves"])
+def test_both_ways_of_choosing_moves(backend: str, host_entries: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Levels at most HOST_ENTRIES entries choose their moves on the host, larger ones with
+    # device operations: each way alone is as good as networkx, on weighted edges with ties.
+    monkeypatch.setattr(louvain_module, "HOST_ENTRIES", host_entries)
+    G = nx.convert_node_labels_to_integers(nx.les_miserables_graph())
+    assert_as_good_as_networkx(G, weighted_adjacency(G, backend))
+    G = nx.planted_partition_graph(5, 16, 0.5, 0.03, seed=7)
+    assert_as_good_as_networkx(G, weighted_adjacency(G, backend))
+
+
+def test_the_two_ways_agree(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    G = nx.barabasi_albert_graph(200, 4, seed=5)
+    A = weighted_adjacency(G, backend)
+    got = []
+    for host_entries in (0, 1 << 30):
+        monkeypatch.setattr(louvain_module, "HOST_ENTRIES", host_entries)
+        got.append(louvain(A, seed=3).to_dense())
+    np.testing.assert_array_equal(got[0], got[1])
 
 
 @pytest.mark.parametrize("resolution", [0.5, 2.0])

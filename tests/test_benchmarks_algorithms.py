@@ -24,3 +24,14 @@ def test_tiny_run_writes_rows_with_ratios(tmp_path: Path) -> None:
     with_peer = [r for r in rows if "peer_s" in r]
     assert with_peer and all(r["ok"] for r in with_peer) and all(r["ratio"] > 0 for r in with_peer)
     assert "| louvain | kron6-sym |" in (tmp_path / "results.md").read_text()
+
+
+def test_several_peer_scales_give_a_row_each(tmp_path: Path) -> None:
+    from benchmarks import algorithms
+
+    algorithms.main(["--scale", "6", "--nx-scale", "5", "6", "--backend", "numpy", "--out", str(tmp_path),
+                     "--only", "greedy_coloring"])
+    rows = json.loads((tmp_path / "results.json").read_text())["rows"]
+    assert [(r["graph"], "peer_s" in r) for r in rows] == [("kron5-sym", True), ("kron6-sym", True), ("kron6-sym", False)]
+    assert all(r["ok"] and r["colours"] <= r["peer_colours"] + 1 for r in rows if "peer_s" in r)
+    assert "--nx-scale 5 6" in (tmp_path / "results.md").read_text()

@@ -21,7 +21,7 @@ import pytest
 from grblas_gpu.backends import get_backend, gpu_available
 from grblas_gpu.backends.cupy.codegen import merge_schedule_applies, vector_value_read
 from grblas_gpu.backends.numpy_backend import NumpyBackend
-from grblas_gpu.backends.operands import CsrOperand, RowMask, SpmvOutput, VectorOperand
+from grblas_gpu.backends.operands import CsrOperand, ListedVector, RowMask, SpmvOutput, VectorOperand
 from grblas_gpu.dtypes import ALL_TYPES, BOOL, FP32, FP64, INT8, INT32, INT64, DataType, cast_scalar
 from grblas_gpu.exceptions import DomainMismatch, InvalidValue, OutOfMemory
 from grblas_gpu.operators import catalog
@@ -39,6 +39,16 @@ N = 1000
 # Catalog entries whose CUDA snippet disagrees with the NumPy implementation: bxnor on BOOL
 # renders ``(Z)(~(x ^ y))``, which is always true for bool operands (fix in operators/catalog.py).
 KNOWN_CATALOG_BUGS: set[tuple[str, str, str]] = set()
+
+
+def _spmspv(gpu: Any, sr: Any, indptr: Any, indices: Any, values: Any, frontier: Any, fvals: Any, size: int,
+            vector_first: bool, dense: bool = False, longest_row: int | None = None, mask: Any = None,
+            complement: bool = False, launches: dict[Any, Any] | None = None) -> Any:
+    """The backend's push with its records made of plain arrays (a bitmap frontier with ``dense``)."""
+    nrows = int(indptr.shape[0]) - 1
+    a = CsrOperand(indptr, indices, values, nrows, size)
+    u = VectorOperand(fvals, frontier) if dense else ListedVector(frontier, fvals, longest_row)
+    return gpu.spmspv(sr, a, u, size, vector_first, RowMask(mask, complement) if mask is not None else None, launches)
 
 
 @pytest.fixture(scope="module")
@@ -1337,7 +1347,7 @@ def test_push_int64_pointers_int32_indices(gpu: Any, monkeypatch: pytest.MonkeyP
     expected = np.full(n, np.inf if name == "min_plus" else 0.0)
     (np.minimum if name == "min_plus" else np.add).at(expected, indices[pick], terms)
     dev = [cupy.asarray(a) for a in (indptr, indices, values, frontier, fvals)]
-    out, present, _ = gpu.spmspv(sr, *dev, n, False, longest_row=int(np.diff(indptr).max()))
+    out, present, _ = _spmspv(gpu, sr, *dev, n, False, longest_row=int(np.diff(indptr).max()))
     reached = np.zeros(n, dtype=bool)
     reached[indices[pick]] = True
     assert np.array_equal(cupy.asnumpy(present), reached)
@@ -1384,13 +1394,13 @@ def test_push_frontier_sizes_and_mask(gpu: Any, monkeypatch: pytest.MonkeyPatch,
         dense[frontier] = fvals
         if form == "prepared":  # packed at the first call, launched with the changing pointers at the second
             kw["launches"] = launches = {}
-            gpu.spmspv(sr, *dev, cupy.asarray(~bits), cupy.asarray(dense + 1), n, False, dense=True, **kw)
+            _spmspv(gpu, sr, *dev, cupy.asarray(~bits), cupy.asarray(dense + 1), n, False, dense=True, **kw)
             assert sorted(key[0] for key in launches) == ["push bitmap", "push reset"]  # the push, its result's reset
-        out, present, count = gpu.spmspv(sr, *dev, cupy.asarray(bits), cupy.asarray(dense), n, False, dense=True,
+        out, present, count = _spmspv(gpu, sr, *dev, cupy.asarray(bits), cupy.asarray(dense), n, False, dense=True,
                                          **kw)
         assert int(count) == int(np.count_nonzero(reached))  # counted by the push as it set them
     else:
-        out, present, count = gpu.spmspv(sr, *dev, cupy.asarray(frontier), cupy.asarray(fvals), n, False,
+        out, present, count = _spmspv(gpu, sr, *dev, cupy.asarray(frontier), cupy.asarray(fvals), n, False,
                                          longest_row=int(np.diff(indptr).max()), **kw)
         assert count is None
     assert np.array_equal(cupy.asnumpy(present), reached)
@@ -1429,7 +1439,7 @@ def test_bitmap_push_of_a_clustered_frontier(gpu: Any, name: str, vector_first: 
     reached = np.zeros(n, dtype=bool)
     reached[indices[pick]] = True
     dev = [cupy.asarray(a) for a in (indptr, indices, values, bits, dense)]
-    out, present, count = gpu.spmspv(sr, *dev, n, vector_first, dense=True)
+    out, present, count = _spmspv(gpu, sr, *dev, n, vector_first, dense=True)
     assert int(count) == int(np.count_nonzero(reached))
     assert np.array_equal(cupy.asnumpy(present), reached)
     assert np.array_equal(cupy.asnumpy(out)[reached], expected[reached])
@@ -1456,7 +1466,7 @@ def test_push_counts_stay_pending(gpu: Any, name: str, t: DataType, ncols: int) 
         mask = rng.random(ncols) < 0.5
         reached = np.zeros(ncols, dtype=bool)
         reached[indices[bits[rows]]] = True
-        _, present, count = gpu.spmspv(sr, *dev, cupy.asarray(bits), cupy.ones(n, t.np_type), ncols, False,
+        _, present, count = _spmspv(gpu, sr, *dev, cupy.asarray(bits), cupy.ones(n, t.np_type), ncols, False,
                                        dense=True, mask=cupy.asarray(mask), complement=True)
         pending.append((count, present))
         expected.append(int(np.count_nonzero(reached & ~mask)))

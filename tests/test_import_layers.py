@@ -1,9 +1,13 @@
-"""The package's import graph: floors that import only downwards, and the circles left.
+"""The package's import graph: floors that import only downwards, and no import circle.
 
-Floors, bottom up: the ground (dtypes, exceptions, limits, ...), the operators, the backends,
-storage, masks and the bitmap kernels' glue (_bitmap), then the objects and operations (matrix, vector, scalar, collection,
-expressions, ops/*), which still import each other (the circle this file pins so it
-cannot grow), then the public namespace and its users (functional, io, nvgraph, cli, ...).
+Floors, bottom up: the ground (dtypes, exceptions, limits, the operators, the backends,
+storage, masks, the bitmap kernels' glue, the table through which the upper floors are called:
+``_operations``), the expressions and their executor, the objects (Scalar, Vector, Matrix and
+their mixins), the operations (``ops/*`` and python-graphblas's scalar and broadcast forms),
+then the public namespace and its users (functional, io, nvgraph, cli, ...).  A module imports
+only from its own floor and those below, even inside a function; the objects reach the
+operations, and the executor the objects' classes, through ``grblas_gpu._operations`` only.
+No circle of imports is left anywhere in the package.
 
 Run as a script to print the circles: ``python tests/test_import_layers.py``.
 """
@@ -25,22 +29,17 @@ LOWER = {
     "backends.cupy.signatures", "backends.cupy.common", "backends.cupy.core", "backends.cupy.bitmaps",
     "backends.cupy.elementwise", "backends.cupy.reduce", "backends.cupy.spmv_plans", "backends.cupy.pull",
     "backends.cupy.push", "backends.cupy.products",
-    "storage", "mask", "_bitmap", "_upward", "operators.udf_trace",
+    "storage", "mask", "_bitmap", "_upward", "operators.udf_trace", "_operations", "_input_mask", "_dcsr",
+    "_transposed",
 }
-UPPER = {
-    "matrix", "vector", "scalar", "collection", "expressions", "functional",
-    "ops.indexing", "ops.multiply", "ops.mxm", "ops.reduction", "ops.structural",
-}
-# The circles left (imports inside functions counted): each may shrink, none may grow.
-CIRCLES_LEFT = [
-    {"collection", "expressions", "matrix", "scalar", "vector",
-     "ops.indexing", "ops.multiply", "ops.mxm", "ops.reduction", "ops.structural",
-     # python-graphblas's call forms: methods of the objects (mixins) and the aggregators,
-     # which build operations; they join the objects' circle, not the floors below it.
-     "_broadcast", "_compat_methods", "_infix_methods", "_scalar_ops", "agg", "op"},
+# The floors above the ground, bottom up: each module imports only from its floor and those below.
+FLOORS = [
+    {"expressions", "_infix_methods"},
+    {"scalar", "collection", "matrix", "vector", "_compat_methods", "agg", "op"},
+    {"ops", "ops.indexing", "ops.multiply", "ops.mxm", "ops.reduction", "ops.structural", "_broadcast",
+     "_scalar_ops"},
 ]
-# The circles of imports at module level (what runs as a module loads).
-MODULE_LEVEL_CIRCLES_LEFT = [{"expressions", "ops.indexing"}, {"matrix", "vector", "ops.multiply"}]
+UPPER = set().union(*FLOORS)
 
 
 def _name(path: pathlib.Path) -> str:
@@ -148,14 +147,23 @@ def test_lower_floors_import_only_downwards() -> None:
     assert {m: up for m, up in climbing.items() if up} == {}
 
 
-def test_no_circle_grows() -> None:
-    for found in circles(import_graph()):
-        assert any(found <= left for left in CIRCLES_LEFT), f"a new import circle: {sorted(found)}"
+def test_floors_import_only_their_own_and_lower() -> None:
+    graph = import_graph()
+    assert UPPER <= set(graph), "a module named here no longer exists"
+    for level, floor in enumerate(FLOORS):
+        above = set().union(set(), *FLOORS[level + 1:])
+        climbing = {m: sorted(graph[m] & above) for m in sorted(floor)}
+        assert {m: up for m, up in climbing.items() if up} == {}, f"floor {level + 1} imports upwards"
+        outside = {m: sorted(graph[m] - LOWER - UPPER) for m in sorted(floor)}
+        assert {m: out for m, out in outside.items() if out} == {}, "a floor imports a module of no floor"
 
 
-def test_no_module_level_circle_grows() -> None:
-    for found in circles(import_graph(module_level=True)):
-        assert any(found <= left for left in MODULE_LEVEL_CIRCLES_LEFT), f"a new import circle: {sorted(found)}"
+def test_no_circle() -> None:
+    assert circles(import_graph()) == [], "an import circle (imports inside functions counted)"
+
+
+def test_no_module_level_circle() -> None:
+    assert circles(import_graph(module_level=True)) == [], "an import circle at module level"
 
 
 if __name__ == "__main__":

@@ -82,3 +82,65 @@ def test_arguments_missing_or_unknown_raise() -> None:
         sig.SPMV_MERGE_FIXUP.arguments(carry_row=1, carry_value=2, carry_valid=3)
     with pytest.raises(TypeError, match="unknown"):
         sig.SPMV_MERGE_FIXUP.arguments(carry_row=1, carry_value=2, carry_valid=3, ncarry=4, out=5)
+
+
+# The one-shot launches of the products and the transpose as they were written out by hand,
+# by position: (family, role, the argument tuple with each argument named as the launch named it).
+BY_HAND = [
+    (sig.TRANSPOSE, "pack", "tptr batch at n total row_bits rows out keys held",
+     {"cols": "batch", "starts": "at", "ncols": "n"}),
+    (sig.TRANSPOSE, "unpack", "tptr batch at n total row_bits keys held rows out",
+     {"cols": "batch", "starts": "at", "ncols": "n"}),
+    (sig.TRANSPOSE, "scatter", "ptr nrows idx vals nnz c0 c1 cursor rows out_bits", {"out": "out_bits"}),
+    (sig.MXM_DOT, "main", ("m_ptr m_idx n nrows a_ptr a_idx a_vals b_ptr b_idx b_vals vals keep heavy heavy_rows "
+     "counters light warp variant"), {"nvals": "n", "out": "vals", "light_cost": "light", "warp_short": "warp"}),
+    (sig.MXM_DOT, "block", "m_idx n a_ptr a_idx a_vals b_ptr b_idx b_vals vals keep heavy heavy_rows counters variant",
+     {"nvals": "n", "out": "vals"}),
+    (sig.SPGEMM_SYMBOLIC, "flops", ("a_ptr a_idx b_ptr m_ptr complement nrows ncols llog dense_from hash_most "
+     "short_most bound bins words row_nnz"), {"counts": "words"}),
+    (sig.SPGEMM_NUMERIC, "fill_dense", ("a_ptr a_idx a_val b_ptr b_idx b_val m_ptr m_idx complement rows glog wlog "
+     "ncols window bits vals c_ptr c_idx c_val"), {"work_bits": "bits", "work_vals": "vals"}),
+]
+
+
+@pytest.mark.parametrize("family,role,by_hand,renamed", BY_HAND, ids=[f"{r}" for _, r, _, _ in BY_HAND])
+def test_packed_by_name_as_written_by_hand(family: dict[str, sig.KernelSignature], role: str, by_hand: str,
+                                           renamed: dict[str, str]) -> None:
+    """A launch packed by the template's names gives the tuple the launch once wrote by position."""
+    s = family[role]
+    given = {name: renamed.get(name, name) for name in s.params}
+    assert s.pack(**given) == tuple(by_hand.split())
+
+
+def test_pack_missing_or_unknown_raise() -> None:
+    s = sig.TRANSPOSE["count"]
+    with pytest.raises(TypeError, match="missing"):
+        s.pack(idx=1, nnz=2)
+    with pytest.raises(TypeError, match="unknown"):
+        s.pack(idx=1, nnz=2, counts=3, extra=4)
+
+
+def test_generated_modules_name_the_declared_entries() -> None:
+    """Every registry module of a declared family has exactly the family's entry points, each a
+    kernel of its source: the registry compiles the kernels the launches call."""
+    from grblas_gpu.backends.cupy.registry import iter_kernels
+
+    seen = set()
+    for spec in iter_kernels():
+        family = next((f for title, f in sig.FAMILIES.items() if spec.module().title.startswith(title)), None)
+        if family is None:
+            continue
+        module = spec.module()
+        seen.add(module.title.split(" ")[0] + (" " + module.title.split(" ")[1] if module.kind == "spgemm" else ""))
+        assert set(module.entries) == set(family), module.title
+        for role, name in module.entries.items():
+            assert f"{name}(" in module.body, (module.title, role)
+    assert seen == set(sig.FAMILIES)
+
+
+def test_kernels_doc_is_current() -> None:
+    """docs/kernels.md is the table the declarations write (regenerate it when one changes)."""
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "kernels.md"
+    assert doc.read_text() == sig.kernels_document()

@@ -199,7 +199,8 @@ def relaxed(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
         relax = be.push_relax
 
         def counted(*args: Any, **kwargs: Any) -> Any:
-            calls.append(kwargs.get("c_bits", args[10] if len(args) > 10 else None) is not None)
+            out = kwargs.get("out", args[3] if len(args) > 3 else None)  # push_relax(sr, a, u, out, ...)
+            calls.append(out is not None and out.bits is not None)
             return relax(*args, **kwargs)
 
         monkeypatch.setattr(be, "push_relax", counted)

@@ -91,16 +91,14 @@ class Backend:
         call; as given where the backend queues no work."""
         return count
 
-    def push_claim_listed(self, semiring: Any, indptr: Any, indices: Any, values: Any, rows: Any, fvals: Any,
-                          c_bits: Any, c: Any, vector_first: bool) -> Any:
+    def push_claim_listed(self, semiring: Any, a: Any, u: Any, out: Any, vector_first: bool) -> Any:
         """A push of a listed frontier that claims the output's empty positions in place
         (``push_relax``'s claim for listed rows): (presence, values, count) of what it added,
         or None, with nothing done, where the backend has no such push."""
         return None
 
-    def push_relax(self, semiring: Any, indptr: Any, indices: Any, values: Any, bits: Any, fvals: Any, c: Any,
-                   vector_first: bool, consume: bool, launches: dict[Any, Any] | None,
-                   c_bits: Any = None) -> tuple[Any, Any, Any]:
+    def push_relax(self, semiring: Any, a: Any, u: Any, out: Any, vector_first: bool, consume: bool = False,
+                   launches: dict[Any, Any] | None = None) -> tuple[Any, Any, Any]:
         """A push written into its output in place, reporting what it changed; called only
         where :meth:`relaxes` says the backend has it."""
         raise NotImplementedException(f"the {self.name} backend has no push_relax")
@@ -120,8 +118,7 @@ class Backend:
         a vxm needs no transpose of A (the NumPy backend)."""
         return False
 
-    def spmv_columns(self, semiring: Any, indptr: Any, indices: Any, values: Any, x: Any, x_present: Any,
-                     col_mask: Any, complement: bool, ncols: int, matrix_first: bool = False) -> Any:
+    def spmv_columns(self, semiring: Any, a: Any, u: Any, mask: Any = None, matrix_first: bool = False) -> Any:
         """``u' A`` from A's own rows (see the Protocol); backends whose :meth:`pulls_by_columns`
         says no need not provide it."""
         raise NotImplementedException(f"the {self.name} backend has no spmv_columns")

@@ -19,7 +19,16 @@ from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedM
 from ..operators.cmath import cast_array
 from . import numpy_mxm
 from .base import Backend
-from .operands import SPMV_RESULT, CsrOperand, CsrProduct, MaskOperand, RowMask, SpmvOutput, VectorOperand
+from .operands import (
+    SPMV_RESULT,
+    CsrOperand,
+    CsrProduct,
+    ListedVector,
+    MaskOperand,
+    RowMask,
+    SpmvOutput,
+    VectorOperand,
+)
 
 _PULL_BLOCK = 1 << 16  # entries: the least a block of the CPU pull takes (see NumpyBackend._pull)
 
@@ -193,10 +202,8 @@ class NumpyBackend(Backend):
         z = np.broadcast_to(z, x.shape) if z.shape != x.shape else z
         return z.astype(op.out_type.np_type)
 
-    def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
-               fvals: Any, size: int, vector_first: bool, dense: bool = False,
-               longest_row: int | None = None, mask: Any = None, complement: bool = False,
-               launches: dict[Any, Any] | None = None) -> None:
+    def spmspv(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand | ListedVector, size: int,
+               vector_first: bool, mask: RowMask | None = None, launches: dict[Any, Any] | None = None) -> None:
         """No atomic push on the CPU: the caller's expand-and-sort path is the reference."""
         return
 
@@ -327,9 +334,7 @@ class NumpyBackend(Backend):
         m = semiring.monoid
         return m.ufunc is not None and not m.is_any
 
-    def spmv_columns(self, semiring: TypedSemiring, indptr: np.ndarray, indices: np.ndarray,
-                     values: np.ndarray, x: np.ndarray, x_present: np.ndarray | None,
-                     col_mask: np.ndarray | None, complement: bool, ncols: int,
+    def spmv_columns(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand, mask: RowMask | None = None,
                      matrix_first: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """``u' A`` from A's own CSR, without its transpose: ``out[c] = ADD_r MULT(x[r], A[r,c])``
         over the present ``x[r]`` (positions (0, r, r, c)), and the presence of each column.
@@ -341,6 +346,9 @@ class NumpyBackend(Backend):
         a loop of products would otherwise keep (as large as A), is built.  Columns where
         ``col_mask`` is False (True with ``complement``) are not computed.
         """
+        indptr, indices, values, ncols = a.indptr, a.indices, a.values, a.ncols
+        x, x_present = u.values, u.present
+        col_mask, complement = (mask.bits, mask.complement) if mask is not None else (None, False)
         if complement and col_mask is not None:
             col_mask = ~np.asarray(col_mask, dtype=bool)
         monoid, t = semiring.monoid, semiring.out_type

@@ -1,5 +1,6 @@
 """What the product kernels of a backend take and return: CSR operands, a structural mask, the
-CSR product, and the vector, row mask and output of a matrix-vector pull (``spmv``).
+CSR product, and the vectors, row masks and outputs of the matrix-vector pulls and pushes
+(``spmv``, ``spmv_columns``, ``spmspv``, ``push_relax``, ``push_claim_listed``).
 
 The planner in :mod:`grblas_gpu.ops.multiply` decides the form of a product and hands a
 backend these small records; a backend reads nothing else of the Matrix objects.
@@ -30,7 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CsrOperand", "MaskOperand", "CsrProduct", "VectorOperand", "RowMask", "SpmvOutput", "SPMV_RESULT"]
+__all__ = ["CsrOperand", "MaskOperand", "CsrProduct", "VectorOperand", "ListedVector", "RowMask", "SpmvOutput",
+           "PushOutput", "SPMV_RESULT"]
 
 
 @dataclass(frozen=True)
@@ -103,9 +105,21 @@ class VectorOperand:
 
 
 @dataclass(slots=True, eq=False)
+class ListedVector:
+    """A sparse vector as a push reads it: ``rows``, the positions of its entries (int64,
+    ascending), and their ``values``; ``longest_row``, where the caller knows one, bounds the
+    length of the matrix rows the entries index (a push shares long rows among warps)."""
+
+    rows: Any
+    values: Any
+    longest_row: int | None = None
+
+
+@dataclass(slots=True, eq=False)
 class RowMask:
-    """The rows a matrix-vector pull computes: where ``bits`` (a bool array, one per row) is
-    true, or with ``complement`` where it is false."""
+    """The output positions a matrix-vector product computes (the rows of a pull, the columns
+    of a push): where ``bits`` (a bool array, one per position) is true, or with
+    ``complement`` where it is false."""
 
     bits: Any
     complement: bool = False
@@ -130,6 +144,17 @@ class SpmvOutput:
     into: tuple[Any, Any] | None = None
     out: Any = None
     claim: Any = None
+
+
+@dataclass(slots=True, eq=False)
+class PushOutput:
+    """The output a push writes in place (``push_relax``, ``push_claim_listed``): its
+    ``values`` (of the monoid's type, owned by the caller); with ``bits``, its presence, the
+    push writes only where the output has no entry yet, the first term to reach a position
+    claiming it (else it combines its terms into every position: a full output)."""
+
+    values: Any
+    bits: Any = None
 
 
 SPMV_RESULT = SpmvOutput()

@@ -20,7 +20,8 @@ Conventions every method follows:
   ``d``, ``c``, ``set_where``'s): the caller asks the Vector's store first (see
   :class:`grblas_gpu.storage.VectorStore`); every other array is only read.
 - Matrix operands of the products are CSR (row pointers, column indices, values); the
-  matrix-matrix kernels and the pull (``spmv``) take the records of :mod:`.operands`.
+  matrix-matrix kernels, the pulls (``spmv``, ``spmv_columns``) and the pushes (``spmspv``,
+  ``push_relax``, ``push_claim_listed``) take the records of :mod:`.operands`.
 - Running out of memory raises :class:`~grblas_gpu.exceptions.OutOfMemory` before any output
   is written.
 
@@ -39,7 +40,17 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..dtypes import DataType
 from ..operators.base import Positions, TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp
 from .base import MatVecCapabilities
-from .operands import SPMV_RESULT, CsrOperand, CsrProduct, MaskOperand, RowMask, SpmvOutput, VectorOperand
+from .operands import (
+    SPMV_RESULT,
+    CsrOperand,
+    CsrProduct,
+    ListedVector,
+    MaskOperand,
+    PushOutput,
+    RowMask,
+    SpmvOutput,
+    VectorOperand,
+)
 
 if TYPE_CHECKING:
     from .cupy.backend import CupyBackend
@@ -176,25 +187,25 @@ class BackendProtocol(Protocol):
         own pass) with this SpMV plan."""
         ...
 
-    def push_claim_listed(self, semiring: Any, indptr: Any, indices: Any, values: Any, rows: Any, fvals: Any,
-        c_bits: Any, c: Any, vector_first: bool) -> Any:
-        """A push of a listed frontier that claims the output's empty positions in place
-        (``push_relax``'s claim for listed rows): (presence, values, count) of what it added, or
-        None, with nothing done, where the backend has no such push."""
+    def push_claim_listed(self, semiring: Any, a: CsrOperand, u: ListedVector, out: PushOutput,
+                          vector_first: bool) -> Any:
+        """A push of a listed frontier ``u`` that claims the empty positions of ``out`` (its
+        ``bits`` given) in place (``push_relax``'s claim for listed rows): (presence, values,
+        count) of what it added, or None, with nothing done, where the backend has no such push."""
         ...
 
-    def push_relax(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, bits: Any, fvals: Any,
-        c: Array, vector_first: bool, consume: bool, launches: dict[Any, Any] | None,
-        c_bits: Array | None = None) -> tuple[Array, Array, Any]:
-        """The push of a frontier (presence ``bits``, dense values ``fvals``) written straight into
-        the output's values ``c`` (of the monoid's type, in place), in one kernel: its terms
-        combined into c (a full output), or with ``c_bits`` (the output's presence) only where c has
-        no entry yet, each such position claimed by the first term to reach it. Returns (presence,
-        values, count) of the entries it changed (values: c's new ones; count an int, a count
-        ``int()`` reads later, or None: unknown).  With ``consume`` (the
-        frontier's arrays are the caller's to spend) the kernel leaves them clean, kept for a later
-        call's report, so a loop of such pushes makes no array and runs nothing before them.
-        ``launches``: as for :meth:`spmspv`."""
+    def push_relax(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand, out: PushOutput,
+                   vector_first: bool, consume: bool = False,
+                   launches: dict[Any, Any] | None = None) -> tuple[Array, Array, Any]:
+        """The push of a bitmap frontier ``u`` (its ``present`` flags and dense ``values``) written
+        straight into ``out.values`` (of the monoid's type, in place), in one kernel: its terms
+        combined into them (a full output), or with ``out.bits`` (the output's presence) only
+        where the output has no entry yet, each such position claimed by the first term to reach
+        it. Returns (presence, values, count) of the entries it changed (values: the output's new
+        ones; count an int, a count ``int()`` reads later, or None: unknown).  With ``consume``
+        (the frontier's arrays are the caller's to spend) the kernel leaves them clean, kept for
+        a later call's report, so a loop of such pushes makes no array and runs nothing before
+        them.  ``launches``: as for :meth:`spmspv`."""
         ...
 
     def transpose_csr(self, indptr: Array, indices: Array, values: Array, nrows: int, ncols: int, ptr_type: Any,
@@ -237,24 +248,25 @@ class BackendProtocol(Protocol):
         """In place: ``bits`` true and ``vals`` ``value`` (of their type) wherever ``where``."""
         ...
 
-    def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any, fvals: Any,
-        size: int, vector_first: bool, dense: bool = False, longest_row: int | None = None, mask: Any = None,
-        complement: bool = False, launches: dict[Any, Any] | None = None) -> tuple[Array, Array, Any] | None:
-        """The push of a frontier along the CSR rows it indexes into a dense result of ``size``
-        positions, combined by the monoid atomically: (values, presence, count or None), or None,
-        with nothing done, where the backend has no such push for the semiring (see
-        :meth:`pushes_atomically`; the caller then expands and sorts the terms).  ``dense``: the
-        frontier is a bitmap (``frontier`` its presence, ``fvals`` its dense values), else listed
-        (int64 rows and their values; ``longest_row`` the longest row's length where known).
-        Outputs where the presence flags ``mask`` are false (true with ``complement``) are
-        skipped.  ``launches``: a dict the matrix keeps, for the backend's prepared launches."""
+    def spmspv(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand | ListedVector, size: int,
+               vector_first: bool, mask: RowMask | None = None,
+               launches: dict[Any, Any] | None = None) -> tuple[Array, Array, Any] | None:
+        """The push of a frontier ``u`` along the CSR rows of ``a`` it indexes into a dense result
+        of ``size`` positions, combined by the monoid atomically: (values, presence, count or
+        None), or None, with nothing done, where the backend has no such push for the semiring
+        (see :meth:`pushes_atomically`; the caller then expands and sorts the terms).  ``u`` is a
+        bitmap (:class:`~.operands.VectorOperand`: presence and dense values) or listed
+        (:class:`~.operands.ListedVector`: int64 rows and their values).  Output positions the
+        ``mask`` excludes are skipped.  ``launches``: a dict the matrix keeps, for the backend's
+        prepared launches."""
         ...
 
-    def spmv_columns(self, semiring: TypedSemiring, indptr: Array, indices: Array, values: Array, x: Array,
-                     x_present: Array | None, col_mask: Array | None, complement: bool, ncols: int,
+    def spmv_columns(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand, mask: RowMask | None = None,
                      matrix_first: bool = False) -> tuple[Array, Array]:
         """``u' A`` (``A' u`` with ``matrix_first``) from A's own CSR, without its transpose:
-        (values, presence) of every column; only where :meth:`pulls_by_columns` says so."""
+        (values, presence) of every column (``u.values`` dense, ``u.present`` its presence or
+        None); columns the ``mask`` excludes get no term; only where :meth:`pulls_by_columns`
+        says so."""
         ...
 
     def spmv(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand, vector_first: bool, plan: Any = None,

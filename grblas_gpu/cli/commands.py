@@ -92,7 +92,7 @@ MORE_ALGORITHMS = (
                   output="the vertices of a maximal independent set", options=("seed",),
                   example="mis graph.mtx --seed 7"),
     AlgorithmSpec("coloring", "greedy_coloring", "colour", "groups",
-                  help="greedy colouring (Jones-Plassmann)", output="a colour (0 .. k-1) for every vertex, "
+                  help="greedy colouring (speculative rounds, largest degree first)", output="a colour (0 .. k-1) for every vertex, "
                   "no two neighbours alike", options=("seed",), example="coloring graph.mtx",
                   noun=("colour", "colours")),
     AlgorithmSpec("msf", "minimum_spanning_forest", "weight", "vertex", help="minimum spanning forest (Boruvka)",

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _bitmap
 from .. import _sparse as sp
+from .._operations import bind_operations
 from ..dtypes import cast_scalar, dtype_of_value, lookup_dtype, unify
 from ..exceptions import DimensionMismatch, DomainMismatch
 from ..expressions import (
@@ -28,8 +29,10 @@ from ..expressions import (
 from ..indexing import ALL, resolve_index
 from ..limits import require_bytes
 from ..mask import Mask
+from ..matrix import Matrix
 from ..operators import typed_binary
 from ..scalar import Scalar
+from ..vector import Vector
 
 # ------------------------------------------------------------------------------ extract
 
@@ -49,8 +52,6 @@ def extract_expr(obj: Any, key: Any) -> Expression:
 
 
 def _vector_extract(v: Any, idx: np.ndarray | None, scalar: bool) -> Expression:
-    from ..vector import Vector
-
     size = v.size if idx is None else len(idx)
 
     def compute(mask: Mask | None) -> Any:
@@ -73,9 +74,6 @@ def _vector_extract(v: Any, idx: np.ndarray | None, scalar: bool) -> Expression:
 
 def _matrix_extract(A: Any, I: np.ndarray | None, J: np.ndarray | None, i_scalar: bool,
                     j_scalar: bool) -> Expression:
-    from ..matrix import Matrix
-    from ..vector import Vector
-
     nr = A.nrows if I is None else len(I)
     nc = A.ncols if J is None else len(J)
 
@@ -178,8 +176,6 @@ def _assign_scalar_at_mask(updater: Updater, value: Any) -> bool:
     """``w(mask, accum, replace)[:] << s`` for a sparse Vector mask, not complemented: only
     the mask's positions can change, so ``s`` is written as a Vector of those positions (work
     in the mask's entries, not the Vector's size).  False for an empty Scalar."""
-    from ..vector import Vector
-
     scalar = _scalar_and_type(value)
     if scalar is None:
         return False
@@ -209,7 +205,6 @@ def _assign_scalar_everywhere(updater: Updater, value: Any) -> bool:
     if updater.accum is None and updater.mask is not None:  # no full Vector of s needed
         _bitmap.assign_scalar(C, cast_scalar(cast_scalar(raw, t), C.dtype), updater.mask, updater.replace)
         return True
-    from ..vector import Vector
 
     op = typed_binary(updater.accum, unify(C.dtype, t)) if updater.accum is not None else None
     _bitmap.write_vector(C, Vector.from_scalar(raw, C.size, t, backend=C.backend), updater.mask, op, updater.replace)
@@ -314,9 +309,6 @@ def _scalar_region_coords(C: Any, I: Any, J: Any, mask: Mask | None) -> list[Any
 
 def _collection_from_coords(C: Any, coords: list[Any], vals: Any, dtype: Any) -> Any:
     """A collection of C's shape; where coordinates repeat, the last value wins."""
-    from ..matrix import Matrix
-    from ..vector import Vector
-
     be = C._be
     xp = be.xp
     if C.kind == "Vector":
@@ -343,9 +335,6 @@ def _last_of_runs(xp: Any, coords: list[Any]) -> Any:
 
 
 def _empty_like(C: Any, dtype: Any) -> Any:
-    from ..matrix import Matrix
-    from ..vector import Vector
-
     if C.kind == "Vector":
         return Vector(dtype, C.size, backend=C.backend)
     return Matrix(dtype, C.nrows, C.ncols, backend=C.backend)
@@ -381,3 +370,6 @@ def _in_region(C: Any, keys: Any, ks: Any, I: Any, J: Any) -> Any:
 
 
 __all__ = ["extract_expr", "assign", "DomainMismatch"]
+
+
+bind_operations(assign=assign, extract_expr=extract_expr)

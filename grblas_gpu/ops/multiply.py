@@ -17,16 +17,26 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
-from ..backends.operands import SPMV_RESULT, CsrOperand, RowMask, SpmvOutput, VectorOperand
+from .._operations import bind_operations
+from ..backends.operands import (
+    SPMV_RESULT,
+    CsrOperand,
+    ListedVector,
+    PushOutput,
+    RowMask,
+    SpmvOutput,
+    VectorOperand,
+)
 from ..dtypes import DataType, unify
 from ..exceptions import DimensionMismatch, DomainMismatch, InvalidValue
-from ..expressions import Expression, check_same_backend, fills_gaps
+from ..expressions import Expression, Output, check_same_backend, fills_gaps
 from ..mask import Mask
 from ..matrix import Matrix, as_matrix
 from ..operators import TypedSemiring, typed_binary, typed_semiring
 from ..operators.base import Positions
 from ..scalar import Scalar
 from ..vector import Vector
+from .mxm import mxm_expr as planned_mxm
 from .structural import pattern_transposable, pattern_transpose
 
 # Which kernels the backend has, what sizes its pushes take, and the frontier shares below
@@ -173,11 +183,10 @@ def _pull_columns(sr: TypedSemiring, A: Matrix, u: Vector, matrix_first: bool, m
         x = u._bitmap()[1]
     flags = _structural_flags(mask)
     if flags is not None:
-        col_mask, complement = flags
+        cols: RowMask | None = RowMask(*flags)
     else:
-        col_mask, complement = (mask.dense_rows(be, A.ncols) if mask is not None else None), False
-    out, has = be.spmv_columns(sr, A._indptr, A._indices, A._vals, x, present, col_mask, complement, A.ncols,
-                               matrix_first)
+        cols = RowMask(mask.dense_rows(be, A.ncols)) if mask is not None else None
+    out, has = be.spmv_columns(sr, _stored_operand(A), VectorOperand(x, present), cols, matrix_first)
     return _inside(Vector._from_bitmap(be, sr.out_type, A.ncols, has, out), mask)
 
 
@@ -232,53 +241,83 @@ class _MatVec(Expression):
         self._decided = (storage, choice)
         return choice
 
+    def _schedule(self, out: Output | None) -> tuple[str, Matrix] | None:
+        """The planner: how this product runs, as (schedule, the matrix it walks), for a new
+        result (``out`` None) or written into ``out`` in its own pass (None where it cannot).
+
+        A new result is ``"push"`` (from u's entries along the rows they index), ``"pull"``
+        (every output row over its entries) or ``"pull_columns"`` (from A's own rows, see
+        :func:`_by_columns`), by :meth:`_direction`.  Written into ``out``: ``"pull_into"``
+        (``C(accum) << product``, :func:`_joins_into`), ``"pull_replacing"`` (``C << product``
+        of a full u, :func:`_replaces`); reporting its changes into ``out.changed``:
+        ``"push_relax"`` (:func:`_relaxes`), and under ``~C.S`` ``"pull_claim"``,
+        ``"push_claim"`` or ``"push_claim_listed"`` (:func:`_claims`).  What the backend can
+        do comes from its capability table (``matvec``: push sizes and frontier shares) and
+        its per-semiring answers (``relaxes``, ``pull_claims``, ``pulls_by_columns``,
+        ``pushes_atomically``)."""
+        typed, u = self._typed, self._u
+        if out is None:
+            push, M = self._direction()
+            return ("push" if push else "pull_columns" if self._columns else "pull"), M
+        C, D, mask, accum = out.target, out.changed, out.mask, out.accum
+        # (The operands are tested first: choosing the direction may read the device.)
+        if D is None:
+            if mask is not None:
+                return None
+            if accum is not None:
+                if not _joins_into(typed, u, C, accum):
+                    return None
+                push, M = self._direction()
+                return None if push or self._columns else ("pull_into", M)
+            if self._method == "push" or self._columns or not _replaces(typed, u, C):  # (a full u is pulled)
+                return None
+            return "pull_replacing", self._pulled()
+        if mask is None:
+            if not _relaxes(typed, u, C, accum, D):
+                return None
+            push, M = self._direction()
+            return ("push_relax", M) if push and _in_place_positions(M) else None
+        if fills_gaps(C, mask, accum, out.replace) and isinstance(C, Vector) and C._bm is None:
+            C._set_bitmap(*C._bitmap(), C._count)  # C's gaps are written in place: C as a bitmap of its own
+        if not _claims(typed, u, C, mask, accum, out.replace, D):
+            return None
+        push, M = self._direction()
+        if not push:
+            return None if self._columns else ("pull_claim", M)
+        if not C._be.relaxes(typed, claim=True) or not _in_place_positions(M):
+            return None
+        return ("push_claim" if _pushes_into(typed, u, C, D) else "push_claim_listed"), M
+
     def compute(self, mask: Mask | None = None) -> Vector:
         """The product as a new Vector (``mask`` is a hint: rows outside it may be skipped)."""
         count = self._u._count  # (an int, or a count still on the device: not read here)
         if self._A.nvals == 0 or (count.__class__ is int and count == 0):  # no terms: bounded by entries
             return Vector(self._typed.out_type, self._out_size, backend=self._A._be.name)
-        push, M = self._direction()
-        if push:
+        schedule, M = self._schedule(None)  # type: ignore[misc]  # (always one for a new result)
+        if schedule == "push":
             return _push(self._typed, M, self._u, self._vector_first, self._out_size, mask)
-        if self._columns:
+        if schedule == "pull_columns":
             return _pull_columns(self._typed, M, self._u, False, mask)
         return _pull(self._typed, M, self._u, self._vector_first, mask)
 
-    def add_into(self, target: Any, accum: Any) -> bool:
-        """``target(accum) << self`` in the pull's own pass, where it can (see :func:`_joins_into`)."""
-        if not _joins_into(self._typed, self._u, target, accum):  # (first: the direction may read the device)
+    def write(self, out: Output) -> bool:
+        """``out << self`` in one pass, where the planner (:meth:`_schedule`) finds a schedule
+        for it and the backend's kernel takes it."""
+        plan = self._schedule(out)
+        if plan is None:
             return False
-        push, M = self._direction()
-        return not push and not self._columns and _pull_into(self._typed, M, self._u, self._vector_first, target)
-
-    def write_into(self, target: Any) -> bool:
-        """``target << self`` written by the pull into target's own storage, where it can."""
-        if self._method == "push" or self._columns or not _replaces(self._typed, self._u, target):  # (a full u is pulled)
-            return False
-        _pull_replacing(self._typed, self._pulled(), self._u, self._vector_first, target)
-        return True
-
-    def report_into(self, target: Any, mask: Mask | None, accum: Any, replace: bool, changed: Any) -> bool:
-        """``target(mask, accum, replace, changed=changed) << self`` in one pass, where it can."""
-        typed, u, vector_first, C, D = self._typed, self._u, self._vector_first, target, changed
-        # (The operands are tested first: choosing the direction may read the device.)
-        if mask is None:
-            if not _relaxes(typed, u, C, accum, D):
-                return False
-            push, M = self._direction()
-            return push and _push_relax(typed, M, u, vector_first, C, D, False)
-        if fills_gaps(C, mask, accum, replace) and isinstance(C, Vector) and C._bm is None:
-            C._set_bitmap(*C._bitmap(), C._count)  # C's gaps are written in place: C as a bitmap of its own
-        if not _claims(typed, u, C, mask, accum, replace, D):
-            return False
-        push, M = self._direction()
-        if not push:
-            return not self._columns and _pull_claiming(typed, M, u, vector_first, C, D)
-        if not C._be.relaxes(typed, claim=True):
-            return False
-        if _pushes_into(typed, u, C, D):
-            return _push_relax(typed, M, u, vector_first, C, D, True)
-        return _push_claiming_listed(typed, M, u, vector_first, C, D)
+        schedule, M = plan
+        typed, u, vector_first, C, D = self._typed, self._u, self._vector_first, out.target, out.changed
+        if schedule == "pull_into":
+            return _pull_into(typed, M, u, vector_first, C)
+        if schedule == "pull_replacing":
+            _pull_replacing(typed, M, u, vector_first, C)
+            return True
+        if schedule == "pull_claim":
+            return _pull_claiming(typed, M, u, vector_first, C, D)
+        if schedule == "push_claim_listed":
+            return _push_claiming_listed(typed, M, u, vector_first, C, D)
+        return _push_relax(typed, M, u, vector_first, C, D, schedule == "push_claim")
 
     def reported(self, changed: Any) -> None:
         """The entries a write of this product changed are most often the next product's
@@ -344,6 +383,12 @@ def _pull_operands(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool) 
     a = M._memo(("pull operand", a_type), lambda: CsrOperand(
         M._indptr, M._indices, M._values_as(a_type) if a_type is not None else M._vals, M.nrows, M.ncols))
     return a, VectorOperand(x, present)
+
+
+def _stored_operand(M: Matrix) -> CsrOperand:
+    """M's CSR with its values as stored (the record kept with M's derived forms: the pushes
+    cast the values they read themselves, and the pull that ignores them shares it)."""
+    return M._memo(("pull operand", None), lambda: CsrOperand(M._indptr, M._indices, M._vals, M.nrows, M.ncols))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -428,13 +473,14 @@ def _push_relax(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, C: 
     it changed as ``D``'s new content.  Where u is D and alone holds its arrays, the kernel
     leaves them clean for a later push's report.  False, with nothing done, for matrices
     beyond the backend's push positions."""
-    if not _in_place_positions(M):
+    if not _in_place_positions(M):  # (the planner asks first; the function keeps its contract)
         return False
     consume = u is D and D._owns_bitmap()  # (asked before this function holds D's arrays)
     bits, vals = u._bitmap()
     c_bits, c_vals = C._bm
-    d_bits, d_vals, count = M._be.push_relax(sr, M._indptr, M._indices, M._vals, bits, vals, c_vals, vector_first,
-                                             consume, M._memo("launches", dict), c_bits if claim else None)
+    d_bits, d_vals, count = M._be.push_relax(sr, _stored_operand(M), VectorOperand(vals, bits),
+                                             PushOutput(c_vals, c_bits if claim else None), vector_first, consume,
+                                             M._memo("launches", dict))
     # The same arrays, written in place (this drops any other form C held).
     C._set_bitmap(c_bits, c_vals, None if claim else C.size)
     D._set_bitmap(d_bits, d_vals, count)
@@ -450,8 +496,8 @@ def _push_claiming_listed(sr: TypedSemiring, M: Matrix, u: Vector, vector_first:
     if not _in_place_positions(M) or u._sp is None:
         return False
     c_bits, c_vals = C._bm
-    pushed = M._be.push_claim_listed(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, c_bits, c_vals,
-                                     vector_first)
+    pushed = M._be.push_claim_listed(sr, _stored_operand(M), ListedVector(u._idx, u._vals),
+                                     PushOutput(c_vals, c_bits), vector_first)
     if pushed is None:
         return False
     C._set_bitmap(c_bits, c_vals, None)
@@ -559,16 +605,15 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
     xp = be.xp
     if be.matvec.push_takes(M.nrows, out_size):
         flags = _structural_flags(mask)
-        mask_flags, complement = flags if flags is not None else (None, False)
+        allowed = RowMask(*flags) if flags is not None else None
         launches = M._memo("launches", dict)
+        frontier: VectorOperand | ListedVector
         if u._sp is None:  # a bitmap frontier is pushed as it is, without listing its entries
             bits, vals = u._bitmap()
-            pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, bits, vals, out_size, vector_first, dense=True,
-                               mask=mask_flags, complement=complement, launches=launches)
+            frontier = VectorOperand(vals, bits)
         else:
-            pushed = be.spmspv(sr, M._indptr, M._indices, M._vals, u._idx, u._vals, out_size, vector_first,
-                               longest_row=M._longest_row(), mask=mask_flags, complement=complement,
-                               launches=launches)
+            frontier = ListedVector(u._idx, u._vals, M._longest_row())
+        pushed = be.spmspv(sr, _stored_operand(M), frontier, out_size, vector_first, allowed, launches)
         if pushed is not None:
             result = Vector._from_bitmap(be, sr.out_type, out_size, pushed[1], pushed[0], pushed[2])
             return _inside(result, mask) if flags is not None else result
@@ -588,9 +633,7 @@ def _push(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool, out_size:
 
 def mxm_expr(A: Any, B: Any, op: Any) -> Expression:
     """``A B`` as an expression (planned by :mod:`.mxm`)."""
-    from .mxm import mxm_expr as planned
-
-    return planned(A, B, op)
+    return planned_mxm(A, B, op)
 
 
 def inner_expr(u: Any, v: Any, op: Any) -> Expression:
@@ -616,3 +659,7 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
         return s
 
     return Expression(f"inner({typed.name})", "Scalar", (), typed.out_type, u._be, compute, (u, v))
+
+
+bind_operations(mxm_expr=mxm_expr, mxv_expr=mxv_expr, vxm_expr=vxm_expr, transposed_mxv_expr=transposed_mxv_expr,
+                inner_expr=inner_expr)

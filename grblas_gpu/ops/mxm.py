@@ -15,7 +15,9 @@ form asks only for the orientation it needs (a transpose built is cached on the 
 Under a mask the form with the lower estimated cost runs (see :func:`_costs`).
 
 The product is the expression's result; the output rule (mask, accumulator, replace) is then
-applied by :mod:`grblas_gpu.expressions` as for any operation.
+applied by :mod:`grblas_gpu.expressions` as for any operation, except where the product was
+computed under the output's own mask with nothing to keep or accumulate (``C(M, replace) <<
+A B``, or C empty): it is then C's new content as it is (the expression's one-pass write).
 """
 
 from __future__ import annotations
@@ -26,10 +28,11 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
+from ..backends import get_backend
 from ..backends.operands import CsrOperand, CsrProduct, MaskOperand
 from ..dtypes import BOOL, unify
 from ..exceptions import DimensionMismatch, DomainMismatch, NotImplementedException, OutOfMemory
-from ..expressions import Expression, check_same_backend
+from ..expressions import Expression, Output, check_same_backend, write_result
 from ..mask import Mask
 from ..matrix import Matrix, TransposedMatrix
 from ..operators import TypedSemiring, typed_binary, typed_semiring
@@ -120,10 +123,25 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:
     typed = typed_semiring(op, unify(a.matrix.dtype, b.matrix.dtype))
 
     def compute(mask: Mask | None) -> Matrix:
-        return _mxm(typed, a, b, mask)
+        return _mxm(typed, a, b, mask)[0]
 
-    return Expression(f"mxm({typed.name})", "Matrix", (m, n), typed.out_type, a.matrix._be, compute,
-                      (a.matrix, b.matrix))
+    def write(out: Output) -> bool:
+        # ``C(M, replace) << A B`` (or C empty, no accumulator): the product, where its form applied
+        # the mask, holds only entries the mask allows and is taken as C's new content as it is.
+        mask = out.mask
+        if mask is None or out.accum is not None or out.changed is not None:
+            return False
+        C = out.target
+        T, under_mask = expr.guarded(_mxm, typed, a, b, mask)
+        if under_mask and (out.replace or C.nvals == 0):
+            C._replace_with(T)
+        else:
+            write_result(C, T, mask, None, out.replace)
+        return True
+
+    expr = Expression(f"mxm({typed.name})", "Matrix", (m, n), typed.out_type, a.matrix._be, compute,
+                      (a.matrix, b.matrix), write=write)
+    return expr
 
 
 # ---------------------------------------------------------------------------- planning
@@ -200,7 +218,9 @@ def _opened(xp: Any, rows: Any, mask: _MaskEntries) -> Any:
 # ---------------------------------------------------------------------------- running
 
 
-def _mxm(sr: TypedSemiring, a: _Side, b: _Side, mask: Mask | None) -> Matrix:
+def _mxm(sr: TypedSemiring, a: _Side, b: _Side, mask: Mask | None) -> tuple[Matrix, bool]:
+    """The product, and whether its form applied ``mask`` (then it holds only entries the mask
+    allows; else ``mask`` was not used)."""
     be = a.matrix._be
     m, n = a.shape[0], b.shape[1]
     entries = _mask_entries(mask) if mask is not None else None
@@ -225,10 +245,7 @@ def _mxm(sr: TypedSemiring, a: _Side, b: _Side, mask: Mask | None) -> Matrix:
             assert entries is not None  # (as for the dot form)
             m_op = _mask_operand(entries, m, a_ids, None)
         product = _run(be, "mxm_gustavson", run, rows_a, rows_b, m_op)
-    out = _output(be, sr, m, n, product, a_ids)
-    if m_op is not None:  # only entries the mask allows: the write takes them as they are (write_result)
-        out._under_mask = mask  # type: ignore[attr-defined]
-    return out
+    return _output(be, sr, m, n, product, a_ids), m_op is not None
 
 
 _POSITIONS = ("xi", "xj", "yi", "yj")
@@ -340,8 +357,6 @@ def _run(be: Any, method: str, sr: TypedSemiring, *operands: Any) -> CsrProduct:
 def _on_host(be: Any, method: str, sr: TypedSemiring, operands: tuple[Any, ...]) -> CsrProduct:
     """``method`` by the NumPy backend on host copies of the operands, its product moved back."""
     from dataclasses import fields, replace
-
-    from ..backends import get_backend
 
     def host(x: Any) -> Any:
         if x is None:

@@ -7,33 +7,30 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
+from .. import agg
+from .._operations import bind_operations
 from ..expressions import Expression
 from ..mask import Mask
+from ..matrix import TransposedMatrix, as_matrix
 from ..operators import typed_monoid
 from ..scalar import Scalar
+from ..vector import Vector
 
 
 def is_aggregator(op: Any) -> bool:
     """Whether ``op`` is an aggregator (``agg.mean``, ``"argmin"``), reduced by :mod:`grblas_gpu.agg`."""
     if getattr(op, "kind", None) != "aggregator" and not isinstance(op, str):
         return False
-    from ..agg import is_aggregator as known
-
-    return known(op)
+    return agg.is_aggregator(op)
 
 
 def aggregate_expr(obj: Any, op: Any, axis: str, allow_empty: bool = True) -> Expression:
     """The reduction of ``obj`` by an aggregator (see :mod:`grblas_gpu.agg`)."""
-    from ..agg import aggregate_expr as expr
-
-    return expr(obj, op, axis, allow_empty)
+    return agg.aggregate_expr(obj, op, axis, allow_empty)
 
 
 def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
     """Each row (or column, when ``transpose``) of ``A`` reduced to one value."""
-    from ..matrix import as_matrix
-    from ..vector import Vector
-
     A = as_matrix(A)
     if is_aggregator(op):
         return aggregate_expr(A, op, "cols" if transpose else "rows")
@@ -76,8 +73,6 @@ def _row_segments(M: Any) -> tuple[Any, Any]:
 
 def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
     """All entries of a Vector or Matrix reduced to a Scalar."""
-    from ..matrix import TransposedMatrix
-
     if isinstance(obj, TransposedMatrix):
         obj = obj.parent
     if is_aggregator(op):
@@ -107,3 +102,6 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
 
 
 __all__ = ["reduce_rows_expr", "reduce_scalar_expr"]
+
+
+bind_operations(reduce_rows_expr=reduce_rows_expr, reduce_scalar_expr=reduce_scalar_expr)

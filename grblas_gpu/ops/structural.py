@@ -7,14 +7,17 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
-from ..dtypes import unify
+from .._operations import bind_operations
+from ..dtypes import BOOL, unify
 from ..exceptions import DimensionMismatch, InvalidValue
 from ..expressions import Expression, check_same_backend
 from ..limits import check_dimension, check_product_dimension
 from ..mask import Mask
+from ..matrix import Matrix, as_matrix
 from ..operators import typed_binary
 from ..operators.base import Positions
 from ..storage import pointer_dtype, stable_argsort
+from ..vector import Vector
 
 
 def transpose_csr(A: Any) -> Any:
@@ -23,8 +26,6 @@ def transpose_csr(A: Any) -> Any:
     One stable sort of the column indices (entries are in row order, so equal columns keep
     their rows ascending); the new row pointers come from the column counts.  Work and
     memory O(entries + columns); no int64 copy of int32 indices beyond the permutation."""
-    from ..matrix import Matrix
-
     be = A._be
     xp = be.xp
     idx = A._indices
@@ -59,9 +60,6 @@ def pattern_transpose(A: Any) -> Any:
     transposed pattern, every value true, where the GPU's counting sort applies (it carries one
     byte an entry, a view of the start of A's values, then set to true, instead of the values:
     with FP32 values 0.68x the full transpose at kron 22); else None."""
-    from ..dtypes import BOOL
-    from ..matrix import Matrix
-
     be = A._be
     idx, vals = A._indices, A._vals
     nnz = int(idx.shape[0])
@@ -131,8 +129,6 @@ def _entry_rows(A: Any) -> Any:
 
 def kronecker_expr(A: Any, B: Any, op: Any) -> Expression:
     """The Kronecker product of two matrices, entries combined by ``op``."""
-    from ..matrix import Matrix, as_matrix
-
     A, B = as_matrix(A), as_matrix(B)
     check_same_backend(A, B)
     typed = typed_binary(op.mult if hasattr(op, "mult") and not hasattr(op, "identity") else op,
@@ -163,8 +159,6 @@ def kronecker_expr(A: Any, B: Any, op: Any) -> Expression:
 
 def matrix_diag(A: Any, k: int = 0) -> Any:
     """Diagonal ``k`` of a Matrix as a Vector (index = row for k >= 0, column for k < 0)."""
-    from ..vector import Vector
-
     k = _diagonal_number(k)
     be = A._be
     if not -A.nrows < k < A.ncols:  # no such diagonal: an empty Vector (and no int64 overflow)
@@ -179,8 +173,6 @@ def matrix_diag(A: Any, k: int = 0) -> Any:
 
 def vector_diag(v: Any, k: int = 0) -> Any:
     """A square Matrix of size ``v.size + |k|`` with ``v`` on diagonal ``k``."""
-    from ..matrix import Matrix
-
     k = _diagonal_number(k)
     be = v._be
     n = check_dimension(v.size + abs(k), "the diagonal matrix's size")
@@ -201,3 +193,7 @@ def check_square(A: Any, what: str) -> None:
     """Raise DimensionMismatch unless ``A`` is square."""
     if A.nrows != A.ncols:
         raise DimensionMismatch(f"{what} needs a square matrix, got {A.nrows}x{A.ncols}")
+
+
+bind_operations(kronecker_expr=kronecker_expr, matrix_diag=matrix_diag, vector_diag=vector_diag,
+                transpose_csr=transpose_csr)

@@ -21,6 +21,7 @@ from ...operators.base import TypedSemiring
 from ..operands import CsrOperand, CsrProduct, MaskOperand
 from . import codegen
 from .dot_mxm_codegen import CHUNKED_GROUPS, SIZED_SEARCH, mxm_dot_module, operand_types
+from .signatures import MXM_DOT
 
 if TYPE_CHECKING:
     from .backend import CupyBackend
@@ -73,7 +74,8 @@ def mxm_dot(backend: CupyBackend, semiring: TypedSemiring, a: CsrOperand, bt: Cs
     module = mxm_dot_module(semiring, ptr_t, idx_t)
     vals = cupy.empty(nvals, dtype=out_type)
     keep = cupy.empty(nvals, dtype=np.bool_)
-    _dot_products(backend, module, (m_ptr, m_idx), (a_ptr, a_idx, a_vals), (b_ptr, b_idx, b_vals),
+    _dot_products(backend, module, {"m_ptr": m_ptr, "m_idx": m_idx},
+                  {"a_ptr": a_ptr, "a_idx": a_idx, "a_vals": a_vals, "b_ptr": b_ptr, "b_idx": b_idx, "b_vals": b_vals},
                   nrows, nvals, vals, keep)
     return _compact(backend, module, m_ptr, m_idx, nrows, vals, keep)
 
@@ -123,26 +125,28 @@ def _values(backend: CupyBackend, x: CsrOperand, t: Any, name: str) -> Any:
     return backend._operand(x.values, t)
 
 
-def _dot_products(backend: CupyBackend, module: codegen.KernelModule, m: tuple[Any, ...],
-                  a: tuple[Any, ...], b: tuple[Any, ...], nrows: int, nvals: int,
-                  vals: cupy.ndarray, keep: cupy.ndarray) -> None:
+def _dot_products(backend: CupyBackend, module: codegen.KernelModule, m: dict[str, Any], ab: dict[str, Any],
+                  nrows: int, nvals: int, vals: cupy.ndarray, keep: cupy.ndarray) -> None:
     """Every mask entry's dot product into ``vals`` and ``keep``: the thread kernel, which lists
-    the costly entries, then the warp and the block kernels over those lists."""
+    the costly entries, then the warp and the block kernels over those lists.  ``m``: the mask's
+    ``m_ptr`` and ``m_idx``; ``ab``: both operands' arrays, by their kernel parameter names."""
     heavy = cupy.empty(nvals, dtype=np.int64)
     heavy_rows = cupy.empty(nvals, dtype=np.int64)
     counters = cupy.zeros(2, dtype=np.uint64)
     n, variant = np.int64(nvals), np.int32(VARIANT)
+    lists = {"out": vals, "keep": keep, "heavy": heavy, "heavy_rows": heavy_rows, "counters": counters,
+             "variant": variant}
     backend._function(module, "main")(
         (-(-nvals // _BLOCK),), (_BLOCK,),
-        (*m, n, np.int64(nrows), *a, *b, vals, keep, heavy, heavy_rows, counters, np.int64(LIGHT_COST),
-         np.int64(WARP_SHORT), variant))
+        MXM_DOT["main"].pack(**m, nvals=n, nrows=np.int64(nrows), **ab, **lists, light_cost=np.int64(LIGHT_COST),
+                             warp_short=np.int64(WARP_SHORT)))
     sms = _sm_count(cupy.cuda.runtime.getDevice())
     backend._function(module, "warp")(
         (min(_WARP_BLOCKS_PER_SM * sms, -(-nvals * 32 // _BLOCK)),), (_BLOCK,),
-        (m[1], *a, *b, vals, keep, heavy, heavy_rows, counters, variant))
+        MXM_DOT["warp"].pack(m_idx=m["m_idx"], **ab, **lists))
     backend._function(module, "block")(
         (min(_BLOCK_BLOCKS_PER_SM * sms, nvals),), (_BLOCK,),
-        (m[1], n, *a, *b, vals, keep, heavy, heavy_rows, counters, variant))
+        MXM_DOT["block"].pack(m_idx=m["m_idx"], nvals=n, **ab, **lists))
 
 
 def _compact(backend: CupyBackend, module: codegen.KernelModule, m_ptr: cupy.ndarray, m_idx: cupy.ndarray,
@@ -163,5 +167,6 @@ def _compact(backend: CupyBackend, module: codegen.KernelModule, m_ptr: cupy.nda
     if total:
         blocks = min(_COMPACT_BLOCKS_PER_SM * _sm_count(cupy.cuda.runtime.getDevice()), -(-nvals // _BLOCK))
         backend._function(module, "compact")(
-            (blocks,), (_BLOCK,), (keep, before, m_idx, vals, np.int64(nvals), out_idx, out_vals))
+            (blocks,), (_BLOCK,), MXM_DOT["compact"].pack(keep=keep, before=before, m_idx=m_idx, vals=vals,
+                                                          nvals=np.int64(nvals), out_idx=out_idx, out_vals=out_vals))
     return CsrProduct(indptr, out_idx, out_vals)

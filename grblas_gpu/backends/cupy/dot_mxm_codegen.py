@@ -18,6 +18,7 @@ from ...operators import semiring as semiring_namespace
 from ...operators.base import TypedSemiring
 from . import codegen
 from .codegen import KernelModule
+from .signatures import MXM_DOT, roles
 
 if TYPE_CHECKING:
     from .kernel_spec import KernelSpec
@@ -43,7 +44,7 @@ CHUNKED_GROUPS = 2
 chosen by the lists' lengths in the thread kernel; contiguous runs of the shorter list per lane
 in the warp and block kernels (else every 32nd or 256th column, galloping)."""
 
-ROLES = {"main": "", "warp": "_warp", "block": "_block", "compact": "_compact"}
+ROLES = roles(MXM_DOT)
 """Entry points: the thread-per-entry kernel that also lists the costly entries, the warp and the
 block kernels that compute those, and the compaction of the kept entries."""
 

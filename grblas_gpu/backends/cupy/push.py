@@ -12,6 +12,7 @@ import numpy as np
 from ...dtypes import cast_scalar
 from ...operators.base import TypedMonoid, TypedSemiring
 from ..base import MatVecCapabilities
+from ..operands import CsrOperand, ListedVector, PushOutput, RowMask, VectorOperand
 from . import codegen, columns_codegen, signatures
 from .codegen import KernelModule
 from .common import (
@@ -53,40 +54,49 @@ class PushOps(CupyCore):
         return columns_codegen.columns_supported(semiring.monoid)
 
     @_map_out_of_memory
-    def spmv_columns(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, x: Any, x_present: Any,
-                     col_mask: Any, complement: bool, ncols: int,
+    def spmv_columns(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand, mask: RowMask | None = None,
                      matrix_first: bool = False) -> tuple[cupy.ndarray, cupy.ndarray]:
         """``u' A`` (``A' u`` with ``matrix_first``) from A's own rows, no transpose (:mod:`.columns`)."""
         from .columns import spmv_columns
 
-        return spmv_columns(self, semiring, indptr, indices, values, x, x_present, col_mask, complement, ncols,
-                            matrix_first)
+        col_mask, complement = (mask.bits, mask.complement) if mask is not None else (None, False)
+        return spmv_columns(self, semiring, a.indptr, a.indices, a.values, u.values, u.present, col_mask, complement,
+                            a.ncols, matrix_first)
 
     def pushes_atomically(self, semiring: TypedSemiring) -> bool:
         """True when ``spmspv`` combines a push into a dense result for ``semiring``."""
         return codegen.atomic_push_supported(semiring.monoid)
 
     @_map_out_of_memory
-    def spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
-               fvals: Any, size: int, vector_first: bool, dense: bool = False,
-               longest_row: int | None = None, mask: Any = None, complement: bool = False,
+    def spmspv(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand | ListedVector, size: int,
+               vector_first: bool, mask: RowMask | None = None,
                launches: dict[Any, Any] | None = None) -> tuple[cupy.ndarray, cupy.ndarray, Any] | None:
         """Push: ``out[j] = ADD over frontier k of MULT(A[k, j], x[k])`` (operands swapped when
-        ``vector_first``), combined atomically into a dense result.  The frontier is a list of
-        rows with their values, or with ``dense`` a presence array over all rows with dense
-        values.  ``longest_row`` (the matrix's, when the caller knows it) above
-        ``push_balance_row`` shares a listed frontier's entries evenly among warps, so one
-        long row is not left to one group.  ``mask`` (a bool array over the output, or None)
-        keeps only the positions j where ``mask[j] != complement``.  ``launches`` (a dict the
-        caller keeps with the matrix's arrays, dropped when they change) keeps the push of a
-        ``dense`` frontier and the reset of the result prepared (:func:`launch_kept`), as a loop
-        of levels repeats them.
+        ``vector_first``), combined atomically into a dense result.  The frontier ``u`` is a
+        list of rows with their values (:class:`~..operands.ListedVector`), or a presence array
+        over all rows with dense values (:class:`~..operands.VectorOperand`).  A listed
+        frontier's ``longest_row`` above ``push_balance_row`` shares its entries evenly among
+        warps, so one long row is not left to one group.  ``mask`` keeps only the positions j
+        it allows.  ``launches`` (a dict the caller keeps with the matrix's arrays, dropped when
+        they change) keeps the push of a bitmap frontier and the reset of the result prepared
+        (:func:`launch_kept`), as a loop of levels repeats them.
         Returns (out, present, count), or None when the monoid has no atomic combine (the
         caller then sorts by key).  ``count`` is the number of positions present: a
-        :class:`DeviceCount` the push of a ``dense`` frontier makes as it sets them (read when
+        :class:`DeviceCount` the push of a bitmap frontier makes as it sets them (read when
         ``int()`` is asked, so no count pass follows), 0 for an empty list, else None (unknown)."""
         if not self.pushes_atomically(semiring):
             return None
+        mask_bits, complement = (mask.bits, mask.complement) if mask is not None else (None, False)
+        if isinstance(u, ListedVector):
+            return self._spmspv(semiring, a.indptr, a.indices, a.values, u.rows, u.values, size, vector_first, False,
+                                u.longest_row, mask_bits, complement, launches)
+        return self._spmspv(semiring, a.indptr, a.indices, a.values, u.present, u.values, size, vector_first, True,
+                            None, mask_bits, complement, launches)
+
+    def _spmspv(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, frontier: Any,
+                fvals: Any, size: int, vector_first: bool, dense: bool, longest_row: int | None, mask: Any,
+                complement: bool, launches: dict[Any, Any] | None) -> tuple[cupy.ndarray, cupy.ndarray, Any]:
+        """:meth:`spmspv` with the records' fields as arguments (``dense``: a bitmap frontier)."""
         ptr, idx = self._csr_arrays(indptr, indices)
         out, present = self._push_result(semiring.monoid, size, launches)
         head = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True))
@@ -158,18 +168,21 @@ class PushOps(CupyCore):
         return monoid.name in ("min", "max") and monoid.type.itemsize in (4, 8)
 
     @_map_out_of_memory
-    def push_relax(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, bits: Any, fvals: Any,
-                   c: cupy.ndarray, vector_first: bool, consume: bool, launches: dict[Any, Any] | None,
-                   c_bits: cupy.ndarray | None = None) -> tuple[cupy.ndarray, cupy.ndarray, Any]:
-        """The push of a frontier (presence ``bits``, dense values ``fvals``) written straight
-        into the output's values ``c`` (of the monoid's type, in place), in one kernel: its
-        terms combined into c (a full output), or with ``c_bits`` (the output's presence) only
-        where c has no entry yet, each such position claimed by the first term to reach it.
-        Returns (presence, values, count) of the entries it changed (values: c's new ones;
-        count a :class:`DeviceCount`, or None where every count word is lent).  With
-        ``consume`` (the frontier's arrays are the caller's to spend) the kernel leaves them
-        clean, kept for a later call's report, so a loop of such pushes makes no array and
-        runs nothing before them.  ``launches``: as for :meth:`spmspv`."""
+    def push_relax(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand, out: PushOutput,
+                   vector_first: bool, consume: bool = False,
+                   launches: dict[Any, Any] | None = None) -> tuple[cupy.ndarray, cupy.ndarray, Any]:
+        """The push of a bitmap frontier ``u`` (presence ``u.present``, dense values) written
+        straight into the output's values ``out.values`` (of the monoid's type, in place), in
+        one kernel: its terms combined into them (a full output), or with ``out.bits`` (the
+        output's presence) only where the output has no entry yet, each such position claimed
+        by the first term to reach it.  Returns (presence, values, count) of the entries it
+        changed (values: the output's new ones; count a :class:`DeviceCount`, or None where
+        every count word is lent).  With ``consume`` (the frontier's arrays are the caller's to
+        spend) the kernel leaves them clean, kept for a later call's report, so a loop of such
+        pushes makes no array and runs nothing before them.  ``launches``: as for
+        :meth:`spmspv`."""
+        indptr, indices, values, bits, fvals = a.indptr, a.indices, a.values, u.present, u.values
+        c, c_bits = out.values, out.bits
         monoid = semiring.monoid
         ptr, idx = self._csr_arrays(indptr, indices)
         flags, x = self._flag_array(bits), self._matvec_operand(semiring, fvals, vector_first, False)
@@ -194,15 +207,16 @@ class PushOps(CupyCore):
         return d_bits, d_vals, count
 
     @_map_out_of_memory
-    def push_claim_listed(self, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any, rows: Any,
-                          fvals: Any, c_bits: cupy.ndarray, c: cupy.ndarray,
+    def push_claim_listed(self, semiring: TypedSemiring, a: CsrOperand, u: ListedVector, out: PushOutput,
                           vector_first: bool) -> tuple[cupy.ndarray, cupy.ndarray, None]:
-        """The push of a listed frontier (``rows`` and their values) balanced over its entries
-        and written into the output where it has no entry (``c_bits`` false), each such
-        position claimed by the first term to reach it (an ANY monoid, see :meth:`relaxes`), in
-        place: :meth:`push_relax`'s claim for a frontier whose rows may be long.  Returns
-        (presence, values, None) of the entries it added (their count is not made)."""
-        ptr, idx = self._csr_arrays(indptr, indices)
+        """The push of a listed frontier ``u`` (rows and their values) balanced over its
+        entries and written into the output where it has no entry (``out.bits`` false), each
+        such position claimed by the first term to reach it (an ANY monoid, see
+        :meth:`relaxes`), in place: :meth:`push_relax`'s claim for a frontier whose rows may be
+        long.  Returns (presence, values, None) of the entries it added (their count is not
+        made)."""
+        values, rows, fvals, c_bits, c = a.values, u.rows, u.values, out.bits, out.values
+        ptr, idx = self._csr_arrays(a.indptr, a.indices)
         size, n = int(c.size), int(rows.shape[0])
         d_vals, d_bits = cupy.empty(size, semiring.out_type.np_type), cupy.zeros(size, np.bool_)
         if n == 0:

@@ -10,13 +10,19 @@ constant for the launch's lifetime: the matrix's own arrays, sizes and flags.
 
 A launch packed once (:class:`.launch.PreparedLaunch`) takes its constant arguments by name
 (:meth:`KernelSignature.arguments`), in the template's order, and the per-call ones at each
-launch in the order :attr:`KernelSignature.per_call_order` gives.
+launch in the order :attr:`KernelSignature.per_call_order` gives.  A launch made once per call
+(the passes of a matrix product or a transpose) takes all of them by name
+(:meth:`KernelSignature.pack`); the kernel families declared here with :func:`entries` also
+name their modules' entry points (:func:`roles`), and the kernel table of ``docs/kernels.md``
+is written from them (:func:`markdown_table`).
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +34,8 @@ __all__ = [
     "SPMV_MERGE_FIXUP", "SPMV_MERGE_GATHER", "PUSH_BITMAP", "PUSH_RESET", "PUSH_RELAX",
     "MASK_ALLOWED", "ADD_INTO", "ADD_CHANGES", "SET_WHERE", "BINARY", "EWISE_UNION", "EWISE_ADD", "DOT",
     "COUNT_TRUE", "COUNT_QUEUED", "SUM_QUEUED",
+    "entries", "roles", "FAMILIES", "SPGEMM_SYMBOLIC", "SPGEMM_NUMERIC", "MXM_DOT", "TRANSPOSE", "markdown_table",
+    "kernels_document",
 ]
 
 
@@ -73,6 +81,25 @@ class KernelSignature:
             raise TypeError(f"templates/{self.template} {{{{KERNEL}}}}{self.entry}: constant arguments "
                             f"missing {sorted(missing)}, unknown {sorted(unknown)}")
         return tuple(CHANGES if name in self.per_call else constant[name] for name in self.params)
+
+    def pack(self, **given: Any) -> tuple[Any, ...]:
+        """Every argument of a launch, given by name, in the template's order."""
+        if len(given) == len(self.params):
+            try:
+                return self._order(given)  # type: ignore[no-any-return]
+            except KeyError:
+                pass
+        missing, unknown = set(self.params) - set(given), set(given) - set(self.params)
+        raise TypeError(f"templates/{self.template} {{{{KERNEL}}}}{self.entry}: arguments missing "
+                        f"{sorted(missing)}, unknown {sorted(unknown)}")
+
+    @functools.cached_property
+    def _order(self) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+        """The arguments' values in the template's order, from a dict of them by name."""
+        if len(self.params) == 1:
+            name = self.params[0]
+            return lambda given: (given[name],)
+        return operator.itemgetter(*self.params)
 
 
 @functools.cache
@@ -160,3 +187,85 @@ DOT = signature("dot.cu", "", "x y partial out state")
 COUNT_TRUE = signature("count_true.cu", "", "flags")
 COUNT_QUEUED = signature("count_true.cu", "", "flags out")
 SUM_QUEUED = signature("count_true.cu", "_sum", "values flags out")
+
+
+def entries(name: str, *launched: str) -> dict[str, KernelSignature]:
+    """The signatures of template ``name``'s kernels that a launch gives every argument (by
+    name, :meth:`KernelSignature.pack`), by role: the entry ``{{KERNEL}}_<role>``, or the bare
+    ``{{KERNEL}}`` for ``"main"``."""
+    return {role: signature(name, "" if role == "main" else f"_{role}", "") for role in launched}
+
+
+def roles(family: dict[str, KernelSignature]) -> dict[str, str]:
+    """Role -> the suffix its entry point adds to the kernel's name: what a generated module
+    names its entry points by (``codegen._module``)."""
+    return {role: s.entry for role, s in family.items()}
+
+
+# Gustavson's product, by passes: the row bounds and their bins, the grouping of rows by bin,
+# the symbolic counts (shared-memory tables, a dense row, a global hash table, short rows in
+# registers); then the numeric fills of the same forms.
+SPGEMM_SYMBOLIC = entries("spgemm_symbolic.cu", "flops", "bins", "group", "count", "count_dense", "count_hash",
+                          "count_short")
+SPGEMM_NUMERIC = entries("spgemm_numeric.cu", "fill", "fill_dense", "fill_hash", "fill_short")
+# The masked dot products: a thread per mask entry (listing the costly ones), a warp and a block
+# per costly entry, and the compaction of the kept entries.
+MXM_DOT = entries("mxm_dot.cu", "main", "warp", "block", "compact")
+# The counting-sort transpose: column counts, the scatter into columns, the sorts of short,
+# medium and long columns (packed keys).
+TRANSPOSE = entries("transpose.cu", "count", "scatter", "sort_short", "sort_warp", "sort_block", "pack", "unpack")
+
+FAMILIES: dict[str, dict[str, KernelSignature]] = {
+    "spgemm symbolic": SPGEMM_SYMBOLIC, "spgemm numeric": SPGEMM_NUMERIC, "mxm_dot": MXM_DOT,
+    "transpose": TRANSPOSE,
+}
+"""The kernel families whose every launch is declared here, by the registry's title of their
+modules (``spgemm symbolic ...``, ``mxm_dot ...``)."""
+
+
+def _kept() -> dict[str, KernelSignature]:
+    """The kept launches declared above, by their names here."""
+    found: dict[str, KernelSignature] = {}
+    for name, value in globals().items():
+        if isinstance(value, KernelSignature):
+            found[name] = value
+        elif name == "BINARY":
+            found.update({f"BINARY[{k!r}]": v for k, v in value.items()})
+    return found
+
+
+def markdown_table() -> str:
+    """The kernel table of ``docs/kernels.md``: every declared signature, its template, entry,
+    parameters in order (per-call ones in bold for the kept launches)."""
+    lines = ["| launch | template | entry | parameters |", "|---|---|---|---|"]
+
+    def row(label: str, s: KernelSignature) -> None:
+        params = ", ".join(f"**{p}**" if p in s.per_call else p for p in s.params)
+        lines.append(f"| {label} | {s.template} | `{{{{KERNEL}}}}{s.entry}` | {params} |")
+
+    for name, s in _kept().items():
+        row(f"`{name}` (kept)", s)
+    for family, table in FAMILIES.items():
+        for role, s in table.items():
+            row(f"{family}: `{role}`", s)
+    return "\n".join(lines) + "\n"
+
+
+_DOC_HEAD = """# CUDA kernel signatures
+
+Written by `python -m grblas_gpu.backends.cupy.signatures > docs/kernels.md` from
+`grblas_gpu/backends/cupy/signatures.py` (the parameter lists are read from the templates in
+`grblas_gpu/backends/cupy/templates/`); do not edit by hand. A kept launch is packed once and
+writes only the parameters in bold at each call; the launches of a family (the matrix
+products' passes, the transpose) give every parameter by name at each call.
+
+"""
+
+
+def kernels_document() -> str:
+    """The text of ``docs/kernels.md``."""
+    return _DOC_HEAD + markdown_table()
+
+
+if __name__ == "__main__":
+    print(kernels_document(), end="")

@@ -36,6 +36,7 @@ from ...limits import available_bytes
 from ...operators.base import TypedSemiring
 from ..operands import CsrOperand, CsrProduct, MaskOperand
 from . import spgemm_codegen as sg
+from .signatures import SPGEMM_NUMERIC, SPGEMM_SYMBOLIC
 
 __all__ = ["mxm_gustavson"]
 
@@ -52,6 +53,7 @@ _INT32_MAX = 2**31 - 1
 _SHORT_BINS = 2  # bins 1 and 2 (rows of at most 16 and 32 terms): a term a lane, in registers
 _SHORT_MOST = 16 << (_SHORT_BINS - 1)
 _SHORT_BLOCK = 256  # threads per block of the short-row kernels
+_SIGNATURES = {**SPGEMM_SYMBOLIC, **SPGEMM_NUMERIC}  # (their roles differ)
 
 
 def mxm_gustavson(be: Any, semiring: TypedSemiring, a: CsrOperand, b: CsrOperand,
@@ -195,17 +197,27 @@ class _Plan:
         self.num_window = ncols if one else 0  # 0: global workspace
 
     # ------------------------------------------------------------------ launches
-    def _launch(self, module: Any, role: str, grid: int, block: int, args: tuple[Any, ...], smem: int = 0) -> None:
+    def _launch(self, module: Any, role: str, grid: int, block: int, args: dict[str, Any], smem: int = 0) -> None:
+        """Entry ``role`` of ``module`` with ``args`` by their names in the template."""
         fn = self.be._function(module, role)
         if smem > _STATIC_SHARED:
             fn.max_dynamic_shared_size_bytes = smem
-        fn((grid,), (block,), args, shared_mem=smem)
+        fn((grid,), (block,), _SIGNATURES[role].pack(**args), shared_mem=smem)
+
+    def _walk(self, values: bool) -> dict[str, Any]:
+        """The operands every counting (and, with ``values``, filling) kernel walks, by name."""
+        walk = {"a_ptr": self.a[0], "a_idx": self.a[1], "b_ptr": self.b[0], "b_idx": self.b[1],
+                "m_ptr": self.m[0], "m_idx": self.m[1], "complement": self.m[2]}
+        if values:
+            walk.update(a_val=self.a_val, b_val=self.b_val)
+        return walk
 
     def _group(self, counts: Any, cursor: Any) -> Any:
         """The row ids grouped by bin (``self.bins``, ``counts`` rows each), in bin order."""
         order = cupy.empty(self.nrows, np.int64)
         self._launch(self.sym, "group", -(-self.nrows // _WARP_BLOCK), _WARP_BLOCK,
-                     (self.bins, np.int64(self.nrows), counts, cursor, order))
+                     {"bins": self.bins, "nrows": np.int64(self.nrows), "counts": counts, "cursor": cursor,
+                      "order": order})
         return order
 
     @staticmethod
@@ -222,10 +234,11 @@ class _Plan:
             if count and number > skip:
                 yield spec, int(starts[number]), count
 
-    def _short(self, module: Any, role: str, rows: Any, glog: int, args: tuple[Any, ...], tail: tuple[Any, ...]) -> None:
+    def _short(self, module: Any, role: str, rows: Any, glog: int, args: dict[str, Any], tail: dict[str, Any]) -> None:
         """A short-row kernel over the listed ``rows``, 2^glog lanes a row."""
         self._launch(module, role, -(-(int(rows.size) << glog) // _SHORT_BLOCK), _SHORT_BLOCK,
-                     args + (rows, np.int64(rows.size), None, np.int32(0), np.int32(glog)) + tail)
+                     {**args, "rows": rows, "nlisted": np.int64(rows.size), "bins": None, "want": np.int32(0),
+                      "glog": np.int32(glog), **tail})
 
     # ------------------------------------------------------------------ passes
     def symbolic(self) -> tuple[Any, int]:
@@ -238,8 +251,8 @@ class _Plan:
         scanned before the first synchronisation, which then reads the entries too: a product
         of such rows only (a road grid's) needs that one, no grouping and no numeric bins."""
         a_ptr, a_idx = self.a
-        b_ptr, b_idx = self.b
-        m_ptr, m_idx, complement = self.m
+        b_ptr = self.b[0]
+        m_ptr, complement = self.m[0], self.m[2]
         row_nnz = cupy.empty(self.nrows, np.int64)
         # The bins' counts, then the places handed out (uint64 words); where rows look short,
         # after the row pointers in one buffer.
@@ -247,11 +260,13 @@ class _Plan:
         words = cupy.zeros(32, np.uint64) if head is None else head[self.nrows + 1:].view(np.uint64)
         per_block = _WARP_BLOCK >> self.llog
         self._launch(self.sym, "flops", min(_BOUND_BLOCKS, -(-self.nrows // per_block)), _WARP_BLOCK,
-                     (a_ptr, a_idx, b_ptr, m_ptr, complement, np.int64(self.nrows), np.int64(self.ncols),
-                      np.int32(self.llog), np.int64(self.sym_dense_from), np.int64(self.sym_hash_most),
-                      np.int64(self.short_most), self.bound, self.bins, words[:16], row_nnz))
+                     {"a_ptr": a_ptr, "a_idx": a_idx, "b_ptr": b_ptr, "m_ptr": m_ptr, "complement": complement,
+                      "nrows": np.int64(self.nrows), "ncols": np.int64(self.ncols), "llog": np.int32(self.llog),
+                      "dense_from": np.int64(self.sym_dense_from), "hash_most": np.int64(self.sym_hash_most),
+                      "short_most": np.int64(self.short_most), "bound": self.bound, "bins": self.bins,
+                      "counts": words[:16], "row_nnz": row_nnz})
         counted = 0  # short bins counted before the first synchronisation
-        walk = (a_ptr, a_idx, b_ptr, b_idx, m_ptr, m_idx, complement)
+        walk = self._walk(values=False)
         if head is not None:
             # Every row as if of bin 1 (rows of more than 16 terms are counted again below).
             indptr = head[:self.nrows + 1]
@@ -286,21 +301,23 @@ class _Plan:
             work = cupy.empty(total, self.key_dtype)
             glog = _log2(_HASH_THREADS)
             self._launch(self.sym, "count_hash", count, _HASH_THREADS,
-                         walk + (rows, np.int32(glog), np.int32(min(self.wlog, glog)), toff, work, row_nnz))
+                         {**walk, "rows": rows, "glog": np.int32(glog), "wlog": np.int32(min(self.wlog, glog)),
+                          "toff": toff, "work": work, "row_nnz": row_nnz})
         # Row pointers, then the numeric bins' counters and cursors (uint64 words) in one buffer.
         buf = cupy.zeros(self.nrows + 1 + 32, np.int64)
         indptr = buf[:self.nrows + 1]
         cupy.cumsum(row_nnz, out=indptr[1:])
         counters = buf[self.nrows + 1:].view(np.uint64)
         self._launch(self.sym, "bins", _BINS_BLOCKS, _WARP_BLOCK,
-                     (self.bound, row_nnz, np.int64(self.nrows), np.int64(self.num_dense_from),
-                      np.int64(self.num_hash_most), np.int64(self.short_most), self.bins, counters[:16]))
+                     {"bound": self.bound, "nnz": row_nnz, "nrows": np.int64(self.nrows),
+                      "dense_from": np.int64(self.num_dense_from), "hash_most": np.int64(self.num_hash_most),
+                      "short_most": np.int64(self.short_most), "bins": self.bins, "counts": counters[:16]})
         self.num_order = self._group(counters[:16], counters[16:])
         tail = buf[self.nrows:self.nrows + 17].get()
         self.num_starts = self._starts(tail[1:].view(np.uint64))
         return indptr, int(tail[0])
 
-    def _count_table(self, walk: tuple[Any, ...], spec: sg.Bin, rows: Any, count: int, row_nnz: Any) -> None:
+    def _count_table(self, walk: dict[str, Any], spec: sg.Bin, rows: Any, count: int, row_nnz: Any) -> None:
         """Count ``rows`` (None: every row whose bin is at most ``spec``'s) in shared-memory
         tables of ``spec``'s size."""
         per_block = spec.block // spec.group
@@ -308,18 +325,19 @@ class _Plan:
         glog = _log2(spec.group)
         most_bin = sg.SHARED_BINS.index(spec) + 1
         self._launch(self.sym, "count", -(-count // per_block), spec.block,
-                     walk + (rows, np.int64(count), self.bins, np.int32(most_bin), np.int32(glog),
-                             np.int32(_log2(spec.table)), np.int32(min(self.wlog, glog)), row_nnz), smem)
+                     {**walk, "rows": rows, "nlisted": np.int64(count), "bins": self.bins,
+                      "most_bin": np.int32(most_bin), "glog": np.int32(glog), "tlog": np.int32(_log2(spec.table)),
+                      "wlog": np.int32(min(self.wlog, glog)), "row_nnz": row_nnz}, smem)
 
-    def _fill_table(self, walk: tuple[Any, ...], spec: sg.Bin, rows: Any, count: int, out: tuple[Any, ...]) -> None:
+    def _fill_table(self, walk: dict[str, Any], spec: sg.Bin, rows: Any, count: int, out: dict[str, Any]) -> None:
         """Fill ``rows`` (None: every row, each fitting the tables) from shared-memory tables of
         ``spec``'s size."""
         per_block = spec.block // spec.group
         smem = per_block * spec.table * (self.key_bytes + self.slot.itemsize)
         glog = _log2(spec.group)
         self._launch(self.num, "fill", -(-count // per_block), spec.block,
-                     walk + (rows, np.int64(count), np.int32(glog), np.int32(_log2(spec.table)),
-                             np.int32(min(self.wlog, glog))) + out, smem)
+                     {**walk, "rows": rows, "nlisted": np.int64(count), "glog": np.int32(glog),
+                      "tlog": np.int32(_log2(spec.table)), "wlog": np.int32(min(self.wlog, glog)), **out}, smem)
 
     def _count_short(self, starts: np.ndarray, order: Any, row_nnz: Any, counted: int) -> None:
         """Count the short rows (bins 1 and 2) of a product with longer ones, a term a lane,
@@ -332,23 +350,24 @@ class _Plan:
                 glog = _log2(sg.SHARED_BINS[number - 1].most)
                 self.short_lists.append((glog, rows))
                 if number > counted:
-                    self._short(self.sym, "count_short", rows, glog, self.a + self.b + self.m, (row_nnz,))
+                    self._short(self.sym, "count_short", rows, glog, self._walk(values=False), {"row_nnz": row_nnz})
 
-    def _count_dense(self, walk: tuple[Any, ...], rows: Any, row_nnz: Any) -> None:
+    def _count_dense(self, walk: dict[str, Any], rows: Any, row_nnz: Any) -> None:
         nwords = self.nwords
         if self.sym_shared:
             glog = _log2(_DENSE_SHARED_THREADS)
-            fixed = (np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(nwords))
+            fixed = {"glog": np.int32(glog), "wlog": np.int32(min(self.wlog, glog)), "nwords": np.int64(nwords)}
             self._launch(self.sym, "count_dense", rows.size, _DENSE_SHARED_THREADS,
-                         walk + (rows,) + fixed + (None, row_nnz), nwords * 4)
+                         {**walk, "rows": rows, **fixed, "work": None, "row_nnz": row_nnz}, nwords * 4)
             return
         glog = _log2(sg.DENSE_THREADS)
-        fixed = (np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(nwords))
+        fixed = {"glog": np.int32(glog), "wlog": np.int32(min(self.wlog, glog)), "nwords": np.int64(nwords)}
         batch = self._batch(nwords * 4, rows.size)
         work = cupy.empty(batch * nwords, np.uint32)
         for s in range(0, rows.size, batch):
             part = rows[s:s + batch]
-            self._launch(self.sym, "count_dense", part.size, sg.DENSE_THREADS, walk + (part,) + fixed + (work, row_nnz))
+            self._launch(self.sym, "count_dense", part.size, sg.DENSE_THREADS,
+                         {**walk, "rows": part, **fixed, "work": work, "row_nnz": row_nnz})
 
     def _batch(self, per_row: int, rows: int) -> int:
         """Rows of dense workspace (``per_row`` bytes each) to allocate at once."""
@@ -359,11 +378,8 @@ class _Plan:
 
     def numeric(self, indptr: Any, indices: Any, values: Any) -> None:
         """Fill the product's column indices and values (allocated to its exact size)."""
-        a_ptr, a_idx = self.a
-        b_ptr, b_idx = self.b
-        m_ptr, m_idx, complement = self.m
-        out = (indptr, indices, values)
-        walk = (a_ptr, a_idx, self.a_val, b_ptr, b_idx, self.b_val, m_ptr, m_idx, complement)
+        out = {"c_ptr": indptr, "c_idx": indices, "c_val": values}
+        walk = self._walk(values=True)
         if self.all_short:
             self._fill_table(walk, sg.SHARED_BINS[self.all_short - 1], None, self.nrows, out)
             return
@@ -379,14 +395,15 @@ class _Plan:
         if count:
             self._fill_hash(walk, order[first:first + count], out)
 
-    def _fill_dense(self, walk: tuple[Any, ...], rows: Any, out: tuple[Any, ...]) -> None:
+    def _fill_dense(self, walk: dict[str, Any], rows: Any, out: dict[str, Any]) -> None:
         """The rows of the dense bin: a block per row, its dense row in shared memory where it
         fits, else in global workspace for a batch of rows at a time."""
         if self.num_window:
             glog = _log2(_DENSE_SHARED_THREADS)
             self._launch(self.num, "fill_dense", rows.size, _DENSE_SHARED_THREADS,
-                         walk + (rows, np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(self.ncols),
-                                 np.int64(self.num_window), None, None) + out,
+                         {**walk, "rows": rows, "glog": np.int32(glog), "wlog": np.int32(min(self.wlog, glog)),
+                          "ncols": np.int64(self.ncols), "window": np.int64(self.num_window), "work_bits": None,
+                          "work_vals": None, **out},
                          _dense_bytes(self.num_window, self.slot.itemsize))
             return
         nwords = self.nwords
@@ -396,20 +413,22 @@ class _Plan:
         for s in range(0, rows.size, batch):
             part = rows[s:s + batch]
             self._launch(self.num, "fill_dense", part.size, sg.DENSE_THREADS,
-                         walk + (part, np.int32(glog), np.int32(min(self.wlog, glog)), np.int64(self.ncols),
-                                 np.int64(self.ncols), bits, vals) + out)
+                         {**walk, "rows": part, "glog": np.int32(glog), "wlog": np.int32(min(self.wlog, glog)),
+                          "ncols": np.int64(self.ncols), "window": np.int64(self.ncols), "work_bits": bits,
+                          "work_vals": vals, **out})
 
-    def _fill_hash(self, walk: tuple[Any, ...], rows: Any, out: tuple[Any, ...]) -> None:
+    def _fill_hash(self, walk: dict[str, Any], rows: Any, out: dict[str, Any]) -> None:
         """The rows of the hash bin: a block per row over a global table sized by the row's
         entries, written unordered, then those rows sorted by column."""
-        indptr = out[0]
+        indptr = out["c_ptr"]
         toff, total = self._table_offsets(indptr[rows + 1] - indptr[rows], self.key_bytes + self.slot.itemsize)
         keys, vals = cupy.empty(total, self.key_dtype), cupy.empty(total, self.slot)
         glog = _log2(_HASH_THREADS)
         self._launch(self.num, "fill_hash", rows.size, _HASH_THREADS,
-                     walk + (rows, np.int32(glog), np.int32(min(self.wlog, glog)), toff, keys, vals) + out)
+                     {**walk, "rows": rows, "glog": np.int32(glog), "wlog": np.int32(min(self.wlog, glog)),
+                      "toff": toff, "work_keys": keys, "work_vals": vals, **out})
         del keys, vals
-        self._sort_rows(rows, *out)
+        self._sort_rows(rows, indptr, out["c_idx"], out["c_val"])
 
     def _table_offsets(self, sizes: Any, slot_bytes: int) -> tuple[Any, int]:
         """Offsets (int64, len(sizes) + 1) of tables of twice each size rounded up to a power of

@@ -21,6 +21,7 @@ from ...operators.base import TypedMonoid, TypedSemiring
 from ...operators.cmath import c_literal
 from . import codegen
 from .codegen import KernelModule
+from .signatures import SPGEMM_NUMERIC, SPGEMM_SYMBOLIC, roles
 
 __all__ = [
     "Bin", "SHARED_BINS", "DENSE_BIN", "HASH_BIN", "NBINS", "DENSE_THREADS", "slot_type",
@@ -100,9 +101,7 @@ def symbolic_module(ptr_type: Any, index_type: Any) -> KernelModule:
     common, tag = _common(ptr_type, index_type)
     kernels = codegen.fill(codegen.template("spgemm_symbolic.cu"), {"COMMON": common}, keep=("KERNEL",))
     return codegen._module("spgemm", f"spgemm symbolic {tag}", f"gb_spgemm_symbolic_{tag}", "", kernels,
-                           {"flops": "_flops", "bins": "_bins", "group": "_group", "count": "_count",
-                            "count_dense": "_count_dense", "count_hash": "_count_hash",
-                            "count_short": "_count_short"})
+                           roles(SPGEMM_SYMBOLIC))
 
 
 def _init_literal(monoid: TypedMonoid) -> str:
@@ -159,8 +158,7 @@ def numeric_module(semiring: TypedSemiring, ptr_type: Any, index_type: Any) -> K
     ops = codegen.render_binary_op(mult, "mult") + codegen.render_monoid(monoid)
     return codegen._module("spgemm", f"spgemm numeric {semiring.name} {semiring.key} {tag}",
                            f"gb_spgemm_{semiring.key}_{tag}", ops, kernels,
-                           {"fill": "_fill", "fill_dense": "_fill_dense", "fill_hash": "_fill_hash",
-                            "fill_short": "_fill_short"})
+                           roles(SPGEMM_NUMERIC))
 
 
 REGISTRY_SEMIRINGS: tuple[str, ...] = ("plus_times", "min_plus", "max_min", "plus_pair", "any_pair", "lor_land",

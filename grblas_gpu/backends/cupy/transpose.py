@@ -20,6 +20,7 @@ import cupy
 import numpy as np
 
 from .codegen import KernelModule
+from .signatures import TRANSPOSE
 from .transpose_codegen import SHORT, THREADS, VALUE_BITS, WARP_KEYS, block_keys, transpose_module
 
 __all__ = ["transpose_csr"]
@@ -61,12 +62,14 @@ def transpose_csr(function: Callable[[KernelModule, str], Any], ptr: cupy.ndarra
         return tptr, rows, out
     bits = np.dtype(VALUE_BITS[size].replace("_t", ""))
     vals, out_bits = vals.view(bits), out.view(bits)
-    function(module, "count")((_grid(nnz),), (_BLOCK,), (idx, np.int64(nnz), tptr))
+    function(module, "count")((_grid(nnz),), (_BLOCK,), TRANSPOSE["count"].pack(idx=idx, nnz=np.int64(nnz),
+                                                                              counts=tptr))
     tptr[1:] = cupy.cumsum(tptr[1:], dtype=tptr.dtype)
     cursor = tptr[:-1].copy()
     for c0, c1 in _column_ranges(tptr, nnz, ncols, rows.itemsize + size):
-        function(module, "scatter")((_grid(nnz),), (_BLOCK,), (ptr, np.int64(nrows), idx, vals, np.int64(nnz),
-                                                              np.int64(c0), np.int64(c1), cursor, rows, out_bits))
+        function(module, "scatter")((_grid(nnz),), (_BLOCK,), TRANSPOSE["scatter"].pack(
+            ptr=ptr, nrows=np.int64(nrows), idx=idx, vals=vals, nnz=np.int64(nnz), c0=np.int64(c0), c1=np.int64(c1),
+            cursor=cursor, rows=rows, out=out_bits))
     del cursor
     _sort_columns(function, module, tptr, rows, out_bits, nrows, ncols, block_keys(row_type))
     return tptr, rows, out
@@ -91,7 +94,8 @@ def _sort_columns(function: Callable[[KernelModule, str], Any], module: KernelMo
                   rows: cupy.ndarray, out: cupy.ndarray, nrows: int, ncols: int, most: int) -> None:
     """Sort each column's (row, value) pairs by row in place: short columns a thread each,
     medium ones a warp or a block each, long ones in batches (:func:`_sort_long`)."""
-    function(module, "sort_short")((_grid(ncols),), (_BLOCK,), (tptr, np.int64(ncols), rows, out))
+    function(module, "sort_short")((_grid(ncols),), (_BLOCK,), TRANSPOSE["sort_short"].pack(
+        tptr=tptr, ncols=np.int64(ncols), rows=rows, out=out))
     lengths = tptr[1:] - tptr[:-1]
     sms = _sm_count(cupy.cuda.Device().id)
     for role, low, high, per_block in (("sort_warp", SHORT, WARP_KEYS, _BLOCK // 32),
@@ -99,7 +103,8 @@ def _sort_columns(function: Callable[[KernelModule, str], Any], module: KernelMo
         cols = cupy.flatnonzero((lengths > low) & (lengths <= high))
         if cols.size:
             blocks = min(-(-int(cols.size) // per_block), 64 * sms)
-            function(module, role)((blocks,), (_BLOCK,), (tptr, cols, np.int64(cols.size), rows, out))
+            function(module, role)((blocks,), (_BLOCK,), TRANSPOSE[role].pack(
+                tptr=tptr, cols=cols, ncols=np.int64(cols.size), rows=rows, out=out))
         del cols
     long_cols = cupy.flatnonzero(lengths > most)
     del lengths
@@ -136,9 +141,11 @@ def _sort_long(function: Callable[[KernelModule, str], Any], module: KernelModul
         batch, at = cols[first:last], cupy.asarray(offsets)
         keys = cupy.empty(total, dtype=np.uint64)
         held = cupy.empty(total if wide else 1, dtype=out.dtype)
-        args = (tptr, batch, at, np.int64(last - first), np.int64(total), np.int32(row_bits))
-        function(module, "pack")((_grid(total),), (_BLOCK,), args + (rows, out, keys, held))
+        args = {"tptr": tptr, "cols": batch, "starts": at, "ncols": np.int64(last - first),
+                "total": np.int64(total), "row_bits": np.int32(row_bits), "rows": rows, "out": out, "keys": keys,
+                "held": held}
+        function(module, "pack")((_grid(total),), (_BLOCK,), TRANSPOSE["pack"].pack(**args))
         keys.sort()
-        function(module, "unpack")((_grid(total),), (_BLOCK,), args + (keys, held, rows, out))
+        function(module, "unpack")((_grid(total),), (_BLOCK,), TRANSPOSE["unpack"].pack(**args))
         del keys, held
         first = last

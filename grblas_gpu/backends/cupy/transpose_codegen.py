@@ -12,6 +12,7 @@ from typing import Any
 
 from . import codegen
 from .codegen import KernelModule
+from .signatures import TRANSPOSE, roles
 
 __all__ = ["SHORT", "THREADS", "VALUE_BITS", "WARP_KEYS", "block_keys", "transpose_module", "registry_specs"]
 
@@ -26,9 +27,6 @@ THREADS = 256
 
 VALUE_BITS: dict[int, str] = {1: "uint8_t", 2: "uint16_t", 4: "uint32_t", 8: "uint64_t"}
 """The unsigned type a value of each size is copied as."""
-
-
-_ROLES = ("count", "scatter", "sort_short", "sort_warp", "sort_block", "pack", "unpack")
 
 
 def block_keys(row_type: Any) -> int:
@@ -53,7 +51,7 @@ def transpose_module(ptr_type: Any, index_type: Any, tptr_type: Any, row_type: A
         "TIDX_MAX": "2147483647" if tidx == "int32_t" else "9223372036854775807LL"}, keep=("KERNEL",))
     title = f"transpose {ptr}/{idx} -> {tptr}/{tidx} {val}"
     return codegen._module("transpose", title, codegen.c_identifier(f"gb_transpose_{ptr}_{idx}_{tptr}_{tidx}_{val}"),
-                           "", kernels, {r: "_" + r for r in _ROLES})
+                           "", kernels, roles(TRANSPOSE))
 
 
 def registry_specs() -> Iterator[Any]:
