@@ -349,10 +349,11 @@ COMPARE_DIR = Path(os.environ.get("TMPDIR", "/tmp")) / "grblas_gpu_dask_compare"
 
 
 def _compare(A: Any, source: int, scale: int, workers: int, iters: int) -> dict[str, Any]:
-    """BFS levels and PageRank (``iters`` iterations, ``tol=0``) gathered here and kept in
-    :data:`COMPARE_DIR`, then compared with those of every other worker count of this scale
-    kept there: levels exactly, ranks by their largest relative difference."""
-    from grblas_gpu.algorithms import bfs_levels, pagerank
+    """BFS levels, SSSP distances and PageRank (``iters`` iterations, ``tol=0``) gathered here
+    and kept in :data:`COMPARE_DIR`, then compared with those of every other worker count of
+    this scale kept there: levels and distances exactly, ranks by their largest relative
+    difference."""
+    from grblas_gpu.algorithms import bfs_levels, pagerank, sssp
 
     n = A.nrows
     idx, lev = bfs_levels(A, source).to_coo()
@@ -361,8 +362,11 @@ def _compare(A: Any, source: int, scale: int, workers: int, iters: int) -> dict[
     idx, val = pagerank(A, tol=0, max_iter=iters).to_coo()
     ranks = np.zeros(n, dtype=np.float64)
     ranks[idx] = val
+    idx, val = sssp(A, source).to_coo()
+    dist = np.full(n, np.inf, dtype=np.float64)
+    dist[idx] = val
     COMPARE_DIR.mkdir(parents=True, exist_ok=True)
-    np.savez(COMPARE_DIR / f"kron{scale}x{workers}.npz", levels=levels, ranks=ranks)
+    np.savez(COMPARE_DIR / f"kron{scale}x{workers}.npz", levels=levels, ranks=ranks, dist=dist)
     out: dict[str, Any] = {}
     for other in sorted(COMPARE_DIR.glob(f"kron{scale}x*.npz")):
         w = int(other.stem.split("x")[-1])
@@ -370,11 +374,12 @@ def _compare(A: Any, source: int, scale: int, workers: int, iters: int) -> dict[
             continue
         kept = np.load(other)
         rel = np.abs(kept["ranks"] - ranks) / np.maximum(np.abs(kept["ranks"]), 1e-300)
-        out[f"vs_{w}_workers"] = {"bfs_levels_equal": bool(np.array_equal(kept["levels"], levels)),
-                                  "pagerank_max_rel_diff": float(rel.max())}
-        print(f"       kron{scale} x{workers} against x{w}: BFS levels "
-              f"{'equal' if out[f'vs_{w}_workers']['bfs_levels_equal'] else 'DIFFER'}, PageRank largest relative "
-              f"difference {rel.max():.2e}", flush=True)
+        same = {"bfs_levels_equal": bool(np.array_equal(kept["levels"], levels)),
+                "sssp_equal": bool(np.array_equal(kept["dist"], dist)), "pagerank_max_rel_diff": float(rel.max())}
+        out[f"vs_{w}_workers"] = same
+        print(f"       kron{scale} x{workers} against x{w}: BFS levels {'equal' if same['bfs_levels_equal'] else 'DIFFER'}, "
+              f"SSSP distances {'equal' if same['sssp_equal'] else 'DIFFER'}, PageRank largest relative difference "
+              f"{rel.max():.2e}", flush=True)
     return out
 
 
