@@ -184,8 +184,9 @@ def result_meta(r: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def result_block(r: tuple[Any, ...]) -> Any:
-    """An SPMD result's partition."""
-    return r[4]
+    """An SPMD result's partition (None for a result that is a value: the task, submitted with
+    the call before its result's kind is known, then holds nothing)."""
+    return r[4] if r[0] == "vector" else None
 
 
 # ---------------------------------------------------------------- on the client
