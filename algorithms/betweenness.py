@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from grblas_gpu import FP64, Matrix, Vector, binary, monoid, semiring, unary
+from grblas_gpu.progress import tick
 
 from ._checks import check_numeric, check_source, check_square, check_vertex_memory, rows_with_entries
 
@@ -50,6 +51,7 @@ def betweenness_centrality(A: Matrix, sources: Sequence[int] | None = None, *,
     E = A.apply(unary.one).new(dtype=FP64)
     bc = Vector.from_scalar(0.0, n, dtype=FP64, backend=backend)
     for start in range(0, len(sources), batch_size):
+        tick("betweenness_centrality", -(-len(sources) // batch_size))
         batch = sources[start:start + batch_size]
         bc(binary.plus) << _dependencies(E, batch, backend)
     return bc

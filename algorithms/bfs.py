@@ -8,6 +8,7 @@ from grblas_gpu import INT64, Matrix, Vector, binary, monoid, semiring
 from grblas_gpu.dask.spmd import spmd
 from grblas_gpu.loops import frontier_loop
 from grblas_gpu.operators import TypedSemiring
+from grblas_gpu.progress import tick
 
 from ._checks import check_numeric, check_source, check_square, check_vertex_memory
 
@@ -49,6 +50,7 @@ def bfs_levels(A: Matrix, source: int) -> Vector:
     levels = Vector.from_coo([source], [0], size=A.nrows, dtype=INT64, backend=A.backend)
     frontier = levels.dup()
     for _ in frontier_loop(frontier, A):  # on the GPU, levels replayed on the device
+        tick("bfs_levels")
         levels(~levels.S, changed=frontier) << frontier.vxm(A, next_level())
     return levels
 
@@ -77,5 +79,6 @@ def bfs_parents(A: Matrix, source: int) -> Vector:
     parents = Vector.from_coo([source], [source], size=A.nrows, dtype=INT64, backend=A.backend)
     frontier = parents.dup()
     for _ in frontier_loop(frontier, A):
+        tick("bfs_parents")
         parents(~parents.S, changed=frontier) << frontier.vxm(A, semiring.any_secondi[INT64])
     return parents

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grblas_gpu import INT64, Matrix, Vector, binary, indexunary, monoid, semiring, unary
+from grblas_gpu.progress import tick
 
 from ._checks import check_count, check_numeric, check_square, check_vertex_memory
 
@@ -49,6 +50,7 @@ def cdlp(A: Matrix, max_iter: int = 10, directed: bool | None = None) -> Vector:
     vertices = list(range(n))
     labels = Vector.from_coo(vertices, vertices, size=n, dtype=INT64, backend=backend)
     for _ in range(max_iter):
+        tick("cdlp", max_iter)
         ids, current = labels.to_coo()
         P = Matrix.from_coo(ids, current, 1, nrows=n, ncols=n, dtype=INT64, backend=backend)
         counts = E.mxm(P, semiring.plus_pair).new()

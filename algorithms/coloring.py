@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from grblas_gpu import INT64, UINT64, Matrix, Vector, binary, monoid, select, semiring, unary
+from grblas_gpu.progress import tick
 
 from ._checks import check_numeric, check_square, check_vertex_memory
 
@@ -71,6 +72,7 @@ def greedy_coloring(A: Matrix, seed: Any = None) -> Vector:
     words = [Vector(UINT64, n, backend=backend)]
     vertices, colours, left = [], [], np.arange(n)
     while len(left):
+        tick("greedy_coloring")
         v = left
         t = first_free_colours(Z, v, words)
         keep = ~clashes(H, v, t)

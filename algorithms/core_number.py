@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grblas_gpu import INT64, Matrix, Vector, binary, monoid, semiring, unary
+from grblas_gpu.progress import tick
 
 from ._checks import check_numeric, check_square, check_vertex_memory
 
@@ -54,6 +55,7 @@ def core_number(A: Matrix, directed: bool = False) -> Vector:
     core = Vector(INT64, n, backend=A.backend)
     k = 0
     while degree.nvals:
+        tick("core_number")
         k = max(k, int(degree.reduce(monoid.min).new().value))
         peel = degree.select("valuele", k).new()
         while peel.nvals:

@@ -6,6 +6,7 @@ import math
 
 from grblas_gpu import FP64, Matrix, Vector, binary, monoid, select, semiring
 from grblas_gpu.exceptions import InvalidValue
+from grblas_gpu.progress import tick
 
 __all__ = ["default_delta", "delta_stepping"]
 
@@ -59,6 +60,7 @@ def delta_stepping(A: Matrix, source: int, delta: float | None = None) -> Vector
     pending = dist.dup()
     changed = Vector(t, n, backend=A.backend)
     while pending.nvals:
+        tick("delta_stepping")
         low = pending.reduce(monoid.min).new().value
         top = (math.floor(low / delta) + 1) * delta
         top = math.ceil(top) if t.is_integer else top  # d < top, for integer d

@@ -8,6 +8,7 @@ import math
 from grblas_gpu import FP64, Matrix, Vector, binary, semiring
 from grblas_gpu.exceptions import InvalidValue
 from grblas_gpu.operators import BinaryOp
+from grblas_gpu.progress import tick
 
 from ._checks import (
     check_count,
@@ -55,6 +56,7 @@ def eigenvector_centrality(A: Matrix, max_iter: int = 100, tol: float = 1e-6, we
     follow = semiring.plus_times[FP64] if weight else semiring.plus_second[FP64]
     x = Vector.from_scalar(1.0 / n, n, FP64, backend=backend)
     for _ in range(max_iter):
+        tick("eigenvector_centrality", max_iter)
         y = x.dup()
         y(binary.plus) << A.T.mxv(x, follow)  # (A + I)' x
         x_next = y.apply(unit_norm(), right=y.inner(y).new()).new()

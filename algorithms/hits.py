@@ -6,6 +6,7 @@ import functools
 
 from grblas_gpu import FP64, Matrix, Vector, binary, monoid, semiring
 from grblas_gpu.operators import BinaryOp
+from grblas_gpu.progress import tick
 
 from ._checks import (
     check_count,
@@ -58,6 +59,7 @@ def hits(A: Matrix, max_iter: int = 100, tol: float = 1e-8, normalized: bool = T
     product = semiring.plus_times[FP64]
     h = Vector.from_scalar(1.0 / n, n, FP64, backend=backend)
     for _ in range(max_iter):
+        tick("hits", max_iter)
         a = Vector.from_scalar(0.0, n, FP64, backend=backend)
         a(binary.plus) << A.T.mxv(h, product)
         h_next = Vector.from_scalar(0.0, n, FP64, backend=backend)

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from grblas_gpu import BOOL, INT64, Matrix, Vector, binary, select, semiring
+from grblas_gpu.progress import tick
 
 from ._checks import check_numeric, check_square, check_vertex_memory
 
@@ -47,6 +48,7 @@ def maximal_independent_set(A: Matrix, seed: Any = None) -> Vector:
     live = random_priorities(n, seed, backend)
     members = Vector(BOOL, n, backend=backend)
     while live.nvals:
+        tick("maximal_independent_set")
         join = local_maxima(E, live)
         members(join.S) << True
         live(~join.S, replace=True) << live

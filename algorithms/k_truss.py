@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from grblas_gpu import INT64, Matrix, binary, semiring, unary
 from grblas_gpu.exceptions import InvalidValue
+from grblas_gpu.progress import tick
 
 from ._checks import check_count, check_numeric, check_square
 
@@ -53,6 +54,7 @@ def k_truss(A: Matrix, k: int) -> Matrix:
         return supports
     edges = C.nvals
     while True:
+        tick("k_truss")
         C.is_symmetric = True  # supports of a symmetric graph are symmetric
         C = C.mxm(C, support).new(mask=C.S).select("valuege", k - 2).new()
         if C.nvals == edges:

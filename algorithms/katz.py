@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from grblas_gpu import FP64, Matrix, Vector, binary, semiring
+from grblas_gpu.progress import tick
 
 from ._checks import (
     _real,
@@ -62,6 +63,7 @@ def katz_centrality(
     follow = semiring.plus_times[FP64] if weight else semiring.plus_second[FP64]
     x = Vector.from_scalar(0.0, n, FP64, backend=backend)
     for _ in range(max_iter):
+        tick("katz_centrality", max_iter)
         x_next = Vector.from_scalar(beta, n, FP64, backend=backend)
         x_next(binary.plus) << A.T.mxv(x, follow).new().apply(binary.times, right=alpha)
         change = x_next.inner(x, total_change()[FP64]).new().value

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid, select, semiring
+from grblas_gpu.progress import tick
 
 from .louvain import BATCHES, _aggregate, _level_matrix, _modularity, _move_vertices, community_arguments, one_hot
 
@@ -58,6 +59,7 @@ def leiden(A: Matrix, resolution: float = 1.0, threshold: float = 1e-7, max_leve
     start: np.ndarray | None = None
     q, level = _modularity(M, two_m, resolution), 0
     while True:
+        tick("leiden")
         labels = _move_vertices(M, two_m, resolution, threshold, rng, start=start)
         _, labels = np.unique(labels, return_inverse=True)
         if labels.max() + 1 == M.nrows:

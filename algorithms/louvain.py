@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from grblas_gpu import FP64, INT64, Matrix, Vector, binary, indexunary, monoid, select, semiring, unary
+from grblas_gpu.progress import tick
 
 from ._checks import check_count, check_non_negative, check_numeric, check_square, check_tolerance, check_vertex_memory
 
@@ -122,6 +123,7 @@ def _levels(M: Matrix, member: np.ndarray, two_m: float, resolution: float, thre
     the level count."""
     q = _modularity(M, two_m, resolution)
     while levels is None or level < levels:
+        tick("louvain", levels)
         labels = _move_vertices(M, two_m, resolution, threshold, rng)
         if np.array_equal(labels, np.arange(M.nrows)):
             break  # no vertex moved: the partition is final

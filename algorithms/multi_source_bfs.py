@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from grblas_gpu import INT64, Matrix, binary, semiring
+from grblas_gpu.progress import tick
 
 from ._checks import check_count, check_numeric, check_source, check_square, check_vertex_memory
 
@@ -49,6 +50,7 @@ def multi_source_bfs(A: Matrix, sources: Sequence[int], cutoff: int | None = Non
     frontier = levels.dup()
     depth = 0
     while frontier.nvals and (cutoff is None or depth < cutoff):
+        tick("multi_source_bfs")
         depth += 1
         frontier(~levels.S, replace=True) << frontier.mxm(A, semiring.any_pair)
         levels(binary.plus) << frontier.apply(binary.second, right=depth)  # new positions only

@@ -11,6 +11,7 @@ from grblas_gpu.dask.spmd import spmd
 from grblas_gpu.dtypes import DataType, lookup_dtype
 from grblas_gpu.exceptions import InvalidValue
 from grblas_gpu.operators import Semiring
+from grblas_gpu.progress import tick
 
 from ._checks import (
     check_count,
@@ -93,6 +94,7 @@ def pagerank(
     x = p if personalization is None else Vector.from_scalar(1.0 / n, n, t, backend=backend)  # x_0 = 1/n
     change = None  # sum |x_k - x_{k-1}|, on the device until read
     for _ in range(max_iter):
+        tick("pagerank", max_iter)
         moving = x.ewise_mult(scale, binary.times).new()  # alpha x[u] / w[u]
         c = x.inner(teleport_weight).new()
         x_next = p.apply(binary.times, right=c).new()  # the teleport term c p

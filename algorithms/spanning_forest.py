@@ -8,6 +8,7 @@ from collections.abc import Callable
 import numpy as np
 
 from grblas_gpu import BOOL, INT64, Matrix, binary, monoid, select, semiring
+from grblas_gpu.progress import tick
 
 from ._checks import check_no_nan, check_numeric, check_square, check_vertex_memory
 from .connected_components import connected_components
@@ -59,6 +60,7 @@ def minimum_spanning_forest(A: Matrix) -> Matrix:
     component = np.arange(n)  # the vertex of R that holds each vertex of A
     chosen = []
     while R.nvals:
+        tick("minimum_spanning_forest")
         picked = edge(np.unique(R.reduce_rowwise(monoid.min).new().to_coo()[1]))  # positions in u, v, w
         chosen.append(picked)
         Q, QT, labels = _merged(component[u[picked]], component[v[picked]], R.nrows, backend)

@@ -8,6 +8,7 @@ from grblas_gpu import FP64, INT64, Matrix, Vector, binary, monoid, select, semi
 from grblas_gpu.dask.spmd import spmd
 from grblas_gpu.exceptions import InvalidValue
 from grblas_gpu.loops import frontier_loop
+from grblas_gpu.progress import tick
 
 from ._checks import check_no_nan, check_numeric, check_source, check_square, check_vertex_memory
 from .delta_stepping import choose_method, delta_stepping
@@ -38,9 +39,12 @@ def sssp(A: Matrix, source: int, method: str = "auto", delta: float | None = Non
     is an extension of the GraphBLAS API; the standard form takes a comparison, a masked
     filter and the accumulation).
 
-    Floating-point distances start as +inf where no path is known (dropped from the
-    result), so ``dist`` is a full vector.  A large frontier of them is first made full
-    too, with the other vertices' distances as they are: those change nothing, as each
+    Distances start as "infinity" where no path is known (dropped from the result): +inf,
+    or an integer type's largest value, which no distance reaches (the rounds run in A's type
+    only where ``n * max|w|`` fits it, see below) and which is never a frontier's value, so
+    never added to.  ``dist`` is thus a full vector, and the GPU runs small frontiers'
+    rounds on the device (:func:`~grblas_gpu.loops.frontier_loop`).  A large frontier of floats
+    is first made full too, with the other vertices' distances as they are: those change nothing, as each
     was multiplied in the round after it was set (every term it gives is at least the
     distance it reached then), and a +inf one gives +inf terms (or NaN for ``w = -inf``,
     which ``min`` skips).  A full vector is multiplied without testing each term for an
@@ -85,19 +89,19 @@ def _sssp(A: Matrix, source: int) -> Vector:
     """The rounds of :func:`sssp` in A's own type (arguments checked)."""
     n, infinity = A.nrows, A.dtype.max
     frontier = Vector.from_coo([source], [0], size=n, dtype=A.dtype, backend=A.backend)
-    full = A.dtype.is_float  # +inf where no path is known yet: a +inf term changes nothing
-    dist = Vector.from_scalar(infinity, n, A.dtype, backend=A.backend) if full else frontier.dup()
-    if full:
-        dist(binary.min) << frontier
+    dist = Vector.from_scalar(infinity, n, A.dtype, backend=A.backend)  # (see the note on "infinity")
+    dist(binary.min) << frontier
+    dense = A.dtype.is_float  # a +inf term changes nothing; an integer's largest value plus w would wrap
     for _ in frontier_loop(frontier, A, limit=n):  # on the GPU, small frontiers' rounds on the device
-        if full and frontier.nvals >= n * DENSE_FRONTIER:
+        tick("sssp", n)
+        if dense and frontier.nvals >= n * DENSE_FRONTIER:
             frontier << frontier.ewise_add(dist, binary.first)  # the others' distances as they are
         # Paths one edge longer than the last frontier's: dist keeps the shorter, and the
         # vertices whose distance fell are the next frontier.
         dist(binary.min, changed=frontier) << frontier.vxm(A, semiring.min_plus)
     if frontier.nvals:
         raise InvalidValue("sssp: a negative cycle is reachable from the source")
-    return dist.select(select.valuelt, infinity).new() if full else dist
+    return dist.select(select.valuelt, infinity).new()
 
 
 def _sssp_without_wrap(A: Matrix, source: int, bound: int) -> Vector:

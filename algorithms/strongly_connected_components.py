@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from grblas_gpu import INT64, Matrix, Vector, binary, semiring
+from grblas_gpu.progress import tick
 
 from ._checks import check_numeric, check_square, check_vertex_memory
 
@@ -55,6 +56,7 @@ def strongly_connected_components(A: Matrix) -> Vector:
     remaining = Vector.from_coo(ids, ids, size=n, dtype=INT64, backend=A.backend)
     labels = Vector(INT64, n, backend=A.backend)
     while remaining.nvals:
+        tick("strongly_connected_components")
         _trim(A, remaining, labels)
         if not remaining.nvals:
             break

@@ -5,6 +5,7 @@ from __future__ import annotations
 from grblas_gpu import FP64, Matrix, Vector, binary, select, semiring
 from grblas_gpu.dask.spmd import spmd
 from grblas_gpu.loops import frontier_loop
+from grblas_gpu.progress import tick
 
 from ._checks import check_no_nan, check_numeric, check_source, check_square, check_vertex_memory
 
@@ -42,6 +43,7 @@ def widest_path(A: Matrix, source: int) -> Vector:
     width = Vector.from_scalar(-inf, n, FP64, backend=A.backend)  # -inf: no path yet, so it changes nothing
     width(binary.max) << frontier
     for _ in frontier_loop(frontier, A, limit=n):
+        tick("widest_path", n)
         # Paths one edge longer than the last frontier's: width keeps the wider, and the
         # vertices whose width grew are the next frontier.
         width(binary.max, changed=frontier) << frontier.vxm(A, semiring.max_min[FP64])

@@ -8,6 +8,9 @@ captured iteration with nothing to do, the cost the loop cannot go under).  All 
 process; medians of ``--repeat`` runs after a warm-up.  Writes ``loops.json`` and
 ``loops.md`` under ``--out``.  ``--profile N`` instead prints where the host's time goes in
 ``N`` BFS runs on the 1,024-vertex Kronecker graph (cProfile, the heaviest functions).
+``--ab OLD_TREE`` instead times BFS and SSSP on that graph (and a one-entry ``Vector.from_coo``)
+in fresh processes, alternating the old tree (as for ``benchmarks.ab``) and this one ``--rounds``
+times: the small graph's figures are host work, and hosts differ.
 """
 
 from __future__ import annotations
@@ -117,6 +120,49 @@ def _profile(runs: int, backend: str) -> None:
     pstats.Stats(profile).sort_stats("tottime").print_stats(30)
 
 
+_SMALL_CHILD = """
+import json, statistics, time
+import numpy as np
+import grblas_gpu as gb
+from grblas_gpu.algorithms import bfs_levels, sssp
+from grblas_gpu.loops import device_loops
+from benchmarks import graphs
+from benchmarks.timing import device_sync
+def med(fn, n):
+    for _ in range(20):
+        fn()
+    device_sync()
+    times = []
+    for _ in range(n):
+        t = time.perf_counter(); fn(); device_sync(); times.append(time.perf_counter() - t)
+    return round(statistics.median(times) * 1e6, 1)
+k = graphs.kronecker_symmetric(10)
+A = gb.Matrix.from_csr(k.indptr, k.indices, k.weights.astype(np.float64), ncols=k.n)
+src = k.max_degree_vertex()
+out = {"kron10_bfs_us": med(lambda: bfs_levels(A, src), 500), "kron10_sssp_us": med(lambda: sssp(A, src), 200),
+       "from_coo_us": med(lambda: gb.Vector.from_coo([src], [0], size=k.n, dtype=gb.INT64), 500)}
+with device_loops(False):
+    out["kron10_bfs_plain_us"] = med(lambda: bfs_levels(A, src), 300)
+print(json.dumps(out))
+"""
+
+
+def _small_ab(old_tree: Path, rounds: int) -> None:
+    """Print the small graph's figures of the old tree and this one, fresh processes alternating."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    trees = (("old", old_tree.resolve()), ("new", root))
+    for round_ in range(rounds):
+        for label, path in trees if round_ % 2 == 0 else trees[::-1]:
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(path), str(root)])}
+            result = subprocess.run([sys.executable, "-c", _SMALL_CHILD], cwd=path, env=env, check=True,
+                                    capture_output=True, text=True)
+            print(label, result.stdout.strip().splitlines()[-1], flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m benchmarks.loops", description=__doc__)
     p.add_argument("--backend", choices=("numpy", "cupy"), default="cupy")
@@ -126,7 +172,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "loops")
     p.add_argument("--profile", type=int, default=0, metavar="N", help="profile N small BFS runs instead")
+    p.add_argument("--ab", type=Path, metavar="OLD_TREE", help="small-graph figures, old tree against this one")
+    p.add_argument("--rounds", type=int, default=2)
     a = p.parse_args(argv)
+    if a.ab:
+        _small_ab(a.ab, a.rounds)
+        return
     if a.profile:
         _profile(a.profile, a.backend)
         return

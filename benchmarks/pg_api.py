@@ -147,6 +147,11 @@ DELIBERATE = (  # docs/python-graphblas.md, "Deliberate differences"
     "test_apply_unary_bad", "test_broadcasting", "test_ewise_mult", "test_ewise_add", "test_from_string",
     "test_is_idempotent", "test_mask_must_be_value_or_structure", "test_mxm_mask", "test_from_coo_scalar",
     "test_multi_infix_vector", "test_multi_infix_matrix", "test_multi_infix_scalar", "test_to_coo_sort",
+    # each runs to its end here but for the difference named (checked by editing the test locally)
+    "test_op::test_semiring_parameterized",  # a semiring in ewise_add
+    "test_matrix::test_no_bool_or_eq",  # masks compare by their fields; autocompute: expr == expr
+    "test_vector::test_reduce",  # v.reduce() of BOOL is lor
+    "test_matrix::test_to_csr_from_csc", "test_matrix::test_from_list_of_dicts",  # error classes of bad arrays
 )
 
 

@@ -10,7 +10,7 @@ from ._checkout import find_algorithms_beside_package
 
 find_algorithms_beside_package()
 
-from . import agg, descriptor, dtypes, exceptions, io, op, viz
+from . import agg, descriptor, dtypes, exceptions, io, op, progress, viz
 from . import operator_calls as _operator_calls  # noqa: F401 - binds the operators' call on objects
 from .backends import default_backend, get_backend, gpu_available, use_backend
 from .descriptor import Descriptor
@@ -82,7 +82,7 @@ __version__ = "0.1.0"
 # C-style function ``gb.select(C, mask, accum, op, A, thunk, desc)``.
 __all__ = [
     "Matrix", "Vector", "Scalar", "Mask", "Descriptor", "ALL",
-    "unary", "binary", "monoid", "semiring", "indexunary", "op", "agg", "replace", "viz",
+    "unary", "binary", "monoid", "semiring", "indexunary", "op", "agg", "replace", "viz", "progress",
     "UnaryOp", "BinaryOp", "Monoid", "Semiring", "IndexUnaryOp",
     "mxm", "mxv", "vxm", "eWiseAdd", "eWiseMult", "eWiseUnion", "apply", "select", "reduce",
     "extract", "assign", "transpose", "kronecker",

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .dtypes import BOOL, FP64, INT64, DataType, lookup_dtype
+from .dtypes import ALL_TYPES, BOOL, FP64, INT64, DataType, lookup_dtype
 from .exceptions import InvalidValue
 from .operators import binary, indexunary, monoid, semiring, unary
 from .scalar import Scalar
@@ -179,7 +179,21 @@ class Aggregator:
     kind = "aggregator"
 
     def __getitem__(self, dtype: Any) -> TypedAggregator:
-        return TypedAggregator(self, lookup_dtype(dtype))
+        t = lookup_dtype(dtype)
+        if t not in self.types:
+            raise KeyError(f"{self.name} does not work with {t}")  # python-graphblas's class and words
+        return TypedAggregator(self, t)
+
+    @property
+    def types(self) -> list[DataType]:
+        """The input types this aggregator is defined on (python-graphblas's lists: no BOOL for
+        sums, norms and means of inverses; the bitwise ones on unsigned integers)."""
+        if self.name in _UNSIGNED_ONLY:
+            return [t for t in ALL_TYPES if t.is_unsigned]
+        return [t for t in ALL_TYPES if not (t.is_bool and self.name in _NO_BOOL)]
+
+    def __contains__(self, dtype: Any) -> bool:
+        return lookup_dtype(dtype) in self.types
 
     def __call__(self, val: Any, *, rowwise: bool = False, columnwise: bool = False) -> Any:
         """``agg.sum(v)``, ``agg.sum(A, rowwise=True)``: the reduction as an expression."""
@@ -220,12 +234,22 @@ class TypedAggregator:
         """The result type: a counting aggregator counts in its type (``agg.count[INT16]``)."""
         return self.type if self.name in _COUNTING else self.parent.out(self.type)
 
+    @property
+    def return_type(self) -> DataType:
+        """The result type (python-graphblas's name)."""
+        return self.out(self.type)
+
     def __call__(self, val: Any, *, rowwise: bool = False, columnwise: bool = False) -> Any:
         """``agg.sum[FP32](v)``: the reduction as an expression (see :meth:`Aggregator.__call__`)."""
         return Aggregator.__call__(self, val, rowwise=rowwise, columnwise=columnwise)  # type: ignore[arg-type]
 
     def __repr__(self) -> str:
         return f"agg.{self.name}[{self.type}]"
+
+
+_NO_BOOL = {"L0norm", "L1norm", "L2norm", "count_nonzero", "count_zero", "harmonic_mean", "hypot", "logaddexp",
+            "logaddexp2", "sum", "sum_of_inverses", "sum_of_squares"}
+_UNSIGNED_ONLY = {"bitwise_all", "bitwise_any"}
 
 
 def _same(t: DataType) -> DataType:
@@ -363,6 +387,8 @@ def aggregate_expr(obj: Any, op: Any, axis: str, allow_empty: bool = True) -> An
 
 
 def __getattr__(name: str) -> Any:
+    if name == "ss":
+        raise AttributeError("agg.ss: the suitesparse backend's own aggregators are not provided")
     try:
         return _AGGREGATORS[name]
     except KeyError:
@@ -370,4 +396,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(__all__) | set(_AGGREGATORS))
+    return sorted(set(__all__) | set(_AGGREGATORS) | {"ss"})

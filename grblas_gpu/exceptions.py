@@ -12,6 +12,7 @@ __all__ = [
     "DomainMismatch",
     "IndexOutOfBound",
     "InvalidIndex",
+    "IndexTypeError",
     "InvalidValue",
     "UdfParseError",
     "GraphblasException",
@@ -56,6 +57,13 @@ class IndexOutOfBound(GraphBLASError, IndexError):
 
 class InvalidIndex(GraphBLASError, IndexError):
     """An index is malformed, e.g. negative or not an integer (GrB_INVALID_INDEX)."""
+
+    info = "GrB_INVALID_INDEX"
+
+
+class IndexTypeError(InvalidIndex, ValueError):
+    """Indices given as an array of a non-integer type: an InvalidIndex, and a ValueError as
+    python-graphblas raises (both, as NumPy's AxisError is an IndexError and a ValueError)."""
 
     info = "GrB_INVALID_INDEX"
 

@@ -225,16 +225,17 @@ class Expression(InfixMethods):
         """``C[rows, cols](mask, accum, replace) << B``: python-graphblas's sub-assign, whose
         mask has the shape of the indexed region (extract expressions only)."""
         target = getattr(self, "_assign_target", None)
-        if target is None:
-            raise TypeError(f"{self.name} is an expression: only an indexed object, C[rows, cols](mask), "
-                            "takes a mask")
+        if target is None or getattr(self, "_read_only", False):
+            raise TypeError(f"{self.name} is an expression and not callable: only an indexed object, "
+                            "C[rows, cols](mask), takes a mask")
         return SubAssign(target[0], target[1], *parse_output_args(args, mask, accum, replace))
 
     def __lshift__(self, value: Any) -> None:
         """``A[rows, cols] << B``: assign into the indexed region of ``A`` (extract expressions only)."""
         target = getattr(self, "_assign_target", None)
-        if target is None:
-            raise InvalidValue(f"cannot assign into {self.name}; only A[rows, cols] << value assigns")
+        if target is None or getattr(self, "_read_only", False):  # python-graphblas: a TypeError
+            raise DomainMismatch(f"{self.name} does not support item assignment: only A[rows, cols] << value "
+                                 "assigns (not A.T[rows, cols], nor an expression)")
         obj, key = target
         Updater(obj)[key] << value
 
@@ -265,6 +266,16 @@ class _Replace:
 
 
 replace = _Replace()
+
+
+def _undefined(what: str) -> Any:
+    """``__bool__`` and ``__eq__`` for a left side of ``<<`` or a mask: a TypeError, as
+    python-graphblas raises (the truth of ``C(mask)`` or ``M.S == N.S`` means nothing)."""
+    def refuse(self: Any, *args: Any) -> Any:
+        raise TypeError(f"{what} not defined for objects of type {type(self).__name__}: it is the target of "
+                        "an assignment or a mask, not a value (read its .parent or compute a value first)")
+
+    return refuse
 
 
 def parse_output_args(args: tuple[Any, ...], mask: Any, accum: Any, replace: bool) -> tuple[Any, Any, bool]:
@@ -305,6 +316,10 @@ class Updater:
     """An output with its mask, accumulator and replace flag: the left side of ``<<``, and the
     executor of what is written into it (:meth:`update`).  Its :class:`Output` is built once,
     as it is made, and handed to each expression written."""
+
+    __bool__ = _undefined("__bool__")
+    __eq__ = _undefined("__eq__")  # type: ignore[assignment]
+    __hash__ = object.__hash__  # type: ignore[assignment]
 
     def __init__(self, target: Any, mask: Any = None, accum: Any = None, replace: bool = False,
                  changed: Any = None, input_mask: Any = None) -> None:
@@ -422,6 +437,10 @@ class SubAssign:
     read out, written by the mask / accumulate rule, and assigned back whole, so positions of
     the region outside the mask keep their entries (unless ``replace``) and the rest of ``C``
     is untouched."""
+
+    __bool__ = _undefined("__bool__")
+    __eq__ = _undefined("__eq__")  # type: ignore[assignment]
+    __hash__ = object.__hash__  # type: ignore[assignment]
 
     def __init__(self, target: Any, key: Any, mask: Any, accum: Any, replace: bool) -> None:
         self.target, self.key = target, key

@@ -42,13 +42,16 @@ def resolve_index(key: Any, size: int, what: str = "index") -> tuple[np.ndarray 
     key = _scalar_key(key)
     if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
         return np.array([resolve_scalar_index(key, size, what)], dtype=np.int64), True
-    if isinstance(key, (list, tuple)):
+    if isinstance(key, tuple):  # python-graphblas's rule: a tuple is a position, never a list of indices
+        raise DomainMismatch(f"Invalid type for index: {what} cannot be a tuple; use a list, an array or a slice")
+    if isinstance(key, list):
         key = [_scalar_key(k) for k in key]
     arr = _to_host(key)
-    if arr.ndim != 1:
-        raise InvalidIndex(f"{what} list must be one-dimensional, got shape {arr.shape}")
+    if arr.ndim != 1:  # python-graphblas's class (a TypeError) and words
+        raise DomainMismatch(f"Invalid number of dimensions for index: {arr.ndim}; the {what} list must be "
+                             f"one-dimensional, got shape {arr.shape}")
     if arr.size and arr.dtype.kind not in "iu":
-        raise InvalidIndex(f"{what} list must hold integers, not {arr.dtype}")
+        raise DomainMismatch(f"Invalid dtype for index: {arr.dtype}; the {what} list must hold integers")
     if arr.dtype.kind == "u" and arr.size and int(arr.max()) >= size:
         raise IndexOutOfBound(f"{what} {int(arr.max())} is out of range for size {size}")
     arr = arr.astype(np.int64)

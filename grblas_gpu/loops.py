@@ -42,7 +42,7 @@ from . import expressions
 from .operators import TypedSemiring, typed_binary
 from .vector import Vector
 
-__all__ = ["HANDOVER_SHARE", "device_form", "device_loops", "frontier_loop"]
+__all__ = ["HANDOVER_SHARE", "device_form", "device_loops", "frontier_loop", "may_run_on_device"]
 
 HANDOVER_SHARE = 0.1
 """A frontier holding more than this share of the vertices (and more than
@@ -50,6 +50,10 @@ HANDOVER_SHARE = 0.1
 from its density) rather than by the device loop's push; the loop goes back to the device
 once the frontier is half as large."""
 HANDOVER_LEAST = 8192
+SOWN_MOST = 1 << 16
+"""A claim's output of at most this many positions held by its entries alone (a BFS's start)
+gets its bitmap from the device loop's first launch, which one block writes in a few
+microseconds, rather than from launches of its own."""
 LONGEST_ROW = 1024
 """The device loop walks a frontier row with one warp: it takes matrices whose rows hold at
 most this many entries (meshes, road maps, small graphs); a power-law graph's hubs go through
@@ -69,6 +73,14 @@ def device_loops(enabled: bool) -> Iterator[None]:
         yield
     finally:
         _enabled = before
+
+
+def may_run_on_device(matrix: Any) -> bool:
+    """Whether :func:`frontier_loop` may run a loop over ``matrix`` on the device: device
+    loops on, ``matrix`` on the GPU and its rows no longer than :data:`LONGEST_ROW` (an
+    algorithm may then choose a form of its loop that the device takes)."""
+    return (_enabled and getattr(getattr(matrix, "_be", None), "name", None) == "cupy"
+            and matrix._longest_row() <= LONGEST_ROW)
 
 
 def frontier_loop(frontier: Vector, matrix: Any = None, limit: int | None = None) -> Iterator[int]:
@@ -203,12 +215,16 @@ def _on_device(up: Any, frontier: Vector, form: tuple[TypedSemiring, Any, bool, 
     except (MemoryError, RuntimeError):  # no room for its buffers, or no graph capture here: as usual
         return 0
     rows, vals = frontier._sparse()
-    c_bits, c = C._bitmap()
-    count = C._count
-    if not C._owns_bitmap(values_only=not claim, reading=(rows, vals)):  # (C's arrays are written in place)
-        c = c.copy()
-        c_bits = c_bits.copy() if claim else c_bits
-    run = loop.run(c_bits if claim else None, c, rows, vals, remaining, _handover(frontier))
+    count, handover, seed = C._count, _handover(frontier), None
+    if claim and C._bm is None and C._size <= SOWN_MOST and loop.block_takes(int(rows.size), handover):
+        seed = C._sparse()  # C's bitmap is made by the loop's first launch (a BFS's start: no launches for it)
+        c_bits, c = be.xp.empty(C._size, np.bool_), be.xp.empty(C._size, C._dtype.np_type)
+    else:
+        c_bits, c = C._bitmap()
+        if not C._owns_bitmap(values_only=not claim, reading=(rows, vals)):  # (C's arrays are written in place)
+            c = c.copy()
+            c_bits = c_bits.copy() if claim else c_bits
+    run = loop.run(c_bits if claim else None, c, rows, vals, remaining, handover, seed)
     if not run.ran:  # (nothing was written)
         return 0
     if claim:

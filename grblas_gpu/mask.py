@@ -31,6 +31,10 @@ class Mask:
         fields["structure"] = structure
         fields["complement"] = complement
 
+    def __bool__(self) -> bool:
+        raise TypeError("__bool__ not defined for objects of type Mask: a mask selects positions, it has no "
+                        "truth value (python-graphblas raises too); test M.parent.nvals instead")
+
     def __invert__(self) -> Mask:
         return Mask(self.parent, self.structure, not self.complement)
 

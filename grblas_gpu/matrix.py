@@ -27,7 +27,7 @@ from ._transposed import TransposedView
 from .backends import get_backend
 from .collection import Collection
 from .dtypes import FP64, DataType, cast_scalar, lookup_dtype
-from .exceptions import DimensionMismatch, FillValueRequired, InvalidValue, NotImplementedException
+from .exceptions import DimensionMismatch, DomainMismatch, FillValueRequired, InvalidValue, NotImplementedException
 from .expressions import Expression, Updater
 from .indexing import resolve_index, resolve_scalar_index
 from .limits import check_dimension, require_bytes
@@ -745,7 +745,9 @@ class TransposedMatrix(TransposedView, InfixMethods, CompatMethods):
         return Expression("transpose", "Matrix", self.shape, p.dtype, p._be, lambda mask: p._transposed(), (p,))
 
     def __getitem__(self, key: Any) -> Expression:
-        return self.parent._transposed()[key]
+        expr = self.parent._transposed()[key]
+        expr._read_only = True  # type: ignore[attr-defined] # A.T[i, j] << x would write a temporary
+        return expr
 
     def __matmul__(self, other: Any) -> Any:
         return self.parent._transposed() @ other
@@ -763,7 +765,18 @@ class TransposedMatrix(TransposedView, InfixMethods, CompatMethods):
         # Every other method acts on the materialised (cached) transpose.
         if name.startswith("_") and name not in ("_transposed",):
             raise AttributeError(name)
+        if name in ("S", "V"):  # python-graphblas's rule: a transpose is no mask
+            raise AttributeError(f"'TransposedMatrix' object has no attribute {name!r}: mask with "
+                                 f"A.T.new().{name}, or transpose the rest of the statement")
         return getattr(self.parent._transposed(), name)
+
+    def __lshift__(self, value: Any) -> None:
+        raise DomainMismatch("A transpose cannot be assigned into (A.T << B): assign the transpose, A << B.T; "
+                             "of an expression, .T is that of its (autocompute) result")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        raise DomainMismatch("'TransposedMatrix' object is not callable: give the mask to the output, "
+                             "C(mask) << A.T")
 
     def __repr__(self) -> str:
         return f"<Transposed {self.parent._repr_header()}>"

@@ -119,10 +119,13 @@ class _NumpyNames:
     """``op.numpy.add``: NumPy's names over the operator namespaces, binary operators first."""
 
     def __getattr__(self, name: str) -> Any:
-        for ns in (binary, unary, semiring):
+        for ns in (binary, unary, monoid, semiring):
             if not name.startswith("_") and name in ns.numpy:  # type: ignore[attr-defined]
                 return ns.numpy[name]  # type: ignore[attr-defined]
-        raise AttributeError(f"op.numpy has no operator {name!r}")
+        raise AttributeError(f"module 'grblas_gpu.op.numpy' has no attribute {name!r}")
+
+    def __dir__(self) -> list[str]:
+        return sorted({n for ns in (binary, unary, monoid, semiring) for n in dir(ns.numpy)})  # type: ignore[attr-defined]
 
 
 numpy = _NumpyNames()
@@ -130,10 +133,11 @@ numpy = _NumpyNames()
 
 def __getattr__(name: str) -> Any:
     # python-graphblas's order: a binary operator before the monoid of the same name; any
-    # "add_mult" name a semiring.
+    # "add_mult" name a semiring; a monoid without a binary operator of its name (registered
+    # from one of another name) is found too.
     if name == "ss":
         raise AttributeError("op.ss: the suitesparse backend's own operators are not provided")
-    for ns in (binary, unary, indexunary, select, semiring):
+    for ns in (binary, unary, indexunary, select, monoid, semiring):
         if not name.startswith("_") and name in ns:
             return ns[name]
     raise AttributeError(f"module 'grblas_gpu.op' has no attribute {name!r}")

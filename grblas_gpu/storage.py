@@ -12,7 +12,7 @@ import numpy as np
 from . import _sparse as sp
 from .backends import get_backend
 from .dtypes import DataType, cast_scalar, dtype_of_value, lookup_dtype
-from .exceptions import DimensionMismatch, IndexOutOfBound, InvalidIndex, InvalidValue
+from .exceptions import DimensionMismatch, IndexOutOfBound, IndexTypeError, InvalidIndex, InvalidValue
 from .operators import TypedBinaryOp, catalog, get_binary, typed_binary
 
 _HOST_BUILD_MAX = 1 << 16  # entries; larger inputs are sorted on the object's own backend
@@ -31,6 +31,8 @@ def building_backend(be: Any, *inputs: Any) -> Any:
 def host_array(be: Any, x: Any, dtype: Any, what: str) -> Any:
     """``x`` as a 1-D integer array of the backend (of ``dtype``; None: of any integer type),
     validated."""
+    if isinstance(x, (list, tuple)) and x and all(type(i) is int for i in x):
+        x = _exact_indices(x, what)  # NumPy alone would pass [0, 2**64 - 2] through float64
     arr = be.asarray(x)
     if isinstance(x, (list, tuple)) and arr.dtype.kind == "f":
         arr = arr.astype(np.int64)  # a Python list is cast, as NumPy casts (python-graphblas's rule)
@@ -39,10 +41,20 @@ def host_array(be: Any, x: Any, dtype: Any, what: str) -> Any:
     if arr.size and arr.dtype.kind not in "iu":
         if arr.dtype.kind == "f" and bool(be.xp.all(arr == be.xp.trunc(arr))):
             return arr.astype(dtype or np.int64)
-        raise InvalidIndex(f"{what} must be integers, not {arr.dtype}")
+        raise IndexTypeError(f"{what} must be integers, not {arr.dtype}")
     if dtype is None:  # any integer type, the caller's array where it is one
         return arr if arr.dtype.kind in "iu" else arr.astype(np.int64)
     return arr.astype(dtype, copy=False)
+
+
+def _exact_indices(x: Any, what: str) -> Any:
+    """A list of Python ints as int64 exactly: past 2**63 InvalidValue, past 2**64 OverflowError
+    (python-graphblas's classes)."""
+    try:
+        return np.array(x, dtype=np.int64)
+    except OverflowError:
+        big = np.array(x, dtype=np.uint64)  # raises OverflowError past 2**64
+        raise InvalidValue(f"{what} must be below 2**63, got {int(big.max())}") from None
 
 
 def infer_dtype(values: Any, dtype: Any) -> DataType:
@@ -64,9 +76,8 @@ def build_entries(be: Any, coords: list[Any], dims: list[int], values: Any, t: D
     """
     xp = be.xp
     n = len(coords[0])
+    _check_lengths(coords, values)
     for c, d, name in zip(coords, dims, ("index", "column") if len(coords) == 2 else ("index",)):
-        if len(c) != n:
-            raise DimensionMismatch(f"coordinate arrays have different lengths ({n} and {len(c)})")
         if n and (int(c.min()) < 0 or int(c.max()) >= d):
             bad = int(c[(c < 0) | (c >= d)][0])
             label = "row" if len(coords) == 2 and c is coords[0] else name
@@ -91,6 +102,18 @@ def build_entries(be: Any, coords: list[Any], dims: list[int], values: Any, t: D
         where = tuple(int(c[first]) for c in coords)
         raise InvalidValue(f"Duplicate indices found: an entry at {where[0] if len(where) == 1 else where}; pass dup_op= to combine duplicates")
     return _combine_duplicates(be, coords, vals, dup, t, dup_op)
+
+
+def _check_lengths(coords: list[Any], values: Any) -> None:
+    """Coordinates and values of one length (python-graphblas's words, then which differ)."""
+    lengths = [len(c) for c in coords]
+    shape = None if hasattr(values, "require_value") or np.ndim(values) == 0 else np.shape(values)
+    if shape is not None and len(shape) == 1:
+        lengths.append(shape[0])
+    if len(set(lengths)) > 1:
+        names = "`indices` and `values`" if len(coords) == 1 else "`rows` and `columns` and `values`"
+        raise DimensionMismatch(f"{names} lengths must match: {', '.join(map(str, lengths))} (one value per "
+                                "coordinate, or one value for all)")
 
 
 def _values_array(be: Any, values: Any, n: int, t: DataType) -> Any:

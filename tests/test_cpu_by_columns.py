@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from grblas_gpu.algorithms import connected_components, pagerank, sssp
+from grblas_gpu.algorithms import bfs_levels, bfs_parents, connected_components, pagerank, sssp
 
 import grblas_gpu as gb
 from grblas_gpu import INT64, semiring
@@ -110,13 +110,14 @@ def traced(f: Any) -> tuple[Any, int]:
     return out, peak - base
 
 
-@pytest.mark.parametrize("algorithm", ["pagerank", "connected_components", "sssp"])
+@pytest.mark.parametrize("algorithm", ["pagerank", "connected_components", "sssp", "bfs_levels", "bfs_parents"])
 def test_directed_peaks_need_no_transpose(algorithm: str) -> None:
     m = random_csr(1 << 16, 1 << 21, seed=13, dtype=np.float32)  # directed: about 2 M entries
     csr = m.indptr.nbytes + m.indices.nbytes + m.data.nbytes
     A = gb.Matrix.from_csr(m.indptr, m.indices, m.data, ncols=m.shape[1], backend="numpy")
     run = {"pagerank": lambda: pagerank(A, tol=0, max_iter=5, weight=False),
-           "connected_components": lambda: connected_components(A), "sssp": lambda: sssp(A, 0)}[algorithm]
+           "connected_components": lambda: connected_components(A), "sssp": lambda: sssp(A, 0),
+           "bfs_levels": lambda: bfs_levels(A, 0), "bfs_parents": lambda: bfs_parents(A, 0)}[algorithm]
     out, peak = traced(run)
     assert A._T is None and A.memory_usage()["derived"] < 0.1 * csr  # no transpose kept
     assert peak <= 1.5 * csr, f"{algorithm}: peak {peak / csr:.2f}x the CSR"
@@ -127,8 +128,19 @@ def test_directed_peaks_need_no_transpose(algorithm: str) -> None:
         comp = sps.csgraph.connected_components(m, directed=True, connection="weak")[1].tolist()
         labels = out.to_dense().tolist()
         assert len(set(zip(labels, comp))) == len(set(labels)) == len(set(comp))
-    else:  # distances from vertex 0, as scipy finds them
+    elif algorithm == "sssp":  # distances from vertex 0, as scipy finds them
         want = sps.csgraph.shortest_path(m, indices=0)
         idx, vals = out.to_coo()
         assert idx.tolist() == np.flatnonzero(np.isfinite(want)).tolist()
         np.testing.assert_allclose(vals, want[idx])
+    else:  # hop counts from vertex 0, as scipy finds them; a parent is one hop nearer, by an edge
+        hops = sps.csgraph.shortest_path(m, unweighted=True, indices=0)
+        idx, vals = out.to_coo()
+        assert idx.tolist() == np.flatnonzero(np.isfinite(hops)).tolist()
+        if algorithm == "bfs_levels":
+            assert vals.tolist() == hops[idx].astype(np.int64).tolist()
+        else:
+            assert vals[idx == 0].tolist() == [0]  # the source is its own parent
+            child, parent = idx[idx != 0], vals[idx != 0]
+            assert (hops[parent] == hops[child] - 1).all()
+            assert (m[parent, child] != 0).all()

@@ -74,6 +74,19 @@ def test_graphblas_type_names_of_our_own_still_read(tmp_path: Path) -> None:
     ("2 2 1\n1 1 0x10\n", 3, "not a number"),
     ("2 2 1\n1 1 1e\n", 3, "not a number"),
     ("2 2 1\n1 1 1.0 7\n", 3, "expected 3 fields"),
+    # What fast_matrix_market 1.7.6 reads without a word (its value in the comment): the reason
+    # Matrix Market files of reals are not given to it (docs/readers.md).
+    ("2 2 2\n1 1 1\n2 2 1.5.5\n", 4, "not a number"),  # 1.5: a second point
+    ("2 2 1\n1 1 1..5\n", 3, "not a number"),  # 1.0
+    ("2 2 1\n1 1 1e5e5\n", 3, "not a number"),  # 1e5: a second exponent
+    ("2 2 1\n1 1 1e5.5\n", 3, "not a number"),  # 1e5: a point in the exponent
+    ("2 2 1\n1 1 1.5e-3.2\n", 3, "not a number"),  # 0.0015
+    ("2 2 1\n1 1 1e+\n", 3, "not a number"),  # 1.0: an exponent without digits
+    ("2 2 1\n1 1 1+2\n", 3, "not a number"),  # 1.0: a sign inside the number
+    ("2 2 2\n1 1 1\n2 2.5\n", 4, "expected 3 fields"),  # (2, 2) = 0.5: a column glued to its value
+    ("2 2 2\n1 1 1\n2 2-5\n", 4, "expected 3 fields"),  # (2, 2) = -5
+    ("2 2 2\n1 1 1\n 2  2.5\n", 4, "expected 3 fields"),  # (2, 2) = 0.5, spaces around
+    ("2 2 2\n1 1 1\n2 2 3 4\n", 4, "expected 3 fields"),  # (2, 2) = 3: an extra field
 ])
 def test_numbers_the_format_does_not_allow(tmp_path: Path, body: str, line: int, words: str) -> None:
     raises_at(write(tmp_path, BANNER + body), line, words)

@@ -77,7 +77,8 @@ def test_sort_row_major_matches_lexsort(ncols: int, with_order: bool) -> None:
     keys, src = sort_row_major(rows, cols, 7, ncols, order)
     tie = order if order is not None else np.arange(n)
     perm = np.lexsort((tie, cols, rows))  # the reference: by row, column, then order
-    assert keys.tolist() == [int(r) * ncols + int(c) for r, c in zip(rows[perm], cols[perm])]
+    bits = (ncols - 1).bit_length()  # a key is row << bits | col
+    assert keys.tolist() == [(int(r) << bits) | int(c) for r, c in zip(rows[perm], cols[perm])]
     assert src is not None and src.tolist() == tie[perm].tolist()
     keys_only, none = sort_row_major(rows, cols, 7, ncols, track=False)
     assert none is None and keys_only.tolist() == keys.tolist()

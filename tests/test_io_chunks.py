@@ -205,6 +205,9 @@ def test_readers_benchmark_runs_small(capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert "Matrix Market" in out and "SNAP edge list" in out
     assert "x numpy.loadtxt" in out and "x scipy.io.mmread" in out
+    readers.main(["--edges", "2000", "--repeat", "1", "--threads", "1", "--clock", "cpu"])
+    out = capsys.readouterr().out
+    assert "cpu clock" in out and "x numpy.loadtxt" in out
 
 
 def test_file_and_stream_read_alike(tmp_path: Path, parser: str, chunk_bytes: int) -> None:

@@ -120,6 +120,25 @@ def test_sssp(name: str, backend: str) -> None:
     np.testing.assert_allclose(dense(off, g.shape[0]), expected, rtol=1e-12)
 
 
+@pytest.mark.parametrize("name", list(GRAPHS))
+@pytest.mark.parametrize("dtype", ["INT64", "INT32", "UINT32"])
+def test_sssp_integer(name: str, dtype: str, backend: str) -> None:
+    """Integer weights: distances kept in a full vector with the type's largest value where no
+    path is known (the device loop's relax), never added to: scipy's distances, exactly."""
+    g = GRAPHS[name]()
+    g.data = np.ceil(g.data)
+    if dtype == "INT32" and name.startswith("path"):
+        g.data[::3] *= -1  # negative weights (a path has no cycle)
+    c = g.tocoo()
+    A = gb.Matrix.from_coo(c.row, c.col, c.data.astype(np.int64), nrows=g.shape[0], ncols=g.shape[1],
+                           dtype=dtype, backend=backend)
+    expected = csgraph.bellman_ford(g, indices=0)
+    for idx, vals in both(lambda: sssp(A, 0, method="bellman-ford")):
+        assert vals.dtype == np.dtype(dtype.lower())
+        np.testing.assert_array_equal(idx, np.flatnonzero(np.isfinite(expected)))
+        np.testing.assert_array_equal(vals, expected[idx].astype(vals.dtype))
+
+
 def widest_reference(g: sps.csr_matrix, source: int) -> np.ndarray:
     """Bottleneck widths by a Dijkstra-like search on the host (-inf: unreachable)."""
     n = g.shape[0]
@@ -156,6 +175,19 @@ def test_connected_components(name: str, backend: str) -> None:
     g = (g + g.T).tocsr()  # symmetric: a round is one statement, which the device loop takes
     A = matrix(g, backend)
     count, labels = csgraph.connected_components(g, directed=False)
+    smallest = np.array([np.flatnonzero(labels == c).min() for c in range(count)])
+    for idx, got in both(lambda: connected_components(A)):
+        np.testing.assert_array_equal(idx, np.arange(g.shape[0]))
+        np.testing.assert_array_equal(got, smallest[labels])
+
+
+@pytest.mark.parametrize("name", ["path 11", "random", "hub"])
+def test_connected_components_directed(name: str, backend: str) -> None:
+    """A directed graph: weak components; on the GPU with device loops on, rounds over the kept
+    pattern of A + A' on the device, off, two products a round: the same labels as scipy's."""
+    g = GRAPHS[name]()
+    A = matrix(g, backend)
+    count, labels = csgraph.connected_components(g, directed=True, connection="weak")
     smallest = np.array([np.flatnonzero(labels == c).min() for c in range(count)])
     for idx, got in both(lambda: connected_components(A)):
         np.testing.assert_array_equal(idx, np.arange(g.shape[0]))

@@ -428,19 +428,6 @@ def test_transpose_of_transpose_is_the_matrix_not_a_copy() -> None:
     assert A._T is None  # and A's own transpose is gone with its old arrays
 
 
-@pytest.mark.parametrize("algorithm", ["bfs_levels"])
-def test_directed_peaks_are_the_transpose_and_a_little(algorithm: str) -> None:
-    # directed: BFS's pulls (ANY) need A', built once and kept (PageRank and CC need none on
-    # the CPU: tests/test_cpu_by_columns.py)
-    m = random_csr(1 << 16, 1 << 21, seed=13)
-    csr = m.indptr.nbytes + m.indices.nbytes + m.data.nbytes
-    A = gb.Matrix.from_csr(m.indptr, m.indices, m.data, ncols=m.shape[1], backend="numpy")
-    run = {"bfs_levels": lambda: bfs_levels(A, 0), "connected_components": lambda: connected_components(A)}[algorithm]
-    _out, _held, peak = traced(run)
-    assert A.memory_usage()["derived"] >= 0.9 * csr  # the transpose
-    assert peak <= 2.0 * csr, f"{algorithm}: peak {peak / csr:.2f}x the CSR"
-
-
 def test_from_csc_reads_the_callers_arrays_without_freezing() -> None:
     m = sps.csc_array(random_csr(30, 200, seed=14))
     ptr, idx, vals = m.indptr.copy(), m.indices.copy(), m.data.copy()

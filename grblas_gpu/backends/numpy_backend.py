@@ -330,9 +330,10 @@ class NumpyBackend(Backend):
 
     def pulls_by_columns(self, semiring: TypedSemiring) -> bool:
         """True when :meth:`spmv_columns` takes ``semiring``: a monoid with a NumPy ufunc (plus,
-        times, min, max, the logical ones), not ANY (whose pull keeps a row's first term)."""
+        times, min, max, the logical ones), or ANY (a column keeps one of its terms: BFS's
+        products go from A's own rows, and no transpose of A is built for them)."""
         m = semiring.monoid
-        return m.ufunc is not None and not m.is_any
+        return m.is_any or m.ufunc is not None
 
     def spmv_columns(self, semiring: TypedSemiring, a: CsrOperand, u: VectorOperand, mask: RowMask | None = None,
                      matrix_first: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -341,7 +342,8 @@ class NumpyBackend(Backend):
         ``matrix_first``: ``A' u`` instead, ``MULT(A[r,c], x[r])`` at positions (c, r, r, 0).
 
         Each block of rows' terms is combined into the result by the monoid's ``ufunc.at``, in
-        row order, so a column's terms meet in the order a pull of the transpose reads them.
+        row order, so a column's terms meet in the order a pull of the transpose reads them
+        (ANY's by a plain scatter: one of a column's terms, as any pull may keep).
         Temporaries are bounded by a block (about 40 bytes an entry of it); no transpose, which
         a loop of products would otherwise keep (as large as A), is built.  Columns where
         ``col_mask`` is False (True with ``complement``) are not computed.
@@ -369,20 +371,24 @@ class NumpyBackend(Backend):
         cols, values = indices[first:last], values[first:last]
         lengths = np.diff(indptr[lo:hi + 1])
         mult = semiring.mult
-        if x_present is None and col_mask is None and not mult.positional:  # x repeated along its rows
-            rows, xv = None, np.repeat(x[lo:hi], lengths)
-        else:
-            rows = np.repeat(np.arange(lo, hi, dtype=np.int64), lengths)
-            keep = None if x_present is None else x_present[rows]
-            if col_mask is not None:
-                in_mask = col_mask[cols]
-                keep = in_mask if keep is None else keep & in_mask
-            if keep is not None:
-                rows, cols, values = rows[keep], cols[keep], values[keep]
-            xv = x[rows]
+        reads_a = mult.reads("x" if matrix_first else "y")
+        # x, its presence and the row numbers repeated along the rows (no int64 row of each
+        # entry unless the operator is positional), then the entries kept selected
+        xv = np.repeat(x[lo:hi], lengths)
+        rows = np.repeat(np.arange(lo, hi, dtype=np.int64), lengths) if mult.positional else None
+        keep = None if x_present is None else np.repeat(x_present[lo:hi], lengths)
+        if col_mask is not None:
+            in_mask = col_mask[cols]
+            keep = in_mask if keep is None else keep & in_mask
+        if keep is not None:
+            xv, cols = xv[keep], cols[keep]
+            rows = None if rows is None else rows[keep]
+            values = values[keep] if reads_a else values[:0]
         cols = cols.astype(np.intp)  # (scatters by int32 indices convert them: three times slower)
-        if mult.reads("x" if matrix_first else "y"):  # cast here, a block at a time (no full-size copy)
+        if reads_a:  # cast here, a block at a time (no full-size copy)
             values = cast_array(values, mult.x_type if matrix_first else mult.y_type)
+        else:  # (a value the operator ignores)
+            values = np.zeros(1, dtype=(mult.x_type if matrix_first else mult.y_type).np_type)
         if matrix_first:
             pos = Positions(cols, rows, rows, 0) if mult.positional else None
             prod = mult(values, xv, pos)
@@ -390,8 +396,11 @@ class NumpyBackend(Backend):
             pos = Positions(0, rows, rows, cols) if mult.positional else None
             prod = mult(xv, values, pos)
         prod = cast_array(prod, semiring.out_type)
-        with np.errstate(all="ignore"):
-            semiring.monoid.ufunc.at(out, cols, prod)
+        if semiring.monoid.is_any:  # any term will do: a plain scatter keeps one per column
+            out[cols] = prod
+        else:
+            with np.errstate(all="ignore"):
+                semiring.monoid.ufunc.at(out, cols, prod)
         present[cols] = True
 
     def _pull(self, semiring: TypedSemiring, indptr: np.ndarray, indices: np.ndarray, values: np.ndarray,

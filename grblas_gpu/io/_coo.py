@@ -89,8 +89,8 @@ def _strictly_increasing(key: np.ndarray) -> bool:
 
 
 def _keys_increase(major: np.ndarray, minor: np.ndarray, n_minor: int) -> np.ndarray | None:
-    """The keys ``major * n_minor + minor`` when they strictly increase, else None (made only
-    where their head increases)."""
+    """The keys of ``(major, minor)`` (:func:`_row_major_keys`) when they strictly increase, else
+    None (made only where their head increases)."""
     if not _strictly_increasing(_row_major_keys(major[:4096], minor[:4096], n_minor)):
         return None
     key = _row_major_keys(major, minor, n_minor)
@@ -102,7 +102,7 @@ def has_duplicates(rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int, *
     when ``by_column``: Matrix Market files are often written column by column)."""
     if len(rows) < 2:
         return False
-    if nrows * ncols >= 2**62:
+    if not keys_fit(nrows, ncols):
         return find_duplicate(rows, cols, np.arange(len(rows))) is not None
     by_row = _row_major_keys(rows, cols, ncols)
     if _strictly_increasing(by_row):
@@ -137,11 +137,22 @@ def map_ids(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return pos_clipped.astype(np.int64), missing
 
 
+def _bits(n: int) -> int:
+    """The bits that hold every index below ``n``."""
+    return max(n - 1, 1).bit_length()
+
+
+def keys_fit(nrows: int, ncols: int) -> bool:
+    """Whether the keys of :func:`_row_major_keys` fit 62 bits for this shape."""
+    return _bits(nrows) + _bits(ncols) <= 62
+
+
 def _row_major_keys(rows: np.ndarray, cols: np.ndarray, ncols: int) -> np.ndarray:
-    """``row * ncols + col`` of every entry (a fresh int64 array)."""
+    """``row << b | col`` of every entry, ``b`` the bits of a column index (a fresh int64 array):
+    ordered as ``row * ncols + col``, and split again by a shift and a mask, not a division."""
     key = rows.astype(np.int64)
-    key *= ncols
-    key += cols
+    key <<= _bits(ncols)
+    key |= cols
     return key
 
 
@@ -157,8 +168,8 @@ def sort_row_major(
     rows: np.ndarray, cols: np.ndarray, nrows: int, ncols: int, order: np.ndarray | None = None, *,
     track: bool = True, key: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None] | None:
-    """The keys ``row * ncols + col`` in increasing order, equal keys in increasing ``order``
-    (default: the entries' positions), and the ``order`` of each sorted entry.
+    """The keys ``row << b | col`` (:func:`_row_major_keys`) in increasing order, equal keys in
+    increasing ``order`` (default: the entries' positions), and the ``order`` of each sorted entry.
 
     The second part is None where ``track`` is off (the values are all alike, so only the
     keys matter).  Where key and order fit 64
@@ -167,7 +178,7 @@ def sort_row_major(
     fit int64.  ``key`` is the entries' keys if already made (it is sorted in place).
     """
     n = len(rows)
-    if nrows * ncols >= 2**62:
+    if not keys_fit(nrows, ncols):
         return None
     key = _row_major_keys(rows, cols, ncols) if key is None else key
     if not track:
@@ -175,10 +186,10 @@ def sort_row_major(
         return key, None
     src = np.arange(n, dtype=np.int64) if order is None else order
     shift = max(int(src.max()) if n else 0, 1).bit_length()
-    if max(nrows * ncols - 1, 1).bit_length() + shift <= 64:
-        packed = key.view(np.uint64)  # keys are >= 0: the same bits
+    if _bits(nrows) + _bits(ncols) + shift <= 64:
+        packed = key.view(np.uint64)  # keys and order are >= 0: the same bits
         packed <<= np.uint64(shift)
-        packed |= src.astype(np.uint64, copy=False)
+        packed |= src.view(np.uint64) if src.dtype == np.int64 else src.astype(np.uint64)
         packed.sort()
         sorted_src = (packed & np.uint64((1 << shift) - 1)).view(np.int64)
         packed >>= np.uint64(shift)
@@ -200,7 +211,7 @@ def sorted_coo(
     mostly pointers).
     """
     n = len(rows)
-    if n == 0 or nrows > 8 * n + 2**20 or nrows * ncols >= 2**62:
+    if n == 0 or nrows > 8 * n + 2**20 or not keys_fit(nrows, ncols):
         return None
     key = _row_major_keys(rows, cols, ncols) if key is None else key
     if _increasing(key):  # already in order, no repeat: nothing moves
@@ -222,8 +233,8 @@ def sorted_coo(
         values = np.full(len(keys), values[0], dtype=values.dtype)
     elif src is not None:
         values = values.take(src)
-    r = keys // ncols
-    keys -= r * ncols
+    r = keys >> _bits(ncols)
+    keys &= (1 << _bits(ncols)) - 1
     return Coo(r, keys, values, nrows, ncols, dtype, row_major=True), repeats
 
 
@@ -262,10 +273,17 @@ def compress(coo: Coo, *, constant: bool = False) -> Compressed | bool:
 
 
 def matrix_of(c: Compressed, coo: Coo, backend: str | None) -> Matrix:
-    """The Matrix holding ``c`` (of ``coo``'s shape and type)."""
+    """The Matrix holding ``c`` (of ``coo``'s shape and type).
+
+    On the CPU a CSR the readers made (sorted, no repeat, their own arrays) is held as it is:
+    ``from_csr``'s pass that checks a caller's arrays is not made again."""
+    from ..backends import get_backend
     from ..matrix import Matrix
 
     if c.by_row:
+        be = get_backend(backend)
+        if be.xp is np:
+            return Matrix._from_csr_parts(be, coo.dtype, coo.nrows, coo.ncols, c.ptr, c.idx, c.values)
         return Matrix.from_csr(c.ptr, c.idx, c.values, coo.ncols, dtype=coo.dtype, backend=backend)
     return Matrix.from_csc(c.ptr, c.idx, c.values, coo.nrows, dtype=coo.dtype, backend=backend)
 
@@ -313,7 +331,7 @@ def _compressed(coo: Coo) -> tuple[np.ndarray, np.ndarray, bool] | np.ndarray | 
     then row; otherwise the row-major keys made on the way (for the sort), or None (where
     pointers would outnumber the entries by far, or keys do not fit)."""
     rows, cols, n = coo.rows, coo.cols, coo.nvals
-    if n < 2 or coo.nrows * coo.ncols >= 2**62:
+    if n < 2 or not keys_fit(coo.nrows, coo.ncols):
         return None
     row_key = None
     for major, minor, n_major, n_minor, by_row in ((rows, cols, coo.nrows, coo.ncols, True),

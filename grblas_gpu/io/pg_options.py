@@ -80,13 +80,17 @@ def to_scipy_sparse(A: Any, format: str = "csr") -> Any:
     return interop.to_scipy_sparse(A, format)
 
 
-def from_scipy_sparse(m: Any, *, dup_op: Any = None, **kwargs: Any) -> Any:
+def from_scipy_sparse(m: Any, *, dup_op: Any = None, name: str | None = None, **kwargs: Any) -> Any:
     """:func:`.interop.from_scipy_sparse`; with ``dup_op`` duplicate entries are combined by it
-    (without, they are summed, as SciPy does)."""
+    (without, they are summed, as SciPy does); ``name`` names the Matrix."""
     if dup_op is None:
-        return interop.from_scipy_sparse(m, **kwargs)
-    from ..matrix import Matrix
+        made = interop.from_scipy_sparse(m, **kwargs)
+    else:
+        from ..matrix import Matrix
 
-    coo = m.tocoo()
-    return Matrix.from_coo(coo.row, coo.col, coo.data, nrows=coo.shape[0], ncols=coo.shape[1], dup_op=dup_op,
-                           dtype=kwargs.get("dtype"), backend=kwargs.get("backend"))
+        coo = m.tocoo()
+        made = Matrix.from_coo(coo.row, coo.col, coo.data, nrows=coo.shape[0], ncols=coo.shape[1], dup_op=dup_op,
+                               dtype=kwargs.get("dtype"), backend=kwargs.get("backend"))
+    if name is not None:
+        made.name = name
+    return made

@@ -26,6 +26,12 @@ from .base import (
     TypedUnaryOp,
     UnaryOp,
 )
+from .parameterized import (
+    check_semiring_parts,
+    is_parameterized,
+    parameterized_monoid,
+    parameterized_semiring,
+)
 from .pg_attributes import anonymous, install, numpy_namespaces
 
 __all__ = [
@@ -33,7 +39,7 @@ __all__ = [
     "UnaryOp", "BinaryOp", "Monoid", "Semiring", "IndexUnaryOp",
     "TypedUnaryOp", "TypedBinaryOp", "TypedMonoid", "TypedSemiring", "TypedIndexUnaryOp",
     "Positions", "SelectOp", "get_semiring", "get_monoid", "get_binary", "get_unary", "get_indexunary",
-    "find_opclass", "UNKNOWN_OPCLASS", "OpPath",
+    "find_opclass", "UNKNOWN_OPCLASS", "OpPath", "ParameterizedMonoid", "ParameterizedSemiring",
 ]
 
 
@@ -46,8 +52,8 @@ class Namespace:
         self._paths: dict[str, OpPath] = {}
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
+        if name.startswith("_") and name not in self.__dict__.get("_table", {}):  # "_user_op" may be registered
+            raise AttributeError(f"namespace {self.__dict__.get('_kind')!r} has no attribute {name!r}")
         if name == "ss":
             raise AttributeError(f"{self._kind}.ss: the suitesparse backend's own operators are not provided")
         try:
@@ -62,8 +68,15 @@ class Namespace:
     def __getitem__(self, name: str) -> Any:
         op = self._table.get(name)
         if op is None:
-            op = self._missing(name)
+            head, dot, rest = name.partition(".")
+            sub = self._folder(head) if dot else None
+            op = sub[rest] if sub is not None else self._missing(name)
         return op
+
+    def _folder(self, head: str) -> Namespace | None:
+        """The namespace a dotted name's first part names (``numpy``, a registered path), or None."""
+        sub = self._paths.get(head) or self.__dict__.get(head)
+        return sub if isinstance(sub, Namespace) else None
 
     def _missing(self, name: str) -> Any:
         path = self._paths.get(name)
@@ -89,7 +102,10 @@ class Namespace:
 
     def _register(self, name: str, op: Any) -> Any:
         head, dot, rest = name.partition(".")
-        if dot:  # python-graphblas's nested names: "incrementers.plus_three"
+        if dot:  # python-graphblas's nested names: "incrementers.plus_three", "numpy.f"
+            sub = self.__dict__.get(head)
+            if isinstance(sub, Namespace) and not isinstance(sub, OpPath):
+                return sub._register(rest, op)
             if head in self._table:
                 raise AttributeError(f"{self._kind}.{head} is already defined as an operator, not a path")
             path = self._paths.get(head)
@@ -165,13 +181,24 @@ class _IndexUnaryNamespace(_FunctionNamespace):
 
 
 class _MonoidNamespace(Namespace):
-    def register_new(self, name: str, binop: Any, identity: Any, terminal: Any = None) -> Monoid:
-        """Define a monoid from an associative, commutative binary operator and its identity."""
-        return self._register(name, make_monoid(name, binop, identity, terminal))
+    def register_new(self, name: str, binop: Any, identity: Any, terminal: Any = None, *,
+                     is_idempotent: bool = False, lazy: bool = False) -> Monoid:
+        """Define a monoid from an associative, commutative binary operator and its identity
+        (``lazy`` is accepted: each type's instance is made on first use either way)."""
+        return self._register(name, self.register_anonymous(binop, identity, terminal, name=name,
+                                                            is_idempotent=is_idempotent))
 
-    def register_anonymous(self, binop: Any, identity: Any, terminal: Any = None, name: str = "anonymous") -> Monoid:
-        """A monoid without adding it to the namespace."""
-        return make_monoid(name, binop, identity, terminal)
+    def register_anonymous(self, binop: Any, identity: Any, terminal: Any = None, name: str | None = None, *,
+                           is_idempotent: bool = False) -> Monoid:
+        """A monoid without adding it to the namespace; of a parameterized operator, a
+        parameterized monoid (see :mod:`.parameterized`)."""
+        if isinstance(binop, (Monoid, TypedMonoid)) or getattr(binop, "kind", None) == "monoid":
+            raise TypeError(f"binop must be a BinaryOp (Expected type: BinaryOp), got the monoid {binop!r}")
+        op = binop if is_parameterized(binop) else get_binary(binop)
+        label = name if name is not None else op.name
+        if is_parameterized(op):
+            return parameterized_monoid(label, op, identity, is_idempotent, make_monoid)
+        return make_monoid(label, op, identity, terminal, is_idempotent=is_idempotent)
 
 
 class _SemiringNamespace(Namespace):
@@ -186,20 +213,42 @@ class _SemiringNamespace(Namespace):
         self._table[name] = sr
         return sr
 
-    def register_new(self, name: str, add: Any, mult: Any) -> Semiring:
-        """Define a semiring from a monoid and a binary operator."""
-        return self._register(name, Semiring(name, monoid=get_monoid(add), mult=get_binary(mult)))
+    def register_new(self, name: str, add: Any, mult: Any, *, lazy: bool = False) -> Semiring:
+        """Define a semiring from a monoid and a binary operator (``lazy`` is accepted: each
+        type's instance is made on first use either way)."""
+        return self._register(name, self.register_anonymous(add, mult, name))
 
     def register_anonymous(self, add: Any, mult: Any, name: str | None = None) -> Semiring:
-        """A semiring without adding it to the namespace (named ``add_mult`` by default)."""
+        """A semiring without adding it to the namespace (named ``add_mult`` by default); of a
+        parameterized monoid or operator, a parameterized semiring (see :mod:`.parameterized`)."""
+        check_semiring_parts(add, mult)
         m, b = get_monoid(add), get_binary(mult)
-        return Semiring(name if name is not None else f"{m.name}_{b.name}", monoid=m, mult=b)
+        if is_parameterized(m) or is_parameterized(b):
+            return parameterized_semiring(name, m, b, _plain_semiring)
+        return _plain_semiring(name if name is not None else f"{m.name}_{b.name}", m, b)
 
     def __dir__(self) -> list[str]:
-        return sorted(set(self._table) | set(catalog.BUILTIN_SEMIRINGS))
+        every = {f"{m}_{b}" for m in monoid._table for b in binary._table}  # each names a semiring
+        return sorted(set(self._table) | set(catalog.BUILTIN_SEMIRINGS) | every)
 
 
-def make_monoid(name: str, binop: Any, identity: Any, terminal: Any = None) -> Monoid:
+def _plain_semiring(name: str, add: Monoid, mult: BinaryOp) -> Semiring:
+    return Semiring(name, monoid=add, mult=mult)
+
+
+def ParameterizedMonoid(name: str, binaryop: Any, identity: Any, *, is_idempotent: bool = False) -> Monoid:
+    """python-graphblas's constructor (a class there, a function here): the parameterized
+    monoid of a parameterized ``binaryop``; a TypeError for any other operator."""
+    return parameterized_monoid(name, binaryop, identity, is_idempotent, make_monoid)
+
+
+def ParameterizedSemiring(name: str | None, monoid: Any, binaryop: Any) -> Semiring:
+    """python-graphblas's constructor (a class there, a function here): the parameterized
+    semiring of a monoid and a binary operator of which at least one is parameterized."""
+    return parameterized_semiring(name, monoid, binaryop, _plain_semiring)
+
+
+def make_monoid(name: str, binop: Any, identity: Any, terminal: Any = None, *, is_idempotent: bool = False) -> Monoid:
     """A Monoid from a binary operator and an identity (a value, or a function of the type)."""
     op = get_binary(binop)
     for value, what in ((identity, "identity"), (terminal, "terminal")):
@@ -208,6 +257,7 @@ def make_monoid(name: str, binop: Any, identity: Any, terminal: Any = None) -> M
     ident = identity if callable(identity) else (lambda t: identity)
     term = None if terminal is None else (terminal if callable(terminal) else (lambda t: terminal))
     made = Monoid(name, binop=op, identity_of=ident, terminal_of=term)
+    made.__dict__["user_idempotent"] = is_idempotent
     if hasattr(op, "orig_func") and op.__dict__.get("user_monoid") is None:
         op.__dict__["user_monoid"] = made  # python-graphblas's binop.monoid, once a monoid is made of it
     return made
@@ -240,6 +290,26 @@ class _SelectNamespace(_IndexUnaryNamespace):
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         self.function(*args, **kwargs)
+
+    def register_new(self, name: str, func: Any, *, parameterized: bool = False, lazy: bool = False,
+                     is_udt: bool = False) -> Any:
+        """A select operator from ``f(x, i, j, thunk) -> bool``, added to the namespace; with
+        ``lazy=True`` (python-graphblas's keyword) it is added to ``indexunary`` now and checked
+        on first use here (a function that does not return BOOL then raises once)."""
+        if not lazy:
+            made = super().register_new(name, func, parameterized=parameterized)
+            if name not in indexunary:  # python-graphblas adds it to both namespaces
+                indexunary.register_new(name, func, parameterized=parameterized)
+            return made
+        indexunary.register_new(name, func, parameterized=parameterized)
+        self.__dict__.setdefault("_pending", {})[name] = (func, parameterized)
+        return None
+
+    def __getattr__(self, name: str) -> Any:
+        pending = self.__dict__.get("_pending", {}).pop(name, None)
+        if pending is not None:  # registered with lazy=True: made now, its errors raised as they are
+            return self._register(name, self.register_anonymous(pending[0], name, parameterized=pending[1]))
+        return super().__getattr__(name)
 
     def _make(self, name: str, func: Any) -> SelectOp:
         """A select operator from ``f(x, i, j, thunk) -> bool``."""
@@ -335,7 +405,7 @@ def get_monoid(op: Any) -> Monoid:
     if isinstance(op, BinaryOp):
         if op.name in catalog.MONOID and catalog.MONOID[op.name].binop is op:
             return catalog.MONOID[op.name]
-        made = op.__dict__.get("user_monoid")
+        made = op.monoid  # type: ignore[attr-defined] # a user monoid (pg_attributes' property)
         if made is not None:
             return made
         if hasattr(op, "orig_func") and not getattr(op, "parameterized", False):

@@ -312,11 +312,21 @@ class _Polymorphic:
         found = []
         for t in ALL_TYPES:
             try:
-                self[t]
+                typed = self[t]
             except (TypeError, ValueError, ArithmeticError):
                 continue
+            if typed.kind == "monoid" and typed.type != t and hasattr(getattr(self, "binop", None), "orig_func"):
+                continue  # a user monoid whose function leaves the type (x + y + 1 on BOOL), as there
             found.append(t)
         return found
+
+    def __contains__(self, dtype: Any) -> bool:
+        """``int in binary.plus``, ``"INT64" in monoid.min``: whether the operator is defined on the type."""
+        try:
+            t = lookup_dtype(dtype)
+        except (TypeError, ValueError):
+            return False
+        return t in self.types
 
     def __repr__(self) -> str:
         return f"{self.kind}.{self.name}"

@@ -191,6 +191,14 @@ for _n, _f, _c in (("bor", np.bitwise_or, "(Z)(x | y)"), ("band", np.bitwise_and
     _binary(_n, _dom_int, _plain(_f), _cu(_c), commutative=True)
 _binary("bxnor", _dom_int, _typed(lambda x, y, t: np.equal(x, y) if t.is_bool else np.invert(np.bitwise_xor(x, y))),
         lambda t: "(x == y)" if t.is_bool else "(Z)(~(x ^ y))", commutative=True)
+def _dom_binom(t: DataType) -> DataType:
+    if not t.is_integer:
+        raise DomainMismatch(f"binom works on integer types, not {t}")
+    return t
+
+
+# Computed in INT64 whatever the integer input type, as python-graphblas's binom.
+_binary("binom", _dom_binom, _plain(cm.binom), _cu("(Z)gb_binom((int64_t)x, (int64_t)y)"), out=lambda t: INT64)
 _binary("atan2", _dom_float, _plain(np.arctan2), _cu("atan2(x, y)"))
 _binary("hypot", _dom_float, _plain(np.hypot), _cu("hypot(x, y)"), commutative=True)
 

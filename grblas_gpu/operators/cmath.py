@@ -81,6 +81,26 @@ def int_pow(x: Any, y: Any, t: DataType) -> Any:
         return cast_array(np.asarray(np.where(yf >= 0, np.rint(p), p)), t)
 
 
+def binom(n: Any, k: Any) -> Any:
+    """The binomial coefficient C(n, k) in int64, 0 where ``k`` is outside ``[0, n]`` or the
+    result overflows (python-graphblas's ``binary.binom``).  The loop runs at most about 67
+    times: C(n, i) passes 2**63 by i = 67 for every n >= 2i."""
+    n, k = np.broadcast_arrays(np.asarray(n).astype(np.int64), np.asarray(k).astype(np.int64))
+    ok = (k >= 0) & (k <= n)
+    m = np.where(ok, np.minimum(k, n - k), 0)
+    val = np.where(ok, 1, 0).astype(np.int64)
+    i = 0
+    while True:
+        step = ok & (i < m)
+        if not step.any():
+            return val
+        top = np.where(step, n - i, 1)
+        over = step & (val > np.iinfo(np.int64).max // top)
+        ok &= ~over
+        val = np.where(over, 0, np.where(step & ~over, val * top // (i + 1), val))
+        i += 1
+
+
 def bool_pow(x: Any, y: Any) -> Any:
     """x ** y on booleans: x**0 is true, x**1 is x."""
     return np.logical_or(x, np.logical_not(y))
@@ -112,6 +132,15 @@ template <typename T, typename Y> __device__ __forceinline__ T gb_ipow(T x, Y y,
     double p = pow((double)x, (double)y);
     if ((double)y >= 0.0) p = rint(p);
     return gb_from_double<T>(p, mn, mx);
+}
+__device__ __forceinline__ int64_t gb_binom(int64_t n, int64_t k) {
+    if (k > n || k < 0) return 0;
+    int64_t m = k < n - k ? k : n - k, val = 1;
+    for (int64_t i = 0; i < m; i++) {
+        if (val > 9223372036854775807LL / (n - i)) return 0;  // overflow: 0, as python-graphblas
+        val = val * (n - i) / (i + 1);
+    }
+    return val;
 }
 template <typename T> __device__ __forceinline__ T gb_round(T x) { return round(x); }
 template <typename T> __device__ __forceinline__ T gb_sign(T x) {

@@ -20,6 +20,7 @@ from .base import (
     SelectOp,
     Semiring,
     TypedBinaryOp,
+    TypedIndexUnaryOp,
     TypedMonoid,
     TypedSemiring,
     TypedUnaryOp,
@@ -87,7 +88,16 @@ def numpy_namespaces(ns: Any, unary: Any, binary: Any, monoid: Any, semiring: An
 def _binary_monoid(self: BinaryOp) -> Monoid | None:
     """The built-in monoid of this operator, or None (``binary.plus.monoid is monoid.plus``)."""
     m = MONOID.get(self.name)
-    return m if m is not None and m.binop is self else self.__dict__.get("user_monoid")
+    if m is not None and m.binop is self:
+        return m
+    own = self.__dict__.get("user_monoid")
+    factory, args, kwargs = self.__dict__.get("param_monoid", (None, (), {}))
+    if own is None and factory is not None:  # made by a parameterized operator that has a monoid
+        try:
+            own = factory(*args, **kwargs)
+        except Exception:  # noqa: BLE001 - python-graphblas: no monoid where its identity fails
+            own = None
+    return own
 
 
 # On BOOL, python-graphblas's monoids of these operators are the logical ones (plus has none).
@@ -147,8 +157,11 @@ def _typed_semiring_commutes_to(self: TypedSemiring) -> Any:
 
 
 def _is_idempotent(self: Any) -> bool:
-    """True where ``op(x, x) == x`` (min, max, any, land, lor, band, bor)."""
-    return self.name in _IDEMPOTENT
+    """True where ``op(x, x) == x`` (min, max, any, land, lor, band, bor; a user monoid: as
+    registered, ``is_idempotent=``)."""
+    poly = self if isinstance(self, Monoid) else getattr(self, "parent", None)
+    flag = poly.__dict__.get("user_idempotent") if poly is not None else None
+    return flag if flag is not None else self.name in _IDEMPOTENT
 
 
 class ParameterizedOp:
@@ -183,7 +196,7 @@ def anonymous(make: Any, func: Any, name: str | None, parameterized: bool) -> An
             default = anonymous(make, func(), label, False)
         except TypeError:  # the factory has parameters without defaults: only op(*params) works
             return wrapper
-        return _with_parameters(default, wrapper)
+        return with_parameters(default, wrapper)
     op = make(label, func)
     op.orig_func = func
     return op
@@ -192,7 +205,7 @@ def anonymous(make: Any, func: Any, name: str | None, parameterized: bool) -> An
 _PARAMETERIZED: dict[type, type] = {}
 
 
-def _with_parameters(default: Any, wrapper: ParameterizedOp) -> Any:
+def with_parameters(default: Any, wrapper: Any) -> Any:
     """The operator of the factory's defaults that also takes parameters: ``op(A, 1)``-style calls
     on objects stay the shorthand, ``op(1)`` or ``op(x=10)`` (numbers only) make the operator of
     those parameters (one per set of parameters)."""
@@ -206,11 +219,13 @@ def _with_parameters(default: Any, wrapper: ParameterizedOp) -> Any:
             made = self._made.get(key)
             if made is None:
                 made = self._made[key] = self._wrapper(*args, **kwargs)
+                # the monoid (if any) this operator's parameters make: read by ``made.monoid``
+                made.__dict__["param_monoid"] = (self.__dict__.get("user_monoid"), args, kwargs)
             return made
 
         cls = _PARAMETERIZED[base] = type(f"Parameterized{base.__name__}", (base,),
                                           {"__call__": __call__, "parameterized": True,
-                                           "__doc__": _with_parameters.__doc__})
+                                           "__doc__": with_parameters.__doc__})
     default.__class__ = cls
     default._wrapper, default._made = wrapper, {}
     default.orig_func = wrapper.orig_func
@@ -240,10 +255,21 @@ def install(unary: Any, binary: Any, monoid: Any, semiring: Any, indexunary: Any
         ((Monoid,), "identities", property(_identities)),
         ((Monoid, TypedMonoid), "is_idempotent", property(_is_idempotent)),
         ((Monoid,), "binaryop", property(lambda self: self.binop)),
-        ((TypedUnaryOp, TypedBinaryOp, TypedMonoid, TypedSemiring), "orig_func",
+        ((TypedUnaryOp, TypedBinaryOp, TypedMonoid, TypedSemiring, TypedIndexUnaryOp), "orig_func",
          property(lambda self: getattr(getattr(self, "parent", None), "orig_func", None))),
         ((UnaryOp, BinaryOp, Monoid, Semiring, IndexUnaryOp, TypedUnaryOp, TypedBinaryOp, TypedMonoid,
           TypedSemiring), "is_positional", property(lambda self: self.name in _POSITIONAL)),
+    ]
+    attach += [  # a typed operator's input and result types and its class's name
+        ((TypedUnaryOp, TypedIndexUnaryOp), "type", property(lambda self: self.in_type)),
+        ((TypedBinaryOp,), "type", property(lambda self: self.x_type)),
+        ((TypedSemiring,), "type", property(lambda self: self.mult.x_type)),
+        ((TypedUnaryOp, TypedBinaryOp, TypedIndexUnaryOp, TypedSemiring), "return_type",
+         property(lambda self: self.out_type)),
+        ((TypedMonoid,), "return_type", property(lambda self: self.type)),
+        ((TypedUnaryOp,), "opclass", "UnaryOp"), ((TypedBinaryOp,), "opclass", "BinaryOp"),
+        ((TypedMonoid,), "opclass", "Monoid"), ((TypedSemiring,), "opclass", "Semiring"),
+        ((TypedIndexUnaryOp,), "opclass", property(lambda self: "SelectOp" if self.is_select else "IndexUnaryOp")),
     ]
     for cls, ns in ((UnaryOp, unary), (BinaryOp, binary), (IndexUnaryOp, indexunary), (SelectOp, select),
                     (Monoid, monoid), (Semiring, semiring)):

@@ -54,7 +54,8 @@ def _node(x: Any) -> ast.expr:
         x = x.item()
     if isinstance(x, (bool, int, float)):
         return ast.Constant(x)
-    raise UdfParseError(f"a user-defined operator may use numbers only, not {type(x).__name__}")
+    raise UdfParseError("Unable to parse function using Numba's rules: a user-defined operator may use "
+                        f"numbers only, not {type(x).__name__}")
 
 
 def _binop(op: ast.operator) -> tuple[Callable[..., Any], Callable[..., Any]]:

@@ -35,7 +35,7 @@ import numpy as np
 
 from ...operators import TypedSemiring
 from .launch import CHANGES, PreparedLaunch
-from .loop_codegen import loop_module
+from .loop_codegen import block_threads, loop_module
 
 __all__ = ["BATCHES", "BLOCK_ROWS", "FrontierLoop", "Run"]
 
@@ -51,7 +51,6 @@ many.  On an H100 a block's level cost grows with the frontier past about a row 
 with 1024; ``benchmarks/results/loops/block-rows.jsonl``)."""
 BLOCKS_PER_SM = 1
 _BLOCK = 512
-_BLOCK_KERNEL_THREADS = 1024  # GB_LOOP_BLOCK
 # Words of the state array (see the template).
 _STOP, _FRESH, _RAN, _COUNT, _HANDOVER, _BASE, _MOST, _SMALL, _BLOCK_LIMIT, _TOTAL = 0, 1, 2, 3, 6, 7, 8, 9, 10, 11
 _STATE_WORDS = 16
@@ -111,9 +110,10 @@ class FrontierLoop:
         self._args = (ptr, idx, values, self.c_bits, self.c, self._queues[0], self._queues[1], self._first_rows,
                       self._first, self._stamp, self._state)
         # The block kernel: C and the first frontier are the caller's arrays, given at each run.
-        self._block = PreparedLaunch(be._function(module, "block"), 1, _BLOCK_KERNEL_THREADS,
+        self._block = PreparedLaunch(be._function(module, "block"), 1, block_threads(semiring),
                                      (ptr, idx, values, CHANGES, CHANGES, self._queues[0], self._queues[1], CHANGES,
-                                      CHANGES, self._stamp, self._state))
+                                      CHANGES, self._stamp, self._state, CHANGES, CHANGES, CHANGES, np.int64(n),
+                                      np.uint64(self._host_address)))
         self._graphs: dict[int, Any] = {}
         for k in BATCHES:
             self._graph(k)
@@ -135,12 +135,19 @@ class FrontierLoop:
             self._graphs[k] = graph
         return graph
 
-    def run(self, c_bits: Any, c: Any, rows: Any, first: Any, limit: int, handover: int) -> Run:
+    def block_takes(self, rows: int, handover: int) -> bool:
+        """Whether a run from a frontier of ``rows`` rows starts in the block kernel."""
+        return 0 < rows <= min(BLOCK_ROWS, handover)
+
+    def run(self, c_bits: Any, c: Any, rows: Any, first: Any, limit: int, handover: int,
+            seed: tuple[Any, Any] | None = None) -> Run:
         """Run the loop from the output ``c`` (values; ``c_bits`` its presence for a claim, None
         for a relax), both written in place, and the frontier ``rows`` (int64, contiguous) with
         their values ``first`` (of c's type), until the frontier is empty, or grown past
         ``handover`` entries (it stops after that iteration), or ``limit`` iterations have run
-        (or the graphs' batches would pass it), on the current stream."""
+        (or the graphs' batches would pass it), on the current stream.  ``seed``: for a claim
+        whose run starts in the block kernel (:meth:`block_takes`), C's entries (int64
+        positions, values), from which that kernel makes ``c_bits`` and ``c`` (then unset)."""
         stream = cupy.cuda.get_current_stream()
         sp, host = stream.ptr, self._host
         m, state = int(rows.size), self._state.data.ptr
@@ -157,8 +164,9 @@ class FrontierLoop:
                 if ran:  # (after a graph: the device's BASE is where that graph began)
                     host[_BASE], host[_MOST] = place, limit - ran
                     _copy(state + 8 * _BASE, self._host_address + 8 * _BASE, 16, _H2D, sp)
-                self._block.launch(self.c_bits if held else c_bits, self.c if held else c, rows, first)
-                _copy(self._host_address, state, self._state.nbytes, _D2H, sp)
+                sown, seed = seed or (None, None), None  # (the first launch only)
+                self._block.launch(self.c_bits if held else c_bits, self.c if held else c, rows, first, sown[0],
+                                   sown[1], 0 if sown[0] is None else int(sown[0].size))
             else:
                 k = BATCHES[min(batch, len(BATCHES) - 1)]
                 if ran + k > limit:

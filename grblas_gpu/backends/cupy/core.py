@@ -14,7 +14,7 @@ from ...exceptions import DomainMismatch
 from ...operators.base import TypedSemiring
 from ...operators.cmath import cast_array
 from ..base import Backend
-from . import codegen
+from . import codegen, staging
 from .codegen import KernelModule
 from .common import _BLOCK, _ELEMENTWISE_BLOCKS_PER_SM, _NULL, _bounded_blocks, _contiguous, _map_out_of_memory
 from .counts import DeviceCount, StreamCounts
@@ -90,11 +90,13 @@ class CupyCore(Backend):
 
     @_map_out_of_memory
     def asarray(self, x: Any, dtype: Any = None) -> cupy.ndarray:
-        """``x`` (NumPy, CuPy, a list or a scalar) as a CuPy array.  A one-value NumPy array of
-        a GraphBLAS type (a BFS source) goes as a fill of its value, a launch argument: a
-        host-to-device copy of it took 40-60 us of host time on a slow host, a launch 10-20."""
-        if dtype is None and x.__class__ is np.ndarray and x.shape == (1,) and x.dtype in _ONE_WORD_TYPES:
-            return self.full(1, x[0], lookup_dtype(x.dtype))
+        """``x`` (NumPy, CuPy, a list or a scalar) as a CuPy array.  A small contiguous NumPy
+        array of a GraphBLAS type (a BFS source) goes through page-locked memory without a
+        wait (:mod:`.staging`): CuPy's copy from pageable memory waits for the device (40-60 us
+        of host time on a slow host), a fill launch of the value took 10-20."""
+        if (dtype is None and x.__class__ is np.ndarray and x.nbytes <= staging.SMALLEST_STAGED
+                and x.dtype in _ONE_WORD_TYPES and x.flags.c_contiguous):
+            return staging.to_device(x)
         return cupy.asarray(x, dtype=dtype)
 
     def copy(self, x: cupy.ndarray) -> cupy.ndarray:

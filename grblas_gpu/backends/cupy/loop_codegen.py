@@ -3,8 +3,8 @@ registry renders it, and the front end asks which semirings it takes, on any mac
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
-from functools import partial
 from typing import Any
 
 from ...dtypes import DataType
@@ -12,20 +12,36 @@ from ...operators import TypedSemiring
 from . import codegen
 from .codegen import KernelModule
 
-__all__ = ["loop_module", "loop_supported", "registry_specs"]
+__all__ = ["CLAIM_BLOCK_THREADS", "RELAX_BLOCK_THREADS", "block_threads", "loop_module", "loop_supported",
+           "registry_specs"]
+
+CLAIM_BLOCK_THREADS = 1024
+"""Threads of the block kernel (one block running iteration after iteration) for a claim."""
+RELAX_BLOCK_THREADS = 768
+"""The same for a relax: its compare-and-swaps keep C's old values and what each swap saw
+in registers (an 8-byte type: four terms in flight take 16 more than a claim's), about 80 a
+thread, which a block of 1,024 threads (64 a thread) would spill to local memory."""
+
+
+def block_threads(semiring: TypedSemiring) -> int:
+    """Threads of the block kernel of :func:`loop_module` for ``semiring`` (its monoid ANY: a
+    claim; else a relax)."""
+    return CLAIM_BLOCK_THREADS if semiring.monoid.is_any else RELAX_BLOCK_THREADS
 
 
 def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, ptr_type: Any = None) -> KernelModule:
     """The frontier loop's kernels for ``semiring``: entries ``step(indptr, indices, values,
     c_bits, c, q0, q1, first_rows, first, stamp, state, j)``, one iteration of the loop over the
     whole device, and ``block(...)`` (the same but ``j``), iterations in one block while the
-    frontier is small (see the template).
+    frontier is small (see the template), in a block of :func:`block_threads`.
     Column indices of ``index_type``, row pointers of ``ptr_type`` (default: the same)."""
-    kernels, ops, tag, vf = codegen._matvec_parts(semiring, index_type, ptr_type, vector_first, "loop_push.cu")
+    kernels, ops, tag, vf = codegen._matvec_parts(semiring, index_type, ptr_type, vector_first, "loop_push.cu",
+                                                  {"BLOCK_THREADS": str(block_threads(semiring))})
     return codegen._module("loop", f"frontier loop {semiring.name} {semiring.key} {tag} vector_first={vf}",
                            f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"step": "_step", "block": "_block"})
 
 
+@functools.lru_cache(maxsize=256)
 def loop_supported(semiring: TypedSemiring, claim: bool, vector_first: bool) -> bool:
     """Whether the loop kernel takes ``semiring``: a claim needs an ANY monoid, a relax a min
     or max one; the monoid's type, and the vector's where the product reads it, of 4 or 8
@@ -59,4 +75,4 @@ def registry_specs() -> Iterator[Any]:
                 for vf in (False, True):
                     if loop_supported(semiring, semiring.monoid.is_any, vf):
                         yield KernelSpec("loop", f"loop {name}[{semiring.mult.x_type}] {_layout(ptr, index)} "
-                                         f"vector_first={int(vf)}", partial(loop_module, semiring, index, vf, ptr))
+                                         f"vector_first={int(vf)}", functools.partial(loop_module, semiring, index, vf, ptr))

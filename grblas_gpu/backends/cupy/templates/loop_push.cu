@@ -19,7 +19,9 @@
 //   state[BLOCK_LIMIT] long (at most GB_LOOP_HELD: its queue is then also kept in shared
 //   memory), for at most state[MOST] iterations, from iteration state[BASE]; it leaves the
 //   state as the next `_step` expects it (BASE, the length; STOP, OVER and FRESH cleared) and
-//   RAN the iterations it ran.  (After a graph, the host writes BASE and MOST for it.)
+//   RAN the iterations it ran, and copies the state to the host's page-locked `host_state`.
+//   (After a graph, the host writes BASE and MOST for it.)  Given a claim's C by its entries
+//   (`seeds` of them, at `seed_rows`), it first makes C's bitmap (`size` positions) itself.
 // An iteration: a lane takes a frontier row; rows of up to 32 entries side by side, a lane
 // each, GB_LOOP_UNROLL entries at a time (their loads and atomics issued together), longer
 // rows by the whole warp; each term claims C's empty position (an atomic or on C's presence)
@@ -39,7 +41,7 @@
 #define GB_LOOP_TOTAL 11
 #define GB_LOOP_OVER 12
 #define GB_LOOP_UNROLL 4
-#define GB_LOOP_BLOCK 1024
+#define GB_LOOP_BLOCK {{BLOCK_THREADS}}
 #define GB_LOOP_HELD 4096
 
 // The loop's arrays and the iteration's place: what one iteration reads and writes.
@@ -58,7 +60,7 @@ struct {{KERNEL}}_level {
     int* stamp;
     long long* state;
     unsigned long long* cout;  // the next frontier's length (global or shared memory)
-    long long cin;
+    int cin;               // the frontier's length (below 2**31: positions are)
     long long handover;        // a next frontier past it sets STOP (the block kernel: no limit)
     bool fresh;
     int mark, last_mark;
@@ -68,6 +70,9 @@ namespace {
 
 typedef {{MONOID}} M;
 typedef {{T}} T;
+// Entry positions in the row pointers' type; row and column ids (below 2**31: see
+// grblas_gpu.loops.device_form) in 32 bits: fewer registers and no 64-bit index arithmetic.
+typedef {{PTR_T}} P;
 
 __device__ __forceinline__ T product(const {{KERNEL}}_level& L, long long k, {{XV}} xk, long long p, long long r) {
     const {{A}} a = {{READS_A}} ? L.values[p] : ({{A}})0;  // values may be null when unread
@@ -76,8 +81,8 @@ __device__ __forceinline__ T product(const {{KERNEL}}_level& L, long long k, {{X
 
 // Queue the positions r[u] where add[u], for the warp's lanes together: one atomic add per
 // warp (every lane calls it with the same N).
-template <int N>
-__device__ __forceinline__ void enqueue(const {{KERNEL}}_level& L, const bool (&add)[N], const long long (&r)[N]) {
+template <bool BLOCK, int N>
+__device__ __forceinline__ void enqueue(const {{KERNEL}}_level& L, const bool (&add)[N], const int (&r)[N]) {
     const int lane = threadIdx.x & 31;
     int mine = 0;
 #pragma unroll
@@ -95,14 +100,14 @@ __device__ __forceinline__ void enqueue(const {{KERNEL}}_level& L, const bool (&
         at = atomicAdd(L.cout, (unsigned long long)total);
         atomicAdd((unsigned long long*)&L.state[GB_LOOP_TOTAL], (unsigned long long)total);
         // (OVER, not STOP: the other blocks of this kernel may not have read STOP yet)
-        if ((long long)(at + total) > L.handover) L.state[GB_LOOP_OVER] = 1;  // read by the next kernels
+        if (!BLOCK && (long long)(at + total) > L.handover) L.state[GB_LOOP_OVER] = 1;  // read by the next kernels
     }
     long long pos = (long long)__shfl_sync(0xffffffffu, at, 31) + upto - mine;
 #pragma unroll
     for (int u = 0; u < N; ++u) {
         if (add[u]) {
-            L.qout[pos] = (int)r[u];
-            if (L.qout_held != nullptr && pos < GB_LOOP_HELD) L.qout_held[pos] = (int)r[u];
+            L.qout[pos] = r[u];
+            if (BLOCK && pos < GB_LOOP_HELD) L.qout_held[pos] = r[u];
             ++pos;
         }
     }
@@ -119,126 +124,137 @@ __device__ __forceinline__ void prefetch_l1(const void* p) {
 // on return live[u] tells whether the term changed C at r[u] and r[u] is to be queued.
 // Loads, then atomics, each of all the terms at once.  In the block kernel, r[u]'s
 // row pointer (loaded beside the atomics; see `prefetch_l1`): row_at[u].
-template <int N>
-__device__ __forceinline__ void visit(const {{KERNEL}}_level& L, const long long (&k)[N], const {{XV}} (&xk)[N],
-                                      const long long (&p)[N], const long long (&r)[N], bool (&live)[N],
-                                      long long (&row_at)[N]) {
-    const bool ahead = L.qout_held != nullptr;
-    if (L.c_bits != nullptr) {  // claim: set r's presence bit (a byte of a 32-bit word)
+template <bool BLOCK, int N>
+__device__ __forceinline__ void visit(const {{KERNEL}}_level& L, int k, {{XV}} xk, const P (&p)[N], const int (&r)[N],
+                                      bool (&live)[N], P (&row_at)[N]) {
+    const bool ahead = BLOCK;
+    if constexpr (M::is_any) {  // claim (the ANY monoid's only form): set r's presence bit (a byte of a word)
         unsigned bit[N], got[N];
 #pragma unroll
         for (int u = 0; u < N; ++u) {
             const unsigned long long at = (unsigned long long)&L.c_bits[live[u] ? r[u] : 0];
             bit[u] = 1u << (8u * (unsigned)(at & 3ull));
             got[u] = live[u] ? atomicOr((unsigned*)(at & ~3ull), bit[u]) : bit[u];
-            row_at[u] = ahead && live[u] ? (long long)L.indptr[r[u]] : 0;
+            row_at[u] = ahead && live[u] ? L.indptr[r[u]] : 0;
         }
 #pragma unroll
         for (int u = 0; u < N; ++u) {
             live[u] = (got[u] & bit[u]) == 0u;
-            if (live[u]) L.c[r[u]] = product(L, k[u], xk[u], p[u], r[u]);
+            if (live[u]) L.c[r[u]] = product(L, k, xk, p[u], r[u]);
         }
-        return;
-    }
-    typedef typename gb_bits_of<sizeof(T)>::U U;
-    T old[N], next[N];
+    } else {
+        // Live across the compare-and-swaps: C's old bits and what each swap saw (the term is
+        // computed again where a swap failed, which is rare), so that the block kernel's 64
+        // registers a thread hold four terms in flight without spilling.
+        typedef typename gb_bits_of<sizeof(T)>::U U;
+        U old[N], seen[N];
 #pragma unroll
-    for (int u = 0; u < N; ++u) {
-        if (live[u]) {
-            next[u] = product(L, k[u], xk[u], p[u], r[u]);
-            old[u] = L.c[r[u]];
+        for (int u = 0; u < N; ++u) {
+            if (live[u]) old[u] = reinterpret_cast<const U*>(L.c)[r[u]];
         }
-    }
-    U seen[N];
 #pragma unroll
-    for (int u = 0; u < N; ++u) {  // one compare-and-swap each, all issued together
-        if (live[u]) {
-            const T want = M::call(old[u], next[u]);
-            live[u] = !gb_same(want, old[u]);
-            if (live[u]) seen[u] = atomicCAS(reinterpret_cast<U*>(&L.c[r[u]]), gb_to_bits<T, U>(old[u]),
-                                             gb_to_bits<T, U>(want));
-        }
-        row_at[u] = ahead && live[u] ? (long long)L.indptr[r[u]] : 0;
-    }
-    int was[N];
-#pragma unroll
-    for (int u = 0; u < N; ++u) {
-        if (live[u]) {
-            if (seen[u] != gb_to_bits<T, U>(old[u])) {  // another term came first: combine again
-                live[u] = gb_atomic_combine_changed<M>(&L.c[r[u]], next[u]);
+        for (int u = 0; u < N; ++u) {  // one compare-and-swap each, all issued together
+            if (live[u]) {
+                const T was_value = gb_from_bits<T, U>(old[u]);
+                const T want = M::call(was_value, product(L, k, xk, p[u], r[u]));
+                live[u] = !gb_same(want, was_value);
+                if (live[u]) seen[u] = atomicCAS(reinterpret_cast<U*>(&L.c[r[u]]), old[u], gb_to_bits<T, U>(want));
             }
-            was[u] = live[u] ? atomicExch(&L.stamp[r[u]], L.mark) : L.mark;
+            row_at[u] = ahead && live[u] ? L.indptr[r[u]] : 0;
         }
-    }
+        int was[N];
 #pragma unroll
-    for (int u = 0; u < N; ++u) live[u] = live[u] && was[u] != L.mark;
+        for (int u = 0; u < N; ++u) {
+            if (live[u]) {
+                if (seen[u] != old[u]) {  // another term came first: combine again
+                    live[u] = gb_atomic_combine_changed<M>(&L.c[r[u]], product(L, k, xk, p[u], r[u]));
+                }
+                was[u] = live[u] ? atomicExch(&L.stamp[r[u]], L.mark) : L.mark;
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < N; ++u) live[u] = live[u] && was[u] != L.mark;
+    }
 }
 
 // Fetch into L1 the first columns of the rows just queued (where live[u]; see `prefetch_l1`).
-template <int N>
-__device__ __forceinline__ void fetch_rows(const {{KERNEL}}_level& L, const bool (&live)[N], const long long (&row_at)[N]) {
-    if (L.qout_held == nullptr) return;
+template <bool BLOCK, int N>
+__device__ __forceinline__ void fetch_rows(const {{KERNEL}}_level& L, const bool (&live)[N], const P (&row_at)[N]) {
+    if constexpr (BLOCK) {
 #pragma unroll
-    for (int u = 0; u < N; ++u) {
-        if (live[u]) prefetch_l1(&L.indices[row_at[u]]);
+        for (int u = 0; u < N; ++u) {
+            if (live[u]) prefetch_l1(&L.indices[row_at[u]]);
+        }
     }
 }
 
 // One iteration over frontier entries base0, base0 + stride, ... (stride a multiple of 32; the
 // warp's lanes take 32 entries side by side).
-__device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, long long base0, long long stride) {
+template <bool BLOCK>
+__device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, int stride) {
     const int lane = threadIdx.x & 31;
-    for (long long base = base0; base < L.cin; base += stride) {
-        const long long f = base + lane;
+    for (int base = base0; base < L.cin; base += stride) {
+        const int f = base + lane;
         const bool in = f < L.cin;
-        long long k = 0, begin = 0, end = 0;
+        int k = 0;
+        P begin = 0, end = 0;
         {{XV}} xk = ({{XV}})0;
         if (in) {
-            k = L.fresh ? L.first_rows[f] : (long long)(L.qin_held != nullptr ? L.qin_held[f] : L.qin[f]);
-            if (!L.fresh && L.stamp != nullptr) atomicCAS(&L.stamp[k], L.last_mark, 0);  // k leaves the queue
+            k = L.fresh ? (int)L.first_rows[f] : (L.qin_held != nullptr ? L.qin_held[f] : L.qin[f]);
+            if (!M::is_any && !L.fresh) atomicCAS(&L.stamp[k], L.last_mark, 0);  // k leaves the queue
             if ({{READS_X}}) xk = L.fresh ? ({{XV}})L.first[f] : ({{XV}})L.c[k];
-            begin = (long long)L.indptr[k];
-            end = (long long)L.indptr[k + 1];
+            begin = L.indptr[k];
+            end = L.indptr[k + 1];
         }
-        const long long length = end - begin;
+        const P length = end - begin;
         const bool short_row = length <= 32;
         int steps = short_row ? (int)((length + GB_LOOP_UNROLL - 1) / GB_LOOP_UNROLL) : 0;
         for (int d = 16; d > 0; d >>= 1) steps = max(steps, __shfl_xor_sync(0xffffffffu, steps, d));
         for (int s = 0; s < steps; ++s) {
-            long long ks[GB_LOOP_UNROLL], p[GB_LOOP_UNROLL], r[GB_LOOP_UNROLL];
-            {{XV}} xs[GB_LOOP_UNROLL];
+            P p[GB_LOOP_UNROLL], row_at[GB_LOOP_UNROLL];
+            int r[GB_LOOP_UNROLL];
             bool live[GB_LOOP_UNROLL];
 #pragma unroll
             for (int u = 0; u < GB_LOOP_UNROLL; ++u) {
-                ks[u] = k;
-                xs[u] = xk;
-                p[u] = begin + (long long)s * GB_LOOP_UNROLL + u;
-                live[u] = short_row && p[u] < end;
-                r[u] = live[u] ? (long long)L.indices[p[u]] : 0;
+                const int off = s * GB_LOOP_UNROLL + u;
+                live[u] = short_row && off < length;
+                p[u] = live[u] ? begin + off : begin;  // (never past the last entry: no overflow)
+                r[u] = live[u] ? (int)L.indices[p[u]] : 0;
             }
-            long long row_at[GB_LOOP_UNROLL];
-            visit<GB_LOOP_UNROLL>(L, ks, xs, p, r, live, row_at);
-            enqueue<GB_LOOP_UNROLL>(L, live, r);
-            fetch_rows<GB_LOOP_UNROLL>(L, live, row_at);
+            visit<BLOCK, GB_LOOP_UNROLL>(L, k, xk, p, r, live, row_at);
+            enqueue<BLOCK, GB_LOOP_UNROLL>(L, live, r);
+            fetch_rows<BLOCK, GB_LOOP_UNROLL>(L, live, row_at);
         }
         unsigned todo = __ballot_sync(0xffffffffu, !short_row);
         while (todo != 0u) {
             const int owner = __ffs(todo) - 1;
             todo &= todo - 1u;
-            long long row[1] = {__shfl_sync(0xffffffffu, k, owner)};
-            const long long row_end = __shfl_sync(0xffffffffu, end, owner);
-            {{XV}} row_x[1] = {gb_shfl(0xffffffffu, xk, owner)};
-            for (long long p0 = __shfl_sync(0xffffffffu, begin, owner); p0 < row_end; p0 += 32) {
-                long long p[1] = {p0 + lane}, r[1] = {0};
-                bool live[1] = {p[0] < row_end};
-                if (live[0]) r[0] = (long long)L.indices[p[0]];
-                long long row_at[1];
-                visit<1>(L, row, row_x, p, r, live, row_at);
-                enqueue<1>(L, live, r);
-                fetch_rows<1>(L, live, row_at);
+            const int row = __shfl_sync(0xffffffffu, k, owner);
+            const long long row_end = (long long)__shfl_sync(0xffffffffu, end, owner);
+            const {{XV}} row_x = gb_shfl(0xffffffffu, xk, owner);
+            for (long long p0 = (long long)__shfl_sync(0xffffffffu, begin, owner); p0 < row_end; p0 += 32) {
+                bool live[1] = {p0 + lane < row_end};
+                P p[1] = {live[0] ? (P)(p0 + lane) : (P)p0}, row_at[1];
+                int r[1] = {live[0] ? (int)L.indices[p[0]] : 0};
+                visit<BLOCK, 1>(L, row, row_x, p, r, live, row_at);
+                enqueue<BLOCK, 1>(L, live, r);
+                fetch_rows<BLOCK, 1>(L, live, row_at);
             }
         }
     }
+}
+
+// C's bitmap made from its entries by the block (no launches for it).
+__device__ __forceinline__ void sow(bool* c_bits, T* c, const int64_t* __restrict__ rows, const T* __restrict__ vals,
+                                 long long count, long long size) {
+    for (long long p = threadIdx.x; p < size; p += GB_LOOP_BLOCK) c_bits[p] = false;
+    __syncthreads();
+    for (long long e = threadIdx.x; e < count; e += GB_LOOP_BLOCK) {
+        const long long r = rows[e];
+        c_bits[r] = true;
+        c[r] = vals[e];
+    }
+    __syncthreads();
 }
 
 }  // namespace
@@ -281,20 +297,25 @@ extern "C" __global__ void {{KERNEL}}_step(
     L.stamp = stamp;
     L.state = state;
     L.cout = (unsigned long long*)&state[GB_LOOP_COUNT + (i + 1) % 3];
-    L.cin = cin;
+    L.cin = (int)cin;
     L.handover = state[GB_LOOP_HANDOVER];
     L.fresh = fresh;
     L.mark = 1 + (i & 1);
     L.last_mark = 2 - (i & 1);
-    iterate(L, (gb_thread_id() >> 5) << 5, gb_thread_count());
+    iterate<false>(L, (int)((gb_thread_id() >> 5) << 5), (int)gb_thread_count());
 }
 
 extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{A}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
-        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state) {
+        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
+        const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long size,
+        volatile long long* host_state) {
     __shared__ int held[2][GB_LOOP_HELD];
     __shared__ unsigned long long counts[3];
+    if constexpr (M::is_any) {  // (a claim's C only: the relax's registers are all taken)
+        if (seeds > 0) sow(c_bits, c, seed_rows, seed, seeds, size);  // C given by its entries
+    }
     const int base = (int)state[GB_LOOP_BASE];
     const long long most = state[GB_LOOP_MOST];
     const long long limit = min(state[GB_LOOP_BLOCK_LIMIT], (long long)GB_LOOP_HELD);
@@ -319,18 +340,18 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
     int i = base;
     while (ran < most) {
         const long long cin = (long long)counts[i % 3];
-        if (cin == 0 || cin > limit) break;
+        if (cin == 0 || cin > limit) break;  // (limit: at most GB_LOOP_HELD)
         if (threadIdx.x == 0) counts[(i + 2) % 3] = 0ull;  // read at the last iteration, written at the next
         L.qin = (i & 1) ? q1 : q0;
         L.qin_held = ran > 0 ? held[i & 1] : nullptr;  // (the first iteration's frontier is in global memory)
         L.qout = (i & 1) ? q0 : q1;
         L.qout_held = held[(i + 1) & 1];
         L.cout = &counts[(i + 1) % 3];
-        L.cin = cin;
+        L.cin = (int)cin;
         L.fresh = fresh && ran == 0;
         L.mark = 1 + (i & 1);
         L.last_mark = 2 - (i & 1);
-        iterate(L, (long long)(threadIdx.x >> 5) << 5, GB_LOOP_BLOCK);
+        iterate<true>(L, (int)(threadIdx.x >> 5) << 5, GB_LOOP_BLOCK);
         __syncthreads();
         ++ran;
         ++i;
@@ -343,5 +364,8 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         state[GB_LOOP_STOP] = 0;
         state[GB_LOOP_OVER] = 0;
         if (ran > 0) state[GB_LOOP_FRESH] = 0;
+        __threadfence();
+        // The state for the host too (page-locked memory, mapped: no copy after the launch).
+        for (int w = 0; w <= GB_LOOP_OVER; ++w) host_state[w] = state[w];
     }
 }
