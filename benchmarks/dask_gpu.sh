@@ -7,9 +7,17 @@
 #   STRONG="" WEAK="25:1;26:2" TESTS=0 bash benchmarks/dask_gpu.sh   # weak scaling alone
 #   STRONG="27:2" WEAK="" TESTS=0 bash benchmarks/dask_gpu.sh        # kron 27 on 2 GPUs
 #
-# CLIENT_DRIVEN=1 also times the algorithms driven statement by statement from the client.
-# WHEELS=DIR installs Dask (and its few dependencies a CUDA image may lack) from wheels in DIR
-# first, for a host without a package index.
+# CONFIGS runs one process per configuration instead, in the order given, each under its own
+# time limit (a hang or a failure in one leaves the others; the results file gets each record
+# as it ends), the tests after them:
+#
+#   CONFIGS="strong:26:4@150 strong:26:1@150 strong:28:4@200 weak:27:4@120" CHECK=28 COMPARE=26 \
+#       bash benchmarks/dask_gpu.sh OUT
+#
+# CHECK: scales whose BFS and PageRank are checked by their invariants; COMPARE: scales whose
+# results are compared across worker counts. CLIENT_DRIVEN=1 also times the algorithms driven
+# statement by statement from the client. WHEELS=DIR installs Dask (and its few dependencies a
+# CUDA image may lack) from wheels in DIR first, for a host without a package index.
 set -euo pipefail
 out=${1:-benchmarks/results}
 mkdir -p "$out"
@@ -22,9 +30,27 @@ export PYTHONUNBUFFERED=1
 export PYTHONPATH=$PWD:${PYTHONPATH:-}  # the workers import the checkout too
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee -a "$out/dask.log"
 status=0
-if [ "${TESTS:-1}" = 1 ]; then
+bench() {  # bench STUDY SPEC [LIMIT]
+    local strong="" weak=""
+    if [ "$1" = weak ]; then weak=$2; else strong=$2; fi
+    timeout "${3:-100000}" python3 -m benchmarks.dask --strong "$strong" --weak "$weak" --iters "${ITERS:-20}" \
+        --repeat "${REPEAT:-3}" --check "${CHECK:-}" --compare "${COMPARE:-}" ${CLIENT_DRIVEN:+--client-driven} \
+        --out "$out/dask.json" 2>&1 | grep -v "^20[0-9][0-9]-.* - distributed\." | tee -a "$out/dask.log" || status=1
+}
+tests() {
     python3 -m pytest -q -p no:cacheprovider -rs tests/test_dask_gpu.py 2>&1 | tee -a "$out/dask.log" || status=1
+}
+if [ -n "${CONFIGS:-}" ]; then
+    for c in $CONFIGS; do
+        study=${c%%:*}; rest=${c#*:}; spec=${rest%@*}; limit=${rest#*@}
+        [ "$limit" = "$rest" ] && limit=100000
+        echo "== $study kron ${spec%%:*} on ${spec#*:} workers (at most $limit s)" | tee -a "$out/dask.log"
+        bench "$study" "$spec" "$limit"
+    done
+    if [ "${TESTS:-1}" = 1 ]; then tests; fi
+    exit $status
 fi
-python3 -m benchmarks.dask --strong "${STRONG-25:1,2}" --weak "${WEAK-}" --iters "${ITERS:-20}" \
-    --repeat "${REPEAT:-3}" ${CLIENT_DRIVEN:+--client-driven} --out "$out/dask.json" 2>&1 | grep -v "^20[0-9][0-9]-.* - distributed\." | tee -a "$out/dask.log" || status=1
+if [ "${TESTS:-1}" = 1 ]; then tests; fi
+bench strong "${STRONG-25:1,2}"
+if [ -n "${WEAK:-}" ]; then bench weak "$WEAK"; fi
 exit $status

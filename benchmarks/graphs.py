@@ -18,6 +18,7 @@ duplicate edges agree on their weight.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -389,27 +390,109 @@ def kronecker_edges_gpu(scale: int, seed: int, edge_factor: int = EDGE_FACTOR) -
     self-loops and duplicates kept), drawn :data:`DRAW_EDGES` at a time."""
     import cupy
 
+    total = (1 << scale) * edge_factor
+    src = cupy.empty(total, dtype=np.int32)
+    dst = cupy.empty(total, dtype=np.int32)
+    start = 0
+    for s, d in kronecker_chunks_gpu(scale, seed, edge_factor):
+        src[start:start + s.size] = s
+        dst[start:start + d.size] = d
+        start += s.size
+    return src, dst
+
+
+def kronecker_chunks_gpu(scale: int, seed: int, edge_factor: int = EDGE_FACTOR) -> Iterator[tuple[Any, Any]]:
+    """The edges of :func:`kronecker_edges_gpu`, :data:`DRAW_EDGES` at a time: (src, dst) int32
+    CuPy arrays of each chunk in turn, from the same random stream (so the same edges)."""
+    import cupy
+
     n = 1 << scale
     total = n * edge_factor
     rs = cupy.random.RandomState(seed)
     perm = rs.permutation(n).astype(np.int32)
-    src = cupy.empty(total, dtype=np.int32)
-    dst = cupy.empty(total, dtype=np.int32)
     ab, abc = KRON_A + KRON_B, KRON_A + KRON_B + KRON_C
     for start in range(0, total, DRAW_EDGES):
-        s, d = src[start:start + DRAW_EDGES], dst[start:start + DRAW_EDGES]
-        s.fill(0)
-        d.fill(0)
+        m = min(DRAW_EDGES, total - start)
+        s = cupy.zeros(m, dtype=np.int32)
+        d = cupy.zeros(m, dtype=np.int32)
         for _ in range(scale):
-            r = rs.random_sample(s.size, dtype=np.float32)
+            r = rs.random_sample(m, dtype=np.float32)
             s <<= 1
             d <<= 1
             s |= r >= ab
             d |= ((r > KRON_A) & (r < ab)) | (r > abc)
             del r
-        s[...] = perm[s]
-        d[...] = perm[d]
-    return src, dst
+        s = perm[s]
+        d = perm[d]
+        yield s, d
+        del s, d
+
+
+def kronecker_rows_gpu(scale: int, seed: int, lo: int, hi: int,
+                       edge_factor: int = EDGE_FACTOR) -> tuple[Any, Any, Any]:
+    """Rows ``lo:hi`` of the symmetric graph of :func:`kronecker_on_gpu` (the same seed: the
+    same edges, the same hashed weights), made on this GPU as CSR arrays (CuPy: int64
+    ``indptr`` of ``hi - lo + 1``, int32 columns, float32 weights) without the whole edge
+    list: every edge is drawn, :data:`DRAW_EDGES` at a time from the same stream, and only
+    those with an end in ``lo:hi`` are kept, as int32 (row - lo, column) pairs in row ranges
+    of about :data:`BUCKET_KEYS` edges; each range is then sorted and made unique on its own.
+    Device memory: about 8 bytes per kept edge, the CSR (8 more), a chunk's draw (12 bytes
+    an edge of :data:`DRAW_EDGES`) and one range's sort."""
+    import cupy
+
+    n = 1 << scale
+    rows = hi - lo
+    expected = 2 * n * edge_factor * rows // n
+    nb = max(1, min(max(rows, 1), -(-expected // BUCKET_KEYS)))
+    cuts = [-(-rows * b // nb) for b in range(nb + 1)]  # bucket b holds local rows r with r * nb // rows == b
+    pieces: list[list[tuple[Any, Any]]] = [[] for _ in range(nb)]
+    kept = 0
+    for s, d in kronecker_chunks_gpu(scale, seed, edge_factor):
+        for a, b in ((s, d), (d, s)):
+            at = cupy.flatnonzero((a >= lo) & (a < hi) & (a != b))
+            r = a[at] - np.int32(lo)
+            c = b[at]
+            del at
+            kept += int(r.size)
+            if nb == 1:
+                pieces[0].append((r, c))
+                continue
+            which = r.astype(np.int64) * nb // rows
+            for k in range(nb):
+                sel = cupy.flatnonzero(which == k)
+                pieces[k].append((r[sel], c[sel]))
+            del r, c, which
+        del s, d
+    counts = cupy.zeros(rows, dtype=np.int64)
+    indices = cupy.empty(kept, dtype=np.int32)
+    weights = cupy.empty(kept, dtype=np.float32)
+    nnz = 0
+    for k in range(nb):
+        parts, pieces[k] = pieces[k], []
+        keys = (cupy.concatenate([(r.astype(np.int64) << scale) | c.astype(np.int64) for r, c in parts])
+                if parts else cupy.empty(0, dtype=np.int64))
+        del parts
+        keys.sort()
+        if keys.size:
+            keep = cupy.empty(keys.size, dtype=bool)
+            keep[0] = True
+            cupy.not_equal(keys[1:], keys[:-1], out=keep[1:])
+            keys = keys[keep]
+            del keep
+        r = (keys >> scale).astype(np.int32)
+        c = (keys & (n - 1)).astype(np.int32)
+        del keys
+        m = int(c.size)
+        if m == 0:
+            continue
+        counts[cuts[k]:cuts[k + 1]] = cupy.bincount(r - np.int32(cuts[k]), minlength=cuts[k + 1] - cuts[k])
+        indices[nnz:nnz + m] = c
+        weights[nnz:nnz + m] = _hash(cupy, r + np.int32(lo), c, seed)
+        del r, c
+        nnz += m
+    indptr = cupy.zeros(rows + 1, dtype=np.int64)
+    cupy.cumsum(counts, out=indptr[1:])
+    return indptr, indices[:nnz], weights[:nnz]
 
 
 def kronecker_by_row_ranges(xp: Any, src: Any, dst: Any, scale: int, seed: int = 42, symmetric: bool = True,

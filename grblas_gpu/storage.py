@@ -259,7 +259,8 @@ def _nbytes(obj: Any, seen: set[Any]) -> int:
     """Bytes of the arrays reachable from ``obj`` (each block counted once)."""
     if obj is None or isinstance(obj, (int, float, str, bool, bytes)):
         return 0
-    if hasattr(obj, "nbytes") and hasattr(obj, "__array_interface__") or hasattr(obj, "__cuda_array_interface__"):
+    array = hasattr(obj, "nbytes") and hasattr(obj, "__array_interface__") or hasattr(obj, "__cuda_array_interface__")
+    if array and not hasattr(obj, "_store"):  # (a GPU Vector kept as a derived form has the interface too)
         key = _memory_key(obj)
         if key in seen:
             return 0

@@ -210,3 +210,21 @@ def test_algorithms_through_the_collective_path() -> None:
         assert connected_components(D).gather().isequal(connected_components(A), check_dtype=True)
         assert pagerank(D, tol=1e-4).gather().isclose(pagerank(A, tol=1e-4), rel_tol=1e-9)
         assert hub.groups > 20  # the products went through the transport
+
+
+@pytest.mark.parametrize("transport", ["threads", "sockets"])
+@pytest.mark.parametrize("identity", [None, 0.0])
+def test_allgather_scalar_with_and_without_the_identity(transport: str, identity: Any) -> None:
+    """Every rank's Scalar, empty ones included, then combined as the client combines them:
+    with the monoid's identity the empties move as the identity (a rank holding a value reads
+    nothing), without it their emptiness is exchanged first; all empty gives empty."""
+    for values in ([1.5, None, 4.0], [None, None, None], [None, 2.0, None], [1.0, 2.0, 3.0]):
+        def fn(comm: Any, values: list[Any] = values) -> Any:
+            s = gb.Scalar.from_value(values[comm.rank], gb.FP64, backend="numpy")
+            return comm.allgather_scalar(s, identity).reduce(gb.monoid.plus[gb.FP64]).new()
+
+        present = [v for v in values if v is not None]
+        for got in _run(3, fn, transport):
+            assert got.is_empty == (not present)
+            if present:
+                assert got.value == sum(present)

@@ -59,3 +59,25 @@ def test_five_algorithms_on_two_ranks_of_one_gpu(client: Client, symmetric: bool
     _same(widest_path(DF, 0), widest_path(F, 0))
     _same(connected_components(D), connected_components(A))
     _same(pagerank(DF, tol=1e-7), pagerank(F, tol=1e-7), exact=False)
+
+
+def test_kron_rows_made_on_the_gpu_are_rows_of_the_single_gpu_graph() -> None:
+    """``benchmarks.graphs.kronecker_rows_gpu`` (a GPU worker's partition of the benchmark
+    graph): uneven cuts, in row ranges of few keys too, equal the rows of ``kronecker_on_gpu``."""
+    import cupy
+
+    from benchmarks import graphs
+
+    g = graphs.kronecker_on_gpu(12, seed=3)
+    assert g is not None
+    n = g.n
+    for bucket in (graphs.BUCKET_KEYS, 5000):
+        old, graphs.BUCKET_KEYS = graphs.BUCKET_KEYS, bucket
+        try:
+            for lo, hi in ((0, n), (0, 1000), (1000, 1000), (1000, 2500), (2500, n)):
+                ptr, col, w = (cupy.asnumpy(a) for a in graphs.kronecker_rows_gpu(12, 3, lo, hi))
+                a, b = int(g.indptr[lo]), int(g.indptr[hi])
+                assert np.array_equal(ptr, g.indptr[lo:hi + 1] - a)
+                assert np.array_equal(col, g.indices[a:b]) and np.array_equal(w, g.weights[a:b])
+        finally:
+            graphs.BUCKET_KEYS = old

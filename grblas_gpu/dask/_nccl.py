@@ -131,6 +131,47 @@ class Exchange:
         host = [np.asarray(b.get() if hasattr(b, "get") else b) for b in bufs]
         return [obj if r == self.rank else pickle.loads(host[r].tobytes()) for r in range(self.nranks)]
 
+    def allgather_scalar(self, s: Any, identity: Any = None) -> Vector:
+        """Every rank's local Scalar ``s`` (one type on all ranks) as a Vector of ``nranks``
+        positions on this rank's device: rank r's value at r, no entry where its Scalar is
+        empty.  A value left on the device (a reduction not read back) moves device to device,
+        unread.  Whether each is empty goes through the host, except with the ``identity`` of
+        the monoid that will combine them: then it moves with the values, an empty rank's
+        value counts as the identity, and only a rank whose own Scalar is empty reads the
+        others' (to know whether all are), so a rank holding a value never waits."""
+        be, t = s._be, s.dtype
+        xp = self.xp
+        vals = xp.zeros(self.nranks, dtype=t.np_type)
+        if not s.is_empty:
+            dev = s._store.on_device()
+            vals[self.rank] = dev if dev is not None else s._store.host
+        if identity is None:
+            present = self._allgather_ints([0 if s.is_empty else 1])[:, 0]
+            flags = None
+        else:
+            flags = xp.zeros(self.nranks, dtype=np.uint8)
+            flags[self.rank] = 0 if s.is_empty else 1
+        self._group_start()
+        try:
+            for r in range(self.nranks):
+                if flags is not None:
+                    self._bcast(vals[r:r + 1].view(xp.uint8), r)
+                    self._bcast(flags[r:r + 1], r)
+                elif present[r]:
+                    self._bcast(vals[r:r + 1].view(xp.uint8), r)
+        finally:
+            self._group_end()
+        every = be.xp.arange(self.nranks, dtype=np.int64)
+        if flags is not None:
+            if not s.is_empty:  # the result has a value: the empty ranks' count as the identity
+                filled = xp.where(flags.astype(bool), vals, xp.asarray(identity, dtype=t.np_type))
+                return Vector._from_parts(be, t, self.nranks, every, filled)
+            present = np.asarray(flags.get() if hasattr(flags, "get") else flags)
+        idx = np.flatnonzero(present).astype(np.int64)
+        if idx.size == self.nranks:
+            return Vector._from_parts(be, t, self.nranks, every, vals)
+        return Vector._from_parts(be, t, self.nranks, be.xp.asarray(idx), vals[be.xp.asarray(idx)])
+
     # ------------------------------------------------------------ pieces
     def _bytes(self, a: Any) -> Any:
         return self.xp.ascontiguousarray(a).view(self.xp.uint8)
@@ -161,15 +202,17 @@ class Exchange:
         return Vector._from_bitmap(be, t, size, arrays[0], arrays[1], count)
 
     # ------------------------------------------------------------ exchanges
-    def allgather(self, piece: Vector, offsets: Sequence[int]) -> Vector:
+    def allgather(self, piece: Vector, offsets: Sequence[int], counts: Sequence[int] | None = None) -> Vector:
         """The whole vector from every rank's partition ``piece`` (rank r holds positions
-        ``offsets[r]:offsets[r+1]``): counts first, then each piece broadcast from its rank
-        in its own form; joined as in ``_local.join``."""
+        ``offsets[r]:offsets[r+1]``): counts first (unless given: every rank's, agreed
+        already), then each piece broadcast from its rank in its own form; joined as in
+        ``_local.join``."""
         from ._local import join
 
         if self.nranks == 1:
             return piece
-        counts = self._allgather_ints([piece.nvals])[:, 0]
+        if counts is None:  # (given, they are the same on every rank: no rank may skip the exchange alone)
+            counts = [int(c) for c in self._allgather_ints([piece.nvals])[:, 0]]
         be, t = piece._be, piece.dtype
         pieces, keep = [], []  # keep: the buffers stay alive until the group has run
         self._group_start()

@@ -207,17 +207,23 @@ class DistExpr:
 
 def _dummy(x: Any) -> Any:
     """A local object of ``x``'s type and kind of one position, to find an expression's type
-    (and its domain errors) on the client before any worker is asked."""
+    (and its domain errors) on the client before any worker is asked; a Scalar operand (one
+    left on a worker's device inside an SPMD call) stands in as a host Scalar of its type,
+    so that the probe never reads it back (which would wait for the device)."""
     if isinstance(x, DistMatrix):
         return _empty_local("Matrix", x.dtype)
     if isinstance(x, DistVector):
         return _empty_local("Vector", x.dtype)
+    if isinstance(x, Scalar):
+        return _empty_local("Scalar", x.dtype)
     return x
 
 
 @functools.lru_cache(maxsize=64)
 def _empty_local(kind: str, dtype: DataType) -> Any:
-    """An empty one-position local object (shared: the probes only read it)."""
+    """An empty one-position local object, or a Scalar holding 1 (shared: the probes only read it)."""
+    if kind == "Scalar":
+        return Scalar.from_value(1, dtype, backend="numpy")
     return Matrix(dtype, 1, 1, backend="numpy") if kind == "Matrix" else Vector(dtype, 1, backend="numpy")
 
 
@@ -282,7 +288,7 @@ def _execute(expr: DistExpr, how: Write, out: Any, mask: DistMask | None, change
         if ctx.nccl:
             ctx.ensure_comm()
             futs = [ctx.submit(_nccl_gather, getattr(ctx, "comm", ctx.key), expr.make, how, offs, _blk(out, k), _blk(m, k),
-                               _blk(changed, k), A._blocks[k], u._blocks[k], part=k) for k in range(n)]
+                               _blk(changed, k), A._blocks[k], u._blocks[k], u._counts_seen, part=k) for k in range(n)]
         else:
             futs = [ctx.submit(_local.run_gather, expr.make, how, None, offs, _blk(out, k), _blk(m, k),
                                _blk(changed, k), A._blocks[k], *u._blocks, part=k) for k in range(n)]
@@ -315,8 +321,8 @@ def _comm(key: Any) -> Any:
 
 
 def _nccl_gather(key: Any, make: Any, how: Write, offsets: Any, out: Any, mask: Any, changed: Any, block: Any,
-                 piece: Any) -> Any:
-    return _local.run_gather(make, how, _comm(key), offsets, out, mask, changed, block, piece)
+                 piece: Any, counts: Any = None) -> Any:
+    return _local.run_gather(make, how, _comm(key), offsets, out, mask, changed, block, piece, counts=counts)
 
 
 def _nccl_scatter(key: Any, make: Any, monoid: Any, how: Write, offsets: Any, out: Any, mask: Any, changed: Any,
@@ -328,9 +334,13 @@ def _reduce(expr: DistExpr, dtype: Any) -> Scalar:
     """A reduction: every partition's value, combined on the client with the same monoid."""
     lay = expr._layout
     ctx = lay.context
-    if ctx.client is None and lay.nparts == 1:  # an SPMD call on one worker: the partition's own Scalar,
-        s = expr.make(*[_blk(x, 0) for x in expr.inputs])  # left on its device (no read, no wait)
+    if ctx.client is None:  # an SPMD call: each worker's Scalar, left on its device (no read, no wait)
+        s = expr.make(*[_blk(x, ctx.rank) for x in expr.inputs])  # type: ignore[attr-defined]
         s = s.new() if not isinstance(s, Scalar) else s
+        if lay.nparts > 1:  # every worker's value, moved device to device, combined here as by the client
+            identity = getattr(expr.combine, "identity", None)  # (a typed monoid's: its values then move alone)
+            s = ctx.comm.allgather_scalar(s, identity).reduce(expr.combine,  # type: ignore[attr-defined]
+                                                              allow_empty=expr.allow_empty).new()
         return s.dup(dtype) if dtype is not None else s
     futs = [ctx.submit(_local.reduce_block, expr.make, *[_blk(x, k) for x in expr.inputs], part=k)
             for k in range(lay.nparts)]
@@ -354,6 +364,7 @@ class DistCollection:
     _dtype: DataType
     name: str | None
     _nvals_seen: int | None = None  # the count last read, until the next write
+    _counts_seen: tuple[int, ...] | None = None  # and each partition's (read together inside an SPMD call)
     if TYPE_CHECKING:  # each subclass's own
         @property
         def shape(self) -> tuple[int, ...]: ...
@@ -394,7 +405,10 @@ class DistCollection:
             return self._nvals_seen
         ctx = self._layout.context
         futs = [ctx.submit(_local.nvals, b, part=k) for k, b in enumerate(self._blocks)]
-        self._nvals_seen = int(sum(ctx.gather(futs, f"{self.kind}.nvals")))
+        counts = tuple(int(c) for c in ctx.gather(futs, f"{self.kind}.nvals"))
+        self._nvals_seen = sum(counts)
+        if ctx.client is None:  # (an exchange of this vector's pieces then skips its own count exchange)
+            self._counts_seen = counts
         return self._nvals_seen
 
     @property
@@ -422,7 +436,7 @@ class DistCollection:
 
     def _take(self, blocks: list[Any]) -> None:
         """Hold the partitions a write made."""
-        self._blocks, self._nvals_seen = blocks, None
+        self._blocks, self._nvals_seen, self._counts_seen = blocks, None, None
         self._forget()
 
     def _forget(self) -> None:
@@ -469,6 +483,8 @@ class DistCollection:
         """``op`` on every entry (a BinaryOp with a bound ``left`` or ``right`` scalar)."""
         _refuse_positional(op, self.dtype, "apply")
         r, lf = self._scalar_arg(right), self._scalar_arg(left)
+        if isinstance(r, Scalar) or isinstance(lf, Scalar):  # operands, so that the probe stands in for them
+            return self._local_expr("apply", lambda a, rr, ll: a.apply(op, rr, left=ll), r, lf)
         return self._local_expr("apply", lambda a: a.apply(op, r, left=lf))
 
     def select(self, op: Any, thunk: Any = 0) -> DistExpr:
@@ -651,12 +667,16 @@ def _product(kind: str, A: Any, u: Any, op: Any, method: str) -> DistExpr:
 
         return DistExpr("gather", "Vector", A._layout if kind == "mxv" else A._col_layout, _probe(pull, A, u), pull,
                         (A, u), name)
+    # A symmetric A's sparse u is pushed from each worker's rows: a pull of it would walk the
+    # transpose of the worker's row block, which the local product would build and keep (as
+    # large as the block), while a dense u takes the gather form above, pulled over A's rows.
+    how = "push" if symmetric and method == "auto" else method
     if kind == "vxm":
         def push(x: Any, M: Any) -> Any:
-            return x.vxm(M, typed, method=method)
+            return x.vxm(M, typed, method=how)
     else:  # A' u, or A u = A' u for a symmetric A
         def push(x: Any, M: Any) -> Any:
-            return M.T.mxv(x, typed, method=method)
+            return M.T.mxv(x, typed, method=how)
     return DistExpr("scatter", "Vector", A._col_layout if kind != "mxv" else A._layout, _probe(push, u, A), push,
                     (u, A), name, monoid=typed.monoid)
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..exceptions import NotImplementedException
+from ..matrix import Matrix
 from .layout import Context, Layout
 
 __all__ = ["spmd", "SpmdContext", "run_spmd"]
@@ -126,13 +127,28 @@ def _kept_for(key: str, block: Any) -> dict[Any, Any]:
     return kept
 
 
+class SpmdResult:
+    """A worker's result of an SPMD call: ``meta``, what the client needs (``("vector",
+    dtype, name, offsets)`` for a distributed Vector, else ``("value", result)``), and the
+    worker's partition of a Vector result, ``block``, which stays on the worker: pickled (sent
+    to the client), the result is its meta alone."""
+
+    __slots__ = ("meta", "block")
+
+    def __init__(self, meta: tuple[Any, ...], block: Any = None) -> None:
+        self.meta, self.block = meta, block
+
+    def __reduce__(self) -> Any:
+        return (SpmdResult, (self.meta,))
+
+
 def worker_run(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: tuple[Any, ...],
-               kwargs: dict[str, Any]) -> tuple[Any, ...]:
-    """One worker's part of an SPMD call: ``fn`` over the worker-side distributed Matrix.
-    Returns ``("vector", dtype, name, offsets, block)`` for a distributed Vector result, else
-    ``("value", result)``."""
+               kwargs: dict[str, Any]) -> SpmdResult:
+    """One worker's part of an SPMD call: ``fn`` over the worker-side distributed Matrix."""
     from .objects import DistCollection, DistMatrix
 
+    if len(spec["workers"]) == 1:
+        return _run_alone(fn, spec, block, args, kwargs)
     ctx = _context(spec["key"], spec["workers"], spec["backend"], spec["exchange"], spec["rank"])
     n = len(ctx.workers)
     blocks: list[Any] = [None] * n
@@ -150,18 +166,35 @@ def worker_run(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: t
     if isinstance(result, DistCollection):
         if result.kind != "Vector":
             raise NotImplementedException("an SPMD algorithm returning a distributed Matrix")
-        return ("vector", result.dtype, result.name, result._layout.offsets, result._blocks[ctx.rank])
-    return ("value", result)
+        return SpmdResult(("vector", result.dtype, result.name, result._layout.offsets), result._blocks[ctx.rank])
+    return SpmdResult(("value", result))
 
 
-def result_meta(r: tuple[Any, ...]) -> tuple[Any, ...]:
-    """An SPMD result without its partition (what the client needs to know)."""
-    return r[:4] if r[0] == "vector" else r
+def _run_alone(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: tuple[Any, ...],
+               kwargs: dict[str, Any]) -> SpmdResult:
+    """:func:`worker_run` on the only worker: its partition is the whole matrix, so the
+    algorithm runs on it as in one process (no exchange to make, and the single-process
+    forms apply: the GPU's device loops, a declared symmetry)."""
+    from ..vector import Vector
+
+    if spec["symmetric"] is not None and block._store.symmetric is None:
+        block._declare(spec["symmetric"])  # (found or declared on the client: a fact about these entries)
+    result = fn(block, *args, **kwargs)
+    if spec["backend"] == "cupy":
+        import cupy
+
+        cupy.cuda.runtime.deviceSynchronize()
+    if isinstance(result, Vector):
+        return SpmdResult(("vector", result.dtype, result.name, (0, result.size)), result)
+    if isinstance(result, Matrix):
+        raise NotImplementedException("an SPMD algorithm returning a distributed Matrix")
+    return SpmdResult(("value", result))
 
 
-def result_block(r: tuple[Any, ...]) -> Any:
-    """An SPMD result's partition."""
-    return r[4]
+def result_block(r: SpmdResult) -> Any:
+    """An SPMD result's partition (None for a result that is a value: the task, submitted with
+    the call before its result's kind is known, then holds nothing)."""
+    return r.block
 
 
 # ---------------------------------------------------------------- on the client
@@ -183,9 +216,8 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
             "ncols": A.ncols, "symmetric": A._symmetric}
     futs = [ctx.submit(worker_run, fn, {**base, "rank": k}, A._blocks[k], args, kwargs, part=k)
             for k in range(lay.nparts)]
-    # submitted at once with the call, so that one wait covers all: the client's part of a
-    # call is two round trips to the scheduler (the wait, and fetching the small results)
-    metas = [ctx.submit(result_meta, f, part=k) for k, f in enumerate(futs)]
+    # submitted at once with the call and not waited for: the client's part of a call is the
+    # wait for the workers' parts and fetching their small results (the partitions stay put)
     blocks = [ctx.submit(result_block, f, part=k) for k, f in enumerate(futs)]
     try:
         ctx.wait(futs, what)
@@ -196,11 +228,10 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     except BaseException:
         _settle(ctx, futs, wait)
         raise
-    first = ctx.gather(metas, what)[0]
+    first = ctx.gather(futs, what)[0].meta
     if first[0] != "vector":
         return first[1]
     _, dtype, name, offsets = first
-    ctx.wait(blocks, what)
     out_lay = next((x for x in (lay, A._col_layout) if x.offsets == tuple(offsets)), None)
     return DistVector._make(out_lay or Layout(ctx, offsets), dtype, blocks, name)
 
