@@ -314,8 +314,9 @@ def test_segment_reduce(gpu: Any, name: str, t: DataType, mean: int, index: Any)
     got = gpu.segment_reduce(monoid, gpu.asarray(values), gpu.asarray(offsets))
     if monoid.is_any:
         assert_any_choice(got, values, offsets)
-    else:
-        assert_same(got, REF.segment_reduce(monoid, values, offsets))
+    else:  # hypot and logaddexp round at every step: a tree of them differs from a fold in the last bits
+        inexact = name in ("hypot", "logaddexp", "logaddexp2")
+        assert_same(got, REF.segment_reduce(monoid, values, offsets), close=inexact)
 
 
 def test_segment_reduce_stops_at_terminal_correctly(gpu: Any) -> None:

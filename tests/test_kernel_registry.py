@@ -282,7 +282,8 @@ def _monoid_cases() -> Iterator[HostCase]:
 def _host_program(cases: Sequence[HostCase]) -> str:
     """A host program that writes every case's results, in order, to the file named by argv[1]."""
     parts = ["#include <cstdio>\n#include <cstring>\n",
-             "static inline double gb_host_bits_to_double(long long v) { double d; memcpy(&d, &v, 8); return d; }\n",
+             ("template <typename To, typename From> static inline To gb_host_bits(From v) "
+              "{ To t; memcpy(&t, &v, sizeof t); return t; }\n"),
              codegen.operator_preamble()]
     runs = []
     for k, case in enumerate(cases):
@@ -296,8 +297,13 @@ def _host_program(cases: Sequence[HostCase]) -> str:
                  + "\n".join(runs) + "\nfclose(f); return 0; }\n")
     source = "".join(parts)
     # The snippets are device code; on the host the same C semantics run as plain inline functions.
-    return source.replace("__device__ __forceinline__", "inline").replace("__longlong_as_double",
-                                                                          "gb_host_bits_to_double")
+    for intrinsic, host in (("__device__ __forceinline__", "inline"),
+                            ("__longlong_as_double", "gb_host_bits<double, long long>"),
+                            ("__double_as_longlong", "gb_host_bits<long long, double>"),
+                            ("__int_as_float", "gb_host_bits<float, int>"),
+                            ("__float_as_int", "gb_host_bits<int, float>")):
+        source = source.replace(intrinsic, host)
+    return source
 
 
 def _mismatch(case: HostCase, got: np.ndarray) -> str | None:

@@ -176,6 +176,19 @@ template <typename T> __device__ __forceinline__ T gb_logaddexp2(T x, T y) {
     if (d <= 0) return y + log1p(exp2(d)) * (T)1.4426950408889634;
     return d;
 }
+// nextafter by the bits, subnormals included (CUDA's nextafterf gives FLT_MIN after 0).
+__device__ __forceinline__ float gb_nextafter(float x, float y) {
+    if (x != x || y != y) return x + y;
+    if (x == y) return y;
+    if (x == 0.0f) return __int_as_float(y > 0.0f ? 1 : (int)0x80000001u);
+    return __int_as_float(__float_as_int(x) + (((x < y) == (x > 0.0f)) ? 1 : -1));
+}
+__device__ __forceinline__ double gb_nextafter(double x, double y) {
+    if (x != x || y != y) return x + y;
+    if (x == y) return y;
+    if (x == 0.0) return __longlong_as_double(y > 0.0 ? 1LL : (long long)0x8000000000000001ULL);
+    return __longlong_as_double(__double_as_longlong(x) + (((x < y) == (x > 0.0)) ? 1LL : -1LL));
+}
 template <typename T, typename Y> __device__ __forceinline__ T gb_shl(T x, Y y) {
     return (uint64_t)y < sizeof(T) * 8 ? (T)((uint64_t)x << (uint64_t)y) : (T)0;
 }

@@ -71,9 +71,9 @@ _shift("right_shift", np.right_shift, "gb_shr")
 _ldexp()
 _binary("logaddexp", _dom_float, _plain(np.logaddexp), lambda t: "gb_logaddexp<Z>(x, y)", commutative=True)
 _binary("logaddexp2", _dom_float, _plain(np.logaddexp2), lambda t: "gb_logaddexp2<Z>(x, y)", commutative=True)
-_binary("nextafter", _dom_float, _plain(np.nextafter), lambda t: "nextafter(x, y)")
+_binary("nextafter", _dom_float, _plain(np.nextafter), lambda t: "gb_nextafter(x, y)")
 _binary("copysign", _dom_float, _plain(np.copysign), lambda t: "copysign(x, y)")
-_binary("float_power", _dom_float, _plain(np.power), lambda t: "pow(x, y)")
+_binary("float_power", _dom_float, _plain(np.float_power), lambda t: "pow(x, y)")  # C's pow: (-inf) ** 0.5 is inf
 
 # ------------------------------------------------------------------------------ unary
 _float_unary("asinh", np.arcsinh)
@@ -82,7 +82,7 @@ _float_unary("atanh", np.arctanh)
 _float_unary("rint", np.rint)
 _unary("deg2rad", _dom_float, lambda t: np.deg2rad, lambda t: "(x * (Z)0.017453292519943295)")
 _unary("rad2deg", _dom_float, lambda t: np.rad2deg, lambda t: "(x * (Z)57.29577951308232)")
-_unary("spacing", _dom_float, lambda t: np.spacing, lambda t: "(nextafter(x, x < 0 ? -(Z)HUGE_VAL : (Z)HUGE_VAL) - x)")  # -0.0 steps up, as NumPy
+_unary("spacing", _dom_float, lambda t: np.spacing, lambda t: "(gb_nextafter((Z)x, (Z)(x < 0 ? -1 : 1) * (Z)__longlong_as_double(0x7ff0000000000000LL)) - x)")  # -0.0 steps up, as NumPy
 _unary("signbit", _dom_all,
        lambda t: np.signbit if t.is_float else (lambda x: np.zeros(np.shape(x), bool) if t.is_bool else x < 0),
        lambda t: "signbit(x)" if t.is_float else ("false" if t.is_bool else "(x < 0)"), out=lambda t: BOOL)
