@@ -189,6 +189,24 @@ __device__ __forceinline__ double gb_nextafter(double x, double y) {
     if (x == 0.0) return __longlong_as_double(y > 0.0 ? 1LL : (long long)0x8000000000000001ULL);
     return __longlong_as_double(__double_as_longlong(x) + (((x < y) == (x > 0.0)) ? 1LL : -1LL));
 }
+// NumPy's spacing from the bits alone: the unit in the last place at x, signed as x (-0.0 gives
+// +0's), with no arithmetic on subnormals (which a flush-to-zero build would lose).
+__device__ __forceinline__ float gb_spacing(float x) {
+    if (!(x - x == 0.0f)) return x - x;  // NaN for +-inf and NaN
+    int s = __float_as_int(x), b = s & 0x7fffffff;
+    if (b == 0x7f7fffff) return __int_as_float(s < 0 ? (int)0xff800000u : 0x7f800000);
+    int e = b >> 23 < 1 ? 1 : b >> 23;
+    int u = e > 23 ? (e - 23) << 23 : 1 << (e - 1);
+    return __int_as_float(s < 0 && b != 0 ? (int)((unsigned)u | 0x80000000u) : u);
+}
+__device__ __forceinline__ double gb_spacing(double x) {
+    if (!(x - x == 0.0)) return x - x;
+    long long s = __double_as_longlong(x), b = s & 0x7fffffffffffffffLL;
+    if (b == 0x7fefffffffffffffLL) return __longlong_as_double(s < 0 ? (long long)0xfff0000000000000ULL : 0x7ff0000000000000LL);
+    long long e = b >> 52 < 1 ? 1 : b >> 52;
+    long long u = e > 52 ? (e - 52) << 52 : 1LL << (e - 1);
+    return __longlong_as_double(s < 0 && b != 0 ? (long long)((unsigned long long)u | 0x8000000000000000ULL) : u);
+}
 template <typename T, typename Y> __device__ __forceinline__ T gb_shl(T x, Y y) {
     return (uint64_t)y < sizeof(T) * 8 ? (T)((uint64_t)x << (uint64_t)y) : (T)0;
 }

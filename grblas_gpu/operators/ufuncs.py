@@ -82,7 +82,7 @@ _float_unary("atanh", np.arctanh)
 _float_unary("rint", np.rint)
 _unary("deg2rad", _dom_float, lambda t: np.deg2rad, lambda t: "(x * (Z)0.017453292519943295)")
 _unary("rad2deg", _dom_float, lambda t: np.rad2deg, lambda t: "(x * (Z)57.29577951308232)")
-_unary("spacing", _dom_float, lambda t: np.spacing, lambda t: "(gb_nextafter((Z)x, (Z)(x < 0 ? -1 : 1) * (Z)__longlong_as_double(0x7ff0000000000000LL)) - x)")  # -0.0 steps up, as NumPy
+_unary("spacing", _dom_float, lambda t: np.spacing, lambda t: "gb_spacing((Z)x)")
 _unary("signbit", _dom_all,
        lambda t: np.signbit if t.is_float else (lambda x: np.zeros(np.shape(x), bool) if t.is_bool else x < 0),
        lambda t: "signbit(x)" if t.is_float else ("false" if t.is_bool else "(x < 0)"), out=lambda t: BOOL)
