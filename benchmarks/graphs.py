@@ -472,15 +472,7 @@ def kronecker_rows_gpu(scale: int, seed: int, lo: int, hi: int,
         keys = (cupy.concatenate([(r.astype(np.int64) << scale) | c.astype(np.int64) for r, c in parts])
                 if parts else cupy.empty(0, dtype=np.int64))
         del parts
-        keys.sort()
-        if keys.size:
-            keep = cupy.empty(keys.size, dtype=bool)
-            keep[0] = True
-            cupy.not_equal(keys[1:], keys[:-1], out=keep[1:])
-            keys = keys[keep]
-            del keep
-        r = (keys >> scale).astype(np.int32)
-        c = (keys & (n - 1)).astype(np.int32)
+        r, c = _unique_pairs(cupy, keys, scale)
         del keys
         m = int(c.size)
         if m == 0:
@@ -493,6 +485,18 @@ def kronecker_rows_gpu(scale: int, seed: int, lo: int, hi: int,
     indptr = cupy.zeros(rows + 1, dtype=np.int64)
     cupy.cumsum(counts, out=indptr[1:])
     return indptr, indices[:nnz], weights[:nnz]
+
+
+def _unique_pairs(xp: Any, keys: Any, scale: int) -> tuple[Any, Any]:
+    """The (row, column) pairs of packed ``row << scale | column`` keys (int64, sorted here in
+    place), each pair once, as two int32 arrays in row-major order."""
+    keys.sort()
+    if keys.size:
+        keep = xp.empty(keys.size, dtype=bool)
+        keep[0] = True
+        xp.not_equal(keys[1:], keys[:-1], out=keep[1:])
+        keys = keys[keep]
+    return (keys >> scale).astype(np.int32), (keys & ((1 << scale) - 1)).astype(np.int32)
 
 
 def kronecker_by_row_ranges(xp: Any, src: Any, dst: Any, scale: int, seed: int = 42, symmetric: bool = True,
@@ -516,17 +520,7 @@ def kronecker_by_row_ranges(xp: Any, src: Any, dst: Any, scale: int, seed: int =
     counts = np.zeros(n, dtype=np.int64)
     nnz = 0
     for b in range(buckets):
-        keys = _range_keys(xp, src, dst, b, shift, scale, symmetric)
-        keys.sort()
-        if keys.size:
-            keep = xp.empty(keys.size, dtype=bool)
-            keep[0] = True
-            xp.not_equal(keys[1:], keys[:-1], out=keep[1:])
-            keys = keys[keep]
-            del keep
-        local = (keys >> scale).astype(np.int32)
-        cols = (keys & (n - 1)).astype(np.int32)
-        del keys
+        local, cols = _unique_pairs(xp, _range_keys(xp, src, dst, b, shift, scale, symmetric), scale)
         m = int(cols.size)
         counts[b * span:(b + 1) * span] = _host(xp.bincount(local, minlength=span))
         w = _hash(xp, local + np.int32(b * span), cols, seed)
