@@ -345,8 +345,8 @@ class NumpyBackend(Backend):
         row order, so a column's terms meet in the order a pull of the transpose reads them
         (ANY's by a plain scatter: one of a column's terms, as any pull may keep).
         Temporaries are bounded by a block (about 40 bytes an entry of it); no transpose, which
-        a loop of products would otherwise keep (as large as A), is built.  Columns where
-        ``col_mask`` is False (True with ``complement``) are not computed.
+        a loop of products would otherwise keep (as large as A), is built.  Columns outside
+        ``mask`` (inside it, with its ``complement``) are not computed.
         """
         indptr, indices, values, ncols = a.indptr, a.indices, a.values, a.ncols
         x, x_present = u.values, u.present
@@ -383,7 +383,8 @@ class NumpyBackend(Backend):
         if keep is not None:
             xv, cols = xv[keep], cols[keep]
             rows = None if rows is None else rows[keep]
-            values = values[keep] if reads_a else values[:0]
+            if reads_a:
+                values = values[keep]
         cols = cols.astype(np.intp)  # (scatters by int32 indices convert them: three times slower)
         if reads_a:  # cast here, a block at a time (no full-size copy)
             values = cast_array(values, mult.x_type if matrix_first else mult.y_type)

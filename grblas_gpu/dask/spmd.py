@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from ..exceptions import NotImplementedException
 from ..matrix import Matrix
+from ..vector import Vector
 from .layout import Context, Layout
 
 __all__ = ["spmd", "SpmdContext", "run_spmd"]
@@ -175,8 +176,6 @@ def _run_alone(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: t
     """:func:`worker_run` on the only worker: its partition is the whole matrix, so the
     algorithm runs on it as in one process (no exchange to make, and the single-process
     forms apply: the GPU's device loops, a declared symmetry)."""
-    from ..vector import Vector
-
     if spec["symmetric"] is not None and block._store.symmetric is None:
         block._declare(spec["symmetric"])  # (found or declared on the client: a fact about these entries)
     result = fn(block, *args, **kwargs)

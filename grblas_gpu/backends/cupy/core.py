@@ -94,7 +94,7 @@ class CupyCore(Backend):
         array of a GraphBLAS type (a BFS source) goes through page-locked memory without a
         wait (:mod:`.staging`): CuPy's copy from pageable memory waits for the device (40-60 us
         of host time on a slow host), a fill launch of the value took 10-20."""
-        if (dtype is None and x.__class__ is np.ndarray and x.nbytes <= staging.SMALLEST_STAGED
+        if (dtype is None and x.__class__ is np.ndarray and x.nbytes <= staging.LARGEST_STAGED
                 and x.dtype in _ONE_WORD_TYPES and x.flags.c_contiguous):
             return staging.to_device(x)
         return cupy.asarray(x, dtype=dtype)

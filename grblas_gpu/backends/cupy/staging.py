@@ -17,10 +17,10 @@ import cupy
 import cupyx
 import numpy as np
 
-__all__ = ["RING_BYTES", "SMALLEST_STAGED", "to_device"]
+__all__ = ["RING_BYTES", "LARGEST_STAGED", "to_device"]
 
 RING_BYTES = 1 << 16
-SMALLEST_STAGED = 256
+LARGEST_STAGED = 256
 """Host arrays of at most this many bytes go through the ring (larger ones as CuPy copies)."""
 
 _H2D = cupy.cuda.runtime.memcpyHostToDevice
@@ -30,7 +30,7 @@ _copied_to: set[int] = set()  # the devices that copied from the ring since it l
 
 
 def to_device(x: np.ndarray) -> cupy.ndarray:
-    """A device copy of the contiguous host array ``x`` (at most :data:`SMALLEST_STAGED` bytes),
+    """A device copy of the contiguous host array ``x`` (at most :data:`LARGEST_STAGED` bytes),
     queued on the current stream."""
     n = x.nbytes
     with _lock:
