@@ -109,6 +109,12 @@ class Exchange:
         """Make every exchange in progress on this rank fail (the communicator is not used again)."""
 
     # ------------------------------------------------------------ small objects
+    def allgather_ints(self, values: Sequence[int]) -> np.ndarray:
+        """Every rank's ``values`` (the same length on all), as an (nranks, len) host array."""
+        if self.nranks == 1:
+            return np.asarray([values], dtype=np.int64)
+        return self._allgather_ints(values)
+
     def allgather_object(self, obj: Any) -> list[Any]:
         """Every rank's ``obj`` (pickled; for small objects: counts, reductions), in rank order."""
         import pickle
