@@ -745,14 +745,14 @@ def _product(kind: str, A: Any, u: Any, op: Any, method: str) -> DistExpr:
     if gather:
         sr = typed.flipped() if kind == "vxm" else typed  # u' A = A u with the operands exchanged when A' = A
 
-        def pull(M: Any, x: Any) -> Any:
+        def rows_product(M: Any, x: Any) -> Any:
             return M.mxv(x, sr, method=local)
 
-        return DistExpr("gather", "Vector", A._layout if kind == "mxv" else A._col_layout, _probe(pull, A, u), pull,
-                        (A, u), name)
-    # A symmetric A's sparse u is pushed from each worker's rows: a pull of it would walk the
-    # transpose of the worker's row block, which the local product would build and keep (as
-    # large as the block), while a dense u takes the gather form above, pulled over A's rows.
+        return DistExpr("gather", "Vector", A._layout if kind == "mxv" else A._col_layout, _probe(rows_product, A, u),
+                        rows_product, (A, u), name)
+    # Any other sparse u of a symmetric A is pushed from each worker's rows: a pull of it would
+    # walk the transpose of the worker's row block (with values here), which the local product
+    # would build and keep, as large as the block.
     if symmetric and method in ("auto", "push"):  # (pushed without the mask: it is cut by the output's rows)
         push = _local.push_rows(typed, vector_first=kind == "vxm")
         return DistExpr("scatter", "Vector", A._col_layout if kind != "mxv" else A._layout, _probe(push, u, A), push,
