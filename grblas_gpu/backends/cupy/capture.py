@@ -193,16 +193,16 @@ class FrontierLoop:
             cupy.cuda.runtime.memsetAsync(self._stamp.data.ptr, 0, self._stamp.nbytes, sp)
         ran, place, count, held, batch = 0, 0, m, False, 0  # held: C is in the loop's buffers
         while ran < limit and 0 < count <= handover:
-            gridded = count > block_limit and self._gridded()
-            if ran and (gridded or count <= block_limit):  # (after a graph: BASE is where it began)
+            grid = self._grid if count > block_limit and GRID_KERNEL else None
+            if ran and (grid is not None or count <= block_limit):  # (after a graph: BASE is where it began)
                 host[_BASE], host[_MOST] = place, limit - ran
                 _copy(state + 8 * _BASE, self._host_address + 8 * _BASE, 16, _H2D, sp)
             if count <= block_limit:
                 sown, seed = seed or (None, None), None  # (the first launch only)
                 self._block.launch(self.c_bits if held else c_bits, self.c if held else c, rows, first, sown[0],
                                    sown[1], 0 if sown[0] is None else int(sown[0].size))
-            elif gridded:
-                self._grid.launch(self.c_bits if held else c_bits, self.c if held else c, rows, first)
+            elif grid is not None:
+                grid.launch(self.c_bits if held else c_bits, self.c if held else c, rows, first)
             else:
                 k = BATCHES[min(batch, len(BATCHES) - 1)]
                 if ran + k > limit:
