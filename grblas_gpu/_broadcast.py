@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _upward
 from ._operations import bind_operations
 from .dtypes import unify
 from .exceptions import DimensionMismatch
@@ -109,5 +108,4 @@ def outer_expr(u: Any, v: Any, op: Any = "times") -> Expression:
     return Expression(f"outer({typed.name})", "Matrix", (u.size, v.size), typed.out_type, be, compute, (u, v))
 
 
-_upward.bind("broadcast_ewise", broadcast_ewise)
 bind_operations(broadcast_ewise=broadcast_ewise, outer_expr=outer_expr)

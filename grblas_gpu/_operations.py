@@ -7,8 +7,10 @@ The floors, bottom up: the expressions and the executor (:mod:`.expressions`), t
 (:mod:`.ops`, and python-graphblas's scalar and broadcast forms), then the public namespace.
 A module imports only from its own floor and those below (``tests/test_import_layers.py``
 checks it).  Yet an object's method builds an operation's expression (``A.mxv(u)``) and the
-executor runs an assign and makes a Matrix, Vector or Scalar result: those calls go upwards
-through the two tables here, :data:`operations` and :data:`result_types`, which the upper
+executor runs an assign and makes a Matrix, Vector or Scalar result, and the operators and
+infix (below the objects) call an operator on objects (``unary.abs(v)``) or broadcast
+(``v | A``): those calls go upwards through the two tables here, the one late-binding
+mechanism of the core, :data:`operations` and :data:`result_types`, which the upper
 modules fill when they load (``grblas_gpu/__init__`` loads them all before anything runs).
 """
 
@@ -40,7 +42,11 @@ class Operations:
     matrix_diag: Callable[..., Any]
     vector_diag: Callable[..., Any]
     transpose_csr: Callable[..., Any]
-    # python-graphblas's forms: operations on Scalars, broadcasts of a Vector over a Matrix
+    # python-graphblas's forms: operations on Scalars, broadcasts of a Vector over a Matrix,
+    # an operator called on objects (``unary.abs(v)``, from the operators; in operator_calls)
+    # and infix on Scalars (``s + 1``, from infix; in _scalar_ops)
+    call_operator: Callable[..., Any]
+    scalar_infix: Callable[..., Any]
     scalar_ewise: Callable[..., Any]
     scalar_default: Callable[..., Any]
     scalar_apply: Callable[..., Any]

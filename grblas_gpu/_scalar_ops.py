@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from . import _upward
 from ._operations import bind_operations
 from .dtypes import dtype_of_value, unify
 from .exceptions import EmptyObject
@@ -85,5 +84,5 @@ def scalar_infix(kind: str, left: Any, right: Any, op: Any) -> Expression:
     return scalar_ewise(a, right, op, "ewise_add" if kind == "add" else "ewise_mult")
 
 
-_upward.bind("scalar_infix", scalar_infix)
-bind_operations(scalar_ewise=scalar_ewise, scalar_default=scalar_default, scalar_apply=scalar_apply)
+bind_operations(scalar_ewise=scalar_ewise, scalar_default=scalar_default, scalar_apply=scalar_apply,
+                scalar_infix=scalar_infix)
