@@ -17,9 +17,11 @@ modules fill when they load (``grblas_gpu/__init__`` loads them all before anyth
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Operations", "ResultTypes", "operations", "result_types", "bind_operations", "bind_result_type"]
+__all__ = ["Operations", "ResultTypes", "Evaluator", "operations", "result_types", "evaluators", "bind_operations",
+           "bind_result_type", "bind_evaluator"]
 
 
 class Operations:
@@ -94,3 +96,27 @@ def bind_result_type(cls: type) -> type:
         raise LookupError(f"{kind} is not an object kind (Matrix, Vector or Scalar)")
     setattr(result_types, kind, cls)
     return cls
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluator:
+    """How the executor runs the expressions of one operation (their ``method``): ``compute``
+    (expression, mask hint) -> a new result; ``write`` (expression, Output) -> True where it
+    wrote the output in the operation's own pass (None: never); ``reported`` (expression,
+    changed) after a write reported its changes (None: nothing to do)."""
+
+    compute: Callable[[Any, Any], Any]
+    write: Callable[[Any, Any], bool] | None = None
+    reported: Callable[[Any, Any], None] | None = None
+
+
+evaluators: dict[str, Evaluator] = {}
+"""The operations' evaluators by expression ``method``, bound by their modules (:func:`bind_evaluator`)."""
+
+
+def bind_evaluator(method: str, compute: Callable[[Any, Any], Any], write: Callable[[Any, Any], bool] | None = None,
+                   reported: Callable[[Any, Any], None] | None = None) -> None:
+    """Bind the :class:`Evaluator` of the expressions whose ``method`` is ``method`` (once)."""
+    if method in evaluators:
+        raise LookupError(f"the expressions {method!r} have an evaluator already")
+    evaluators[method] = Evaluator(compute, write, reported)

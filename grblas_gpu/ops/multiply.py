@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
-from .._operations import bind_operations
+from .._operations import bind_evaluator, bind_operations
 from ..backends.operands import (
     SPMV_RESULT,
     CsrOperand,
@@ -154,7 +154,8 @@ class _ColumnMatVec(Expression):
 
     def __init__(self, name: str, A: Matrix, u: Vector, typed: TypedSemiring, method: str,
                  matrix_first: bool) -> None:
-        super().__init__(f"{name}({typed.name})", "Vector", (A._ncols,), typed.out_type, A._be, None, (A, u))
+        super().__init__(f"{name}({typed.name})", "Vector", (A._ncols,), typed.out_type, A._be, "matvec_columns",
+                         (A, u), (typed, method, matrix_first))
         self._A, self._u, self._typed = A, u, typed
         self._method, self._matrix_first = method, matrix_first
 
@@ -204,8 +205,10 @@ class _MatVec(Expression):
 
     def __init__(self, name: str, A: Matrix, u: Vector, typed: TypedSemiring, method: str, vector_first: bool,
                  out_size: int, columns: bool = False) -> None:
-        # No closures: the methods below stand in for them.
-        super().__init__(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, None, (A, u))
+        # The methods below are its evaluator (bound for "matvec"); the fields repeat its
+        # params for them (read once per statement: attribute reads, no tuple unpacking).
+        super().__init__(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, "matvec", (A, u),
+                         (typed, method, vector_first, out_size, columns))
         self._A, self._u, self._typed = A, u, typed
         self._method, self._vector_first, self._out_size = method, vector_first, out_size
         self._columns = columns
@@ -643,23 +646,28 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
         raise DimensionMismatch(f"inner: sizes {u.size} and {v.size} differ")
     check_same_backend(u, v)
     typed = typed_semiring(op, unify(u.dtype, v.dtype))
+    return Expression(f"inner({typed.name})", "Scalar", (), typed.out_type, u._be, "inner", (u, v), (typed,))
 
-    def compute(mask: Mask | None) -> Scalar:
-        be = u._be
-        s = Scalar(typed.out_type, backend=be.name)
-        if u._full and v._full and u.size and not typed.mult.positional:  # no keys to match
-            s._hold(be.dot(typed, u._bitmap()[1], v._bitmap()[1]))  # read back when asked for
-            return s
-        ia, ib, keys = sp.intersect(be, u._entries(None), v._entries(None))
-        if not len(keys):
-            return s
-        pos = Positions(0, keys, keys, 0) if typed.mult.positional else None
-        prod = sp.apply_binary(be, typed.mult, u._vals[ia], v._vals[ib], pos)
-        s._hold(be.reduce_all(typed.monoid, be.cast(prod, typed.out_type)))  # read back when asked for
+
+def _inner(expr: Expression, mask: Mask | None) -> Scalar:
+    """An ``inner`` expression's result: ``u' v`` over its semiring."""
+    (u, v), (typed,) = expr.args, expr.params
+    be = u._be
+    s = Scalar(typed.out_type, backend=be.name)
+    if u._full and v._full and u.size and not typed.mult.positional:  # no keys to match
+        s._hold(be.dot(typed, u._bitmap()[1], v._bitmap()[1]))  # read back when asked for
         return s
+    ia, ib, keys = sp.intersect(be, u._entries(None), v._entries(None))
+    if not len(keys):
+        return s
+    pos = Positions(0, keys, keys, 0) if typed.mult.positional else None
+    prod = sp.apply_binary(be, typed.mult, u._vals[ia], v._vals[ib], pos)
+    s._hold(be.reduce_all(typed.monoid, be.cast(prod, typed.out_type)))  # read back when asked for
+    return s
 
-    return Expression(f"inner({typed.name})", "Scalar", (), typed.out_type, u._be, compute, (u, v))
 
-
+bind_evaluator("inner", _inner)
+bind_evaluator("matvec", _MatVec.compute, _MatVec.write, _MatVec.reported)
+bind_evaluator("matvec_columns", _ColumnMatVec.compute)
 bind_operations(mxm_expr=mxm_expr, mxv_expr=mxv_expr, vxm_expr=vxm_expr, transposed_mxv_expr=transposed_mxv_expr,
                 inner_expr=inner_expr)
