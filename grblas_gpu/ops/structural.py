@@ -141,7 +141,7 @@ def kronecker_expr(A: Any, B: Any, op: Any) -> Expression:
 
 def _kronecker(expr: Expression, mask: Mask | None) -> Matrix:
     """A ``kronecker`` expression's result."""
-    (A, B), (typed,), shape = expr.args, expr.params, expr.shape
+    (A, B), (typed,), (nrows, ncols) = expr.args, expr.params, expr.shape
     be = A._be
     xp = be.xp
     na, nb = A.nvals, B.nvals
@@ -152,11 +152,11 @@ def _kronecker(expr: Expression, mask: Mask | None) -> Matrix:
     i, j = ia * B.nrows + ib, ja * B.ncols + jb
     pos = Positions(i, j, i, j) if typed.positional else None
     vals = sp.apply_binary(be, typed, xp.repeat(A._vals, nb), xp.tile(B._vals, na), pos)
-    out = Matrix(typed.out_type, *shape, backend=be.name)
+    out = Matrix(typed.out_type, nrows, ncols, backend=be.name)
     order = sp.lexsort_pairs(xp, i, j)
     ks = out._keyspace([out])
     if not ks.linear:
-        ks = sp.KeySpace(xp, *shape, [i], [j])
+        ks = sp.KeySpace(xp, nrows, ncols, [i], [j])
     return out._from_entries(sp.Entries(ks.encode(i[order], j[order]), vals[order]), ks, typed.out_type)
 
 
