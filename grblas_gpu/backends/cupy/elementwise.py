@@ -22,7 +22,7 @@ _ADD_INTO_CHANGING = signatures.ADD_INTO.changing
 _ADD_CHANGES_CHANGING = signatures.ADD_CHANGES.changing
 _BINARY_CHANGING = {role: s.changing for role, s in signatures.BINARY.items()}
 _TWO_BITMAPS_CHANGING = {"union": signatures.EWISE_UNION.changing, "add": signatures.EWISE_ADD.changing}
-_UNARY, _INDEXUNARY = signatures.UNARY["main"], signatures.INDEXUNARY["main"]
+_UNARY, _INDEXUNARY, _BINARY = signatures.UNARY["main"], signatures.INDEXUNARY["main"], signatures.BINARY
 _NO_POSITIONS = (_NULL, np.int64(0)) * 4  # the positional arguments of an operator that reads none
 
 
@@ -64,15 +64,12 @@ class ElementwiseOps(CupyCore):
         out = cupy.empty(shape, dtype=op.out_type.np_type)
         n = out.size
         if op.positional:
-            first, second = signatures.BINARY[role].params[:2]  # (x or x_at, y or y_at)
-            xi, xi0, xj, xj0, yi, yi0, yj, yj0 = self._positions(pos, shape)
-            self._launch_elementwise(self._function(module, role), n, signatures.BINARY[role].pack(
-                **{first: args[0], second: args[1]}, z=out, n=np.int64(n), xi=xi, xi0=xi0, xj=xj, xj0=xj0,
-                yi=yi, yi0=yi0, yj=yj, yj0=yj0))
+            self._launch_elementwise(self._function(module, role), n,
+                                     _binary_arguments(role, *args, out, np.int64(n), self._positions(pos, shape)))
             return out
         if role in ("vs", "sv"):  # the host scalar is written at each launch, as the pointers are
             args = (args[0], scalar_word(args[1])) if role == "vs" else (scalar_word(args[0]), args[1])
-        self._launch_kept_elementwise(module, role, n, args + (out, np.int64(n)) + _NO_POSITIONS,
+        self._launch_kept_elementwise(module, role, n, _binary_arguments(role, *args, out, np.int64(n), _NO_POSITIONS),
                                       _BINARY_CHANGING[role])
         return out
 
@@ -185,6 +182,19 @@ class ElementwiseOps(CupyCore):
             x=xc, z=out, n=np.int64(xc.size), i=i_at, i0=i0, j=j_at, j0=j0,
             thunk=cast_scalar(_host_scalar(thunk), op.thunk_type)))
         return out
+
+
+def _binary_arguments(role: str, x: Any, y: Any, z: Any, n: np.int64, positions: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The arguments of entry ``role`` of a binary module by name (``vd`` reads y, ``dv`` x,
+    from a one-element device array: ``y_at``, ``x_at``), ``positions`` the operator's
+    ``xi, xi0, xj, xj0, yi, yi0, yj, yj0``."""
+    xi, xi0, xj, xj0, yi, yi0, yj, yj0 = positions
+    sig = _BINARY[role]
+    if role == "vd":
+        return sig.pack(x=x, y_at=y, z=z, n=n, xi=xi, xi0=xi0, xj=xj, xj0=xj0, yi=yi, yi0=yi0, yj=yj, yj0=yj0)
+    if role == "dv":
+        return sig.pack(x_at=x, y=y, z=z, n=n, xi=xi, xi0=xi0, xj=xj, xj0=xj0, yi=yi, yi0=yi0, yj=yj, yj0=yj0)
+    return sig.pack(x=x, y=y, z=z, n=n, xi=xi, xi0=xi0, xj=xj, xj0=xj0, yi=yi, yi0=yi0, yj=yj, yj0=yj0)
 
 
 def _host_scalar(x: Any) -> Any:

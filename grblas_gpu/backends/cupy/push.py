@@ -142,7 +142,8 @@ class PushOps(CupyCore):
         launch_kept(launches, ("push reset", monoid, size),
                     lambda: (self._function(codegen.bitmap_module(t), "reset"),
                              _bounded_blocks(size, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK),
-                    (_identity(monoid), out, present, np.int64(size)), _RESET_CHANGING)
+                    signatures.PUSH_RESET.pack(a=_identity(monoid), z=out, bits=present, n=np.int64(size)),
+                    _RESET_CHANGING)
         return out, present
 
     def _push_bitmap(self, semiring: TypedSemiring, ptr: cupy.ndarray, idx: cupy.ndarray, values: Any, bits: Any,
@@ -157,9 +158,12 @@ class PushOps(CupyCore):
         n = int(bits.shape[0])
         if not n:
             return 0
-        count, counting = self._pending_count()
-        args = (ptr, idx, values, self._flag_array(bits), self._matvec_operand(semiring, fvals, vector_first, False),
-                np.int64(n)) + tail + counting
+        count, (state, counted) = self._pending_count()
+        mask, complement, out, present = tail
+        args = signatures.PUSH_BITMAP.pack(
+            indptr=ptr, indices=idx, values=values, in_frontier=self._flag_array(bits),
+            fvals=self._matvec_operand(semiring, fvals, vector_first, False), n=np.int64(n), mask=mask,
+            complement=complement, out=out, present=present, state=state, counted=counted)
         launch_kept(launches, ("push bitmap", semiring, vector_first, int(tail[1])),
                     lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype), "bitmap"),
                              _bounded_blocks(n, _PUSH_BLOCKS_PER_SM), _BLOCK),
@@ -200,10 +204,12 @@ class PushOps(CupyCore):
         key = (cupy.cuda.runtime.getDevice(), cupy.cuda.get_current_stream().ptr, monoid.key, size)
         spare = self._clean_reports.pop(key, None)
         d_vals, d_bits = spare if spare is not None else self._push_result(monoid, size, launches)
-        count, counting = self._pending_count()
+        count, (state, counted) = self._pending_count()
         own = launches if ptr is indptr and idx is indices else None  # prepared for the matrix's own arrays
-        args = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True), flags, x, np.int64(n),
-                c_bits, c, d_bits, d_vals, _FLAGS32[consume], _identity(monoid)) + counting
+        args = signatures.PUSH_RELAX.pack(
+            indptr=ptr, indices=idx, values=self._matvec_operand(semiring, values, vector_first, True),
+            in_frontier=flags, fvals=x, n=np.int64(n), c_bits=c_bits, c=c, d_bits=d_bits, d=d_vals,
+            consume=_FLAGS32[consume], identity=_identity(monoid), state=state, counted=counted)
         launch_kept(own, ("push relax", semiring, vector_first, consume, c_bits is not None),
                     lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype),
                                             "relax"), _bounded_blocks(max(n, 1), _PUSH_BLOCKS_PER_SM), _BLOCK),
