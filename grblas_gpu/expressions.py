@@ -64,8 +64,8 @@ class Expression(InfixMethods):
     kind, shape, type and backend.  It holds no function: the executor (:class:`Updater`)
     runs it by :meth:`compute` and :meth:`write`, which dispatch on ``method`` to the
     operation's :class:`~grblas_gpu._operations.Evaluator` (bound by the operation's module
-    as it loads, :func:`~grblas_gpu._operations.bind_evaluator`).  A subclass may override the
-    methods instead (the mat-vec products, whose planner keeps its choice with them).
+    as it loads, :func:`~grblas_gpu._operations.bind_evaluator`).  A subclass only adds fields
+    (the mat-vec products keep their planner and its last choice with them).
 
     Used as a value it computes itself once, as python-graphblas's expressions do
     (``(A @ B).nvals``, ``v.reduce().get(0)``, ``v.reduce() == 3``): any public attribute it

@@ -2,7 +2,9 @@
 
 :func:`iter_kernels` yields one :class:`KernelSpec` per distinct generated
 module; its :meth:`KernelSpec.render` is the exact translation unit the CuPy
-backend compiles for that case (both go through :mod:`.codegen`).  The test
+backend compiles for that case (both go through :mod:`.codegen`).  The kinds of module
+listed, and their order, are those the kernel signatures declare
+(:data:`.signatures.KINDS`); each kind's modules come from its generator here.  The test
 suite renders them all and compiles them with ``nvcc``, so a template or
 operator snippet that does not compile is caught on a machine without a GPU.
 """

@@ -11,10 +11,12 @@ constant for the launch's lifetime: the matrix's own arrays, sizes and flags.
 A launch packed once (:class:`.launch.PreparedLaunch`) takes its constant arguments by name
 (:meth:`KernelSignature.arguments`), in the template's order, and the per-call ones at each
 launch in the order :attr:`KernelSignature.per_call_order` gives.  A launch made once per call
-(the passes of a matrix product or a transpose) takes all of them by name
-(:meth:`KernelSignature.pack`); the kernel families declared here with :func:`entries` also
-name their modules' entry points (:func:`roles`), and the kernel table of ``docs/kernels.md``
-is written from them (:func:`markdown_table`).
+(the passes of a matrix product or a transpose, the listed push, the pull by columns, the
+element-wise maps) takes all of them by name (:attr:`KernelSignature.pack`, a function made
+once per signature: no dict per launch).  :data:`KINDS` lists every kind of generated module
+with its entry points' signatures: the registry lists the modules of those kinds, the
+families of the products also name their entry points from them (:func:`roles`), and the
+kernel table of ``docs/kernels.md`` is written from them (:func:`markdown_table`).
 """
 
 from __future__ import annotations
@@ -302,8 +304,12 @@ _DOC_HEAD = """# CUDA kernel signatures
 Written by `python -m grblas_gpu.backends.cupy.signatures > docs/kernels.md` from
 `grblas_gpu/backends/cupy/signatures.py` (the parameter lists are read from the templates in
 `grblas_gpu/backends/cupy/templates/`); do not edit by hand. A kept launch is packed once and
-writes only the parameters in bold at each call; the launches of a family (the matrix
-products' passes, the transpose) give every parameter by name at each call.
+writes only the parameters in bold at each call. The rows after the kept launches list every
+other kernel of the templates by the kind of module it is generated in (`KINDS`; the kernel
+registry lists the modules of these kinds). The launches of the matrix products' passes, the
+transpose, the listed and balanced push, the pull by columns and the element-wise maps give
+every parameter by name (`pack`); the bitmap steps, segment reductions and the frontier loop
+still pass theirs by position, in the order shown.
 
 """
 
