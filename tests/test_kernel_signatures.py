@@ -116,6 +116,19 @@ BY_HAND = [
     ({"union": sig.EWISE_UNION}, "union", "x_bits x y_bits y x_default y_default z z_bits n", {}),
     ({"add_changes": sig.ADD_CHANGES}, "add_changes", "x_flags xa y_bits ya z_bits z_vals d_bits d_vals n state counted",
      {"x_bits": "x_flags", "x": "xa", "y": "ya", "z": "z_vals", "d": "d_vals"}),
+    ({"add_into": sig.ADD_INTO}, "add_into", "x_bits x y_flags ya n", {"y_bits": "y_flags", "y": "ya"}),
+    ({"add": sig.EWISE_ADD}, "add", "x_flags xa y_flags ya z z_bits n",
+     {"x_bits": "x_flags", "x": "xa", "y_bits": "y_flags", "y": "ya"}),
+    # The kept pushes (a bitmap frontier, a relax into the output, the result's reset) and the
+    # binary maps by operand form, kept per size.
+    ({"bitmap": sig.PUSH_BITMAP}, "bitmap", "ptr idx values flags xvals n mask complement out present state counted",
+     {"indptr": "ptr", "indices": "idx", "in_frontier": "flags", "fvals": "xvals"}),
+    ({"relax": sig.PUSH_RELAX}, "relax", "ptr idx values flags x n c_bits c d_bits d_vals consume identity state counted",
+     {"indptr": "ptr", "indices": "idx", "in_frontier": "flags", "fvals": "x", "d": "d_vals"}),
+    ({"reset": sig.PUSH_RESET}, "reset", "identity out present size",
+     {"a": "identity", "z": "out", "bits": "present", "n": "size"}),
+    (sig.BINARY, "vd", "xa bound out n xi xi0 xj xj0 yi yi0 yj yj0", {"x": "xa", "y_at": "bound", "z": "out"}),
+    (sig.BINARY, "dv", "bound ya out n xi xi0 xj xj0 yi yi0 yj yj0", {"x_at": "bound", "y": "ya", "z": "out"}),
 ]
 
 

@@ -50,6 +50,13 @@ def test_expressions_hold_no_functions(backend: str) -> None:
         assert not any(isinstance(f, (types.FunctionType, types.MethodType)) for f in fields), expr
 
 
+def test_an_operation_binds_one_evaluator() -> None:
+    """A method name has one evaluator: a second binding of it raises."""
+    with pytest.raises(LookupError):
+        bind_evaluator("mxm", _copy)
+    assert evaluators["mxm"].compute is not _copy
+
+
 def test_an_expression_as_a_mask(backend: str) -> None:
     """``C(A < 2) << A``: an expression given as a mask is its result's value mask."""
     A = gb.Matrix.from_coo([0, 1, 1], [1, 0, 1], [1.0, 3.0, 0.5], nrows=2, ncols=2, backend=backend)
