@@ -117,7 +117,9 @@ __device__ __forceinline__ void enqueue(const {{KERNEL}}_level& L, const bool (&
     unsigned long long at = 0ull;
     if (lane == 31) {
         at = atomicAdd(L.cout, (unsigned long long)total);
-        atomicAdd((unsigned long long*)&L.state[GB_LOOP_TOTAL], (unsigned long long)total);
+        // (the grid kernel counts its levels' lengths once a level instead: fewer atomics on the
+        // state's line, which every warp's queue add and length read reach)
+        if (MODE != GB_LOOP_IN_GRID) atomicAdd((unsigned long long*)&L.state[GB_LOOP_TOTAL], (unsigned long long)total);
         // (OVER, not STOP: the other blocks of this kernel may not have read STOP yet)
         if (!BLOCK && (long long)(at + total) > L.handover) L.state[GB_LOOP_OVER] = 1;  // read by the next kernels
     }
@@ -474,7 +476,7 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_GRID, 1) {{KERNEL}}_grid(
     L.handover = 0x7fffffffffffffffLL;  // (checked here, at each iteration's start)
     const int start = (int)(((threadIdx.x >> 5) * gridDim.x + blockIdx.x) << 5);
     const int stride = (int)(gridDim.x * blockDim.x);
-    long long ran = 0;
+    long long ran = 0, queued = 0;
     int i = base;
     while (ran < most) {
         // The thread's first queue entry is loaded with the length, before it is known to be in
@@ -484,7 +486,11 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_GRID, 1) {{KERNEL}}_grid(
         const int mine = start + (int)(threadIdx.x & 31);
         const int ahead = !(fresh && ran == 0) && mine < capacity ? __ldcg(&qin[mine]) : -1;
         const unsigned long long ahead_range = rin != nullptr && mine < capacity ? __ldcg(&rin[mine]) : 0ull;
-        const long long cin = __ldcg(&state[GB_LOOP_COUNT + i % 3]);
+        // A plain load: the SM's first warp to ask brings it to L1 and the others find it there
+        // (through L2 every warp's load would reach the one line); the barrier's acquire has
+        // dropped L1's older lines.
+        const long long cin = state[GB_LOOP_COUNT + i % 3];
+        if (lead && ran > 0) queued += cin;  // (the last iteration's new rows)
         if (cin <= low || cin > high) break;  // (every block reads the same length: they stop alike)
         if (lead) state[GB_LOOP_COUNT + (i + 2) % 3] = 0;  // read at the last iteration, written at the next
         L.qin = qin;
@@ -502,6 +508,8 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_GRID, 1) {{KERNEL}}_grid(
         ++i;
     }
     if (lead) {
+        if (ran == most && ran > 0) queued += state[GB_LOOP_COUNT + i % 3];  // (not read above)
+        state[GB_LOOP_TOTAL] += queued;
         state[GB_LOOP_COUNT + (i + 1) % 3] = 0;
         state[GB_LOOP_BASE] = i % 6;
         state[GB_LOOP_RAN] = ran;
