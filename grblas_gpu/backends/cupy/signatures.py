@@ -239,8 +239,9 @@ BITMAP = {"allowed": MASK_ALLOWED, "reset": PUSH_RESET, "set_where": SET_WHERE,
           **entries("bitmap.cu", "select", "select_scalar", "fill", "scatter")}
 # Segment reductions (a group per segment) and the strided reduction of all values.
 SEGMENT_REDUCE = entries("segment_reduce.cu", "main", "strided")
-# The frontier loop's kernel: one level a launch (``step``) or the whole loop in one block.
-LOOP = entries("loop_push.cu", "step", "block")
+# The frontier loop's kernel: one level a launch (``step``), levels in one block, or levels
+# over the whole GPU in one cooperative launch (``grid``).
+LOOP = entries("loop_push.cu", "step", "block", "grid")
 
 KINDS: dict[str, tuple[dict[str, KernelSignature], ...]] = {
     "count": ({"main": COUNT_TRUE, "sum": SUM_QUEUED},),
