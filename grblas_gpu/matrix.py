@@ -373,15 +373,6 @@ class Matrix(Collection):
             return int(totals[k])
         return int(totals[held] + (k - held) * (totals[held] - totals[held - 1]))  # the rest are no longer
 
-    def _values_as(self, t: DataType) -> Any:
-        """The stored values cast to ``t`` for the pull, kept as a derived form on the GPU: a
-        loop of products casts them once.  The CPU pull casts a block of rows at a time (no
-        full-size copy), so there they come as they are."""
-        vals = self._vals
-        if vals.dtype == t.np_type or self._be.name == "numpy":  # (most often: no cast, no key to hash)
-            return vals
-        return self._memo(("values", t), lambda: self._be.cast(vals, t))
-
     def _row_ranges(self, rows: Any) -> tuple[Any, Any]:
         """(start, count) of the stored entries of each of ``rows``."""
         if self._ptr is not None:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ...operators.base import TypedSemiring
 from .columns_codegen import COLUMN_ITEMS, columns_module
+from .core import values_type
 
 __all__ = ["spmv_columns"]
 
@@ -49,8 +50,9 @@ def spmv_columns(be: Any, semiring: TypedSemiring, indptr: Any, indices: Any, va
     if nnz == 0 or nrows <= 0:
         return out, present
     vector_first = not matrix_first
-    fn = be._function(columns_module(semiring, idx.dtype, bool(matrix_first), ptr.dtype))
-    args = (ptr, idx, be._matvec_operand(semiring, values, vector_first, True),
+    a = be._stored_values(semiring, values, vector_first)  # (cast as the kernel reads them)
+    fn = be._function(columns_module(semiring, idx.dtype, bool(matrix_first), ptr.dtype, values_type(a)))
+    args = (ptr, idx, a,
             be._matvec_operand(semiring, x, vector_first, False), be._flag_array(x_present),
             np.int64(nrows), np.int64(nnz), be._flag_array(col_mask), np.int32(bool(complement)), out, present)
     fn((_grid(nnz, _sm_count(cupy.cuda.runtime.getDevice())),), (_BLOCK,), args)
