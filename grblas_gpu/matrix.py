@@ -283,7 +283,7 @@ class Matrix(Collection):
     # ---------------------------------------------------------------- memory
     def memory_usage(self) -> dict[str, Any]:
         """Bytes this Matrix holds: ``at_rest`` (its CSR, or hypersparse row list),
-        ``derived`` (the transpose, cast values, plans, row lengths now kept: built on need,
+        ``derived`` (the transpose, plans, row lengths now kept: built on need,
         dropped by :meth:`free_derived`), and ``shared``: whether the at-rest arrays are also
         held by the caller (given to :meth:`from_csr` or handed out by an export)."""
         st = self._store
@@ -296,7 +296,7 @@ class Matrix(Collection):
         return st.nbytes_at_rest() + st.nbytes_derived()
 
     def free_derived(self) -> None:
-        """Drop every derived form (the transpose, cast values, plans, row lengths); each is
+        """Drop every derived form (the transpose, plans, row lengths); each is
         built again when next needed.  The entries are untouched."""
         self._store.drop_derived()
 
