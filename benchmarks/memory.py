@@ -27,6 +27,10 @@ With ``--trace`` (GPU) each algorithm's allocations of at least 1% of the CSR ar
 grouped by where they were made (the innermost frames in the package and in the algorithm):
 how many, the largest and their total, and which made the peak.
 
+``--algorithms`` runs some of them only (``--algorithms pagerank,pagerank_weighted``), and
+``--gpu-build SCALE`` draws the symmetric graph on the GPU from that scale (NumPy takes
+minutes to draw kron 26's 2 G edges; a GPU build takes seconds).
+
 The run stops after the first scale where building, loading, BFS, SSSP or PageRank fails
 (the error is reported) and names the largest scale that ran BFS, SSSP and PageRank.
 Results go to ``memory.json`` and ``memory.md`` in ``--out`` (``memory-TAG.*`` with ``--tag``),
@@ -55,6 +59,8 @@ from .timing import PeakMemory, device_sync
 
 ALGORITHMS = ("bfs_levels", "sssp", "pagerank", "pagerank_weighted", "connected_components")
 REQUIRED = ("bfs_levels", "sssp", "pagerank")
+SELECTED: tuple[str, ...] = ALGORITHMS
+"""The algorithms run (``--algorithms``): the others are left out of the warm-up and the rows."""
 GIB = 1 << 30
 
 
@@ -168,12 +174,14 @@ def _release(gpu: bool) -> None:
 
 
 def _runs(A: Any, source: int, pr_iters: int) -> dict[str, Callable[[], Any]]:
+    """The calls of the :data:`SELECTED` algorithms on ``A``."""
     import grblas_gpu.algorithms as alg
 
-    return {"bfs_levels": lambda: alg.bfs_levels(A, source), "sssp": lambda: alg.sssp(A, source),
+    runs = {"bfs_levels": lambda: alg.bfs_levels(A, source), "sssp": lambda: alg.sssp(A, source),
             "pagerank": lambda: alg.pagerank(A, tol=0, max_iter=pr_iters, weight=False),
             "pagerank_weighted": lambda: alg.pagerank(A, tol=0, max_iter=pr_iters),
             "connected_components": lambda: alg.connected_components(A)}
+    return {name: fn for name, fn in runs.items() if name in SELECTED}
 
 
 def _error_text(exc: BaseException) -> str:
@@ -291,9 +299,9 @@ def _repeated(A: Any, fn: Callable[[], Any], repeat: int) -> dict:
 
 
 def ran_required(row: dict) -> bool:
-    """True when BFS, SSSP and PageRank all ran at this scale."""
+    """True when BFS, SSSP and PageRank (those of them selected) all ran at this scale."""
     done = {a["algorithm"] for a in row.get("algorithms", []) if "error" not in a}
-    return "error" not in row and set(REQUIRED) <= done
+    return "error" not in row and set(REQUIRED) & set(SELECTED) <= done
 
 
 def run(scales: list[int], backend: str, pr_iters: int, symmetric: bool = False,
@@ -403,7 +411,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=0, help="median seconds of N more runs, fresh and kept")
     p.add_argument("--trace", action="store_true", help="GPU: group each algorithm's large allocations by call site")
     p.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    p.add_argument("--algorithms", default=",".join(ALGORITHMS),
+                   help=f"comma-separated, of {', '.join(ALGORITHMS)} (default: all)")
+    p.add_argument("--gpu-build", type=int, default=None, metavar="SCALE",
+                   help=f"draw the symmetric graphs on the GPU from this scale (default {graphs.GPU_BUILD_SCALE})")
     a = p.parse_args(argv)
+    global SELECTED
+    SELECTED = tuple(name for name in a.algorithms.split(",") if name)
+    unknown = set(SELECTED) - set(ALGORITHMS)
+    if unknown:
+        p.error(f"unknown algorithms: {', '.join(sorted(unknown))}")
+    if a.gpu_build is not None:
+        graphs.GPU_BUILD_SCALE = a.gpu_build
     if a.backend is None:
         import grblas_gpu as gb
 
