@@ -7,6 +7,8 @@ its at-rest bytes and its working memory, traced on the CPU and pooled on the GP
 from __future__ import annotations
 
 import gc
+import shutil
+import subprocess
 import tracemalloc
 from collections.abc import Iterator
 from typing import Any
@@ -254,3 +256,28 @@ def test_pagerank_fp64_of_fp32_memory_gpu() -> None:
     assert A.nbytes <= 1.1 * csr, A.memory_usage()
     assert peak[0] <= 1.5 * csr, f"peak {peak[0] / csr:.2f}x the CSR beyond the matrix"
     assert A.memory_usage()["derived"] < 0.25 * A.nvals * 8
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc (the CUDA compiler) is not on PATH")
+def test_mixed_type_kernels_compile_with_nvcc(tmp_path: Any) -> None:
+    """The matrix-vector kernels made for values stored in another type than the product reads
+    (the kernel registry lists same-type ones): pull by rows (both schedules), push, pull by
+    columns and the frontier loop, for float, integer and BOOL values, compile with nvcc."""
+    from grblas_gpu.backends.cupy import codegen, columns_codegen, loop_codegen
+
+    modules = {}
+    for sr, stored in ((semiring.plus_times[gb.FP64], gb.FP32), (semiring.plus_times[gb.FP64], gb.BOOL),
+                       (semiring.plus_times[gb.INT64], gb.FP64), (semiring.min_plus[gb.FP64], gb.INT32)):
+        made = [codegen.spmv_module(sr, "int32", False, "vector", "int64", stored),
+                codegen.spmspv_module(sr, "int32", False, "int32", stored),
+                columns_codegen.columns_module(sr, "int32", False, "int32", stored)]
+        if codegen.merge_schedule_applies(sr):
+            made.append(codegen.spmv_module(sr, "int32", False, "merge", "int64", stored))
+        if loop_codegen.loop_supported(sr, False, False):
+            made.append(loop_codegen.loop_module(sr, "int32", False, "int32", stored))
+        modules.update((m.digest, m) for m in made)
+    unit = tmp_path / "mixed.cu"
+    unit.write_text(codegen.preamble() + "\n" + "\n".join(m.body for m in modules.values()))
+    done = subprocess.run(["nvcc", "-arch=sm_90", "-std=c++17", "-w", "-ptx", str(unit), "-o", str(tmp_path / "m.ptx")],
+                          check=False, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
