@@ -283,7 +283,7 @@ class Matrix(Collection):
     # ---------------------------------------------------------------- memory
     def memory_usage(self) -> dict[str, Any]:
         """Bytes this Matrix holds: ``at_rest`` (its CSR, or hypersparse row list),
-        ``derived`` (the transpose, cast values, plans, row lengths now kept: built on need,
+        ``derived`` (the transpose, plans, row lengths now kept: built on need,
         dropped by :meth:`free_derived`), and ``shared``: whether the at-rest arrays are also
         held by the caller (given to :meth:`from_csr` or handed out by an export)."""
         st = self._store
@@ -296,7 +296,7 @@ class Matrix(Collection):
         return st.nbytes_at_rest() + st.nbytes_derived()
 
     def free_derived(self) -> None:
-        """Drop every derived form (the transpose, cast values, plans, row lengths); each is
+        """Drop every derived form (the transpose, plans, row lengths); each is
         built again when next needed.  The entries are untouched."""
         self._store.drop_derived()
 
@@ -372,15 +372,6 @@ class Matrix(Collection):
         if k <= held:
             return int(totals[k])
         return int(totals[held] + (k - held) * (totals[held] - totals[held - 1]))  # the rest are no longer
-
-    def _values_as(self, t: DataType) -> Any:
-        """The stored values cast to ``t`` for the pull, kept as a derived form on the GPU: a
-        loop of products casts them once.  The CPU pull casts a block of rows at a time (no
-        full-size copy), so there they come as they are."""
-        vals = self._vals
-        if vals.dtype == t.np_type or self._be.name == "numpy":  # (most often: no cast, no key to hash)
-            return vals
-        return self._memo(("values", t), lambda: self._be.cast(vals, t))
 
     def _row_ranges(self, rows: Any) -> tuple[Any, Any]:
         """(start, count) of the stored entries of each of ``rows``."""

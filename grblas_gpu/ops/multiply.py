@@ -383,22 +383,21 @@ def _queue_weight(M: Matrix, D: Vector, u_count: int, edge_share: float) -> None
 
 def _pull_operands(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool) -> tuple[CsrOperand, VectorOperand]:
     """(the matrix, the vector) as the pull kernel reads them."""
-    x_type, a_type = _pull_types(sr, vector_first)
+    x_type = _pull_types(sr, vector_first)[0]
     if x_type is not None:
         x, present = u._dense(x_type)
     else:  # the product ignores the vector's values: no cast
         present = None if u._full else u._bitmap()[0]
         x = u._bitmap()[1]
-    # The values cast to the product's type, cached on M; uncast when the product ignores them.
-    # The record is kept with them (made once: a frozen record costs more than its lookup).
-    a = M._memo(("pull operand", a_type), lambda: CsrOperand(
-        M._indptr, M._indices, M._values_as(a_type) if a_type is not None else M._vals, M.nrows, M.ncols))
-    return a, VectorOperand(x, present)
+    # The values as stored: the kernels cast each one they read to the product's type, so no
+    # cast copy of them is made or kept with M.
+    return _stored_operand(M), VectorOperand(x, present)
 
 
 def _stored_operand(M: Matrix) -> CsrOperand:
-    """M's CSR with its values as stored (the record kept with M's derived forms: the pushes
-    cast the values they read themselves, and the pull that ignores them shares it)."""
+    """M's CSR with its values as stored (the record kept with M's derived forms; the kernels
+    cast the values they read themselves, a value at a time on the GPU, a block of rows at a
+    time on the CPU)."""
     return M._memo(("pull operand", None), lambda: CsrOperand(M._indptr, M._indices, M._vals, M.nrows, M.ncols))
 
 

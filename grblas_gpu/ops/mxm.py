@@ -282,10 +282,10 @@ def _kernel_values(sr: TypedSemiring, A: Matrix, B: Matrix, dot: bool) -> tuple[
 
 
 def _values_in(M: Matrix, t: Any) -> Any:
-    """M's values of type ``t``: the cast kept on the Matrix where the backend keeps one (the
-    CPU's pull casts per block of rows, so there the cast is made here, for this product)."""
-    vals = M._values_as(t)
-    return vals if vals.dtype == t.np_type else M._be.cast(vals, t)
+    """M's values of type ``t``: as stored where they are of it, else cast for this product
+    alone (transient, one value of ``t`` per entry, dropped with the product's operands;
+    nothing is kept with M)."""
+    return M._be.cast(M._vals, t)
 
 
 def _as_values(M: Matrix, vals: Any, t: Any) -> Any:

@@ -38,6 +38,7 @@ import numpy as np
 from cupy.cuda import driver
 
 from ...operators import TypedSemiring
+from .core import values_type
 from .launch import CHANGES, PreparedLaunch
 from .loop_codegen import GRID_THREADS, block_threads, loop_module
 
@@ -109,7 +110,8 @@ class FrontierLoop:
         n = int(ptr.size) - 1
         t = semiring.monoid.type.np_type
         self.size, self.claim = n, claim
-        module = loop_module(semiring, idx.dtype, vector_first, ptr.dtype)
+        values = be._stored_values(semiring, values, vector_first)  # (cast as the kernel reads them)
+        module = loop_module(semiring, idx.dtype, vector_first, ptr.dtype, values_type(values))
         self._fn = be._function(module, "step")
         self.c = cupy.empty(n, t)
         self.c_bits = cupy.empty(n, np.bool_) if claim else None
@@ -124,7 +126,6 @@ class FrontierLoop:
         self._stream = cupy.cuda.Stream(non_blocking=True)
         device = cupy.cuda.Device()
         self._blocks = int(device.attributes["MultiProcessorCount"]) * BLOCKS_PER_SM
-        values = be._matvec_operand(semiring, values, vector_first, True)
         self._args = (ptr, idx, values, self.c_bits, self.c, self._queues[0], self._queues[1], self._first_rows,
                       self._first, self._stamp, self._state)
         # The block kernel: C and the first frontier are the caller's arrays, given at each run.

@@ -18,6 +18,7 @@ import numpy as np
 
 from ...operators.base import TypedSemiring
 from .columns_codegen import COLUMN_ITEMS, columns_module
+from .core import values_type
 from .signatures import COLUMNS
 
 __all__ = ["spmv_columns"]
@@ -51,8 +52,9 @@ def spmv_columns(be: Any, semiring: TypedSemiring, indptr: Any, indices: Any, va
     if nnz == 0 or nrows <= 0:
         return out, present
     vector_first = not matrix_first
-    fn = be._function(columns_module(semiring, idx.dtype, bool(matrix_first), ptr.dtype))
-    args = _COLUMNS.pack(indptr=ptr, indices=idx, values=be._matvec_operand(semiring, values, vector_first, True),
+    a = be._stored_values(semiring, values, vector_first)  # (cast as the kernel reads them)
+    fn = be._function(columns_module(semiring, idx.dtype, bool(matrix_first), ptr.dtype, values_type(a)))
+    args = _COLUMNS.pack(indptr=ptr, indices=idx, values=a,
                          x=be._matvec_operand(semiring, x, vector_first, False), x_present=be._flag_array(x_present),
                          nrows=np.int64(nrows), nnz=np.int64(nnz), mask=be._flag_array(col_mask),
                          complement=np.int32(bool(complement)), out=out, present=present)

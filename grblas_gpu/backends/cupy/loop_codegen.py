@@ -34,17 +34,19 @@ def block_threads(semiring: TypedSemiring) -> int:
     return CLAIM_BLOCK_THREADS if semiring.monoid.is_any else RELAX_BLOCK_THREADS
 
 
-def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, ptr_type: Any = None) -> KernelModule:
+def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, ptr_type: Any = None,
+                values_type: DataType | None = None) -> KernelModule:
     """The frontier loop's kernels for ``semiring``: entries ``step(indptr, indices, values,
     c_bits, c, q0, q1, first_rows, first, stamp, state, j)``, one iteration of the loop over the
     whole device, ``block(...)`` (the same but ``j``), iterations in one block while the
     frontier is small (see the template), in a block of :func:`block_threads`, and
     ``grid(..., state, barrier, r0, r1, capacity, host_state)``, iterations over the whole device in one
     cooperative launch of blocks of at most :data:`GRID_THREADS`.
-    Column indices of ``index_type``, row pointers of ``ptr_type`` (default: the same)."""
+    Column indices of ``index_type``, row pointers of ``ptr_type`` (default: the same), values
+    of ``values_type`` (default: the type the product reads them in, each converted as read)."""
     kernels, ops, tag, vf = codegen._matvec_parts(semiring, index_type, ptr_type, vector_first, "loop_push.cu",
                                                   {"BLOCK_THREADS": str(block_threads(semiring)),
-                                                   "GRID_THREADS": str(GRID_THREADS)})
+                                                   "GRID_THREADS": str(GRID_THREADS)}, values_type)
     return codegen._module("loop", f"frontier loop {semiring.name} {semiring.key} {tag} vector_first={vf}",
                            f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"step": "_step", "block": "_block", "grid": "_grid"})
 

@@ -24,7 +24,7 @@ from .common import (
     _group_size,
     _map_out_of_memory,
 )
-from .core import CupyCore
+from .core import CupyCore, values_type
 from .counts import DeviceCount
 from .launch import launch_kept
 
@@ -101,13 +101,13 @@ class PushOps(CupyCore):
         """:meth:`spmspv` with the records' fields as arguments (``dense``: a bitmap frontier)."""
         ptr, idx = self._csr_arrays(indptr, indices)
         out, present = self._push_result(semiring.monoid, size, launches)
-        head = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True))
+        head = (ptr, idx, self._stored_values(semiring, values, vector_first))  # (cast as the kernel reads them)
         tail = (self._flag_array(mask), _FLAGS32[bool(complement)], out, present)
         if dense:
             own = launches if ptr is indptr and idx is indices else None  # prepared for the matrix's own arrays
             count = self._push_bitmap(semiring, ptr, idx, head[2], frontier, fvals, bool(vector_first), tail, own)
             return out, present, count
-        module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype)
+        module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype, values_type(head[2]))
         nfront = int(frontier.shape[0])
         if nfront == 0:
             return out, present, 0
@@ -164,9 +164,10 @@ class PushOps(CupyCore):
             indptr=ptr, indices=idx, values=values, in_frontier=self._flag_array(bits),
             fvals=self._matvec_operand(semiring, fvals, vector_first, False), n=np.int64(n), mask=mask,
             complement=complement, out=out, present=present, state=state, counted=counted)
-        launch_kept(launches, ("push bitmap", semiring, vector_first, int(tail[1])),
-                    lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype), "bitmap"),
-                             _bounded_blocks(n, _PUSH_BLOCKS_PER_SM), _BLOCK),
+        stored = values_type(values)
+        launch_kept(launches, ("push bitmap", semiring, vector_first, int(tail[1]), stored),
+                    lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype, stored),
+                                            "bitmap"), _bounded_blocks(n, _PUSH_BLOCKS_PER_SM), _BLOCK),
                     args, _PUSH_BITMAP_CHANGING)
         return count
 
@@ -206,12 +207,13 @@ class PushOps(CupyCore):
         d_vals, d_bits = spare if spare is not None else self._push_result(monoid, size, launches)
         count, (state, counted) = self._pending_count()
         own = launches if ptr is indptr and idx is indices else None  # prepared for the matrix's own arrays
+        a = self._stored_values(semiring, values, vector_first)  # (cast as the kernel reads them)
+        stored = values_type(a)
         args = signatures.PUSH_RELAX.pack(
-            indptr=ptr, indices=idx, values=self._matvec_operand(semiring, values, vector_first, True),
-            in_frontier=flags, fvals=x, n=np.int64(n), c_bits=c_bits, c=c, d_bits=d_bits, d=d_vals,
+            indptr=ptr, indices=idx, values=a, in_frontier=flags, fvals=x, n=np.int64(n), c_bits=c_bits, c=c, d_bits=d_bits, d=d_vals,
             consume=_FLAGS32[consume], identity=_identity(monoid), state=state, counted=counted)
-        launch_kept(own, ("push relax", semiring, vector_first, consume, c_bits is not None),
-                    lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype),
+        launch_kept(own, ("push relax", semiring, vector_first, consume, c_bits is not None, stored),
+                    lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype, stored),
                                             "relax"), _bounded_blocks(max(n, 1), _PUSH_BLOCKS_PER_SM), _BLOCK),
                     args, _RELAX_CHANGING)
         if consume:
@@ -235,11 +237,12 @@ class PushOps(CupyCore):
         d_vals, d_bits = cupy.empty(size, semiring.out_type.np_type), cupy.zeros(size, np.bool_)
         if n == 0:
             return d_bits, d_vals, None
-        module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype)
+        a = self._stored_values(semiring, values, vector_first)  # (cast as the kernel reads them)
+        module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype, values_type(a))
         rows = _contiguous(cupy.asarray(rows, dtype=np.int64))
         ends = self._row_ends(module, ptr, rows)
         self._launch_changing(module, "balanced_claim", _balanced_blocks(idx.size), _BLOCK, _BALANCED_CLAIM.pack(
-            indptr=ptr, indices=idx, values=self._matvec_operand(semiring, values, vector_first, True),
+            indptr=ptr, indices=idx, values=a,
             frontier=rows, fvals=self._matvec_operand(semiring, fvals, vector_first, False), nfront=np.int64(n),
             ends=ends, c_bits=c_bits, c=c, d_bits=d_bits, d=d_vals))
         return d_bits, d_vals, None

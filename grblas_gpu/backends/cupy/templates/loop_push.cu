@@ -56,7 +56,7 @@
 struct {{KERNEL}}_level {
     const {{PTR_T}}* indptr;
     const {{INDEX_T}}* indices;
-    const {{A}}* values;
+    const {{AV}}* values;
     bool* c_bits;
     {{T}}* c;
     const int* qin;        // the frontier (global memory), unless fresh or held
@@ -85,7 +85,7 @@ typedef {{T}} T;
 typedef {{PTR_T}} P;
 
 __device__ __forceinline__ T product(const {{KERNEL}}_level& L, long long k, {{XV}} xk, long long p, long long r) {
-    const {{A}} a = {{READS_A}} ? L.values[p] : ({{A}})0;  // values may be null when unread
+    const {{A}} a = {{READS_A}} ? a_load::call(L.values[p]) : ({{A}})0;  // values may be null when unread
     return {{PRODUCT}};
 }
 
@@ -328,7 +328,7 @@ __device__ __forceinline__ void grid_barrier(unsigned* counter) {
 
 extern "C" __global__ void {{KERNEL}}_step(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
+        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
         const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
         int j) {
     const int i = j + (int)state[GB_LOOP_BASE];
@@ -376,7 +376,7 @@ extern "C" __global__ void {{KERNEL}}_step(
 
 extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
+        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
         const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
         const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long size,
         volatile long long* host_state) {
@@ -449,7 +449,7 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
 // frontier of a few hundred rows is spread over as many SMs, not the first blocks' warps).
 extern "C" __global__ void __launch_bounds__(GB_LOOP_GRID, 1) {{KERNEL}}_grid(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
+        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
         const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
         unsigned* barrier, unsigned long long* r0, unsigned long long* r1, int capacity,
         volatile long long* host_state) {
