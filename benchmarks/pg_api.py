@@ -90,9 +90,11 @@ def _missing(name):
     return call
 
 
-# python-graphblas's internal helpers (graphblas.core.utils): placeholders that raise when called.
+# python-graphblas's helpers (graphblas.core.utils): grblas_gpu.core.utils's names, the others
+# placeholders that raise when called.
+_ours = importlib.import_module("grblas_gpu.core.utils")
 utils = type(sys)("graphblas.core.utils")
-utils.__getattr__ = _missing
+utils.__getattr__ = lambda name: getattr(_ours, name) if hasattr(_ours, name) else _missing(name)
 sys.modules["graphblas.core.utils"] = utils
 for _n in ("BinaryOp", "Monoid", "Semiring", "UnaryOp", "IndexUnaryOp", "SelectOp",
            "TypedBuiltinBinaryOp", "TypedBuiltinMonoid", "TypedBuiltinSemiring",
