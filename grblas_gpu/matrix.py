@@ -22,7 +22,7 @@ from ._compat_methods import (
     scalar_dup_op,
 )
 from ._infix_methods import InfixMethods
-from ._operations import bind_result_type, operations
+from ._operations import bind_evaluator, bind_result_type, operations
 from ._transposed import TransposedView
 from .backends import get_backend
 from .collection import Collection
@@ -742,7 +742,7 @@ class TransposedMatrix(TransposedView, InfixMethods, CompatMethods):
 
     def _as_expression(self) -> Expression:
         p = self.parent
-        return Expression("transpose", "Matrix", self.shape, p.dtype, p._be, lambda mask: p._transposed(), (p,))
+        return Expression("transpose", "Matrix", self.shape, p.dtype, p._be, "transpose", (p,))
 
     def __getitem__(self, key: Any) -> Expression:
         expr = self.parent._transposed()[key]
@@ -831,3 +831,11 @@ def _is_element(key: Any) -> bool:
 
 __all__ = ["Matrix", "TransposedMatrix", "as_matrix"]
 bind_result_type(Matrix)
+
+
+def _transpose(expr: Expression, mask: Any) -> Matrix:
+    """A ``transpose`` expression's result: its Matrix's transpose (built and kept with it)."""
+    return expr.args[0]._transposed()  # type: ignore[no-any-return]
+
+
+bind_evaluator("transpose", _transpose)
