@@ -395,10 +395,15 @@ class Monoid(_Polymorphic):
     terminal_of: Callable[[DataType], Any] | None = None
     ufunc_of: Callable[[DataType], Any] | None = None
     is_any: bool = False
+    domain_of: Callable[[DataType], DataType] | None = None
+    """The type the monoid computes in for a type asked for (the logical monoids: BOOL for
+    every type, as python-graphblas's ``monoid.land[INT64]`` is ``monoid.land[BOOL]``)."""
     kind = "monoid"
 
     def _build(self, t: DataType) -> TypedMonoid:
         assert self.binop is not None and self.identity_of is not None
+        if self.domain_of is not None and self.domain_of(t) != t:
+            return self[self.domain_of(t)]
         op = self.binop[t]
         if op.x_type != op.out_type or op.y_type != op.out_type:
             # A monoid needs T x T -> T; fall back to the operator's own domain.
@@ -428,6 +433,8 @@ class Semiring(_Polymorphic):
         if t.is_bool and self.mult.name == "pair" and self.monoid.name in ("plus", "times"):
             # Counting over BOOL counts in INT64, as python-graphblas's plus_pair[BOOL] does.
             t = lookup_dtype("INT64")
+        if self.monoid.domain_of is not None:  # lor_land[INT64] is lor_land[BOOL], as there
+            t = self.monoid.domain_of(t)
         mult = self.mult[t]
         return TypedSemiring(self.name, self.monoid[mult.out_type], mult)
 
