@@ -281,6 +281,41 @@ def _graph(client: Any, scale: int, seed: int) -> Any:
     return gd.DistMatrix._make(Layout(ctx, offs), gb.FP32, blocks, f"kron{scale}-sym", ncols=n, symmetric=True)
 
 
+def _set_forms(edge_rule: bool, gather_push: bool | None) -> None:
+    from grblas_gpu.dask import objects
+
+    objects.EDGE_RULE, objects.GATHER_PUSH = edge_rule, gather_push
+
+
+def _vertex_rule(client: Any, A: Any, source: int, repeat: int) -> dict[str, float]:
+    """BFS and SSSP with each product's form chosen by the frontier's share of vertices alone
+    (a sparse frontier pushed from the workers' rows, a dense one gathered and pulled), as
+    before the edge rule and the gathered push."""
+    from grblas_gpu.algorithms import bfs_levels, sssp
+
+    client.run(_set_forms, False, False)
+    try:
+        bfs_levels(A, source)
+        out = {"bfs_s": _median(lambda: bfs_levels(A, source), repeat), "sssp_s": _median(lambda: sssp(A, source), repeat)}
+    finally:
+        client.run(_set_forms, True, None)
+    print(f"       forms by the share of vertices alone: BFS {out['bfs_s'] * 1e3:.1f} ms | SSSP {out['sssp_s'] * 1e3:.1f} ms",
+          flush=True)
+    return out
+
+
+def _print_profile(prof: dict[str, Any]) -> None:
+    for alg, p in prof.items():
+        for k, phases in enumerate(p["phases"]):
+            line = ", ".join(f"{name} {v['count']}x {v['s'] * 1e3:.2f} ms" for name, v in phases.items())
+            print(f"       profile {alg} (call {p['call_s'] * 1e3:.1f} ms, synchronized per phase) worker {k}: {line}",
+                  flush=True)
+        if alg == "bfs":
+            seq = " ".join(f"{name}:{ms:.2f}" + (f"[{size}]" if size is not None else "")
+                           for name, ms, size in p["sequence"][0])
+            print(f"       bfs phases on worker 0, in order (ms): {seq}", flush=True)
+
+
 def _median(fn: Any, repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -323,6 +358,14 @@ def run_config(scale: int, workers: int, gpu: bool, args: argparse.Namespace) ->
         sssp(A, source)
         rec["sssp_s"] = _median(lambda: sssp(A, source), args.repeat)
         mem["sssp"] = _stage_memory(client, A)
+        if workers > 1 and getattr(args, "forms", False):
+            rec["vertex_rule"] = _vertex_rule(client, A, source, args.repeat)
+        if workers > 1 and getattr(args, "profile", False):
+            from benchmarks.dask_profile import profile_call
+
+            rec["profile"] = {"bfs": profile_call(client, lambda: bfs_levels(A, source)),
+                              "sssp": profile_call(client, lambda: sssp(A, source))}
+            _print_profile(rec["profile"])
         if scale in args.compare:  # the results kept, to compare with another worker count's
             rec["compare"] = _compare(A, source, scale, workers, args.iters)
         if scale in args.check:  # the results checked by their invariants
@@ -424,6 +467,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
     p.add_argument("--check", default="", help='scales whose BFS and PageRank are checked by their invariants ("28,27")')
     p.add_argument("--compare", default="",
                    help='scales whose BFS levels and PageRank are compared across worker counts ("26")')
+    p.add_argument("--profile", action="store_true",
+                   help="time the phases of one BFS and one SSSP call on each worker (benchmarks.dask_profile)")
+    p.add_argument("--forms", action="store_true",
+                   help="also time BFS and SSSP with the products' form chosen by the frontier's share of vertices alone")
     p.add_argument("--out", default=str(RESULTS))
     args = p.parse_args(argv)
     args.check = {int(x) for x in args.check.replace(" ", "").split(",") if x}

@@ -16,7 +16,9 @@
 #
 # CHECK: scales whose BFS and PageRank are checked by their invariants; COMPARE: scales whose
 # results are compared across worker counts. CLIENT_DRIVEN=1 also times the algorithms driven
-# statement by statement from the client. WHEELS=DIR installs Dask (and its few dependencies a
+# statement by statement from the client; PROFILE=1 times the phases of one BFS and one SSSP
+# call on each worker (more than one); FORMS=1 also times BFS and SSSP with the products' form
+# chosen by the frontier's share of vertices alone. WHEELS=DIR installs Dask (and its few dependencies a
 # CUDA image may lack) from wheels in DIR first, for a host without a package index.
 set -euo pipefail
 out=${1:-benchmarks/results}
@@ -35,6 +37,7 @@ bench() {  # bench STUDY SPEC [LIMIT]
     if [ "$1" = weak ]; then weak=$2; else strong=$2; fi
     timeout "${3:-100000}" python3 -m benchmarks.dask --strong "$strong" --weak "$weak" --iters "${ITERS:-20}" \
         --repeat "${REPEAT:-3}" --check "${CHECK:-}" --compare "${COMPARE:-}" ${CLIENT_DRIVEN:+--client-driven} \
+        ${PROFILE:+--profile} ${FORMS:+--forms} \
         --out "$out/dask.json" 2>&1 | grep -v "^20[0-9][0-9]-.* - distributed\." | tee -a "$out/dask.log" || status=1
 }
 tests() {

@@ -4,6 +4,7 @@ sparse, bitmap, empty) and byte layout (BOOL, INT32, FP64) arrives as sent."""
 
 from __future__ import annotations
 
+import itertools
 import socket
 import threading
 from collections.abc import Callable, Sequence
@@ -228,3 +229,44 @@ def test_allgather_scalar_with_and_without_the_identity(transport: str, identity
             assert got.is_empty == (not present)
             if present:
                 assert got.value == sum(present)
+
+
+@pytest.mark.parametrize("transport", ["threads", "sockets"])
+@pytest.mark.parametrize("dtype", ["BOOL", "INT64", "FP64", "UINT64"])
+def test_allgather_of_pieces_with_one_value(dtype: str, transport: str) -> None:
+    """Pieces whose entries share one value travel as presence bits and the value: a BFS
+    frontier's level, as a bitmap or a list, next to pieces that are not of one value
+    (among them -0.0 beside 0.0, equal but not the same bits) and small ones sent as they are."""
+    rng = np.random.default_rng(4)
+    t = gb.lookup_dtype(dtype)
+    offsets = [0, 1000, 2000, 3000, 3010, 4000]
+    one = {"BOOL": True, "INT64": 7, "FP64": -2.5, "UINT64": 2**64 - 3}[dtype]
+    blocks = []
+    for k, (a, b) in enumerate(itertools.pairwise(offsets)):
+        idx = np.flatnonzero(rng.random(b - a) < (0.7, 0.2, 0.5, 1.0, 0.01)[k])
+        vals = np.full(len(idx), one, dtype=t.np_type)
+        if k == 2 and dtype != "BOOL":  # differs in one entry only
+            vals[len(vals) // 2] = -0.0 if dtype == "FP64" and one == 0 else 0
+        v = gb.Vector.from_coo(idx, vals, size=b - a, dtype=t, backend="numpy")
+        if k == 0:
+            v._bitmap()
+        blocks.append(v)
+    if dtype == "FP64":  # one value of 0.0 beside a -0.0: not one value
+        blocks[1] = gb.Vector.from_coo([0, 5, 9], np.array([0.0, -0.0, 0.0]), size=1000, backend="numpy")
+    want = join(blocks, offsets)
+    sent: list[Any] = []
+    one_valued = Exchange._one_valued
+
+    def spy(self: Any, *args: Any) -> Any:
+        sent.append(args[-1])
+        return one_valued(self, *args)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Exchange, "_one_valued", spy)
+        got = _run(5, lambda ex: ex.allgather(blocks[ex.rank], offsets), transport)
+    for g in got:
+        assert g.isequal(want, check_dtype=True)
+        idx, vals = g.to_coo()
+        assert np.array_equal(np.signbit(vals.astype(np.float64)), np.signbit(want.to_coo()[1].astype(np.float64)))
+    assert len(sent) == 5 * {"FP64": 1, "BOOL": 3}.get(dtype, 2)  # the pieces of one value, on every rank
+    assert all(v == one for v in sent)

@@ -112,3 +112,39 @@ def test_algorithms_run_spmd_over_nccl(client: Client, monkeypatch: pytest.Monke
     for s in (0, 17):
         _same(bfs_levels(D, s), bfs_levels(A, s))
         _same(bfs_levels(D, s), bfs_levels.__wrapped__(D, s).gather(backend="cupy"))
+
+
+def _hub_and_path(seed: int) -> gb.Matrix:
+    """A symmetric graph of a hub joined to a third of the vertices, a long path and random
+    edges: its BFS levels take every form (dense frontiers pulled, a sparse one with many
+    edges pulled, sparse ones pushed)."""
+    rng = np.random.default_rng(seed)
+    hub = rng.choice(np.arange(1, N), N // 3, replace=False)
+    path = np.arange(N - 60, N - 1)
+    rows = np.concatenate([np.zeros(len(hub), np.int64), path, rng.integers(0, N, 4 * N)])
+    cols = np.concatenate([hub, path + 1, rng.integers(0, N, 4 * N)])
+    M = sps.coo_matrix((rng.integers(1, 9, len(rows)).astype(np.float64), (rows, cols)), shape=(N, N)).tocsr()
+    M = (M + M.T).tocoo()
+    return gb.Matrix.from_coo(M.row, M.col, M.data, nrows=N, ncols=N, backend="cupy", symmetric=True)
+
+
+@pytest.mark.parametrize("gather_push", [None, False])
+def test_symmetric_bfs_and_sssp_forms(client: Client, gather_push: bool | None) -> None:
+    """BFS and SSSP on a matrix known to be symmetric, a sparse frontier gathered and pushed
+    through each worker's rows' transpose (None: where the GPU makes it) or pushed from the
+    workers' rows (False): the single GPU's results."""
+    def put(value: bool | None) -> None:
+        from grblas_gpu.dask import objects
+
+        objects.GATHER_PUSH = value
+
+    S = _hub_and_path(8)
+    DS = gd.distribute(S, client)
+    assert DS.is_symmetric
+    client.run(put, gather_push)
+    try:
+        for s in (0, 3, N - 1):
+            _same(bfs_levels(DS, s), bfs_levels(S, s))
+            _same(sssp(DS, s), sssp(S, s))
+    finally:
+        client.run(put, None)

@@ -74,6 +74,24 @@ def _form(count: int, size: int, itemsize: int) -> str:
     return "sparse" if count * (8 + itemsize) < size * (1 + itemsize) else "bitmap"
 
 
+_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _one_value_pays(form: str, count: int, size: int, itemsize: int) -> bool:
+    """Whether a piece of this form is worth testing for one value shared by all its entries:
+    sent as presence bits (``size / 8`` bytes) it would be at least four times smaller."""
+    if form == "full" or itemsize not in _WORDS:
+        return False
+    sent = count * (8 + itemsize) if form == "sparse" else size * (1 + itemsize)
+    return sent >= (size + 7) // 8 * 4
+
+
+def _bits_value(word: int, dtype: Any) -> Any:
+    """The value of type ``dtype`` whose bits are the int64 ``word`` (as :meth:`Exchange._one_value` sends it)."""
+    w = _WORDS[np.dtype(dtype).itemsize]
+    return np.array([word], dtype=np.int64).view(np.uint64).astype(w).view(dtype)[0]
+
+
 class Exchange:
     """The vector exchanges the distributed operations need, over a transport that gives an
     all-gather of a few integers, broadcasts and point-to-point sends of byte buffers, grouped
@@ -109,6 +127,12 @@ class Exchange:
         """Make every exchange in progress on this rank fail (the communicator is not used again)."""
 
     # ------------------------------------------------------------ small objects
+    def allgather_ints(self, values: Sequence[int]) -> np.ndarray:
+        """Every rank's ``values`` (the same length on all), as an (nranks, len) host array."""
+        if self.nranks == 1:
+            return np.asarray([values], dtype=np.int64)
+        return self._allgather_ints(values)
+
     def allgather_object(self, obj: Any) -> list[Any]:
         """Every rank's ``obj`` (pickled; for small objects: counts, reductions), in rank order."""
         import pickle
@@ -176,8 +200,9 @@ class Exchange:
     def _bytes(self, a: Any) -> Any:
         return self.xp.ascontiguousarray(a).view(self.xp.uint8)
 
-    @staticmethod
-    def _arrays_of(v: Vector, form: str) -> list[Any]:
+    def _arrays_of(self, v: Vector, form: str) -> list[Any]:
+        if form == "one":
+            return [self.xp.packbits(v._bitmap()[0])]
         if form == "full":
             return [v._bitmap()[1]]
         if form == "sparse":
@@ -187,6 +212,8 @@ class Exchange:
 
     def _empty_arrays(self, form: str, count: int, size: int, dtype: Any) -> list[Any]:
         xp = self.xp
+        if form == "one":
+            return [xp.empty((size + 7) // 8, dtype=np.uint8)]
         if form == "full":
             return [xp.empty(size, dtype=dtype)]
         if form == "sparse":
@@ -214,12 +241,20 @@ class Exchange:
         if counts is None:  # (given, they are the same on every rank: no rank may skip the exchange alone)
             counts = [int(c) for c in self._allgather_ints([piece.nvals])[:, 0]]
         be, t = piece._be, piece.dtype
+        item = t.np_type.itemsize
+        sizes = [offsets[r + 1] - offsets[r] for r in range(self.nranks)]
+        forms = [_form(int(counts[r]), sizes[r], item) for r in range(self.nranks)]
+        worth = [_one_value_pays(forms[r], int(counts[r]), sizes[r], item) for r in range(self.nranks)]
+        values: list[Any] = [None] * self.nranks
+        if any(worth):  # (the same on every rank: from the agreed counts)
+            values = self._one_values(piece, worth[self.rank])
+            forms = ["one" if v is not None else f for f, v in zip(forms, values, strict=True)]
         pieces, keep = [], []  # keep: the buffers stay alive until the group has run
         self._group_start()
         try:
             for r in range(self.nranks):
-                size = offsets[r + 1] - offsets[r]
-                form = _form(int(counts[r]), size, t.np_type.itemsize)
+                size = sizes[r]
+                form = forms[r]
                 arrays = (self._arrays_of(piece, form) if r == self.rank
                           else self._empty_arrays(form, int(counts[r]), size, t.np_type))
                 for a in arrays:
@@ -230,7 +265,33 @@ class Exchange:
                 pieces.append((form, int(counts[r]), size, arrays))
         finally:
             self._group_end()
-        return join([self._vector(be, t, *p) for p in pieces], offsets)
+        got = [self._vector(be, t, *p) if p[0] != "one" else self._one_valued(be, t, *p, values[r])
+               for r, p in enumerate(pieces)]
+        return join(got, offsets)
+
+    def _one_values(self, piece: Vector, test: bool) -> list[Any]:
+        """Every rank's one value shared by all its piece's entries (of the piece's type), or
+        None where they differ or the rank did not ``test``: one exchange of the values' bits."""
+        mine = [0, 0]
+        if test and piece.nvals:
+            xp = self.xp
+            word = _WORDS[piece.dtype.np_type.itemsize]
+            if piece._sp is not None or not piece._is_bitmap:
+                bits = piece._sparse()[1].view(word)
+            else:
+                present, vals = piece._bitmap()
+                bits = vals.view(word)[present]
+            lo, hi = bits.min(), bits.max()  # (compared as bits: -0.0 is not 0.0, and NaNs may differ)
+            both = xp.stack([(lo == hi).astype(np.int64), lo.astype(np.int64)])
+            mine = [int(x) for x in (both.get() if hasattr(both, "get") else both)]
+        got = self._allgather_ints(mine)
+        return [_bits_value(int(w), piece.dtype.np_type) if one else None for one, w in got]
+
+    def _one_valued(self, be: Any, t: Any, form: str, count: int, size: int, arrays: list[Any], value: Any) -> Vector:
+        """A piece sent as presence bits with its one value."""
+        xp = self.xp
+        present = xp.unpackbits(arrays[0])[:size].astype(bool)
+        return Vector._from_bitmap(be, t, size, present, xp.full(size, value, dtype=t.np_type), count)
 
     def alltoall(self, slices: Sequence[Vector]) -> list[Vector]:
         """Rank r's ``slices[q]`` to rank q, for every pair: the pieces of this rank's

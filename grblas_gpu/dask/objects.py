@@ -161,6 +161,9 @@ class DistUpdater:
         out._take(blocks)
         if self.changed is not None:
             self.changed._take(changed)
+            if how.in_place and value.form in ("gather", "scatter"):  # its count is read with its rows' entries
+                self.changed._weigh_by = next((x for x in value.inputs if isinstance(x, DistMatrix)
+                                               and x._symmetric is True and x._layout is self.changed._layout), None)
 
 
 # ---------------------------------------------------------------- expressions
@@ -365,6 +368,8 @@ class DistCollection:
     name: str | None
     _nvals_seen: int | None = None  # the count last read, until the next write
     _counts_seen: tuple[int, ...] | None = None  # and each partition's (read together inside an SPMD call)
+    _weigh_by: Any = None  # inside an SPMD call, the symmetric matrix whose product made this as changed=
+    _edges_seen: int | None = None  # the entries of its rows that this vector's entries index
     if TYPE_CHECKING:  # each subclass's own
         @property
         def shape(self) -> tuple[int, ...]: ...
@@ -404,12 +409,30 @@ class DistCollection:
         if self._nvals_seen is not None:
             return self._nvals_seen
         ctx = self._layout.context
-        futs = [ctx.submit(_local.nvals, b, part=k) for k, b in enumerate(self._blocks)]
-        counts = tuple(int(c) for c in ctx.gather(futs, f"{self.kind}.nvals"))
+        if ctx.client is None and self._weigh_by is not None:  # the count and the rows' entries in one exchange
+            block = self._blocks[ctx.rank]  # type: ignore[attr-defined]
+            mine = [_local.nvals(block), _local.frontier_edges(self._weigh_by._blocks[ctx.rank], block)]  # type: ignore[attr-defined]
+            both = ctx.comm.allgather_ints(mine)  # type: ignore[attr-defined]
+            counts = tuple(int(c) for c in both[:, 0])
+            self._edges_seen = int(both[:, 1].sum())
+        else:
+            futs = [ctx.submit(_local.nvals, b, part=k) for k, b in enumerate(self._blocks)]
+            counts = tuple(int(c) for c in ctx.gather(futs, f"{self.kind}.nvals"))
         self._nvals_seen = sum(counts)
         if ctx.client is None:  # (an exchange of this vector's pieces then skips its own count exchange)
             self._counts_seen = counts
         return self._nvals_seen
+
+    def _edges(self, A: DistMatrix) -> int:
+        """Inside an SPMD call, how many entries of the rows of ``A`` (partitioned as this
+        vector) its entries index, agreed by all workers (read with the count where a product
+        over ``A`` made this vector, else exchanged now)."""
+        if self._edges_seen is None or self._weigh_by is not A:
+            ctx = self._layout.context
+            mine = _local.frontier_edges(A._blocks[ctx.rank], self._blocks[ctx.rank])  # type: ignore[attr-defined]
+            self._edges_seen = int(ctx.comm.allgather_ints([mine])[:, 0].sum())  # type: ignore[attr-defined]
+            self._weigh_by = A
+        return self._edges_seen
 
     @property
     def S(self) -> DistMask:
@@ -437,6 +460,7 @@ class DistCollection:
     def _take(self, blocks: list[Any]) -> None:
         """Hold the partitions a write made."""
         self._blocks, self._nvals_seen, self._counts_seen = blocks, None, None
+        self._weigh_by, self._edges_seen = None, None
         self._forget()
 
     def _forget(self) -> None:
@@ -629,7 +653,60 @@ class DistVector(DistCollection, Vector):  # type: ignore[misc]  # distributed e
 _DENSE = 1 / 16
 """A vector with this share of its positions present or more is all-gathered for a product
 with a symmetric matrix (a pull over each worker's rows); a sparser one stays where it is and
-each worker pushes from its part."""
+each worker pushes from its part, unless its rows hold many entries (see :func:`_pulls`)."""
+
+EDGE_RULE = True
+"""Whether a sparse vector whose rows hold many of a symmetric matrix's entries is pulled
+(:func:`_pulls`); off, the choice is by its share of positions alone (for comparison)."""
+
+
+GATHER_PUSH: bool | None = None
+"""Whether a sparse vector is all-gathered and pushed through the transpose of each worker's
+rows (see :func:`_pushes_gathered`): None, where the product never reads the matrix's values
+and the backend makes their pattern's transpose (the GPU's); True, wherever the values are not
+read (the CPU then builds the row block's transpose); False, never."""
+
+
+def _pushes_gathered(A: DistMatrix, sr: Any) -> bool:
+    """Whether ``A u`` over ``sr`` for a sparse ``u`` and a symmetric ``A`` is done inside an
+    SPMD call by all-gathering ``u`` (its entries alone) and pushing it, masked by the output,
+    through the transpose of the worker's row block ``A_k'`` (the columns of A that are the
+    worker's rows; without values: one byte and an index an entry, kept with the block).  The
+    other way, each worker pushes its part over its rows unmasked and the partial results,
+    as large as the entries pushed, are exchanged and folded."""
+    ctx = A._layout.context
+    if ctx.client is not None or GATHER_PUSH is False:
+        return False
+    from ..ops.multiply import _pull_types
+    from ..ops.structural import pattern_transposable
+
+    if _pull_types(sr, False)[1] is not None:  # (the product reads A's values: the transpose would hold them)
+        return False
+    return GATHER_PUSH is True or pattern_transposable(A._blocks[ctx.rank])  # type: ignore[attr-defined]
+
+
+def _pulls(A: DistMatrix, u: DistVector, typed: Any, method: str) -> bool:
+    """Whether ``u`` is all-gathered and pulled (the gather form) for a product with the
+    symmetric ``A``: when ``method`` says so, when :data:`_DENSE` of its positions are present,
+    or (inside an SPMD call) when its rows hold the backend's share of A's entries beyond which
+    one process pulls too (``MatVecCapabilities``: 5% for a BFS).  A push would expand every
+    one of those entries, unmasked, then exchange and fold the partial results, where the
+    pull gathers ``u`` once and stops early on each worker's rows (direction optimization,
+    Beamer et al., SC 2012; the count of entries is agreed with ``u``'s own where a product
+    made ``u``, see :meth:`DistCollection.nvals`)."""
+    if method != "auto":
+        return method == "pull"
+    count = u.nvals
+    if count >= u.size * _DENSE:
+        return True
+    ctx = A._layout.context
+    if count == 0 or ctx.client is not None or not EDGE_RULE:
+        return False
+    from ..ops.multiply import _push_limits
+
+    block = A._blocks[ctx.rank]  # type: ignore[attr-defined]
+    share = _push_limits(typed, block._be)[1]
+    return u._edges(A) >= share * A.nvals
 
 
 def _product(kind: str, A: Any, u: Any, op: Any, method: str) -> DistExpr:
@@ -658,19 +735,29 @@ def _product(kind: str, A: Any, u: Any, op: Any, method: str) -> DistExpr:
         raise NotImplementedException(f"{name}: positional operators ({typed.mult.name}) would see the partitions' "
                                       "local row numbers; gather() first")
     symmetric = A._symmetric is True and u._layout.same(A._layout)
-    gather = (u.nvals >= u.size * _DENSE) if symmetric else kind == "mxv"
+    gather = _pulls(A, u, typed, method) if symmetric else kind == "mxv"
+    local = method
+    if symmetric and method == "auto":
+        # a dense u gathered is pulled over the worker's rows; a sparse one is gathered and
+        # pushed through the pattern of the row block's transpose where that is made
+        local = "pull" if gather else "push"
+        gather = gather or _pushes_gathered(A, typed.flipped() if kind == "vxm" else typed)
     if gather:
         sr = typed.flipped() if kind == "vxm" else typed  # u' A = A u with the operands exchanged when A' = A
 
-        def pull(M: Any, x: Any) -> Any:
-            return M.mxv(x, sr, method=method)
+        def rows_product(M: Any, x: Any) -> Any:
+            return M.mxv(x, sr, method=local)
 
-        return DistExpr("gather", "Vector", A._layout if kind == "mxv" else A._col_layout, _probe(pull, A, u), pull,
-                        (A, u), name)
-    # A symmetric A's sparse u is pushed from each worker's rows: a pull of it would walk the
-    # transpose of the worker's row block, which the local product would build and keep (as
-    # large as the block), while a dense u takes the gather form above, pulled over A's rows.
-    how = "push" if symmetric and method == "auto" else method
+        return DistExpr("gather", "Vector", A._layout if kind == "mxv" else A._col_layout, _probe(rows_product, A, u),
+                        rows_product, (A, u), name)
+    # Any other sparse u of a symmetric A is pushed from each worker's rows: a pull of it would
+    # walk the transpose of the worker's row block (with values here), which the local product
+    # would build and keep, as large as the block.
+    if symmetric and method in ("auto", "push"):  # (pushed without the mask: it is cut by the output's rows)
+        push = _local.push_rows(typed, vector_first=kind == "vxm")
+        return DistExpr("scatter", "Vector", A._col_layout if kind != "mxv" else A._layout, _probe(push, u, A), push,
+                        (u, A), name, monoid=typed.monoid)
+    how = method
     if kind == "vxm":
         def push(x: Any, M: Any) -> Any:
             return x.vxm(M, typed, method=how)
