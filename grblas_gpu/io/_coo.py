@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import DataType, lookup_dtype
-from . import _compiled
 from ._text import cast_values
 
 if TYPE_CHECKING:  # the Matrix class is imported lazily: this package loads without it
@@ -219,14 +218,7 @@ def sorted_coo(
         del key
         values = values if order is None else values.take(order)
         return Coo(_int64(rows), _int64(cols), values, nrows, ncols, dtype, row_major=True), False
-    del key
-    by_rows = _compiled.sort_rows(rows, cols, order, nrows, ncols, keep_first=True, narrow=False)
-    if by_rows is not None:
-        ptr, sorted_cols, src = by_rows
-        row_of = np.repeat(np.arange(nrows, dtype=np.int64), np.diff(ptr))
-        values = _gathered(values, src, constant)
-        return Coo(row_of, sorted_cols, values, nrows, ncols, dtype, row_major=True), len(src) < n
-    found = sort_row_major(rows, cols, nrows, ncols, order, track=not constant)
+    found = sort_row_major(rows, cols, nrows, ncols, order, track=not constant, key=key)
     if found is None:
         return None
     keys, src = found
@@ -271,13 +263,6 @@ def compress(coo: Coo, *, constant: bool = False) -> Compressed | bool:
     if isinstance(found, tuple):
         ptr, idx, by_row = found
         return Compressed(ptr, idx, coo.values, by_row)
-    if found is not None and coo.nrows <= 8 * coo.nvals + 2**20:
-        del found  # (the keys of the test above: the counting sort needs none)
-        by_rows = _compiled.sort_rows(coo.rows, coo.cols, None, coo.nrows, coo.ncols, keep_first=False, narrow=True)
-        if by_rows is not None:
-            ptr, idx, src = by_rows
-            return Compressed(ptr, idx, _gathered(coo.values, src, constant), True)
-        found = None
     result = sorted_coo(coo.rows, coo.cols, coo.values, coo.nrows, coo.ncols, coo.dtype, constant=constant,
                         key=found)
     if result is None:
@@ -285,13 +270,6 @@ def compress(coo: Coo, *, constant: bool = False) -> Compressed | bool:
     if result[1]:
         return True
     return compress(result[0])
-
-
-def _gathered(values: np.ndarray, src: np.ndarray, constant: bool) -> np.ndarray:
-    """The values of the entries ``src`` (all alike where ``constant``: none is moved)."""
-    if constant:
-        return np.full(len(src), values[0], dtype=values.dtype)
-    return values.take(src)
 
 
 def matrix_of(c: Compressed, coo: Coo, backend: str | None) -> Matrix:
