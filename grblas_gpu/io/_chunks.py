@@ -270,8 +270,13 @@ def as_buffer(data: Data) -> Any:
 
 
 def count_newlines(data: Any) -> int:
-    """The number of ``\\n`` bytes in ``data``: NumPy over 1 MiB slices (a quarter of the time of
-    ``bytes.count`` here, with no temporary larger than a slice)."""
+    """The number of ``\\n`` bytes in ``data``: by the compiled parser's ``memchr`` loop where it
+    is built, else NumPy over 1 MiB slices (a quarter of the time of ``bytes.count`` here, with no
+    temporary larger than a slice)."""
+    from . import _compiled
+
+    if _compiled.available():
+        return int(_compiled.count_newlines(data))
     b = np.frombuffer(data, dtype=np.uint8)
     step = 1 << 20
     return sum(int(np.count_nonzero(b[i : i + step] == 10)) for i in range(0, len(b), step))

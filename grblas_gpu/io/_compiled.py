@@ -23,7 +23,7 @@ try:
 except ImportError:  # pragma: no cover - a build without a C compiler
     _cparse = None
 
-__all__ = ["COMPILED", "available", "parse_columns"]
+__all__ = ["COMPILED", "available", "parse_columns", "count_newlines"]
 
 #: Use the compiled parser where it was built (tests turn it off to cover the other paths).
 COMPILED = True
@@ -52,3 +52,8 @@ def parse_columns(buffer: Any, count: int, first: int, kinds: Sequence[str],
     if found == count:
         return columns, None
     return [c[:found] for c in columns], lines[:found]
+
+
+def count_newlines(buffer: Any) -> int:
+    """The number of ``\\n`` bytes in ``buffer`` (the extension must be built)."""
+    return int(_cparse.count_newlines(buffer))

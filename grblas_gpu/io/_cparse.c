@@ -37,18 +37,56 @@ static int token_ends(const Cursor *s) { return s->p == s->end || *s->p == '\n' 
 
 /* ----------------------------------------------------------------------------- numbers */
 
+/* Eight ASCII digits at p as a number, or -1 (fast_float's SWAR: all eight in a few
+ * multiplications; the byte order is little-endian's). */
+static int64_t eight_digits(const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t high = 0xF0F0F0F0F0F0F0F0ULL;
+    uint64_t x;
+    memcpy(&x, p, 8);
+    if (((x & high) | (((x + 0x0606060606060606ULL) & high) >> 4)) != 0x3333333333333333ULL)
+        return -1;
+    x -= 0x3030303030303030ULL;
+    x = x * 10 + (x >> 8);
+    x = (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)))
+         + (((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))))
+        >> 32;
+    return (int64_t)x;
+#else
+    (void)p;
+    return -1;
+#endif
+}
+
+/* The digits at *pp into m (wrapping past 19 digits: the caller counts them); their count.
+ * ``swar``: eight at a time first (a loss on short numbers such as indices). */
+static int64_t read_digits(const char **pp, const char *end, uint64_t *m, int swar)
+{
+    const char *p = *pp, *start = p;
+    uint64_t v = *m;
+    int64_t eight;
+    for (; swar && end - p >= 8 && (eight = eight_digits(p)) >= 0; p += 8)
+        v = v * 100000000 + (uint64_t)eight;
+    for (; p < end && is_digit(*p); p++)
+        v = v * 10 + (uint64_t)(*p - '0');
+    *pp = p;
+    *m = v;
+    return p - start;
+}
+
 static int parse_int(Cursor *s, int64_t *out)
 {
-    const char *p = s->p, *start; /* (locals: the compiler keeps them in registers) */
+    const char *p = s->p; /* (a local: the compiler keeps it in a register) */
     int negative = 0;
+    int64_t digits;
     uint64_t v = 0;
     if (p < s->end && (*p == '+' || *p == '-'))
         negative = *p++ == '-';
-    for (start = p; p < s->end && is_digit(*p); p++)
-        v = v * 10 + (uint64_t)(*p - '0');
+    digits = read_digits(&p, s->end, &v, 0);
     s->p = p;
     /* 19 digits cannot wrap 64 bits; more (leading zeros, or past int64) go to the pure path */
-    if (p == start || p - start > 19 || v > (uint64_t)INT64_MAX + negative)
+    if (digits == 0 || digits > 19 || v > (uint64_t)INT64_MAX + negative)
         return 0;
     *out = negative ? (int64_t)(0 - v) : (int64_t)v;
     return token_ends(s);
@@ -129,49 +167,44 @@ static int slow_scale(const char *start, const char *stop, double *out)
 
 static int parse_float(Cursor *s, double *out)
 {
-    const char *start = s->p, *p;
-    int negative = 0, digits = 0, inexact = 0, e = 0, fraction = 0;
+    const char *start = s->p, *p = s->p;
+    int negative = 0;
+    int64_t whole, fraction = 0, e;
     uint64_t m = 0;
-    if (s->p < s->end && (*s->p == '+' || *s->p == '-'))
-        negative = *s->p++ == '-';
-    if (s->p < s->end && (*s->p | 0x20) >= 'i' && (*s->p | 0x20) <= 'n')
+    if (p < s->end && (*p == '+' || *p == '-'))
+        negative = *p++ == '-';
+    if (p < s->end && (*p | 0x20) >= 'i' && (*p | 0x20) <= 'n') {
+        s->p = p;
         return parse_non_finite(s, negative, out);
-    for (p = s->p; p < s->end; p++) {
-        if (is_digit(*p)) {
-            digits++;
-            if (m < 1000000000000000000ULL) { /* 19 digits fit 64 bits; strtod reads longer ones */
-                m = m * 10 + (uint64_t)(*p - '0');
-                e -= fraction;
-            } else
-                inexact = 1;
-        } else if (*p == '.' && !fraction)
-            fraction = 1;
-        else
-            break;
     }
-    s->p = p;
-    if (!digits)
+    whole = read_digits(&p, s->end, &m, 0);
+    if (p < s->end && *p == '.') {
+        p++;
+        fraction = read_digits(&p, s->end, &m, 1);
+    }
+    if (whole + fraction == 0)
         return 0;
-    if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
+    e = -fraction;
+    s->p = p;
+    if (p < s->end && (*p == 'e' || *p == 'E')) {
         int64_t x;
         s->p++;
         if (!parse_int(s, &x))
             return 0; /* (an exponent past int64 is read by the pure path) */
-        if (x < -100000 || x > 100000)
-            inexact = 1;
-        else
-            e += (int)x;
+        e = x < -100000 || x > 100000 ? INT64_MAX : e + x; /* far out: strtod says 0 or overflow */
     }
     if (!token_ends(s))
         return 0;
-    if (!inexact && m == 0) {
-        *out = negative ? -0.0 : 0.0;
-        return 1;
-    }
-    if (!inexact && fast_scale(m, e, out)) {
-        if (negative)
-            *out = -*out;
-        return 1;
+    if (whole + fraction <= 19 && e != INT64_MAX) { /* m is exact (19 digits fit 64 bits) */
+        if (m == 0) {
+            *out = negative ? -0.0 : 0.0;
+            return 1;
+        }
+        if (fast_scale(m, (int)e, out)) {
+            if (negative)
+                *out = -*out;
+            return 1;
+        }
     }
     return slow_scale(start, s->p, out);
 }
@@ -337,7 +370,28 @@ fail:
     return NULL;
 }
 
+PyDoc_STRVAR(count_newlines_doc, "count_newlines(data) -> int\n\nThe number of b'\\n' bytes in ``data``.");
+
+static PyObject *count_newlines(PyObject *self, PyObject *arg)
+{
+    Py_buffer data;
+    int64_t count = 0;
+    (void)self;
+    if (PyObject_GetBuffer(arg, &data, PyBUF_SIMPLE) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    const char *p = data.buf, *end = p + data.len;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        count++;
+        p++;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&data);
+    return PyLong_FromLongLong(count);
+}
+
 static PyMethodDef methods[] = {
+    {"count_newlines", count_newlines, METH_O, count_newlines_doc},
     {"parse", parse, METH_VARARGS, parse_doc},
     {NULL, NULL, 0, NULL},
 };
