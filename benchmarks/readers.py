@@ -182,15 +182,18 @@ def _count(parallelism: int) -> str:
 
 def thread_counts() -> str:
     """How many threads each contender parses with (what ``--threads`` or the defaults give)."""
-    from grblas_gpu.io import _chunks
+    from grblas_gpu.io import _chunks, _compiled
 
     parts = [f"{os.cpu_count()} cores"]
-    try:
-        import pyarrow
+    if _compiled.available():
+        parts.append("grblas_gpu (compiled parser) 1")
+    else:
+        try:
+            import pyarrow
 
-        parts.append(f"grblas_gpu (pyarrow) {pyarrow.cpu_count() if _chunks.THREADS else 1}")
-    except ImportError:
-        parts.append("grblas_gpu (pure path) 1")
+            parts.append(f"grblas_gpu (pyarrow) {pyarrow.cpu_count() if _chunks.THREADS else 1}")
+        except ImportError:
+            parts.append("grblas_gpu (pure path) 1")
     try:
         import scipy.io._fast_matrix_market as sfmm
 

@@ -2,6 +2,8 @@
 
 A reader opens a :class:`ByteReader`, reads its header line by line, then takes the data
 in chunks of about :data:`CHUNK_BYTES` that end on a line break.  Each chunk is parsed by
+the compiled strict parser where it was built (``_compiled``; it declines whatever it is
+not certain of), else by
 pyarrow's CSV reader when it is installed (:func:`fast_columns`), else, or when pyarrow
 rejects the chunk or is unsure of it (comment lines, mixed separators, ``inf``/``nan``,
 integers beyond int64), by the pure path in ``_text``, which finds the exact error and

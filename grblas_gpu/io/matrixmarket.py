@@ -33,10 +33,11 @@ Reading follows the NIST Matrix Market format and LAGraph's extension:
   literal too large for the type (``1e999999``; ``1e39`` in a ``float`` file) is an
   error; ``inf``, ``-inf``, ``nan`` written as such are read.
 * Comment lines are skipped whatever bytes they hold; a data line must be ASCII.
-* The entries are read in chunks, by pyarrow's CSV reader where it is installed (the
-  ``readers`` extra) and by a pure NumPy path otherwise, or wherever pyarrow is unsure;
-  a file of integers only (pattern, integer) of one chunk goes to fast_matrix_market first
-  (see ``_fmm``).  All give the same answer and the same error.  ``progress=`` reports
+* The entries are read in chunks, by the compiled strict parser where it was built
+  (``_compiled``), else by pyarrow's CSV reader where it is installed (the ``readers``
+  extra), and by a pure NumPy path otherwise, or wherever the others decline or are unsure;
+  without the compiled parser, a file of integers only (pattern, integer) of one chunk goes
+  to fast_matrix_market first (see ``_fmm``).  All give the same answer and the same error.  ``progress=`` reports
   long files.
 
 Every error is a :class:`FileFormatError` naming the file and the line.
