@@ -434,8 +434,8 @@ def chunk_records(
     if kinds is not None and _compiled.available() and (delimiter is None or delimiter.isspace()):
         found = _compiled.parse_columns(as_buffer(data), count, first, kinds, comments)
         if found is not None:
-            columns, exact = found
-            return FastRecords(columns, len(kinds), lines.add(len(columns[0]), first, exact), name)
+            parsed, exact = found
+            return FastRecords(parsed, len(kinds), lines.add(len(parsed[0]), first, exact), name)
     if kinds is not None and fast_available() and not any(p.encode() in data for p in comments):
         d = pick_delimiter(data, delimiter)
         columns = fast_columns(data, kinds, d) if d else None
