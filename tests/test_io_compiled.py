@@ -34,7 +34,8 @@ def parse(text: bytes, kinds: bytes, comments: tuple[bytes, ...] = ()) -> tuple[
     n = text.count(b"\n") + 1
     columns = [np.full(n, -7, np.int64 if k == ord("i") else np.float64) for k in kinds]
     lines = np.zeros(n, np.int64)
-    found = _cparse.parse(text, kinds, comments, columns, lines, 1)
+    found, line_count = _cparse.parse(text, kinds, comments, columns, lines, 1)
+    assert line_count == (text.count(b"\n") + (bool(text) and not text.endswith(b"\n")) if found >= 0 else 0)
     return found, [c[: max(found, 0)] for c in columns], lines
 
 

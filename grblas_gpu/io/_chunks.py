@@ -35,6 +35,8 @@ from typing import IO, Any
 import numpy as np
 from typing_extensions import Self
 
+from . import _compiled
+
 # pyarrow and pyarrow.csv (an optional extra: grblas-gpu[readers]), imported on the first read
 # that may use them, not with the package; None where pyarrow is absent.
 _NOT_LOADED: Any = object()
@@ -155,8 +157,13 @@ class ByteReader:
         self.done -= len(line)
         self.line -= 1
 
-    def chunks(self, progress: Progress = None, size: int | None = None) -> Iterator[tuple[Data, int, int]]:
-        """Yield ``(data, first_line, line_count)``: the rest of the file in chunks of whole lines."""
+    def chunks(self, progress: Progress = None, size: int | None = None) -> Iterator[tuple[Data, int, int | None]]:
+        """Yield ``(data, first_line, line_count)``: the rest of the file in chunks of whole lines.
+
+        Where the compiled parser is on, a mapped chunk's lines are not counted first
+        (``line_count`` None): the parser counts them as it reads and leaves the count in
+        ``data.lines``; a chunk it did not read is counted after it was used.
+        """
         report = _stderr_progress(self.name) if progress is True else (progress or None)
         size = size or CHUNK_BYTES
         pending, self._pending = self._pending, b""
@@ -224,10 +231,12 @@ class ByteReader:
                 end = end_of_file if newline < 0 else newline + 1
             chunk = Chunk(mapped, start, end)
             first = self.line + 1
-            count = count_newlines(chunk.view) + (mapped[end - 1] != 10)
-            self.line += count
+            count = None if _compiled.available() else line_count_of(chunk)
             self.done = end
             yield chunk, first, count
+            if count is None:
+                count = chunk.lines if chunk.lines is not None else line_count_of(chunk)
+            self.line += count
             if report is not None:
                 report(self.done, self.total)
             start = end
@@ -238,11 +247,13 @@ class Chunk:
     ``bytes`` the readers use (a search, ``decode``, ``isspace``); :attr:`view` is the
     memory itself, for NumPy and pyarrow (no copy)."""
 
-    __slots__ = ("mapped", "start", "end", "view")
+    __slots__ = ("mapped", "start", "end", "view", "lines")
 
     def __init__(self, mapped: mmap.mmap, start: int, end: int) -> None:
         self.mapped, self.start, self.end = mapped, start, end
         self.view = memoryview(mapped)[start:end]
+        #: The number of lines, where a parser counted them (None until then).
+        self.lines: int | None = None
 
     def __len__(self) -> int:
         return self.end - self.start
@@ -271,12 +282,16 @@ def as_buffer(data: Data) -> Any:
     return data.view if isinstance(data, Chunk) else data
 
 
+def line_count_of(data: Data) -> int:
+    """The number of lines of ``data`` (a last one without a line break counted)."""
+    buffer = as_buffer(data)
+    return count_newlines(buffer) + (len(buffer) > 0 and buffer[-1] != 10)
+
+
 def count_newlines(data: Any) -> int:
     """The number of ``\\n`` bytes in ``data``: by the compiled parser's ``memchr`` loop where it
     is built, else NumPy over 1 MiB slices (a quarter of the time of ``bytes.count`` here, with no
     temporary larger than a slice)."""
-    from . import _compiled
-
     if _compiled.available():
         return int(_compiled.count_newlines(data))
     b = np.frombuffer(data, dtype=np.uint8)

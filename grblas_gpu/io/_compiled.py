@@ -38,20 +38,29 @@ def available() -> bool:
             and fast_allowed())
 
 
-def parse_columns(buffer: Any, count: int, first: int, kinds: Sequence[str],
-                  comments: tuple[str, ...]) -> tuple[list[np.ndarray], np.ndarray | None] | None:
-    """The columns (int64 for ``"int"``, float64 for ``"float"``) of ``buffer``'s ``count`` lines,
-    the first being line ``first``, and the line of each record where some line was blank or a
-    comment (None where every line is a record); None where the compiled parser declines."""
-    columns = [np.empty(count, np.int64 if k == "int" else np.float64) for k in kinds]
-    lines = np.empty(count, np.int64)
+def parse_columns(buffer: Any, first: int, kinds: Sequence[str],
+                  comments: tuple[str, ...]) -> tuple[list[np.ndarray], np.ndarray | None, int] | None:
+    """The columns (int64 for ``"int"``, float64 for ``"float"``) of ``buffer``'s lines, the first
+    being line ``first``; the line of each record where some line was blank or a comment (None
+    where every line is a record); and the number of lines.  None where the compiled parser
+    declines.
+
+    The arrays are made for the most records the bytes can hold (a record takes two bytes a
+    field: only the pages written are ever touched) and shrunk to the records found, so the
+    lines need not be counted first."""
+    most = (len(buffer) + 1) // (2 * len(kinds))
+    columns = [np.empty(most, np.int64 if k == "int" else np.float64) for k in kinds]
+    lines = np.empty(most, np.int64)
     letters = "".join(_KIND_LETTERS[k] for k in kinds).encode()
-    found = _cparse.parse(buffer, letters, tuple(p.encode() for p in comments), columns, lines, first)
+    found, line_count = _cparse.parse(buffer, letters, tuple(p.encode() for p in comments), columns, lines, first)
     if found < 0:
         return None
-    if found == count:
-        return columns, None
-    return [c[:found] for c in columns], lines[:found]
+    for c in columns:
+        c.resize(found, refcheck=False)  # (realloc: the pages past the records are given back)
+    if found == line_count:
+        return columns, None, line_count
+    lines.resize(found, refcheck=False)
+    return columns, lines, line_count
 
 
 def count_newlines(buffer: Any) -> int:

@@ -4,8 +4,8 @@
  * where the answer is certain: anything the grammar below does not cover (a malformed
  * token, an overflow, a character outside it) makes it return -1, and the caller gives
  * the chunk to the other paths; the pure one reads it the same way and names the line of
- * the error.  The grammar is a subset of what the pure
- * path accepts, so both give the same arrays, bit for bit.
+ * the error.  The grammar is a subset of what the pure path accepts, so both give the
+ * same arrays, bit for bit.
  *
  *   int:   [+-]?[0-9]+                               (fits int64)
  *   float: [+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?   (finite, no overflow)
@@ -262,8 +262,8 @@ static int fill_lines(const Layout *L, int64_t records)
     return 1;
 }
 
-/* The records of data[0:n]; -1 where the pure path must read it. */
-static int64_t parse_lines(const Layout *L, const char *data, Py_ssize_t n)
+/* The records of data[0:n] (its lines into *lines); -1 where the pure path must read it. */
+static int64_t parse_lines(const Layout *L, const char *data, Py_ssize_t n, int64_t *lines)
 {
     Cursor s = {data, data + n};
     int64_t records = 0, line = L->first_line;
@@ -287,6 +287,7 @@ static int64_t parse_lines(const Layout *L, const char *data, Py_ssize_t n)
             skipped = skipped || fill_lines(L, records);
         s.p += s.p < s.end; /* past the line break */
     }
+    *lines = line - L->first_line;
     return records;
 }
 
@@ -315,14 +316,15 @@ static void release(Py_buffer *views, int count)
 }
 
 PyDoc_STRVAR(parse_doc,
-             "parse(data, kinds, comments, columns, lines, first_line) -> int\n\n"
+             "parse(data, kinds, comments, columns, lines, first_line) -> (records, line_count)\n\n"
              "Parse the whole lines of ``data`` into ``columns`` (a list of writable int64 or float64\n"
              "arrays, one per letter of ``kinds``: b'i' or b'f') and each record's line number\n"
              "into ``lines`` (int64; the first line of ``data`` is ``first_line``) where some line\n"
              "was skipped (``lines`` is left alone where every line is a record).  Lines whose\n"
              "first non-blank bytes are one of ``comments`` (a tuple of bytes) and blank lines are\n"
-             "skipped.  Returns the number of records, or -1 where the pure path must read the\n"
-             "chunk (anything outside the strict grammar, more records than ``lines`` holds).");
+             "skipped.  Returns the number of records and of lines, or (-1, 0) where the pure path\n"
+             "must read the chunk (anything outside the strict grammar, more records than ``lines``\n"
+             "holds).");
 
 static PyObject *parse(PyObject *self, PyObject *args)
 {
@@ -330,7 +332,7 @@ static PyObject *parse(PyObject *self, PyObject *args)
     PyObject *kinds, *comments, *column_list;
     Layout L;
     long long first_line;
-    int64_t found;
+    int64_t found, line_count = 0;
     (void)self;
     if (!PyArg_ParseTuple(args, "y*SO!O!w*L", &data, &kinds, &PyTuple_Type, &comments, &PyList_Type, &column_list,
                           &lines, &first_line))
@@ -357,13 +359,13 @@ static PyObject *parse(PyObject *self, PyObject *args)
     for (int j = 0; j < L.width; j++)
         L.columns[j] = (char *)columns[j].buf;
     Py_BEGIN_ALLOW_THREADS
-    found = parse_lines(&L, (const char *)data.buf, data.len);
+    found = parse_lines(&L, (const char *)data.buf, data.len, &line_count);
     Py_END_ALLOW_THREADS
     release(L.prefixes, L.nprefixes);
     release(columns, L.width);
     PyBuffer_Release(&data);
     PyBuffer_Release(&lines);
-    return PyLong_FromLongLong(found);
+    return Py_BuildValue("LL", (long long)found, (long long)(found < 0 ? 0 : line_count));
 fail:
     PyBuffer_Release(&data);
     PyBuffer_Release(&lines);

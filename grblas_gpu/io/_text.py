@@ -26,7 +26,17 @@ import numpy as np
 from ..dtypes import BOOL, UINT64, DataType
 from ..operators.cmath import cast_array
 from . import _compiled
-from ._chunks import Data, LineMap, as_buffer, fast_available, fast_columns, nonempty_lines, pick_delimiter
+from ._chunks import (
+    Chunk,
+    Data,
+    LineMap,
+    as_buffer,
+    fast_available,
+    fast_columns,
+    line_count_of,
+    nonempty_lines,
+    pick_delimiter,
+)
 from .errors import FileFormatError
 
 __all__ = ["Source", "read_text", "Records", "FastRecords", "split_records", "line_iter", "NON_FINITE",
@@ -414,7 +424,7 @@ def cast_values(values: np.ndarray, t: DataType) -> np.ndarray:
 def chunk_records(
     data: Data,
     first: int,
-    count: int,
+    count: int | None,
     name: str,
     lines: LineMap,
     *,
@@ -424,7 +434,8 @@ def chunk_records(
     delimiter: str | None = None,
     prepare: Callable[[str], str] | None = None,
 ) -> Records | FastRecords:
-    """The records of one chunk (``count`` lines from line ``first``), added to ``lines``.
+    """The records of one chunk (``count`` lines from line ``first``; None: not counted yet, see
+    :meth:`~._chunks.ByteReader.chunks`), added to ``lines``.
 
     The compiled parser (``_compiled``) reads the chunk where it is built and the fields are
     split by blanks; else pyarrow parses it when it can (``kinds`` says int or float per
@@ -432,10 +443,14 @@ def chunk_records(
     decline or are unsure, the pure path reads the chunk and names the line of any error.  ``prepare`` rewrites the chunk's text for the pure path (a delimiter).
     """
     if kinds is not None and _compiled.available() and (delimiter is None or delimiter.isspace()):
-        found = _compiled.parse_columns(as_buffer(data), count, first, kinds, comments)
+        found = _compiled.parse_columns(as_buffer(data), first, kinds, comments)
         if found is not None:
-            parsed, exact = found
+            parsed, exact, line_count = found
+            if isinstance(data, Chunk):
+                data.lines = line_count
             return FastRecords(parsed, len(kinds), lines.add(len(parsed[0]), first, exact), name)
+    if count is None:
+        count = line_count_of(data)
     if kinds is not None and fast_available() and not any(p.encode() in data for p in comments):
         d = pick_delimiter(data, delimiter)
         columns = fast_columns(data, kinds, d) if d else None
