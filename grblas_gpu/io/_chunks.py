@@ -221,7 +221,7 @@ class ByteReader:
         return self._mapped
 
     def _mapped_chunks(self, mapped: mmap.mmap, size: int,
-                       report: Callable[[int, int | None], Any] | None) -> Iterator[tuple[Data, int, int]]:
+                       report: Callable[[int, int | None], Any] | None) -> Iterator[tuple[Data, int, int | None]]:
         end_of_file = len(mapped)
         start = self.done
         while start < end_of_file:

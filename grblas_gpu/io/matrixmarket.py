@@ -286,7 +286,7 @@ def _kinds(h: MMHeader) -> tuple[str, ...]:
     return ("int", "int") if h.field == "pattern" else ("int", "int", value)
 
 
-def _chunk_records(data: Data, first: int, count: int, h: MMHeader, name: str,
+def _chunk_records(data: Data, first: int, count: int | None, h: MMHeader, name: str,
                    lines: LineMap) -> Records | FastRecords:
     """One chunk's entries, by pyarrow where it can, else by the pure path (which names any error's line)."""
     kinds = _kinds(h)
