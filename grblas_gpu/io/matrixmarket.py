@@ -288,7 +288,8 @@ def _kinds(h: MMHeader) -> tuple[str, ...]:
 
 def _chunk_records(data: Data, first: int, count: int | None, h: MMHeader, name: str,
                    lines: LineMap) -> Records | FastRecords:
-    """One chunk's entries, by pyarrow where it can, else by the pure path (which names any error's line)."""
+    """One chunk's entries, by the compiled parser or pyarrow where they can, else by the pure path
+    (which names any error's line)."""
     kinds = _kinds(h)
     return chunk_records(data, first, count, name, lines, kinds=kinds, widths=len(kinds), comments=("%",))
 
