@@ -4,7 +4,8 @@ For each grid side (a 4-neighbour grid with random weights, the road-like graph 
 ``benchmarks.graphs``) and a 1,024-vertex Kronecker graph: ``bfs_levels`` and ``sssp`` with
 device loops on and off (``grblas_gpu.loops.device_loops``), scipy's ``breadth_first_order``
 and Dijkstra on the host, the levels, and the launch-only floor of a level on the device (a
-captured iteration with nothing to do, the cost the loop cannot go under).  All in one
+captured iteration with nothing to do, the cost the loop cannot go under); on the GPU, the cost
+of a level of one row in each of the loop's kernels (block, grid, captured graphs).  All in one
 process; medians of ``--repeat`` runs after a warm-up.  Writes ``loops.json`` and
 ``loops.md`` under ``--out``.  ``--profile N`` instead prints where the host's time goes in
 ``N`` BFS runs on the 1,024-vertex Kronecker graph (cProfile, the heaviest functions).
@@ -64,6 +65,34 @@ def _floor_us(A: Any) -> float | None:
     end.record(stream)
     end.synchronize()
     return cupy.cuda.get_elapsed_time(start, end) * 1e3 / (10 * k)
+
+
+PATH_VERTICES = 20_000
+
+
+def _level_costs(repeat: int) -> dict:
+    """Device time of a level with one row in it, in us: BFS along a directed path of
+    :data:`PATH_VERTICES` vertices (a level each) run by the block kernel alone, by the grid
+    kernel alone (a grid barrier a level) and by the captured graphs alone (a launch a level);
+    the run's host work, spread over 20,000 levels, is below 0.02 us of each."""
+    import cupy
+    from grblas_gpu.algorithms import bfs_levels
+
+    import grblas_gpu as gb
+    from grblas_gpu.backends.cupy import capture
+
+    n = PATH_VERTICES
+    kept = capture.BLOCK_ROWS, capture.BLOCK_ROWS_BESIDE_GRID, capture.GRID_KERNEL
+    sync = cupy.cuda.Device().synchronize
+    costs = {}
+    try:
+        for name, block_rows, grid in (("block", kept[0], False), ("grid", 0, True), ("graphs", 0, False)):
+            capture.BLOCK_ROWS, capture.BLOCK_ROWS_BESIDE_GRID, capture.GRID_KERNEL = block_rows, block_rows, grid
+            A = gb.Matrix.from_coo(np.arange(n - 1), np.arange(1, n), 1.0, nrows=n, ncols=n, backend="cupy")
+            costs[f"{name}_us_per_level"] = _median_ms(lambda: bfs_levels(A, 0), repeat, sync) * 1e3 / n
+    finally:
+        capture.BLOCK_ROWS, capture.BLOCK_ROWS_BESIDE_GRID, capture.GRID_KERNEL = kept
+    return costs
 
 
 def _row(name: str, g: graphs.Graph, backend: str, repeat: int, peers: bool = True) -> dict:
@@ -188,13 +217,15 @@ def main(argv: list[str] | None = None) -> None:
     for side in a.grid:
         rows.append(_row(f"grid{side}", graphs.grid(side), a.backend, a.repeat))
         print(json.dumps(rows[-1]), flush=True)
-    device = "cpu"
+    device, levels = "cpu", None
     if a.backend == "cupy":
         import cupy
 
         device = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
+        levels = _level_costs(a.repeat)
+        print(json.dumps(levels), flush=True)
     a.out.mkdir(parents=True, exist_ok=True)
-    meta = {"device": device, "host": platform.node(), "repeat": a.repeat}
+    meta = {"device": device, "host": platform.node(), "repeat": a.repeat, "level_costs": levels}
     (a.out / "loops.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
     (a.out / "loops.md").write_text(_markdown(meta, rows))
     print(_markdown(meta, rows))
@@ -211,6 +242,11 @@ def _markdown(meta: dict, rows: list[dict]) -> str:
             f"{r.get('scipy_bfs_ms', float('nan')):.2f} | {r['bfs_device_us_per_level']:.2f} | {r['bfs_plain_us_per_level']:.2f} | "
             f"{'' if floor is None else f'{floor:.2f}'} | {r['sssp_device_ms']:.2f} | {r['sssp_plain_ms']:.2f} | "
             f"{r.get('scipy_dijkstra_ms', float('nan')):.2f} |\n")
+    costs = meta.get("level_costs")
+    if costs:
+        lines.append(f"\nA level of one row (BFS along a {PATH_VERTICES:,}-vertex path), us: block kernel "
+                     f"{costs['block_us_per_level']:.2f}, grid kernel {costs['grid_us_per_level']:.2f}, "
+                     f"captured graphs {costs['graphs_us_per_level']:.2f}.\n")
     return "".join(lines)
 
 

@@ -9,11 +9,15 @@ symmetric when loaded; default 22 to 27 on a GPU, 8 to 12 on the CPU) it reports
   bytes after construction on the GPU; traced host memory, tracemalloc, on the CPU), and the
   peak while loading;
 * for ``bfs_levels``, ``sssp`` (from the highest-degree vertex), ``pagerank`` (tol=0,
-  unweighted) and ``connected_components``: the peak beyond the loaded matrix (the pool's
+  unweighted), ``pagerank_weighted`` (tol=0, the default call: the FP32 weights read by an
+  FP64 product) and ``connected_components``: the peak beyond the loaded matrix (the pool's
   high-water mark of used bytes, sampled at every allocation, on the GPU; the tracemalloc
-  peak on the CPU), as bytes and as a multiple of the CSR, and the wall time of the run
-  (kernels compiled beforehand on a small graph).  Each algorithm starts from the matrix at
-  rest (``free_derived()`` first): a transpose it needs counts in its own peak.
+  peak on the CPU), as bytes and as a multiple of the CSR, the wall time of the run
+  (kernels compiled beforehand on a small graph), and what the run left kept with the
+  matrix (``A.memory_usage()["derived"]``: plans, row lengths, PageRank's weights, a cast
+  copy of the values where one is made), so the matrix after the run is at rest plus that.
+  Each algorithm starts from the matrix at rest (``free_derived()`` first): a transpose it
+  needs counts in its own peak.
 
 With ``--repeat N`` each algorithm then runs N more times from the matrix at rest and N times
 with what the previous run left (a transpose built, plans): the medians are ``fresh s`` and
@@ -22,6 +26,10 @@ with what the previous run left (a transpose built, plans): the medians are ``fr
 With ``--trace`` (GPU) each algorithm's allocations of at least 1% of the CSR are also
 grouped by where they were made (the innermost frames in the package and in the algorithm):
 how many, the largest and their total, and which made the peak.
+
+``--algorithms`` runs some of them only (``--algorithms pagerank,pagerank_weighted``), and
+``--gpu-build SCALE`` draws the symmetric graph on the GPU from that scale (NumPy takes
+minutes to draw kron 26's 2 G edges; a GPU build takes seconds).
 
 The run stops after the first scale where building, loading, BFS, SSSP or PageRank fails
 (the error is reported) and names the largest scale that ran BFS, SSSP and PageRank.
@@ -49,8 +57,10 @@ from typing import Any
 from . import graphs, large
 from .timing import PeakMemory, device_sync
 
-ALGORITHMS = ("bfs_levels", "sssp", "pagerank", "connected_components")
+ALGORITHMS = ("bfs_levels", "sssp", "pagerank", "pagerank_weighted", "connected_components")
 REQUIRED = ("bfs_levels", "sssp", "pagerank")
+SELECTED: tuple[str, ...] = ALGORITHMS
+"""The algorithms run (``--algorithms``): the others are left out of the warm-up and the rows."""
 GIB = 1 << 30
 
 
@@ -164,11 +174,14 @@ def _release(gpu: bool) -> None:
 
 
 def _runs(A: Any, source: int, pr_iters: int) -> dict[str, Callable[[], Any]]:
+    """The calls of the :data:`SELECTED` algorithms on ``A``."""
     import grblas_gpu.algorithms as alg
 
-    return {"bfs_levels": lambda: alg.bfs_levels(A, source), "sssp": lambda: alg.sssp(A, source),
+    runs = {"bfs_levels": lambda: alg.bfs_levels(A, source), "sssp": lambda: alg.sssp(A, source),
             "pagerank": lambda: alg.pagerank(A, tol=0, max_iter=pr_iters, weight=False),
+            "pagerank_weighted": lambda: alg.pagerank(A, tol=0, max_iter=pr_iters),
             "connected_components": lambda: alg.connected_components(A)}
+    return {name: fn for name, fn in runs.items() if name in SELECTED}
 
 
 def _error_text(exc: BaseException) -> str:
@@ -228,6 +241,8 @@ def measure_scale(scale: int, backend: str, pr_iters: int, symmetric: bool = Fal
     for name, fn in _runs(A, source, pr_iters).items():
         A.free_derived()  # each algorithm from the matrix at rest: a transpose another built is not free
         row["algorithms"].append(_measure_algorithm(name, fn, gpu, row["csr_bytes"], trace))
+        kept = int(A.memory_usage()["derived"])  # what the run left with the matrix
+        row["algorithms"][-1].update(kept_bytes=kept, kept_x_csr=kept / row["csr_bytes"] if row["csr_bytes"] else None)
         _note(f"{name}: {row['algorithms'][-1].get('seconds', row['algorithms'][-1].get('error'))}")
         if repeat and "error" not in row["algorithms"][-1]:
             row["algorithms"][-1].update(_repeated(A, fn, repeat))
@@ -284,9 +299,9 @@ def _repeated(A: Any, fn: Callable[[], Any], repeat: int) -> dict:
 
 
 def ran_required(row: dict) -> bool:
-    """True when BFS, SSSP and PageRank all ran at this scale."""
+    """True when BFS, SSSP and PageRank (those of them selected) all ran at this scale."""
     done = {a["algorithm"] for a in row.get("algorithms", []) if "error" not in a}
-    return "error" not in row and set(REQUIRED) <= done
+    return "error" not in row and set(REQUIRED) & set(SELECTED) <= done
 
 
 def run(scales: list[int], backend: str, pr_iters: int, symmetric: bool = False,
@@ -352,13 +367,15 @@ def markdown(data: dict) -> str:
                      f"{_size(r.get('csr_bytes'))} | {_size(rest)} | {ratio} | {_size(r.get('load_peak_bytes'))} | "
                      f"{r.get('load_s', '')} | {r.get('error', '')} |" if "vertices" in r else
                      f"| {r['graph']} | | | | | | | | {r.get('error', '')} |")
-    lines += ["", "| graph | algorithm | seconds | fresh s | kept s | peak beyond the matrix | peak / CSR | notes |",
-              "|---|---|---|---|---|---|---|---|"]
+    lines += ["", ("| graph | algorithm | seconds | fresh s | kept s | peak beyond the matrix | peak / CSR | "
+                   "kept with the matrix after | kept / CSR | notes |"), "|---|---|---|---|---|---|---|---|---|---|"]
     for r in data["scales"]:
         for a in r["algorithms"]:
             x = f"{a['peak_x_csr']:.2f}x" if a.get("peak_x_csr") is not None else ""
+            kept = f"{a['kept_x_csr']:.2f}x" if a.get("kept_x_csr") is not None else ""
             lines.append(f"| {r['graph']} | {a['algorithm']} | {a.get('seconds', '')} | {a.get('fresh_s', '')} | "
-                         f"{a.get('kept_s', '')} | {_size(a.get('peak_extra_bytes'))} | {x} | {a.get('error', '')} |")
+                         f"{a.get('kept_s', '')} | {_size(a.get('peak_extra_bytes'))} | {x} | "
+                         f"{_size(a.get('kept_bytes'))} | {kept} | {a.get('error', '')} |")
     sites = [(r["graph"], a) for r in data["scales"] for a in r["algorithms"] if a.get("sites")]
     if sites:
         lines += ["", "Allocations of 1% of the CSR or more, by site (innermost package frame < algorithm frame):", "",
@@ -394,7 +411,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=0, help="median seconds of N more runs, fresh and kept")
     p.add_argument("--trace", action="store_true", help="GPU: group each algorithm's large allocations by call site")
     p.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    p.add_argument("--algorithms", default=",".join(ALGORITHMS),
+                   help=f"comma-separated, of {', '.join(ALGORITHMS)} (default: all)")
+    p.add_argument("--gpu-build", type=int, default=None, metavar="SCALE",
+                   help=f"draw the symmetric graphs on the GPU from this scale (default {graphs.GPU_BUILD_SCALE})")
     a = p.parse_args(argv)
+    global SELECTED
+    SELECTED = tuple(name for name in a.algorithms.split(",") if name)
+    unknown = set(SELECTED) - set(ALGORITHMS)
+    if unknown:
+        p.error(f"unknown algorithms: {', '.join(sorted(unknown))}")
+    if a.gpu_build is not None:
+        graphs.GPU_BUILD_SCALE = a.gpu_build
     if a.backend is None:
         import grblas_gpu as gb
 

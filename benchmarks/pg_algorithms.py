@@ -1,7 +1,7 @@
 """graphblas-algorithms (NetworkX algorithms written on python-graphblas) run on grblas_gpu
 through the name-only shim of :mod:`benchmarks.pg_api`, against python-graphblas itself.
 
-    python -m benchmarks.pg_algorithms [--json out.json] [--networkx]
+    python -m benchmarks.pg_algorithms [--json out.json] [--own] [--networkx]
 
 Needs ``graphblas-algorithms`` and python-graphblas installed (a measurement, not a
 dependency). Each function graphblas-algorithms gives networkx (its ``Dispatcher``) is called
@@ -10,7 +10,8 @@ forms below in turn; the first form python-graphblas answers is the one compared
 counts as passing where grblas_gpu gives the same result; failures are grouped by the first
 error (``.ss`` is SuiteSparse's namespace, out of scope here).
 
-``--networkx`` also runs networkx's test modules of those functions with
+``--own`` also runs graphblas-algorithms' own tests (its installed package) on both libraries,
+with the same shim. ``--networkx`` also runs networkx's test modules of those functions with
 ``NETWORKX_BACKEND_PRIORITY=graphblas`` on both libraries (pytest's ``importlib`` import mode,
 so that the shim stays first on the path) and counts the tests that call into
 graphblas-algorithms and pass with python-graphblas, and how many of them pass here."""
@@ -187,6 +188,27 @@ def _first_cause(outcome: str) -> str:
     return outcome.removeprefix("failed: ")[:90]
 
 
+def run_own_tests(pythonpath: str, work: Path) -> str:
+    """pytest's summary line of graphblas-algorithms' own tests under ``pythonpath``."""
+    import graphblas_algorithms
+
+    env = {**os.environ, "PYTHONPATH": pythonpath}
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+           "--import-mode=importlib", "-rf", str(Path(graphblas_algorithms.__file__).parent)]
+    done = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=1200, check=False)
+    lines = done.stdout.strip().splitlines()
+    failed = [line.split("::")[-1] for line in lines if line.startswith("FAILED")]
+    return f"{lines[-1] if lines else done.stderr[-300:]}; failed: {', '.join(failed) or 'none'}"
+
+
+def compare_own_tests() -> None:
+    """graphblas-algorithms' own tests with python-graphblas, then with the shim over grblas_gpu."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        print("its own tests, python-graphblas:", run_own_tests("", work))
+        print("its own tests, grblas_gpu:      ", run_own_tests(f"{write_shim(work / 'ours')}:{ROOT}", work))
+
+
 def run(pythonpath: str, forms: dict[str, int] | None = None) -> dict[str, list]:
     """Every call's (argument form, outcome, result or error) under ``pythonpath``."""
     env = {**os.environ, "PYTHONPATH": pythonpath}
@@ -200,7 +222,10 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--json", type=Path)
     p.add_argument("--networkx", action="store_true", help="also run networkx's test modules")
+    p.add_argument("--own", action="store_true", help="also run graphblas-algorithms' own tests")
     args = p.parse_args(argv)
+    if args.own:
+        compare_own_tests()
     if args.networkx:
         compare_networkx()
     theirs = run("")

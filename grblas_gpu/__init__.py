@@ -10,7 +10,7 @@ from ._checkout import find_algorithms_beside_package
 
 find_algorithms_beside_package()
 
-from . import agg, descriptor, dtypes, exceptions, io, op, progress, viz
+from . import agg, core, descriptor, dtypes, exceptions, io, op, progress, viz
 from . import operator_calls as _operator_calls  # noqa: F401 - binds the operators' call on objects
 from .backends import default_backend, get_backend, gpu_available, use_backend
 from .descriptor import Descriptor
@@ -87,7 +87,7 @@ __all__ = [
     "mxm", "mxv", "vxm", "eWiseAdd", "eWiseMult", "eWiseUnion", "apply", "select", "reduce",
     "extract", "assign", "transpose", "kronecker",
     "use_backend", "default_backend", "get_backend", "gpu_available",
-    "dtypes", "exceptions", "descriptor", "io", "lookup_dtype", "DataType",
+    "dtypes", "exceptions", "descriptor", "io", "core", "lookup_dtype", "DataType",
     "BOOL", "INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64", "FP32", "FP64",
     "GraphBLASError", "DimensionMismatch", "DomainMismatch", "EmptyObject", "IndexOutOfBound", "InvalidIndex",
     "InvalidValue", "NotImplementedException", "OutOfMemory", "OutputNotEmpty",

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _upward
-from ._operations import bind_operations
+from ._operations import bind_evaluator, bind_operations
 from .dtypes import unify
 from .exceptions import DimensionMismatch
 from .expressions import Expression, check_same_backend
@@ -48,20 +47,26 @@ def broadcast_ewise(left: Any, right: Any, op: Any, union: bool,
             f"Matrix.{dim} (={need}) must equal Vector.size (={v.size}).")
     typed = typed_binary(op, unify(left.dtype, right.dtype))
     name = "ewise_union" if defaults is not None else ("ewise_add" if union else "ewise_mult")
+    return Expression(name, "Matrix", tuple(A.shape), typed.out_type, A._be, "broadcast_ewise", (left, right),
+                      (typed, op, union, defaults))
 
-    def compute(mask: Any) -> Any:
-        if not union:
-            sr = Semiring(f"any_{typed.name}", monoid=get_monoid("any"), mult=_polymorphic(op))
-            if vector_left:
-                return v.diag().mxm(A, sr[typed.x_type]).new()
-            return A.mxm(v.diag(), sr[typed.x_type]).new()
-        spread = _spread(v, A, vector_left)
-        a, b = (spread, A) if vector_left else (A, spread)
-        if defaults is not None:
-            return a.ewise_union(b, op, *defaults).new()
-        return a.ewise_add(b, op).new()
 
-    return Expression(name, "Matrix", tuple(A.shape), typed.out_type, A._be, compute, (left, right))
+def _broadcast_ewise(expr: Expression, mask: Any) -> Any:
+    """A ``broadcast_ewise`` expression's result: its Vector spread over its Matrix's rows or
+    columns and combined with it (an intersection through a diagonal product)."""
+    (left, right), (typed, op, union, defaults) = expr.args, expr.params
+    vector_left = left.kind == "Vector"
+    v, A = (left, right) if vector_left else (right, left)
+    if not union:
+        sr = Semiring(f"any_{typed.name}", monoid=get_monoid("any"), mult=_polymorphic(op))
+        if vector_left:
+            return v.diag().mxm(A, sr[typed.x_type]).new()
+        return A.mxm(v.diag(), sr[typed.x_type]).new()
+    spread = _spread(v, A, vector_left)
+    a, b = (spread, A) if vector_left else (A, spread)
+    if defaults is not None:
+        return a.ewise_union(b, op, *defaults).new()
+    return a.ewise_add(b, op).new()
 
 
 def _polymorphic(op: Any) -> Any:
@@ -87,9 +92,6 @@ def _spread(v: Any, A: Any, down_rows: bool) -> Any:
 
 def outer_expr(u: Any, v: Any, op: Any = "times") -> Expression:
     """The outer product ``M[i, j] = op(u[i], v[j])`` of two Vectors (python-graphblas's ``outer``)."""
-    from .matrix import Matrix
-    from .ops.structural import kronecker_expr
-
     u, v = _collection(u), _collection(v)
     if getattr(u, "kind", None) != "Vector" or getattr(v, "kind", None) != "Vector":
         raise TypeError(f"outer needs two Vectors, got {type(u).__name__} and {type(v).__name__}")
@@ -97,17 +99,23 @@ def outer_expr(u: Any, v: Any, op: Any = "times") -> Expression:
     if isinstance(op, Semiring):
         op = op.mult
     typed = typed_binary(getattr(op, "binop", None) or op, unify(u.dtype, v.dtype))
-    be = u._be
-
-    def compute(mask: Any) -> Any:
-        zu = be.xp.zeros(u.nvals, dtype="int64")
-        zv = be.xp.zeros(v.nvals, dtype="int64")
-        col = Matrix._from_sorted(be, u.dtype, u.size, 1, u._idx, zu, u._vals)
-        row = Matrix._from_sorted(be, v.dtype, 1, v.size, zv, v._idx, v._vals)
-        return kronecker_expr(col, row, typed).new()
-
-    return Expression(f"outer({typed.name})", "Matrix", (u.size, v.size), typed.out_type, be, compute, (u, v))
+    return Expression(f"outer({typed.name})", "Matrix", (u.size, v.size), typed.out_type, u._be, "outer", (u, v),
+                      (typed,))
 
 
-_upward.bind("broadcast_ewise", broadcast_ewise)
+def _outer(expr: Expression, mask: Any) -> Any:
+    """An ``outer`` expression's result: the Kronecker product of u as a column and v as a row."""
+    from .matrix import Matrix
+    from .ops.structural import kronecker_expr
+
+    (u, v), (typed,), be = expr.args, expr.params, expr._be
+    zu = be.xp.zeros(u.nvals, dtype="int64")
+    zv = be.xp.zeros(v.nvals, dtype="int64")
+    col = Matrix._from_sorted(be, u.dtype, u.size, 1, u._idx, zu, u._vals)
+    row = Matrix._from_sorted(be, v.dtype, 1, v.size, zv, v._idx, v._vals)
+    return kronecker_expr(col, row, typed).new()
+
+
+bind_evaluator("broadcast_ewise", _broadcast_ewise)
+bind_evaluator("outer", _outer)
 bind_operations(broadcast_ewise=broadcast_ewise, outer_expr=outer_expr)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ._operations import operations, result_types
+from ._operations import bind_evaluator, operations, result_types
 from .exceptions import DimensionMismatch, InvalidValue, OutputNotEmpty
 
 
@@ -140,23 +140,8 @@ class CompatMethods:
         if n == 0:
             _unit(op, self.dtype)  # type: ignore[attr-defined] # checked now, before the expression
 
-        def compute(mask: Any) -> Any:
-            if n == 0:
-                Vector = result_types.Vector  # (the objects' class, bound as it loads)
-
-                a: Any = A
-                return Vector.from_scalar(_unit(op, a.dtype), a.nrows, a.dtype, backend=a.backend).diag()
-            result, base, k = None, A, int(n)
-            while k:
-                if k & 1:
-                    result = base.dup() if result is None else result.mxm(base, op).new()  # type: ignore[attr-defined]
-                k >>= 1
-                if k:
-                    base = base.mxm(base, op).new()  # type: ignore[attr-defined]
-            return result
-
         dtype = self.dtype if n == 0 else self.mxm(self, op).dtype  # type: ignore[attr-defined]
-        return Expression(f"power({n})", "Matrix", self.shape, dtype, self._be, compute, (self,))  # type: ignore[attr-defined]
+        return Expression(f"power({n})", "Matrix", self.shape, dtype, self._be, "power", (A,), (int(n), op))  # type: ignore[attr-defined]
 
     def setdiag(self, values: Any, k: int = 0, *, mask: Any = None, accum: Any = None) -> None:
         """Set diagonal ``k`` of a Matrix to a scalar (every position of it) or to a Vector
@@ -229,21 +214,38 @@ class CompatMethods:
         for off in offsets:
             if not isinstance(off, (int, np.integer)) or isinstance(off, bool):
                 raise TypeError(f"offsets must be integers, got {type(off).__name__}")
-        src = self
+        return Expression("reposition", self.kind, shape, self.dtype, self._be, "reposition", (self,),  # type: ignore[attr-defined]
+                          (offsets, cls, be_name))
 
-        def compute(mask: Any) -> Any:
-            coo = src.to_coo()  # type: ignore[attr-defined]
-            coords = [c + int(o) for c, o in zip(coo[:-1], offsets)]
-            keep = np.ones(len(coo[-1]), dtype=bool)
-            for c, n in zip(coords, shape):
-                keep &= (c >= 0) & (c < n)
-            parts = [c[keep] for c in coords] + [coo[-1][keep]]
-            if src.kind == "Vector":
-                return cls.from_coo(*parts, size=shape[0], dtype=src.dtype, backend=be_name)  # type: ignore[attr-defined]
-            return cls.from_coo(*parts, nrows=shape[0], ncols=shape[1], dtype=src.dtype,  # type: ignore[attr-defined]
-                                backend=be_name)
 
-        return Expression("reposition", self.kind, shape, self.dtype, self._be, compute, (self,))  # type: ignore[attr-defined]
+def _power(expr: Any, mask: Any) -> Any:
+    """A ``power`` expression's result: its Matrix multiplied by itself n times (by squaring)."""
+    (A,), (n, op) = expr.args, expr.params
+    if n == 0:
+        Vector = result_types.Vector  # (the objects' class, bound as it loads)
+        return Vector.from_scalar(_unit(op, A.dtype), A.nrows, A.dtype, backend=A.backend).diag()
+    result, base, k = None, A, n
+    while k:
+        if k & 1:
+            result = base.dup() if result is None else result.mxm(base, op).new()
+        k >>= 1
+        if k:
+            base = base.mxm(base, op).new()
+    return result
+
+
+def _reposition(expr: Any, mask: Any) -> Any:
+    """A ``reposition`` expression's result: its object's entries moved by the offsets."""
+    (src,), (offsets, cls, be_name), shape = expr.args, expr.params, expr.shape
+    coo = src.to_coo()
+    coords = [c + int(o) for c, o in zip(coo[:-1], offsets)]
+    keep = np.ones(len(coo[-1]), dtype=bool)
+    for c, n in zip(coords, shape):
+        keep &= (c >= 0) & (c < n)
+    parts = [c[keep] for c in coords] + [coo[-1][keep]]
+    if src.kind == "Vector":
+        return cls.from_coo(*parts, size=shape[0], dtype=src.dtype, backend=be_name)
+    return cls.from_coo(*parts, nrows=shape[0], ncols=shape[1], dtype=src.dtype, backend=be_name)
 
 
 def _unit(op: Any, dtype: Any) -> Any:
@@ -460,3 +462,7 @@ def require_scalar_value(value: Any) -> None:
     if getattr(value, "kind", None) in ("Vector", "Matrix"):
         raise TypeError(f"Bad type for argument `value`: {type(value).__name__}; expected a Scalar. "
                         "Literal scalars also accepted")
+
+
+bind_evaluator("power", _power)
+bind_evaluator("reposition", _reposition)

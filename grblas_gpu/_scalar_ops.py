@@ -7,8 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _upward
-from ._operations import bind_operations
+from ._operations import bind_evaluator, bind_operations
 from .dtypes import dtype_of_value, unify
 from .exceptions import EmptyObject
 from .expressions import Expression
@@ -41,23 +40,34 @@ def scalar_ewise(a: Scalar, other: Any, op: Any, name: str,
     """``a op other`` for Scalars, as an expression of a Scalar."""
     b = _as_scalar(other)
     typed = typed_binary(op, unify(a.dtype, b.dtype))
+    return Expression(name, "Scalar", (), typed.out_type, a._be, "scalar_ewise", (a, b), (typed, name, defaults))
 
-    def compute(mask: Any) -> Scalar:
-        x, y = a.value, b.value
-        if defaults is not None and (x is not None or y is not None):
-            x = defaults[0] if x is None else x
-            y = defaults[1] if y is None else y
-        out = Scalar(typed.out_type, backend=a.backend)
-        if x is None or y is None:
-            lone = y if x is None else x
-            if name == "ewise_add" and lone is not None:
-                out.value = lone
-            return out
-        z = typed(np.asarray(x, dtype=typed.x_type.np_type), np.asarray(y, dtype=typed.y_type.np_type))
-        out.value = z[()]
+
+def _scalar_ewise(expr: Expression, mask: Any) -> Scalar:
+    """A ``scalar_ewise`` expression's result (``ewise_add``: a lone value passes through)."""
+    (a, b), (typed, name, defaults) = expr.args, expr.params
+    x, y = a.value, b.value
+    if defaults is not None and (x is not None or y is not None):
+        x = defaults[0] if x is None else x
+        y = defaults[1] if y is None else y
+    out = Scalar(typed.out_type, backend=a.backend)
+    if x is None or y is None:
+        lone = y if x is None else x
+        if name == "ewise_add" and lone is not None:
+            out.value = lone
         return out
+    z = typed(np.asarray(x, dtype=typed.x_type.np_type), np.asarray(y, dtype=typed.y_type.np_type))
+    out.value = z[()]
+    return out
 
-    return Expression(name, "Scalar", (), typed.out_type, a._be, compute, (a, b))
+
+def _scalar_unary(expr: Expression, mask: Any) -> Scalar:
+    """A ``scalar_unary`` expression's result: its unary operator on the Scalar's value."""
+    (a,), (typed,) = expr.args, expr.params
+    out = Scalar(typed.out_type, backend=a.backend)
+    if a.value is not None:
+        out.value = np.asarray(typed.np_func(np.asarray(a.value, dtype=typed.in_type.np_type)))[()]
+    return out
 
 
 def scalar_apply(a: Scalar, op: Any, right: Any, left: Any) -> Expression:
@@ -65,14 +75,7 @@ def scalar_apply(a: Scalar, op: Any, right: Any, left: Any) -> Expression:
     kind = getattr(op, "kind", None)
     if kind == "unary":
         typed = op if hasattr(op, "in_type") else op[a.dtype]
-
-        def compute(mask: Any) -> Scalar:
-            out = Scalar(typed.out_type, backend=a.backend)
-            if a.value is not None:
-                out.value = np.asarray(typed.np_func(np.asarray(a.value, dtype=typed.in_type.np_type)))[()]
-            return out
-
-        return Expression(f"apply({typed.name})", "Scalar", (), typed.out_type, a._be, compute, (a,))
+        return Expression(f"apply({typed.name})", "Scalar", (), typed.out_type, a._be, "scalar_unary", (a,), (typed,))
     bound = right if right is not None else left
     s = _as_scalar(bound) if not isinstance(bound, (int, float, bool)) else Scalar.from_value(
         bound, a.dtype if dtype_of_value(bound).is_integer == a.dtype.is_integer else None)
@@ -85,5 +88,7 @@ def scalar_infix(kind: str, left: Any, right: Any, op: Any) -> Expression:
     return scalar_ewise(a, right, op, "ewise_add" if kind == "add" else "ewise_mult")
 
 
-_upward.bind("scalar_infix", scalar_infix)
-bind_operations(scalar_ewise=scalar_ewise, scalar_default=scalar_default, scalar_apply=scalar_apply)
+bind_evaluator("scalar_ewise", _scalar_ewise)
+bind_evaluator("scalar_unary", _scalar_unary)
+bind_operations(scalar_ewise=scalar_ewise, scalar_default=scalar_default, scalar_apply=scalar_apply,
+                scalar_infix=scalar_infix)

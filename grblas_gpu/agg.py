@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ._operations import bind_evaluator
 from .dtypes import ALL_TYPES, BOOL, FP64, INT64, DataType, lookup_dtype
 from .exceptions import InvalidValue
 from .operators import binary, indexunary, monoid, semiring, unary
@@ -374,17 +375,22 @@ def aggregate_expr(obj: Any, op: Any, axis: str, allow_empty: bool = True) -> An
     kind = "Scalar"
     if axis != "scalar":
         kind, shape = "Vector", (obj.shape[0] if axis == "rows" else obj.shape[1],)
+    return Expression(f"reduce({agg.name})", kind, shape, out, obj._be, "aggregate", (obj,), (agg, axis, allow_empty))
 
-    def compute(mask: Any) -> Any:
-        result = agg.compute(obj, axis)
-        if kind == "Scalar" and result.is_empty and not allow_empty and agg.name in _IDENTITY:
-            return Scalar.from_value(_IDENTITY[agg.name], out, backend=obj.backend)
-        if result.dtype != out:
-            result = Scalar.from_value(result.value, out) if kind == "Scalar" else result.dup(out)
-        return result
 
-    return Expression(f"reduce({agg.name})", kind, shape, out, obj._be, compute, (obj,))
+def _aggregate(expr: Any, mask: Any) -> Any:
+    """An ``aggregate`` expression's result: its object reduced by the aggregator."""
+    (obj,), (agg, axis, allow_empty), kind, out = expr.args, expr.params, expr.kind, expr.dtype
+    result = agg.compute(obj, axis)
+    if kind == "Scalar" and result.is_empty and not allow_empty and agg.name in _IDENTITY:
+        return Scalar.from_value(_IDENTITY[agg.name], out, backend=obj.backend)
+    if result.dtype != out:
+        result = Scalar.from_value(result.value, out) if kind == "Scalar" else result.dup(out)
+    return result
 
+
+
+bind_evaluator("aggregate", _aggregate)
 
 def __getattr__(name: str) -> Any:
     if name == "ss":

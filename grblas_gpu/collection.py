@@ -6,6 +6,7 @@ implementation serves both shapes.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -14,7 +15,7 @@ from . import _bitmap
 from . import _sparse as sp
 from ._compat_methods import CompatMethods
 from ._infix_methods import InfixMethods
-from ._operations import operations
+from ._operations import bind_evaluator, operations
 from .backends import PicklesBackendByName
 from .dtypes import BOOL, FP64, INT64, DataType, cast_scalar, lookup_dtype, unify
 from .exceptions import DimensionMismatch, DomainMismatch, InvalidValue
@@ -123,7 +124,7 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
 
     def _as_expression(self) -> Expression:
         return Expression(f"{self.name or self.kind.lower()}", self.kind, self.shape, self._dtype, self._be,
-                          lambda mask: self, (self,))
+                          "value", (self,), (self,))
 
     def _replace_with(self, other: Collection) -> None:
         """Take ``other``'s entries, cast to this object's type."""
@@ -202,28 +203,8 @@ class Collection(InfixMethods, CompatMethods, PicklesBackendByName):
             # float defaults beside integers compute in floats (as python-graphblas upcasts)
             t = unify(unify(t, scalar_type(defaults[0], t)), scalar_type(defaults[1], t))
         typed = _typed_ewise_op(op, union, t)
-        out = typed.out_type
-
-        def compute(mask: Mask | None) -> Any:
-            a, b = left, right
-            if _bitmap.wants_bitmap(a, b):
-                return _bitmap.ewise(a, b, typed, out, union, defaults)
-            ks = a._keyspace([a, b])
-            ea, eb = a._entries(ks), b._entries(ks)
-            pos_of = a._positions_of(ks, same=True)
-            be = a._be
-            if union:
-                ld, rd = defaults if defaults is not None else (None, None)
-                e = sp.union(be, ea, eb, typed, out, pos_of, ld, rd)
-            else:
-                e = sp.intersection(be, ea, eb, typed, pos_of)
-            return a._from_entries(e, ks, out)
-
-        def write(output: Output) -> bool:  # (``C << union``, no mask, accumulator or report: into C's bitmap)
-            return (defaults is not None and output.mask is None and output.accum is None and output.changed is None
-                    and _bitmap.ewise_union_into(output.target, left, right, typed, defaults))
-
-        return Expression(name, left.kind, shape, out, left._be, compute, (left, right), write=write)
+        return Expression(name, left.kind, shape, typed.out_type, left._be, "ewise", (left, right),
+                          (typed, union, defaults))
 
     # ---------------------------------------------------------------- apply / select
     def apply(self, op: Any, right: Any = None, *, left: Any = None) -> Expression:
@@ -315,9 +296,8 @@ def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
         if right is not None or left is not None:
             raise DomainMismatch(f"unary operator {op.name} takes no scalar")
         typed_u = op if isinstance(op, TypedUnaryOp) else op[obj.dtype]
-        return _elementwise_expr(obj, f"apply({op.name})", shape, typed_u.out_type,
-                                 lambda be, e, pos: be.unary(typed_u, be.cast(e.values, typed_u.in_type)),
-                                 positional=False)
+        return Expression(f"apply({op.name})", obj.kind, shape, typed_u.out_type, obj._be, "apply_unary", (obj,),
+                          (typed_u,))
     if isinstance(op, (IndexUnaryOp, TypedIndexUnaryOp)):
         if left is not None:
             raise DomainMismatch(f"Do not pass `left` when applying IndexUnaryOp {op.name}: its thunk is right=")
@@ -335,13 +315,8 @@ def _apply_expr(obj: Collection, op: Any, right: Any, left: Any) -> Expression:
             bound = obj._be.cast(s._on_device(), bound_type)
         else:
             bound = cast_scalar(s, bound_type)
-
-        def f(be: Any, e: sp.Entries, pos: Any) -> Any:
-            x = be.cast(e.values, typed_b.y_type if left is not None else typed_b.x_type)
-            p = pos(e.keys) if typed_b.positional else None
-            return be.binary(typed_b, bound, x, p) if left is not None else be.binary(typed_b, x, bound, p)
-
-        return _elementwise_expr(obj, f"apply({op.name})", shape, typed_b.out_type, f, positional=typed_b.positional)
+        return Expression(f"apply({op.name})", obj.kind, shape, typed_b.out_type, obj._be, "apply_bound", (obj,),
+                          (typed_b, bound, left is not None))
     raise DomainMismatch("apply only accepts UnaryOp with no scalars or BinaryOp with `left` or `right` scalar "
                          f"(or IndexUnaryOp with a thunk), not {op!r}")
 
@@ -377,23 +352,68 @@ def _lookup_apply_op(name: str) -> Any:
     raise InvalidValue(f"no unary, index-unary or binary operator named {name!r}")
 
 
-def _elementwise_expr(obj: Collection, name: str, shape: tuple[int, ...], out: DataType, f: Any,
-                     positional: bool = True) -> Expression:
-    """``f(be, entries, positions)`` -> the new values of every entry of ``obj``, as an
-    expression.  A map that reads no position (``positional`` False) of a Matrix keeps its
-    structure as it is: no keys are made and the new Matrix holds the same index arrays."""
-    def compute(mask: Mask | None) -> Any:
-        src = obj
-        if _bitmap.wants_bitmap(src):
-            return _bitmap.map_values(src, f, out)
-        if not positional and src.kind == "Matrix":
-            return cast("Matrix", src)._with_values(f(src._be, sp.Entries(None, src._vals), None), out)
-        ks = src._keyspace([src])
-        e = src._entries(ks)
-        be = src._be
-        return src._from_entries(sp.Entries(e.keys, f(be, e, src._positions_of(ks, same=True))), ks, out)
+def _ewise(expr: Expression, mask: Mask | None) -> Any:
+    """An ``ewise`` expression's result: the union or intersection of its two objects' entries."""
+    (a, b), (typed, union, defaults) = expr.args, expr.params
+    out = typed.out_type
+    if _bitmap.wants_bitmap(a, b):
+        return _bitmap.ewise(a, b, typed, out, union, defaults)
+    ks = a._keyspace([a, b])
+    ea, eb = a._entries(ks), b._entries(ks)
+    pos_of = a._positions_of(ks, same=True)
+    be = a._be
+    if union:
+        ld, rd = defaults if defaults is not None else (None, None)
+        e = sp.union(be, ea, eb, typed, out, pos_of, ld, rd)
+    else:
+        e = sp.intersection(be, ea, eb, typed, pos_of)
+    return a._from_entries(e, ks, out)
 
-    return Expression(name, obj.kind, shape, out, obj._be, compute, (obj,))
+
+def _ewise_write(expr: Expression, output: Output) -> bool:
+    """``C << union``, no mask, accumulator or report: into C's bitmap, where it can."""
+    (left, right), (typed, _, defaults) = expr.args, expr.params
+    return (defaults is not None and output.mask is None and output.accum is None and output.changed is None
+            and _bitmap.ewise_union_into(output.target, left, right, typed, defaults))
+
+
+def _map_values(expr: Expression, f: Any, positional: bool) -> Any:
+    """The new object of an element-wise map of ``expr``'s one object: ``f(be, entries,
+    positions)`` -> the new values of every entry.  A map that reads no position
+    (``positional`` False) of a Matrix keeps its structure as it is: no keys are made and the
+    new Matrix holds the same index arrays."""
+    (src,), out = expr.args, expr.dtype
+    if _bitmap.wants_bitmap(src):
+        return _bitmap.map_values(src, f, out)
+    if not positional and src.kind == "Matrix":
+        return cast("Matrix", src)._with_values(f(src._be, sp.Entries(None, src._vals), None), out)
+    ks = src._keyspace([src])
+    e = src._entries(ks)
+    be = src._be
+    return src._from_entries(sp.Entries(e.keys, f(be, e, src._positions_of(ks, same=True))), ks, out)
+
+
+def _apply_unary(expr: Expression, mask: Mask | None) -> Any:
+    """An ``apply_unary`` expression's result: its unary operator on every entry."""
+    (typed_u,) = expr.params
+    return _map_values(expr, partial(_unary_values, typed_u), positional=False)
+
+
+def _unary_values(typed_u: Any, be: Any, e: sp.Entries, pos: Any) -> Any:
+    return be.unary(typed_u, be.cast(e.values, typed_u.in_type))
+
+
+def _apply_bound(expr: Expression, mask: Mask | None) -> Any:
+    """An ``apply_bound`` expression's result: its binary operator on every entry and the
+    bound scalar (on the left with ``bound_left``)."""
+    typed_b, bound, bound_left = expr.params
+    return _map_values(expr, partial(_bound_values, typed_b, bound, bound_left), positional=typed_b.positional)
+
+
+def _bound_values(typed_b: Any, bound: Any, bound_left: bool, be: Any, e: sp.Entries, pos: Any) -> Any:
+    x = be.cast(e.values, typed_b.y_type if bound_left else typed_b.x_type)
+    p = pos(e.keys) if typed_b.positional else None
+    return be.binary(typed_b, bound, x, p) if bound_left else be.binary(typed_b, x, bound, p)
 
 
 def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expression:
@@ -402,31 +422,29 @@ def _indexunary_expr(obj: Collection, op: Any, thunk: Any, select: bool) -> Expr
     if select and typed.out_type != BOOL:
         raise DomainMismatch(f"select needs an operator that returns BOOL; {op.name} returns {typed.out_type}")
     thunk_v = cast_scalar(s, typed.thunk_type)
-    shape = tuple(obj.shape)
-
-    def values(be: Any, e: sp.Entries, ks: Any, src: Collection) -> Any:
-        i, j = src._coords_of(e.keys, ks)
-        return be.indexunary(typed, be.cast(e.values, typed.in_type), i, j, thunk_v)
-
-    def compute(mask: Mask | None) -> Any:
-        src = obj
-        be = src._be
-        if _bitmap.wants_bitmap(src):
-            vec = cast("Vector", src)  # only a Vector is held as a bitmap
-            bits, dense = vec._bitmap()
-            z = be.indexunary(typed, be.cast(dense, typed.in_type), sp.arange(be.xp, vec.size), 0, thunk_v)
-            if select:
-                return _bitmap.keep_where(vec, be.cast(z, BOOL))
-            return type(vec)._from_bitmap(be, typed.out_type, vec.size, bits, z, vec._count)
-        ks = src._keyspace([src])
-        e = src._entries(ks)
-        z = values(be, e, ks, src)
-        if select:
-            return src._from_entries(e.take(be.cast(z, BOOL)), ks, src.dtype)
-        return src._from_entries(sp.Entries(e.keys, z), ks, typed.out_type)
-
     name = f"{'select' if select else 'apply'}({op.name})"
-    return Expression(name, obj.kind, shape, obj.dtype if select else typed.out_type, obj._be, compute, (obj,))
+    return Expression(name, obj.kind, tuple(obj.shape), obj.dtype if select else typed.out_type, obj._be,
+                      "indexunary", (obj,), (typed, thunk_v, select))
+
+
+def _indexunary(expr: Expression, mask: Mask | None) -> Any:
+    """An ``indexunary`` expression's result: its operator applied to (or selecting by) every entry."""
+    (src,), (typed, thunk_v, select) = expr.args, expr.params
+    be = src._be
+    if _bitmap.wants_bitmap(src):
+        vec = cast("Vector", src)  # only a Vector is held as a bitmap
+        bits, dense = vec._bitmap()
+        z = be.indexunary(typed, be.cast(dense, typed.in_type), sp.arange(be.xp, vec.size), 0, thunk_v)
+        if select:
+            return _bitmap.keep_where(vec, be.cast(z, BOOL))
+        return type(vec)._from_bitmap(be, typed.out_type, vec.size, bits, z, vec._count)
+    ks = src._keyspace([src])
+    e = src._entries(ks)
+    i, j = src._coords_of(e.keys, ks)
+    z = be.indexunary(typed, be.cast(e.values, typed.in_type), i, j, thunk_v)
+    if select:
+        return src._from_entries(e.take(be.cast(z, BOOL)), ks, src.dtype)
+    return src._from_entries(sp.Entries(e.keys, z), ks, typed.out_type)
 
 
 _VALUE_SELECTS = {"==": "valueeq", "!=": "valuene", "<": "valuelt", "<=": "valuele", ">": "valuegt",
@@ -457,3 +475,9 @@ def _select_expr(obj: Collection, op: Any, thunk: Any) -> Expression:
             except ValueError:
                 op = get_indexunary(op)
     return _indexunary_expr(obj, op, thunk, select=True)
+
+
+bind_evaluator("ewise", _ewise, _ewise_write)
+bind_evaluator("apply_unary", _apply_unary)
+bind_evaluator("apply_bound", _apply_bound)
+bind_evaluator("indexunary", _indexunary)

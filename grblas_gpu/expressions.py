@@ -30,7 +30,7 @@ from . import _bitmap
 from . import _sparse as sp
 from ._infix_methods import InfixMethods
 from ._input_mask import check_input_mask, with_input_mask
-from ._operations import operations, result_types
+from ._operations import bind_evaluator, evaluators, operations, result_types
 from .backends import get_backend
 from .dtypes import DataType, lookup_dtype
 from .exceptions import DimensionMismatch, DomainMismatch, GraphBLASError, InvalidValue, OutOfMemory
@@ -58,27 +58,34 @@ class Output:
 class Expression(InfixMethods):
     """A delayed computation; ``<<`` into an output or ``.new()`` runs it.
 
+    An expression is data, as python-graphblas's are: its operation's name (``method``, such
+    as ``"kronecker"`` or ``"apply_bound"``), its operands (``args``: the objects it reads) and
+    its operator and options (``params``, a tuple the operation reads), beside the result's
+    kind, shape, type and backend.  It holds no function: the executor (:class:`Updater`)
+    runs it by :meth:`compute` and :meth:`write`, which dispatch on ``method`` to the
+    operation's :class:`~grblas_gpu._operations.Evaluator` (bound by the operation's module
+    as it loads, :func:`~grblas_gpu._operations.bind_evaluator`).  A subclass only adds fields
+    (the mat-vec products keep their planner and its last choice with them).
+
     Used as a value it computes itself once, as python-graphblas's expressions do
     (``(A @ B).nvals``, ``v.reduce().get(0)``, ``v.reduce() == 3``): any public attribute it
     lacks is read from its result.
-
-    Its steps are the functions given (``compute`` and the optional one-pass ``write``); a
-    subclass may override the methods instead and give None for them.
     """
 
+    is_expression = True
+    """Marks an expression for the modules below this one (a mask, the display): ``A < 2`` as
+    a mask is its result's values."""
+
     def __init__(self, name: str, kind: str, shape: tuple[int, ...], dtype: DataType, backend: Any,
-                 compute: Callable[[Mask | None], Any] | None, args: tuple[Any, ...] = (),
-                 write: Callable[[Output], bool] | None = None,
-                 reported: Callable[[Any], None] | None = None) -> None:
+                 method: str, args: tuple[Any, ...] = (), params: tuple[Any, ...] = ()) -> None:
         self.name = name
         self.kind = kind  # "Matrix", "Vector" or "Scalar"
         self.shape = shape
         self.dtype = dtype
         self._be = get_backend(backend) if isinstance(backend, str) else backend
-        self._compute = compute
-        self._write = write
-        self._reported = reported
+        self.method = method
         self.args = args
+        self.params = params
 
     @property
     def backend(self) -> str:
@@ -87,7 +94,7 @@ class Expression(InfixMethods):
 
     def compute(self, mask: Mask | None = None) -> Any:
         """Evaluate to a new object (``mask`` is a hint: entries outside it may be skipped)."""
-        return self.guarded(self._compute, mask)  # type: ignore[arg-type]
+        return self.guarded(evaluators[self.method].compute, self, mask)
 
     def guarded(self, run: Callable[..., Any], *args: Any) -> Any:
         """``run(*args)``, a step of this expression, with a failed allocation raised as
@@ -105,7 +112,8 @@ class Expression(InfixMethods):
         and taken as it is, or written with its changes reported as it goes); False, with
         nothing done, where it cannot (the executor then computes a new result and writes it).
         ``out`` is checked against the expression already."""
-        return self._write is not None and self._write(out)
+        write = evaluators[self.method].write
+        return write is not None and write(self, out)
 
     def add_into(self, target: Any, accum: Any) -> bool:
         """:meth:`write` of ``target(accum) << self`` (no mask)."""
@@ -123,8 +131,9 @@ class Expression(InfixMethods):
         """Told once ``changed`` holds the entries a write of this expression made new or
         different (by :meth:`report_into` or otherwise): the operation may queue work that a
         later statement on them will ask for."""
-        if self._reported is not None:
-            self._reported(changed)
+        reported = evaluators[self.method].reported
+        if reported is not None:
+            reported(self, changed)
 
     def new(self, dtype: Any = None, *, mask: Any = None, accum: Any = None, name: str | None = None,
             nthreads: int | None = None, **opts: Any) -> Any:
@@ -666,3 +675,11 @@ def assign_scalar_value(updater: Updater, value: Any) -> None:
         scalar = result_types.Scalar
         src = value if isinstance(value, scalar) else scalar.from_value(value)
     _write_scalar(updater.target, src, updater.accum)
+
+
+def _as_it_is(expr: Expression, mask: Mask | None) -> Any:
+    """The ``"value"`` expression's result: the object it holds (its one parameter), as it is."""
+    return expr.params[0]
+
+
+bind_evaluator("value", _as_it_is)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _upward
+from ._operations import operations
 from .exceptions import DomainMismatch
 
 
@@ -63,10 +63,10 @@ def ewise(kind: str, left: Any, right: Any, op: Any) -> Any:
                     "with a scalar use binary.plus(x, s) or x.apply(op, right=s)")
             return NotImplemented
         if (lk == "Scalar" or rk == "Scalar") and _scalar_like(left) and _scalar_like(right):
-            return tag(_upward.call("scalar_infix", kind, left, right, op), kind, left, right)
+            return tag(operations.scalar_infix(kind, left, right, op), kind, left, right)
         return NotImplemented
     if lk != rk:
-        expr = _upward.call("broadcast_ewise", left, right, op, union=kind == "add")
+        expr = operations.broadcast_ewise(left, right, op, union=kind == "add")
     else:
         expr = left.ewise_add(right, op) if kind == "add" else left.ewise_mult(right, op)
     return tag(expr, kind, left, right)

@@ -155,7 +155,7 @@ def as_mask(mask: Any) -> Mask | None:
     """A Mask from a Mask, a Vector/Matrix (its value mask) or None."""
     if mask is None or isinstance(mask, Mask):
         return mask
-    if getattr(mask, "kind", None) in ("Matrix", "Vector") and hasattr(mask, "_compute"):
+    if getattr(mask, "kind", None) in ("Matrix", "Vector") and getattr(type(mask), "is_expression", False):
         mask = mask.new()  # an expression (``A < 2``): the value mask of its result
     if hasattr(mask, "_entries"):
         return Mask(mask)

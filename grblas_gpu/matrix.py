@@ -22,7 +22,7 @@ from ._compat_methods import (
     scalar_dup_op,
 )
 from ._infix_methods import InfixMethods
-from ._operations import bind_result_type, operations
+from ._operations import bind_evaluator, bind_result_type, operations
 from ._transposed import TransposedView
 from .backends import get_backend
 from .collection import Collection
@@ -283,7 +283,7 @@ class Matrix(Collection):
     # ---------------------------------------------------------------- memory
     def memory_usage(self) -> dict[str, Any]:
         """Bytes this Matrix holds: ``at_rest`` (its CSR, or hypersparse row list),
-        ``derived`` (the transpose, cast values, plans, row lengths now kept: built on need,
+        ``derived`` (the transpose, plans, row lengths now kept: built on need,
         dropped by :meth:`free_derived`), and ``shared``: whether the at-rest arrays are also
         held by the caller (given to :meth:`from_csr` or handed out by an export)."""
         st = self._store
@@ -296,7 +296,7 @@ class Matrix(Collection):
         return st.nbytes_at_rest() + st.nbytes_derived()
 
     def free_derived(self) -> None:
-        """Drop every derived form (the transpose, cast values, plans, row lengths); each is
+        """Drop every derived form (the transpose, plans, row lengths); each is
         built again when next needed.  The entries are untouched."""
         self._store.drop_derived()
 
@@ -372,15 +372,6 @@ class Matrix(Collection):
         if k <= held:
             return int(totals[k])
         return int(totals[held] + (k - held) * (totals[held] - totals[held - 1]))  # the rest are no longer
-
-    def _values_as(self, t: DataType) -> Any:
-        """The stored values cast to ``t`` for the pull, kept as a derived form on the GPU: a
-        loop of products casts them once.  The CPU pull casts a block of rows at a time (no
-        full-size copy), so there they come as they are."""
-        vals = self._vals
-        if vals.dtype == t.np_type or self._be.name == "numpy":  # (most often: no cast, no key to hash)
-            return vals
-        return self._memo(("values", t), lambda: self._be.cast(vals, t))
 
     def _row_ranges(self, rows: Any) -> tuple[Any, Any]:
         """(start, count) of the stored entries of each of ``rows``."""
@@ -742,7 +733,7 @@ class TransposedMatrix(TransposedView, InfixMethods, CompatMethods):
 
     def _as_expression(self) -> Expression:
         p = self.parent
-        return Expression("transpose", "Matrix", self.shape, p.dtype, p._be, lambda mask: p._transposed(), (p,))
+        return Expression("transpose", "Matrix", self.shape, p.dtype, p._be, "transpose", (p,))
 
     def __getitem__(self, key: Any) -> Expression:
         expr = self.parent._transposed()[key]
@@ -831,3 +822,11 @@ def _is_element(key: Any) -> bool:
 
 __all__ = ["Matrix", "TransposedMatrix", "as_matrix"]
 bind_result_type(Matrix)
+
+
+def _transpose(expr: Expression, mask: Any) -> Matrix:
+    """A ``transpose`` expression's result: its Matrix's transpose (built and kept with it)."""
+    return expr.args[0]._transposed()  # type: ignore[no-any-return]
+
+
+bind_evaluator("transpose", _transpose)

@@ -1,5 +1,5 @@
 """An operator called on objects, python-graphblas's shorthand (bound for the operators,
-which sit below the objects: see :mod:`._upward`): ``unary.abs(v)`` applies,
+which sit below the objects: bound in :mod:`._operations`): ``unary.abs(v)`` applies,
 ``binary.plus(A, 1)`` / ``binary.minus(v, right=15)`` apply with a bound scalar,
 ``select.triu(A, 1)`` selects, ``indexunary.rowindex(A)`` applies with a thunk,
 ``binary.plus(A | B, left_default=0, right_default=0)`` is an ewise_union."""
@@ -10,11 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from . import (
-    _scalar_ops,  # noqa: F401 - binds ``s | t`` of Scalars (scalar_infix)
-    _upward,
-)
+from . import _scalar_ops  # noqa: F401 - binds ``s | t`` of Scalars (scalar_infix)
 from ._broadcast import broadcast_ewise
+from ._operations import bind_operations
 from .infix import apply_operator
 from .scalar import Scalar
 
@@ -117,4 +115,4 @@ def _ewise_union_call(op: Any, left: Any, right: Any, left_default: Any, right_d
     return a.ewise_union(b, op, left_default, right_default)
 
 
-_upward.bind("call_operator", call_operator)
+bind_operations(call_operator=call_operator)

@@ -200,7 +200,7 @@ class Scalar(InfixMethods, PicklesBackendByName):
         self._store.set(None if value is None else cast_scalar(value, self._dtype))
 
     def _as_expression(self) -> Any:
-        return Expression("scalar", "Scalar", (), self._dtype, self._be, lambda mask: self)
+        return Expression("scalar", "Scalar", (), self._dtype, self._be, "value", (), (self,))
 
     def __eq__(self, other: object) -> bool:  # type: ignore[override] # python-graphblas compares values
         if isinstance(other, Scalar):

@@ -198,7 +198,7 @@ class MatrixStore:
     of every entry (``rowidx``) in place of ``ptr``.  Nothing else is kept at rest.
 
     Derived forms are built by the Matrix on need and kept here until :meth:`drop_derived`
-    or until the arrays change (a new store): the transpose, cast values, SpMV plans, row
+    or until the arrays change (a new store): the transpose, SpMV plans, row
     lengths (``derived``, keyed by what they are), and a hypersparse matrix's row pointers.
     A symmetric matrix (``symmetric`` True, declared or found) is its own transpose, so it
     never keeps one.

@@ -19,7 +19,7 @@ __all__ = ["draw", "spy"]
 def _matrix(A: Any) -> Any:
     if getattr(A, "kind", None) != "Matrix":
         raise TypeError(f"Can only draw a Matrix, not {type(A).__name__}")
-    return A.new() if hasattr(A, "_compute") else A
+    return A.new() if getattr(type(A), "is_expression", False) else A
 
 
 def _values(values: Any) -> dict[int, Any]:
@@ -27,7 +27,7 @@ def _values(values: Any) -> dict[int, Any]:
     if values is None:
         return {}
     if getattr(values, "kind", None) == "Vector":
-        idx, vals = values.new().to_coo() if hasattr(values, "_compute") else values.to_coo()
+        idx, vals = values.new().to_coo() if getattr(type(values), "is_expression", False) else values.to_coo()
         return dict(zip(idx.tolist(), vals.tolist()))
     if isinstance(values, dict):
         return dict(values)

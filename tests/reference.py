@@ -225,8 +225,13 @@ _def("pow", lambda x, y, t, pos: _pow(x, y, t))
 for _n, _f in (("eq", np.equal), ("ne", np.not_equal), ("gt", np.greater), ("lt", np.less),
                ("ge", np.greater_equal), ("le", np.less_equal)):
     _def(_n, _of_values(_f), out=_to_bool)
-for _n, _f in (("lor", np.logical_or), ("land", np.logical_and), ("lxor", np.logical_xor), ("lxnor", np.equal)):
-    _def(_n, _of_values(_f), domain=_dom_bool)
+# land, lor, lxor: truth values as 1 or 0 in the input type (SuiteSparse's); lxnor in BOOL only.
+for _n, _f in (("lor", np.logical_or), ("land", np.logical_and), ("lxor", np.logical_xor)):
+    _def(_n, _of_values(_f))
+_def("lxnor", _of_values(np.equal), domain=_dom_bool)
+for _n, _f in (("iseq", np.equal), ("isne", np.not_equal), ("isgt", np.greater), ("islt", np.less),
+               ("isge", np.greater_equal), ("isle", np.less_equal)):
+    _def(_n, _of_values(_f))  # the comparison as 1 or 0 in the input type
 for _n, _f in (("bor", np.bitwise_or), ("band", np.bitwise_and), ("bxor", np.bitwise_xor),
                ("bxnor", lambda x, y: np.invert(np.bitwise_xor(x, y)))):
     _def(_n, _of_values(_f), domain=_dom_int)
@@ -247,9 +252,10 @@ MONOID: dict[str, MonoidDef] = {
     "min": MonoidDef("min", BINARY["min"], type_max),
     "max": MonoidDef("max", BINARY["max"], type_min),
     "any": MonoidDef("any", BINARY["any"], lambda t: False if t == BOOL else 0),
-    "lor": MonoidDef("lor", BINARY["lor"], lambda t: False),
-    "land": MonoidDef("land", BINARY["land"], lambda t: True),
-    "lxor": MonoidDef("lxor", BINARY["lxor"], lambda t: False),
+    # The logical monoids compute in BOOL whatever the type asked for.
+    "lor": MonoidDef("lor", BinOp("lor", _dom_bool, _same, _of_values(np.logical_or)), lambda t: False),
+    "land": MonoidDef("land", BinOp("land", _dom_bool, _same, _of_values(np.logical_and)), lambda t: True),
+    "lxor": MonoidDef("lxor", BinOp("lxor", _dom_bool, _same, _of_values(np.logical_xor)), lambda t: False),
     "lxnor": MonoidDef("lxnor", BINARY["lxnor"], lambda t: True),
     "bor": MonoidDef("bor", BINARY["bor"], lambda t: 0),
     "band": MonoidDef("band", BINARY["band"], lambda t: np.invert(np.zeros((), t)) if t != BOOL else True),
@@ -466,6 +472,8 @@ def mxm(A: Obj, B: Obj, add: str | MonoidDef, mult: str | BinOp, t: np.dtype | N
     t = unify(A.dtype, B.dtype) if t is None else np.dtype(t)
     if t == np.bool_ and getattr(mop, "name", mult) == "pair" and getattr(mon, "name", add) in ("plus", "times"):
         t = np.dtype(np.int64)  # counting over BOOL counts in INT64, as python-graphblas's plus_pair does
+    if getattr(mon, "name", add) in ("lor", "land", "lxor", "lxnor"):
+        t = np.dtype(np.bool_)  # a logical monoid's semiring is BOOL's (lor_land[INT64] is lor_land[BOOL])
     zt = mop.out_type(t)
     acc = np.zeros((m, n), dtype=zt)
     have = np.zeros((m, n), dtype=bool)

@@ -29,7 +29,7 @@ LOWER = {
     "backends.cupy.signatures", "backends.cupy.common", "backends.cupy.core", "backends.cupy.bitmaps",
     "backends.cupy.elementwise", "backends.cupy.reduce", "backends.cupy.spmv_plans", "backends.cupy.pull",
     "backends.cupy.push", "backends.cupy.products",
-    "storage", "mask", "_bitmap", "_upward", "operators.udf_trace", "_operations", "_input_mask", "_dcsr",
+    "storage", "mask", "_bitmap", "operators.udf_trace", "_operations", "_input_mask", "_dcsr",
     "_transposed",
 }
 # The floors above the ground, bottom up: each module imports only from its floor and those below.

@@ -100,6 +100,35 @@ BY_HAND = [
      "short_most bound bins words row_nnz"), {"counts": "words"}),
     (sig.SPGEMM_NUMERIC, "fill_dense", ("a_ptr a_idx a_val b_ptr b_idx b_val m_ptr m_idx complement rows glog wlog "
      "ncols window bits vals c_ptr c_idx c_val"), {"work_bits": "bits", "work_vals": "vals"}),
+    # The listed and balanced pushes, the pull by columns and the element-wise maps, as their
+    # launches wrote them by position before they were packed by name.
+    (sig.PUSH_LISTED, "main", "ptr idx values rows xvals nfront mask complement out present group",
+     {"indptr": "ptr", "indices": "idx", "frontier": "rows", "fvals": "xvals"}),
+    (sig.PUSH_LISTED, "balanced", "ptr idx values rows xvals nfront ends mask complement out present",
+     {"indptr": "ptr", "indices": "idx", "frontier": "rows", "fvals": "xvals"}),
+    (sig.PUSH_LISTED, "balanced_claim", "ptr idx values rows xvals n ends c_bits c d_bits d_vals",
+     {"indptr": "ptr", "indices": "idx", "frontier": "rows", "fvals": "xvals", "nfront": "n", "d": "d_vals"}),
+    (sig.PUSH_LISTED, "ends", "ptr rows n ends", {"indptr": "ptr", "frontier": "rows", "nfront": "n"}),
+    (sig.COLUMNS, "main", "ptr idx values x x_present nrows nnz col_mask complement out present",
+     {"indptr": "ptr", "indices": "idx", "mask": "col_mask"}),
+    (sig.UNARY, "main", "xc out n", {"x": "xc", "z": "out"}),
+    (sig.INDEXUNARY, "main", "xc out n i i0 j j0 thunk", {"x": "xc", "z": "out"}),
+    ({"union": sig.EWISE_UNION}, "union", "x_bits x y_bits y x_default y_default z z_bits n", {}),
+    ({"add_changes": sig.ADD_CHANGES}, "add_changes", "x_flags xa y_bits ya z_bits z_vals d_bits d_vals n state counted",
+     {"x_bits": "x_flags", "x": "xa", "y": "ya", "z": "z_vals", "d": "d_vals"}),
+    ({"add_into": sig.ADD_INTO}, "add_into", "x_bits x y_flags ya n", {"y_bits": "y_flags", "y": "ya"}),
+    ({"add": sig.EWISE_ADD}, "add", "x_flags xa y_flags ya z z_bits n",
+     {"x_bits": "x_flags", "x": "xa", "y_bits": "y_flags", "y": "ya"}),
+    # The kept pushes (a bitmap frontier, a relax into the output, the result's reset) and the
+    # binary maps by operand form, kept per size.
+    ({"bitmap": sig.PUSH_BITMAP}, "bitmap", "ptr idx values flags xvals n mask complement out present state counted",
+     {"indptr": "ptr", "indices": "idx", "in_frontier": "flags", "fvals": "xvals"}),
+    ({"relax": sig.PUSH_RELAX}, "relax", "ptr idx values flags x n c_bits c d_bits d_vals consume identity state counted",
+     {"indptr": "ptr", "indices": "idx", "in_frontier": "flags", "fvals": "x", "d": "d_vals"}),
+    ({"reset": sig.PUSH_RESET}, "reset", "identity out present size",
+     {"a": "identity", "z": "out", "bits": "present", "n": "size"}),
+    (sig.BINARY, "vd", "xa bound out n xi xi0 xj xj0 yi yi0 yj yj0", {"x": "xa", "y_at": "bound", "z": "out"}),
+    (sig.BINARY, "dv", "bound ya out n xi xi0 xj xj0 yi yi0 yj yj0", {"x_at": "bound", "y": "ya", "z": "out"}),
 ]
 
 
@@ -116,26 +145,46 @@ def test_pack_missing_or_unknown_raise() -> None:
     s = sig.TRANSPOSE["count"]
     with pytest.raises(TypeError, match="missing"):
         s.pack(idx=1, nnz=2)
-    with pytest.raises(TypeError, match="unknown"):
+    with pytest.raises(TypeError, match="unexpected"):
         s.pack(idx=1, nnz=2, counts=3, extra=4)
+    with pytest.raises(TypeError, match="transpose.cu"):  # the message names the kernel
+        s.pack(idx=1, nnz=2)
 
 
 def test_generated_modules_name_the_declared_entries() -> None:
-    """Every registry module of a declared family has exactly the family's entry points, each a
-    kernel of its source: the registry compiles the kernels the launches call."""
+    """Every registry module's entry points are exactly one of its kind's declared tables, each
+    a kernel of its source, and every declared table is some module's: the signatures cover
+    every kernel the launches call, and the registry lists the modules of the declared kinds."""
     from grblas_gpu.backends.cupy.registry import iter_kernels
 
-    seen = set()
+    matched: set[tuple[str, int]] = set()
     for spec in iter_kernels():
-        family = next((f for title, f in sig.FAMILIES.items() if spec.module().title.startswith(title)), None)
-        if family is None:
-            continue
         module = spec.module()
-        seen.add(module.title.split(" ")[0] + (" " + module.title.split(" ")[1] if module.kind == "spgemm" else ""))
-        assert set(module.entries) == set(family), module.title
+        assert spec.kind == module.kind and module.kind in sig.KINDS, module.title
+        tables = sig.KINDS[module.kind]
+        which = [i for i, table in enumerate(tables) if set(table) == set(module.entries)]
+        assert len(which) == 1, module.title
+        matched.add((module.kind, which[0]))
         for role, name in module.entries.items():
-            assert f"{name}(" in module.body, (module.title, role)
-    assert seen == set(sig.FAMILIES)
+            s = tables[which[0]][role]
+            assert name.endswith(s.entry) and f"{name}(" in module.body, (module.title, role)
+    assert matched == {(kind, i) for kind, tables in sig.KINDS.items() for i in range(len(tables))}
+
+
+def test_every_template_kernel_is_declared() -> None:
+    """Each ``__global__`` kernel of the templates has a signature (the loop's and the
+    products' included): none is launched by position alone."""
+    import re
+    from pathlib import Path
+
+    declared = {(s.template, s.entry) for tables in sig.KINDS.values() for table in tables for s in table.values()}
+    folder = Path(sig.__file__).parent / "templates"
+    found = set()
+    for path in folder.glob("*.cu"):
+        for m in re.finditer(r"__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s*)?\{\{KERNEL\}\}(\w*)\s*\(",
+                             path.read_text()):
+            found.add((path.name, m.group(1)))
+    assert found == declared
 
 
 def test_kernels_doc_is_current() -> None:

@@ -256,18 +256,29 @@ TURNS: dict[str, tuple[Callable[[], sps.csr_matrix], int]] = {
 
 @pytest.mark.parametrize("name", list(TURNS))
 @pytest.mark.parametrize("block_rows", [1, 3, 40])
-def test_block_and_graph_kernels_take_turns(name: str, block_rows: int, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("larger", ["graphs", "grid kernel", "grid kernel of 3 blocks"])
+def test_block_and_graph_kernels_take_turns(name: str, block_rows: int, larger: str,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """On the GPU, with the block kernel taking frontiers of at most ``block_rows`` rows, a
-    grid's loop goes from the block kernel to the captured graphs and back as its frontier
-    grows and shrinks (and a star's from one row to all): the same results as the plain loop
-    and the references, for each algorithm."""
+    grid's loop goes from the block kernel to the captured graphs, or to the grid kernel
+    (of one block an SM, or of 3), and back as its frontier grows and shrinks (and a star's
+    from one row to all): the same results as the plain loop and the references, for each
+    algorithm."""
     if not gb.backends.gpu_available():
         pytest.skip("the device loop runs on the GPU only")
     from grblas_gpu.backends.cupy import capture
 
     monkeypatch.setattr(capture, "BLOCK_ROWS", block_rows)
+    monkeypatch.setattr(capture, "BLOCK_ROWS_BESIDE_GRID", block_rows)
+    monkeypatch.setattr(capture, "GRID_KERNEL", larger != "graphs")
+    monkeypatch.setattr(capture, "GRID_BLOCKS", 3 if larger.endswith("3 blocks") else 0)
     make, source = TURNS[name]
-    g = make()
+    every_algorithm_both_ways(make(), source)
+
+
+def every_algorithm_both_ways(g: sps.csr_matrix, source: int) -> None:
+    """BFS levels and parents, SSSP and widest paths from ``source`` on the GPU with device loops
+    on and off, against scipy and :func:`widest_reference`."""
     A = matrix(g, "cupy")
     level = csgraph.shortest_path(g, unweighted=True, indices=source)
     for got in both(lambda: bfs_levels(A, source)):
@@ -280,6 +291,37 @@ def test_block_and_graph_kernels_take_turns(name: str, block_rows: int, monkeypa
         np.testing.assert_allclose(dense(got, g.shape[0]), csgraph.dijkstra(g, indices=source), rtol=1e-12)
     for got in both(lambda: widest_path(A, source)):
         np.testing.assert_array_equal(dense(got, g.shape[0], -np.inf), widest_reference(g, source))
+
+
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_grid_kernel_alone(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the GPU with every frontier given to the grid kernel (the block kernel taking none),
+    of 2 blocks: loops that end at the first iteration, mid-run, or at a frontier past the
+    handover give what the plain loop and the references give."""
+    if not gb.backends.gpu_available():
+        pytest.skip("the device loop runs on the GPU only")
+    from grblas_gpu.backends.cupy import capture
+
+    monkeypatch.setattr(capture, "BLOCK_ROWS_BESIDE_GRID", 0)
+    monkeypatch.setattr(capture, "GRID_BLOCKS", 2)
+    every_algorithm_both_ways(GRAPHS[name](), 0)
+
+
+@pytest.mark.parametrize("limit", [1, 2, 5, 6, 7, 13])
+def test_limit_in_grid_kernel(limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``limit`` iterations exactly when the grid kernel runs them all."""
+    if not gb.backends.gpu_available():
+        pytest.skip("the device loop runs on the GPU only")
+    from grblas_gpu.backends.cupy import capture
+
+    monkeypatch.setattr(capture, "BLOCK_ROWS_BESIDE_GRID", 0)
+    A = matrix(path(40), "cupy")
+    levels = Vector.from_coo([0], [0], size=40, dtype=INT64, backend="cupy")
+    frontier = levels.dup()
+    for _ in frontier_loop(frontier, A, limit=limit):
+        levels(~levels.S, changed=frontier) << frontier.vxm(A, semiring.any_secondi[INT64])
+    assert frontier.to_coo()[0].tolist() == [limit]
+    assert levels.to_coo()[0].tolist() == list(range(limit + 1))
 
 
 @pytest.mark.parametrize("limit", [1, 2, 5, 6, 7, 13])

@@ -13,24 +13,68 @@ from conftest import seed_of
 
 import grblas_gpu as gb
 from grblas_gpu import binary, semiring
+from grblas_gpu._operations import bind_evaluator, evaluators
 from grblas_gpu.expressions import Expression, Output
 from grblas_gpu.ops import mxm as planner
+
+# An expression is data: its operation's evaluator is bound once, by its method's name.
+_DECLINING = "test copy, declining its write"
+seen: list[Output] = []
+
+
+def _copy(expr: Expression, mask: Any) -> Any:
+    return expr.args[0].dup()
+
+
+def _declined(expr: Expression, out: Output) -> bool:
+    seen.append(out)
+    return False
+
+
+bind_evaluator(_DECLINING, _copy, _declined)
+
+
+def test_expressions_hold_no_functions(backend: str) -> None:
+    """Every expression the objects' methods make is data: operands, parameters, a method
+    name with a bound evaluator; no function among its fields (a closure would be one)."""
+    import types
+
+    v = gb.Vector.from_coo([0, 2], [1.0, 2.0], size=4, backend=backend)
+    A = gb.Matrix.from_coo([0, 1], [1, 2], [1.0, 2.0], nrows=4, ncols=4, backend=backend)
+    exprs = [A.mxv(v), v.vxm(A), A.mxm(A), A.T.mxv(v), v.ewise_add(v), v.ewise_union(v, binary.plus, 0, 0),
+             v.apply(gb.unary.abs), v.apply(binary.plus, right=1), A.select("triu"), A.reduce_rowwise(), v.reduce(),
+             v[[0, 2]], A[0, :], A.kronecker(A, binary.times), v.inner(v), A.T._as_expression(), v.reduce(gb.agg.mean)]
+    for expr in exprs:
+        assert expr.method in evaluators, expr
+        fields = list(vars(expr).values()) + list(expr.params)
+        assert not any(isinstance(f, (types.FunctionType, types.MethodType)) for f in fields), expr
+
+
+def test_an_operation_binds_one_evaluator() -> None:
+    """A method name has one evaluator: a second binding of it raises."""
+    with pytest.raises(LookupError):
+        bind_evaluator("mxm", _copy)
+    assert evaluators["mxm"].compute is not _copy
+
+
+def test_an_expression_as_a_mask(backend: str) -> None:
+    """``C(A < 2) << A``: an expression given as a mask is its result's value mask."""
+    A = gb.Matrix.from_coo([0, 1, 1], [1, 0, 1], [1.0, 3.0, 0.5], nrows=2, ncols=2, backend=backend)
+    C = gb.Matrix(float, 2, 2, backend=backend)
+    C(A < 2) << A
+    rows, cols, vals = C.to_coo()
+    assert sorted(zip(rows.tolist(), cols.tolist(), vals.tolist())) == [(0, 1, 1.0), (1, 1, 0.5)]
 
 
 def test_the_expression_gets_the_statements_output(backend: str) -> None:
     """``C(M.S, plus, replace) << expr``: the expression's write is handed one Output holding
     the statement's target, mask, accumulator and replace flag; where it declines, the
     executor computes the expression and writes it by the rule."""
-    seen: list[Output] = []
     v = gb.Vector.from_coo([0, 2], [1.0, 2.0], size=4, backend=backend)
     C = gb.Vector.from_coo([1, 2], [10.0, 20.0], size=4, backend=backend)
     M = gb.Vector.from_coo([0, 2], [True, True], size=4, backend=backend)
-
-    def declined(out: Output) -> bool:
-        seen.append(out)
-        return False
-
-    expr = Expression("copy", "Vector", (4,), v.dtype, v._be, lambda mask: v.dup(), (v,), write=declined)
+    seen.clear()
+    expr = Expression("copy", "Vector", (4,), v.dtype, v._be, _DECLINING, (v,))
     C(M.S, binary.plus, replace=True) << expr
     assert len(seen) == 1
     out = seen[0]

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _upward
+from .._operations import operations
 from ..dtypes import DataType, lookup_dtype, unify
 from ..exceptions import DomainMismatch
 
@@ -72,7 +72,7 @@ class TypedUnaryOp:
 
     def __call__(self, val: Any) -> Any:
         """``op(v)``: apply to a Vector, Matrix or Scalar (python-graphblas's shorthand)."""
-        return _upward.call("call_operator", self, val)
+        return operations.call_operator(self, val)
 
     @property
     def key(self) -> str:
@@ -115,7 +115,7 @@ class TypedBinaryOp:
         objects, python-graphblas's shorthand (``op(A, 1)``, ``op(A | B)``: see
         :func:`grblas_gpu.operator_calls.call_operator`)."""
         if kwargs or y is None or hasattr(x, "kind") or hasattr(y, "kind"):
-            return _upward.call("call_operator", self, x, y, **kwargs)
+            return operations.call_operator(self, x, y, **kwargs)
         with np.errstate(all="ignore"):
             z = np.asarray(self.np_func(x, y, pos))
         shape = np.broadcast(x, y).shape
@@ -183,7 +183,7 @@ class TypedIndexUnaryOp:
 
     def __call__(self, val: Any, thunk: Any = None) -> Any:
         """``op(A, thunk)``: select (a select operator) or apply (python-graphblas's shorthand)."""
-        return _upward.call("call_operator", self, val, thunk)
+        return operations.call_operator(self, val, thunk)
 
     @property
     def key(self) -> str:
@@ -209,7 +209,7 @@ class TypedMonoid:
 
     def __call__(self, left: Any, right: Any = None, **kwargs: Any) -> Any:
         """``op(A | B)``, ``op(A, 1)``: python-graphblas's shorthand (see :mod:`grblas_gpu.infix`)."""
-        return _upward.call("call_operator", self, left, right, **kwargs)
+        return operations.call_operator(self, left, right, **kwargs)
 
     @property
     def type(self) -> DataType:
@@ -249,7 +249,7 @@ class TypedSemiring:
 
     def __call__(self, left: Any, right: Any = None) -> Any:
         """``op(A @ B)``: the product over this semiring (python-graphblas's shorthand)."""
-        return _upward.call("call_operator", self, left, right)
+        return operations.call_operator(self, left, right)
 
     @property
     def key(self) -> str:
@@ -302,7 +302,7 @@ class _Polymorphic:
         """This operator on objects, python-graphblas's shorthand: ``semiring.min_plus(A @ B)``,
         ``binary.max(A | B)``, ``unary.abs(v)``, ``binary.plus(A, 1)``, ``select.triu(A, 1)``
         (see :func:`grblas_gpu.operator_calls.call_operator`)."""
-        return _upward.call("call_operator", self, left, right, **kwargs)
+        return operations.call_operator(self, left, right, **kwargs)
 
     @property
     def types(self) -> list[DataType]:
@@ -395,10 +395,15 @@ class Monoid(_Polymorphic):
     terminal_of: Callable[[DataType], Any] | None = None
     ufunc_of: Callable[[DataType], Any] | None = None
     is_any: bool = False
+    domain_of: Callable[[DataType], DataType] | None = None
+    """The type the monoid computes in for a type asked for (the logical monoids: BOOL for
+    every type, as python-graphblas's ``monoid.land[INT64]`` is ``monoid.land[BOOL]``)."""
     kind = "monoid"
 
     def _build(self, t: DataType) -> TypedMonoid:
         assert self.binop is not None and self.identity_of is not None
+        if self.domain_of is not None and self.domain_of(t) != t:
+            return self[self.domain_of(t)]
         op = self.binop[t]
         if op.x_type != op.out_type or op.y_type != op.out_type:
             # A monoid needs T x T -> T; fall back to the operator's own domain.
@@ -428,6 +433,8 @@ class Semiring(_Polymorphic):
         if t.is_bool and self.mult.name == "pair" and self.monoid.name in ("plus", "times"):
             # Counting over BOOL counts in INT64, as python-graphblas's plus_pair[BOOL] does.
             t = lookup_dtype("INT64")
+        if self.monoid.domain_of is not None:  # lor_land[INT64] is lor_land[BOOL], as there
+            t = self.monoid.domain_of(t)
         mult = self.mult[t]
         return TypedSemiring(self.name, self.monoid[mult.out_type], mult)
 

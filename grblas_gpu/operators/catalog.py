@@ -143,6 +143,11 @@ def _cu(expr: str) -> Callable[[DataType], str]:
     return lambda t: expr
 
 
+def _as_input_type(f: Callable[[Any, Any], Any]) -> Callable[[DataType], Callable]:
+    """A comparison or logical ufunc whose BOOL result is given in the input type."""
+    return lambda t: lambda x, y, pos: f(x, y).astype(t.np_type, copy=False)
+
+
 _binary("first", _dom_all, _plain(lambda x, y: x.copy()), _cu("x"))
 _binary("second", _dom_all, _plain(lambda x, y: np.array(y, copy=True)), _cu("y"))
 _binary("any", _dom_all, _plain(lambda x, y: x.copy()), _cu("x"), commutative=True)
@@ -170,9 +175,10 @@ _binary("floordiv", _dom_all,
         lambda t: "x" if t.is_bool else (f"gb_ifloordiv<Z>(x, y, {_lims(t)[0]}, {_lims(t)[1]})" if t.is_integer else "floor(x / y)"))
 _binary("fmod", _dom_float, _plain(np.fmod), _cu("fmod(x, y)"))  # C's fmod; integers as FP64, as there
 _binary("pow", _dom_all,
-        _typed(lambda x, y, t: cm.bool_pow(x, y) if t.is_bool else (cm.int_pow(x, y, t) if t.is_integer else np.power(x, y))),
+        _typed(lambda x, y, t: cm.bool_pow(x, y) if t.is_bool else (cm.int_pow(x, y, t) if t.is_integer else cm.c_pow(x, y))),
         lambda t: "(x || !y)" if t.is_bool else (
-            f"gb_ipow<Z>(x, y, {_lims(t)[0]}, {_lims(t)[1]})" if t.is_integer else "pow(x, y)"))
+            f"gb_ipow<Z>(x, y, {_lims(t)[0]}, {_lims(t)[1]})" if t.is_integer
+            else "((isnan(x) || isnan(y)) ? x + y : pow(x, y))"))  # SuiteSparse's GB_pow: NaN in, NaN out
 _binary("min", _dom_all,
         _typed(lambda x, y, t: np.fmin(x, y) if t.is_float else np.minimum(x, y)),
         lambda t: "fmin(x, y)" if t.is_float else "(x < y ? x : y)", commutative=True)
@@ -183,9 +189,23 @@ for _n, _f, _c, _comm in (("eq", np.equal, "==", True), ("ne", np.not_equal, "!=
                           ("gt", np.greater, ">", False), ("lt", np.less, "<", False),
                           ("ge", np.greater_equal, ">=", False), ("le", np.less_equal, "<=", False)):
     _binary(_n, _dom_all, _plain(_f), _cu(f"(x {_c} y)"), out=lambda t: BOOL, commutative=_comm)
-for _n, _f, _c in (("lor", np.logical_or, "(x || y)"), ("land", np.logical_and, "(x && y)"),
-                   ("lxor", np.logical_xor, "(x != y)"), ("lxnor", np.equal, "(x == y)")):
-    _binary(_n, _dom_bool, _plain(_f), _cu(_c), commutative=True)
+for _n, _f, _c, _comm in (("iseq", np.equal, "==", True), ("isne", np.not_equal, "!=", True),
+                          ("isgt", np.greater, ">", False), ("islt", np.less, "<", False),
+                          ("isge", np.greater_equal, ">=", False), ("isle", np.less_equal, "<=", False)):
+    # SuiteSparse's ISEQ and friends: the comparison as 1 or 0 in the input type.
+    _binary(_n, _dom_all, _as_input_type(_f), _cu(f"(Z)(x {_c} y)"), commutative=_comm)
+
+
+def _logical_cuda(c_op: str) -> Callable[[DataType], str]:
+    """``x OP y`` of truth values: of BOOL directly, else of ``v != 0``, as 1 or 0 in the type."""
+    return lambda t: f"(x {c_op} y)" if t.is_bool else f"(Z)((x != 0) {c_op} (y != 0))"
+
+
+# land, lor and lxor compute in the input type (1 or 0 there), as SuiteSparse's and
+# python-graphblas's do; their monoids and semirings are BOOL's (see _monoid below).
+for _n, _f, _c in (("lor", np.logical_or, "||"), ("land", np.logical_and, "&&"), ("lxor", np.logical_xor, "!=")):
+    _binary(_n, _dom_all, _as_input_type(_f), _logical_cuda(_c), commutative=True)
+_binary("lxnor", _dom_bool, _plain(np.equal), _cu("(x == y)"), commutative=True)
 for _n, _f, _c in (("bor", np.bitwise_or, "(Z)(x | y)"), ("band", np.bitwise_and, "(Z)(x & y)"),
                    ("bxor", np.bitwise_xor, "(Z)(x ^ y)")):
     _binary(_n, _dom_int, _plain(_f), _cu(_c), commutative=True)
@@ -223,9 +243,10 @@ for _n, _fld in (("firsti", "xi"), ("firstj", "xj"), ("secondi", "yi"), ("second
 
 
 def _monoid(name: str, identity: Callable[[DataType], Any], terminal: Callable[[DataType], Any] | None = None,
-            ufunc: Callable[[DataType], Any] | None = None, is_any: bool = False) -> None:
+            ufunc: Callable[[DataType], Any] | None = None, is_any: bool = False,
+            domain: Callable[[DataType], DataType] | None = None) -> None:
     MONOID[name] = Monoid(name, binop=BINARY[name], identity_of=identity, terminal_of=terminal,
-                          ufunc_of=ufunc, is_any=is_any)
+                          ufunc_of=ufunc, is_any=is_any, domain_of=domain)
 
 
 _monoid("plus", lambda t: 0 if not t.is_bool else False,
@@ -237,10 +258,10 @@ _monoid("times", lambda t: 1 if not t.is_bool else True,
 _monoid("min", lambda t: t.max, lambda t: t.min, lambda t: np.fmin if t.is_float else np.minimum)
 _monoid("max", lambda t: t.min, lambda t: t.max, lambda t: np.fmax if t.is_float else np.maximum)
 _monoid("any", lambda t: 0 if not t.is_bool else False, lambda t: None, is_any=True)
-_monoid("lor", lambda t: False, lambda t: True, lambda t: np.logical_or)
-_monoid("land", lambda t: True, lambda t: False, lambda t: np.logical_and)
-_monoid("lxor", lambda t: False, None, lambda t: np.logical_xor)
-_monoid("lxnor", lambda t: True, None, None)
+_monoid("lor", lambda t: False, lambda t: True, lambda t: np.logical_or, domain=_dom_bool)
+_monoid("land", lambda t: True, lambda t: False, lambda t: np.logical_and, domain=_dom_bool)
+_monoid("lxor", lambda t: False, None, lambda t: np.logical_xor, domain=_dom_bool)
+_monoid("lxnor", lambda t: True, None, None, domain=_dom_bool)
 _monoid("bor", lambda t: 0, lambda t: ~np.array(0, t.np_type) if not t.is_bool else True,
         lambda t: np.bitwise_or)
 _monoid("band", lambda t: ~np.array(0, t.np_type) if not t.is_bool else True, lambda t: 0,

@@ -81,6 +81,21 @@ def int_pow(x: Any, y: Any, t: DataType) -> Any:
         return cast_array(np.asarray(np.where(yf >= 0, np.rint(p), p)), t)
 
 
+def c_pow(x: Any, y: Any) -> Any:
+    """SuiteSparse's ``pow`` of floats (``GB_pow``): NaN where either operand is NaN (C gives
+    ``pow(1, nan) = pow(nan, 0) = 1``), else C's ``pow``.  NumPy takes ``x ** 0.5`` of a scalar
+    (or repeated) exponent as ``sqrt(x)``, which gives NaN for ``-inf`` and ``-0.0`` for
+    ``-0.0`` where C gives ``inf`` and ``0.0``: the exponent is made a contiguous array, which
+    NumPy's ``power`` computes by ``pow`` itself."""
+    x, y = np.asarray(x), np.asarray(y)
+    shape = np.broadcast(x, y).shape
+    if y.shape != shape or not y.flags.c_contiguous or not shape:
+        y = np.ascontiguousarray(np.broadcast_to(y, shape)).reshape(shape or (1,))
+    with np.errstate(all="ignore"):
+        z = np.power(x, y)
+        return np.where(np.isnan(x) | np.isnan(y), x + y, z).reshape(shape)
+
+
 def binom(n: Any, k: Any) -> Any:
     """The binomial coefficient C(n, k) in int64, 0 where ``k`` is outside ``[0, n]`` or the
     result overflows (python-graphblas's ``binary.binom``).  The loop runs at most about 67

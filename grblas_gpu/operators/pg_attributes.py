@@ -56,9 +56,9 @@ NUMPY_MONOID.update(UFUNC_MONOID)
 
 # Operators equal to themselves with the operands swapped, and the pairs that swap into each other.
 _COMMUTATIVE = {"plus", "times", "max", "min", "eq", "ne", "land", "lor", "lxor", "lxnor", "band", "bor",
-                "bxor", "bxnor", "pair", "oneb", "any", "hypot"}
+                "bxor", "bxnor", "pair", "oneb", "any", "hypot", "iseq", "isne"}
 _SWAPS = {"first": "second", "lt": "gt", "le": "ge", "minus": "rminus", "firsti": "secondj",
-          "firstj": "secondi"}
+          "firstj": "secondi", "islt": "isgt", "isle": "isge"}
 _SWAPS.update({v: k for k, v in _SWAPS.items()})
 _IDEMPOTENT = {"min", "max", "any", "land", "lor", "band", "bor"}
 _POSITIONAL = {"firsti", "firstj", "secondi", "secondj", "firsti1", "firstj1", "secondi1", "secondj1"}

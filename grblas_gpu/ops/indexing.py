@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _bitmap
 from .. import _sparse as sp
-from .._operations import bind_operations
+from .._operations import bind_evaluator, bind_operations
 from ..dtypes import cast_scalar, dtype_of_value, lookup_dtype
 from ..exceptions import DimensionMismatch, DomainMismatch
 from ..expressions import (
@@ -53,49 +53,56 @@ def extract_expr(obj: Any, key: Any) -> Expression:
 
 def _vector_extract(v: Any, idx: np.ndarray | None, scalar: bool) -> Expression:
     size = v.size if idx is None else len(idx)
-
-    def compute(mask: Mask | None) -> Any:
-        be = v._be
-        xp = be.xp
-        if idx is None:
-            out = v.dup()
-        else:
-            want = be.asarray(idx)
-            pos = xp.searchsorted(v._idx, want)
-            pos = xp.minimum(pos, max(v.nvals - 1, 0))
-            found = (v._idx[pos] == want) if v.nvals else xp.zeros(len(want), dtype=bool)
-            q = xp.flatnonzero(found).astype(np.int64)
-            out = Vector._from_parts(be, v.dtype, size, q, v._vals[pos[q]])
-        return _as_scalar(out) if scalar else out
-
     kind = "Scalar" if scalar else "Vector"
-    return Expression("extract", kind, () if scalar else (size,), v.dtype, v._be, compute, (v,))
+    return Expression("extract", kind, () if scalar else (size,), v.dtype, v._be, "extract_vector", (v,),
+                      (idx, scalar, size))
+
+
+def _extract_vector(expr: Expression, mask: Mask | None) -> Any:
+    """An ``extract_vector`` expression's result: the Vector's entries at its indices."""
+    (v,), (idx, scalar, size) = expr.args, expr.params
+    be = v._be
+    xp = be.xp
+    if idx is None:
+        out = v.dup()
+    else:
+        want = be.asarray(idx)
+        pos = xp.searchsorted(v._idx, want)
+        pos = xp.minimum(pos, max(v.nvals - 1, 0))
+        found = (v._idx[pos] == want) if v.nvals else xp.zeros(len(want), dtype=bool)
+        q = xp.flatnonzero(found).astype(np.int64)
+        out = Vector._from_parts(be, v.dtype, size, q, v._vals[pos[q]])
+    return _as_scalar(out) if scalar else out
 
 
 def _matrix_extract(A: Any, I: np.ndarray | None, J: np.ndarray | None, i_scalar: bool,
                     j_scalar: bool) -> Expression:
     nr = A.nrows if I is None else len(I)
     nc = A.ncols if J is None else len(J)
-
-    def compute(mask: Mask | None) -> Any:
-        r, c, vals = _submatrix(A, I, J)
-        be = A._be
-        if i_scalar and j_scalar:
-            s = Scalar(A.dtype, backend=be.name)
-            if len(vals):
-                s._put(be.to_host(vals[:1])[0])
-            return s
-        if i_scalar:
-            return Vector._from_parts(be, A.dtype, nc, c, vals)
-        if j_scalar:
-            return Vector._from_parts(be, A.dtype, nr, r, vals)
-        return Matrix._from_sorted(be, A.dtype, nr, nc, r, c, vals)
-
+    params = (I, J, i_scalar, j_scalar, nr, nc)
     if i_scalar and j_scalar:
-        return Expression("extract", "Scalar", (), A.dtype, A._be, compute, (A,))
+        return Expression("extract", "Scalar", (), A.dtype, A._be, "extract_matrix", (A,), params)
     if i_scalar or j_scalar:
-        return Expression("extract", "Vector", (nc if i_scalar else nr,), A.dtype, A._be, compute, (A,))
-    return Expression("extract", "Matrix", (nr, nc), A.dtype, A._be, compute, (A,))
+        return Expression("extract", "Vector", (nc if i_scalar else nr,), A.dtype, A._be, "extract_matrix", (A,),
+                          params)
+    return Expression("extract", "Matrix", (nr, nc), A.dtype, A._be, "extract_matrix", (A,), params)
+
+
+def _extract_matrix(expr: Expression, mask: Mask | None) -> Any:
+    """An ``extract_matrix`` expression's result: the Matrix's entries at its rows and columns."""
+    (A,), (I, J, i_scalar, j_scalar, nr, nc) = expr.args, expr.params
+    r, c, vals = _submatrix(A, I, J)
+    be = A._be
+    if i_scalar and j_scalar:
+        s = Scalar(A.dtype, backend=be.name)
+        if len(vals):
+            s._put(be.to_host(vals[:1])[0])
+        return s
+    if i_scalar:
+        return Vector._from_parts(be, A.dtype, nc, c, vals)
+    if j_scalar:
+        return Vector._from_parts(be, A.dtype, nr, r, vals)
+    return Matrix._from_sorted(be, A.dtype, nr, nc, r, c, vals)
 
 
 def _submatrix(A: Any, I: np.ndarray | None, J: np.ndarray | None) -> tuple[Any, Any, Any]:
@@ -372,4 +379,6 @@ def _in_region(C: Any, keys: Any, ks: Any, I: Any, J: Any) -> Any:
 __all__ = ["extract_expr", "assign", "DomainMismatch"]
 
 
+bind_evaluator("extract_vector", _extract_vector)
+bind_evaluator("extract_matrix", _extract_matrix)
 bind_operations(assign=assign, extract_expr=extract_expr)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
-from .._operations import bind_operations
+from .._operations import bind_evaluator, bind_operations
 from ..backends.operands import (
     SPMV_RESULT,
     CsrOperand,
@@ -154,21 +154,24 @@ class _ColumnMatVec(Expression):
 
     def __init__(self, name: str, A: Matrix, u: Vector, typed: TypedSemiring, method: str,
                  matrix_first: bool) -> None:
-        super().__init__(f"{name}({typed.name})", "Vector", (A._ncols,), typed.out_type, A._be, None, (A, u))
+        super().__init__(f"{name}({typed.name})", "Vector", (A._ncols,), typed.out_type, A._be, "matvec_columns",
+                         (A, u), (typed, method, matrix_first))
         self._A, self._u, self._typed = A, u, typed
         self._method, self._matrix_first = method, matrix_first
 
-    def compute(self, mask: Mask | None = None) -> Vector:
-        """The product as a new Vector (``mask`` is a hint: columns outside it may be skipped)."""
-        A, u, sr, method = self._A, self._u, self._typed, self._method
-        count = u._count
-        if A.nvals == 0 or (count.__class__ is int and count == 0):
-            return Vector(sr.out_type, A._ncols, backend=A._be.name)
-        vertex_share, edge_share = _push_limits(sr, A._be)
-        if method == "push" or (method == "auto" and u.nvals < vertex_share * u._size
-                                and _push_pays(A, u, edge_share)):
-            return _push(sr, A, u, not self._matrix_first, A._ncols, mask)
-        return _pull_columns(sr, A, u, self._matrix_first, mask)
+
+def _column_matvec(expr: _ColumnMatVec, mask: Mask | None) -> Vector:
+    """A :class:`_ColumnMatVec`'s result, a new Vector (``mask`` is a hint: columns outside it
+    may be skipped)."""
+    A, u, sr, method = expr._A, expr._u, expr._typed, expr._method
+    count = u._count
+    if A.nvals == 0 or (count.__class__ is int and count == 0):
+        return Vector(sr.out_type, A._ncols, backend=A._be.name)
+    vertex_share, edge_share = _push_limits(sr, A._be)
+    if method == "push" or (method == "auto" and u.nvals < vertex_share * u._size
+                            and _push_pays(A, u, edge_share)):
+        return _push(sr, A, u, not expr._matrix_first, A._ncols, mask)
+    return _pull_columns(sr, A, u, expr._matrix_first, mask)
 
 
 def _pull_columns(sr: TypedSemiring, A: Matrix, u: Vector, matrix_first: bool, mask: Mask | None) -> Vector:
@@ -198,14 +201,18 @@ class _MatVec(Expression):
     ``spmv_columns`` over A's own rows (:func:`_pull_columns`), so A' is never built; the pull's
     one-pass forms (into, replacing, claiming) then do not apply.
 
-    A class of its own, not an :class:`Expression` of closures: a loop of products makes one
-    per statement, and for a small product the statement's host time is most of its time.
+    A record of its own (the ``"matvec"`` expressions, run by :func:`_matvec`,
+    :func:`_matvec_write` and :func:`_matvec_reported`) with its planner (:meth:`_schedule`)
+    and the planner's last choice: a loop of products makes one per statement, and for a
+    small product the statement's host time is most of its time.
     """
 
     def __init__(self, name: str, A: Matrix, u: Vector, typed: TypedSemiring, method: str, vector_first: bool,
                  out_size: int, columns: bool = False) -> None:
-        # No closures: the methods below stand in for them.
-        super().__init__(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, None, (A, u))
+        # The fields repeat its params for the planner and its evaluator (attribute reads, no
+        # tuple unpacking: several per statement), and for the frontier loops (grblas_gpu.loops).
+        super().__init__(f"{name}({typed.name})", "Vector", (out_size,), typed.out_type, A._be, "matvec", (A, u),
+                         (typed, method, vector_first, out_size, columns))
         self._A, self._u, self._typed = A, u, typed
         self._method, self._vector_first, self._out_size = method, vector_first, out_size
         self._columns = columns
@@ -288,44 +295,48 @@ class _MatVec(Expression):
             return None
         return ("push_claim" if _pushes_into(typed, u, C, D) else "push_claim_listed"), M
 
-    def compute(self, mask: Mask | None = None) -> Vector:
-        """The product as a new Vector (``mask`` is a hint: rows outside it may be skipped)."""
-        count = self._u._count  # (an int, or a count still on the device: not read here)
-        if self._A.nvals == 0 or (count.__class__ is int and count == 0):  # no terms: bounded by entries
-            return Vector(self._typed.out_type, self._out_size, backend=self._A._be.name)
-        schedule, M = self._schedule(None)  # type: ignore[misc]  # (always one for a new result)
-        if schedule == "push":
-            return _push(self._typed, M, self._u, self._vector_first, self._out_size, mask)
-        if schedule == "pull_columns":
-            return _pull_columns(self._typed, M, self._u, False, mask)
-        return _pull(self._typed, M, self._u, self._vector_first, mask)
 
-    def write(self, out: Output) -> bool:
-        """``out << self`` in one pass, where the planner (:meth:`_schedule`) finds a schedule
-        for it and the backend's kernel takes it."""
-        plan = self._schedule(out)
-        if plan is None:
-            return False
-        schedule, M = plan
-        typed, u, vector_first, C, D = self._typed, self._u, self._vector_first, out.target, out.changed
-        if schedule == "pull_into":
-            return _pull_into(typed, M, u, vector_first, C)
-        if schedule == "pull_replacing":
-            _pull_replacing(typed, M, u, vector_first, C)
-            return True
-        if schedule == "pull_claim":
-            return _pull_claiming(typed, M, u, vector_first, C, D)
-        if schedule == "push_claim_listed":
-            return _push_claiming_listed(typed, M, u, vector_first, C, D)
-        return _push_relax(typed, M, u, vector_first, C, D, schedule == "push_claim")
+def _matvec(expr: _MatVec, mask: Mask | None) -> Vector:
+    """A :class:`_MatVec`'s result, a new Vector (``mask`` is a hint: rows outside it may be
+    skipped), by the schedule the planner names."""
+    count = expr._u._count  # (an int, or a count still on the device: not read here)
+    if expr._A.nvals == 0 or (count.__class__ is int and count == 0):  # no terms: bounded by entries
+        return Vector(expr._typed.out_type, expr._out_size, backend=expr._A._be.name)
+    schedule, M = expr._schedule(None)  # type: ignore[misc]  # (always one for a new result)
+    if schedule == "push":
+        return _push(expr._typed, M, expr._u, expr._vector_first, expr._out_size, mask)
+    if schedule == "pull_columns":
+        return _pull_columns(expr._typed, M, expr._u, False, mask)
+    return _pull(expr._typed, M, expr._u, expr._vector_first, mask)
 
-    def reported(self, changed: Any) -> None:
-        """The entries a write of this product changed are most often the next product's
-        vector (a loop of levels): their rows' weight is queued now for its direction choice."""
-        A = self._A
-        rows = A if self._vector_first else A._T
-        if self._method == "auto" and self._u_count is not None and rows is not None and isinstance(changed, Vector):
-            _queue_weight(rows, changed, self._u_count, _push_limits(self._typed, A._be)[1])
+
+def _matvec_write(expr: _MatVec, out: Output) -> bool:
+    """``out << expr`` in one pass, where the planner (:meth:`_MatVec._schedule`) finds a
+    schedule for it and the backend's kernel takes it."""
+    plan = expr._schedule(out)
+    if plan is None:
+        return False
+    schedule, M = plan
+    typed, u, vector_first, C, D = expr._typed, expr._u, expr._vector_first, out.target, out.changed
+    if schedule == "pull_into":
+        return _pull_into(typed, M, u, vector_first, C)
+    if schedule == "pull_replacing":
+        _pull_replacing(typed, M, u, vector_first, C)
+        return True
+    if schedule == "pull_claim":
+        return _pull_claiming(typed, M, u, vector_first, C, D)
+    if schedule == "push_claim_listed":
+        return _push_claiming_listed(typed, M, u, vector_first, C, D)
+    return _push_relax(typed, M, u, vector_first, C, D, schedule == "push_claim")
+
+
+def _matvec_reported(expr: _MatVec, changed: Any) -> None:
+    """The entries a write of the product changed are most often the next product's vector
+    (a loop of levels): their rows' weight is queued now for its direction choice."""
+    A = expr._A
+    rows = A if expr._vector_first else A._T
+    if expr._method == "auto" and expr._u_count is not None and rows is not None and isinstance(changed, Vector):
+        _queue_weight(rows, changed, expr._u_count, _push_limits(expr._typed, A._be)[1])
 
 
 def _push_limits(sr: TypedSemiring, be: Any) -> tuple[float, float]:
@@ -372,22 +383,21 @@ def _queue_weight(M: Matrix, D: Vector, u_count: int, edge_share: float) -> None
 
 def _pull_operands(sr: TypedSemiring, M: Matrix, u: Vector, vector_first: bool) -> tuple[CsrOperand, VectorOperand]:
     """(the matrix, the vector) as the pull kernel reads them."""
-    x_type, a_type = _pull_types(sr, vector_first)
+    x_type = _pull_types(sr, vector_first)[0]
     if x_type is not None:
         x, present = u._dense(x_type)
     else:  # the product ignores the vector's values: no cast
         present = None if u._full else u._bitmap()[0]
         x = u._bitmap()[1]
-    # The values cast to the product's type, cached on M; uncast when the product ignores them.
-    # The record is kept with them (made once: a frozen record costs more than its lookup).
-    a = M._memo(("pull operand", a_type), lambda: CsrOperand(
-        M._indptr, M._indices, M._values_as(a_type) if a_type is not None else M._vals, M.nrows, M.ncols))
-    return a, VectorOperand(x, present)
+    # The values as stored: the kernels cast each one they read to the product's type, so no
+    # cast copy of them is made or kept with M.
+    return _stored_operand(M), VectorOperand(x, present)
 
 
 def _stored_operand(M: Matrix) -> CsrOperand:
-    """M's CSR with its values as stored (the record kept with M's derived forms: the pushes
-    cast the values they read themselves, and the pull that ignores them shares it)."""
+    """M's CSR with its values as stored (the record kept with M's derived forms; the kernels
+    cast the values they read themselves, a value at a time on the GPU, a block of rows at a
+    time on the CPU)."""
     return M._memo(("pull operand", None), lambda: CsrOperand(M._indptr, M._indices, M._vals, M.nrows, M.ncols))
 
 
@@ -643,23 +653,28 @@ def inner_expr(u: Any, v: Any, op: Any) -> Expression:
         raise DimensionMismatch(f"inner: sizes {u.size} and {v.size} differ")
     check_same_backend(u, v)
     typed = typed_semiring(op, unify(u.dtype, v.dtype))
+    return Expression(f"inner({typed.name})", "Scalar", (), typed.out_type, u._be, "inner", (u, v), (typed,))
 
-    def compute(mask: Mask | None) -> Scalar:
-        be = u._be
-        s = Scalar(typed.out_type, backend=be.name)
-        if u._full and v._full and u.size and not typed.mult.positional:  # no keys to match
-            s._hold(be.dot(typed, u._bitmap()[1], v._bitmap()[1]))  # read back when asked for
-            return s
-        ia, ib, keys = sp.intersect(be, u._entries(None), v._entries(None))
-        if not len(keys):
-            return s
-        pos = Positions(0, keys, keys, 0) if typed.mult.positional else None
-        prod = sp.apply_binary(be, typed.mult, u._vals[ia], v._vals[ib], pos)
-        s._hold(be.reduce_all(typed.monoid, be.cast(prod, typed.out_type)))  # read back when asked for
+
+def _inner(expr: Expression, mask: Mask | None) -> Scalar:
+    """An ``inner`` expression's result: ``u' v`` over its semiring."""
+    (u, v), (typed,) = expr.args, expr.params
+    be = u._be
+    s = Scalar(typed.out_type, backend=be.name)
+    if u._full and v._full and u.size and not typed.mult.positional:  # no keys to match
+        s._hold(be.dot(typed, u._bitmap()[1], v._bitmap()[1]))  # read back when asked for
         return s
+    ia, ib, keys = sp.intersect(be, u._entries(None), v._entries(None))
+    if not len(keys):
+        return s
+    pos = Positions(0, keys, keys, 0) if typed.mult.positional else None
+    prod = sp.apply_binary(be, typed.mult, u._vals[ia], v._vals[ib], pos)
+    s._hold(be.reduce_all(typed.monoid, be.cast(prod, typed.out_type)))  # read back when asked for
+    return s
 
-    return Expression(f"inner({typed.name})", "Scalar", (), typed.out_type, u._be, compute, (u, v))
 
-
+bind_evaluator("inner", _inner)
+bind_evaluator("matvec", _matvec, _matvec_write, _matvec_reported)
+bind_evaluator("matvec_columns", _column_matvec)
 bind_operations(mxm_expr=mxm_expr, mxv_expr=mxv_expr, vxm_expr=vxm_expr, transposed_mxv_expr=transposed_mxv_expr,
                 inner_expr=inner_expr)

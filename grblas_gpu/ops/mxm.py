@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
+from .._operations import bind_evaluator
 from ..backends import get_backend
 from ..backends.operands import CsrOperand, CsrProduct, MaskOperand
 from ..dtypes import BOOL, unify
@@ -121,27 +122,30 @@ def mxm_expr(A: Any, B: Any, op: Any) -> Expression:
         raise DimensionMismatch(f"mxm: A is {m}x{ka} but B is {kb}x{n}")
     check_same_backend(a.matrix, b.matrix)
     typed = typed_semiring(op, unify(a.matrix.dtype, b.matrix.dtype))
+    return Expression(f"mxm({typed.name})", "Matrix", (m, n), typed.out_type, a.matrix._be, "mxm",
+                      (a.matrix, b.matrix), (typed, a, b))
 
-    def compute(mask: Mask | None) -> Matrix:
-        return _mxm(typed, a, b, mask)[0]
 
-    def write(out: Output) -> bool:
-        # ``C(M, replace) << A B`` (or C empty, no accumulator): the product, where its form applied
-        # the mask, holds only entries the mask allows and is taken as C's new content as it is.
-        mask = out.mask
-        if mask is None or out.accum is not None or out.changed is not None:
-            return False
-        C = out.target
-        T, under_mask = expr.guarded(_mxm, typed, a, b, mask)
-        if under_mask and (out.replace or C.nvals == 0):
-            C._replace_with(T)
-        else:
-            write_result(C, T, mask, None, out.replace)
-        return True
+def _compute(expr: Expression, mask: Mask | None) -> Matrix:
+    """An ``mxm`` expression's result."""
+    typed, a, b = expr.params
+    return _mxm(typed, a, b, mask)[0]
 
-    expr = Expression(f"mxm({typed.name})", "Matrix", (m, n), typed.out_type, a.matrix._be, compute,
-                      (a.matrix, b.matrix), write=write)
-    return expr
+
+def _write(expr: Expression, out: Output) -> bool:
+    """``C(M, replace) << A B`` (or C empty, no accumulator): the product, where its form applied
+    the mask, holds only entries the mask allows and is taken as C's new content as it is."""
+    mask = out.mask
+    if mask is None or out.accum is not None or out.changed is not None:
+        return False
+    C = out.target
+    typed, a, b = expr.params
+    T, under_mask = expr.guarded(_mxm, typed, a, b, mask)
+    if under_mask and (out.replace or C.nvals == 0):
+        C._replace_with(T)
+    else:
+        write_result(C, T, mask, None, out.replace)
+    return True
 
 
 # ---------------------------------------------------------------------------- planning
@@ -278,10 +282,10 @@ def _kernel_values(sr: TypedSemiring, A: Matrix, B: Matrix, dot: bool) -> tuple[
 
 
 def _values_in(M: Matrix, t: Any) -> Any:
-    """M's values of type ``t``: the cast kept on the Matrix where the backend keeps one (the
-    CPU's pull casts per block of rows, so there the cast is made here, for this product)."""
-    vals = M._values_as(t)
-    return vals if vals.dtype == t.np_type else M._be.cast(vals, t)
+    """M's values of type ``t``: as stored where they are of it, else cast for this product
+    alone (transient, one value of ``t`` per entry, dropped with the product's operands;
+    nothing is kept with M)."""
+    return M._be.cast(M._vals, t)
 
 
 def _as_values(M: Matrix, vals: Any, t: Any) -> Any:
@@ -377,3 +381,6 @@ def _output(be: Any, sr: TypedSemiring, nrows: int, ncols: int, product: CsrProd
         rows = row_ids[sp.csr_rows(be.xp, product.indptr)]
         out._set_sorted(rows, product.indices, product.values)
     return out
+
+
+bind_evaluator("mxm", _compute, _write)

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import _sparse as sp
 from .. import agg
-from .._operations import bind_operations
+from .._operations import bind_evaluator, bind_operations
 from ..expressions import Expression
 from ..mask import Mask
 from ..matrix import TransposedMatrix, as_matrix
@@ -36,16 +36,18 @@ def reduce_rows_expr(A: Any, op: Any, transpose: bool) -> Expression:
         return aggregate_expr(A, op, "cols" if transpose else "rows")
     mon = typed_monoid(op, A.dtype)
     size = A.ncols if transpose else A.nrows
-
-    def compute(mask: Mask | None) -> Vector:
-        M = A._transposed() if transpose else A
-        be = M._be
-        rows, offsets = _row_segments(M)
-        vals = be.segment_reduce(mon, _reduce_operand(be, mon, M._vals), offsets)
-        return Vector._from_parts(be, mon.type, size, rows, vals)
-
     name = "reduce_columnwise" if transpose else "reduce_rowwise"
-    return Expression(f"{name}({mon.name})", "Vector", (size,), mon.type, A._be, compute, (A,))
+    return Expression(f"{name}({mon.name})", "Vector", (size,), mon.type, A._be, "reduce_rows", (A,), (mon, transpose))
+
+
+def _reduce_rows(expr: Expression, mask: Mask | None) -> Vector:
+    """A ``reduce_rows`` expression's result: each row (or column) of its Matrix reduced."""
+    (A,), (mon, transpose) = expr.args, expr.params
+    M = A._transposed() if transpose else A
+    be = M._be
+    rows, offsets = _row_segments(M)
+    vals = be.segment_reduce(mon, _reduce_operand(be, mon, M._vals), offsets)
+    return Vector._from_parts(be, mon.type, expr.shape[0], rows, vals)
 
 
 def _reduce_operand(be: Any, mon: Any, vals: Any) -> Any:
@@ -78,30 +80,34 @@ def reduce_scalar_expr(obj: Any, op: Any, allow_empty: bool) -> Expression:
     if is_aggregator(op):
         return aggregate_expr(obj, op, "scalar", allow_empty)
     mon = typed_monoid(op, obj.dtype)
+    return Expression(f"reduce({mon.name})", "Scalar", (), mon.type, obj._be, "reduce_scalar", (obj,), (mon, allow_empty))
 
-    def compute(mask: Mask | None) -> Scalar:
-        be = obj._be
-        s = Scalar(mon.type, backend=be.name)
-        n = obj.nvals
-        if n == 0:
-            if not allow_empty:
-                s._put(np.asarray(mon.identity, dtype=mon.type.np_type)[()])
-            return s
-        if obj.kind == "Vector" and obj._is_bitmap and not mon.is_any:
-            # Absent positions hold the identity, so the whole dense array can be reduced.
-            bits, dense = obj._bitmap()
-            vals = be.cast(dense, mon.type)
-            if not obj._full:
-                vals = be.xp.where(bits, vals, be.xp.asarray(mon.identity, dtype=mon.type.np_type))
-        else:
-            vals = _reduce_operand(be, mon, obj._vals)  # (the values alone: no keys are made)
-        s._hold(be.reduce_all(mon, vals))  # read back only when asked for
+
+def _reduce_scalar(expr: Expression, mask: Mask | None) -> Scalar:
+    """A ``reduce_scalar`` expression's result: every entry of its object reduced."""
+    (obj,), (mon, allow_empty) = expr.args, expr.params
+    be = obj._be
+    s = Scalar(mon.type, backend=be.name)
+    n = obj.nvals
+    if n == 0:
+        if not allow_empty:
+            s._put(np.asarray(mon.identity, dtype=mon.type.np_type)[()])
         return s
-
-    return Expression(f"reduce({mon.name})", "Scalar", (), mon.type, obj._be, compute, (obj,))
+    if obj.kind == "Vector" and obj._is_bitmap and not mon.is_any:
+        # Absent positions hold the identity, so the whole dense array can be reduced.
+        bits, dense = obj._bitmap()
+        vals = be.cast(dense, mon.type)
+        if not obj._full:
+            vals = be.xp.where(bits, vals, be.xp.asarray(mon.identity, dtype=mon.type.np_type))
+    else:
+        vals = _reduce_operand(be, mon, obj._vals)  # (the values alone: no keys are made)
+    s._hold(be.reduce_all(mon, vals))  # read back only when asked for
+    return s
 
 
 __all__ = ["reduce_rows_expr", "reduce_scalar_expr"]
 
 
+bind_evaluator("reduce_rows", _reduce_rows)
+bind_evaluator("reduce_scalar", _reduce_scalar)
 bind_operations(reduce_rows_expr=reduce_rows_expr, reduce_scalar_expr=reduce_scalar_expr)

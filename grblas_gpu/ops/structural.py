@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .. import _sparse as sp
-from .._operations import bind_operations
+from .._operations import bind_evaluator, bind_operations
 from ..dtypes import BOOL, unify
 from ..exceptions import DimensionMismatch, InvalidValue
 from ..expressions import Expression, check_same_backend
@@ -135,26 +135,29 @@ def kronecker_expr(A: Any, B: Any, op: Any) -> Expression:
                          unify(A.dtype, B.dtype))
     shape = (check_product_dimension(A.nrows, B.nrows, "Kronecker product rows"),
              check_product_dimension(A.ncols, B.ncols, "Kronecker product columns"))
+    return Expression(f"kronecker({typed.name})", "Matrix", shape, typed.out_type, A._be, "kronecker", (A, B),
+                      (typed,))
 
-    def compute(mask: Mask | None) -> Matrix:
-        be = A._be
-        xp = be.xp
-        na, nb = A.nvals, B.nvals
-        ia = xp.repeat(A._rows(), nb)
-        ja = xp.repeat(A._indices.astype(np.int64), nb)
-        ib = xp.tile(B._rows(), na)
-        jb = xp.tile(B._indices.astype(np.int64), na)
-        i, j = ia * B.nrows + ib, ja * B.ncols + jb
-        pos = Positions(i, j, i, j) if typed.positional else None
-        vals = sp.apply_binary(be, typed, xp.repeat(A._vals, nb), xp.tile(B._vals, na), pos)
-        out = Matrix(typed.out_type, *shape, backend=be.name)
-        order = sp.lexsort_pairs(xp, i, j)
-        ks = out._keyspace([out])
-        if not ks.linear:
-            ks = sp.KeySpace(xp, *shape, [i], [j])
-        return out._from_entries(sp.Entries(ks.encode(i[order], j[order]), vals[order]), ks, typed.out_type)
 
-    return Expression(f"kronecker({typed.name})", "Matrix", shape, typed.out_type, A._be, compute, (A, B))
+def _kronecker(expr: Expression, mask: Mask | None) -> Matrix:
+    """A ``kronecker`` expression's result."""
+    (A, B), (typed,), (nrows, ncols) = expr.args, expr.params, expr.shape
+    be = A._be
+    xp = be.xp
+    na, nb = A.nvals, B.nvals
+    ia = xp.repeat(A._rows(), nb)
+    ja = xp.repeat(A._indices.astype(np.int64), nb)
+    ib = xp.tile(B._rows(), na)
+    jb = xp.tile(B._indices.astype(np.int64), na)
+    i, j = ia * B.nrows + ib, ja * B.ncols + jb
+    pos = Positions(i, j, i, j) if typed.positional else None
+    vals = sp.apply_binary(be, typed, xp.repeat(A._vals, nb), xp.tile(B._vals, na), pos)
+    out = Matrix(typed.out_type, nrows, ncols, backend=be.name)
+    order = sp.lexsort_pairs(xp, i, j)
+    ks = out._keyspace([out])
+    if not ks.linear:
+        ks = sp.KeySpace(xp, nrows, ncols, [i], [j])
+    return out._from_entries(sp.Entries(ks.encode(i[order], j[order]), vals[order]), ks, typed.out_type)
 
 
 def matrix_diag(A: Any, k: int = 0) -> Any:
@@ -195,5 +198,6 @@ def check_square(A: Any, what: str) -> None:
         raise DimensionMismatch(f"{what} needs a square matrix, got {A.nrows}x{A.ncols}")
 
 
+bind_evaluator("kronecker", _kronecker)
 bind_operations(kronecker_expr=kronecker_expr, matrix_diag=matrix_diag, vector_diag=vector_diag,
                 transpose_csr=transpose_csr)

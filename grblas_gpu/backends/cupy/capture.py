@@ -10,8 +10,11 @@ loop state (queue lengths, stop flags, the iteration's place) is device memory t
 - while the frontier is small (at most :data:`BLOCK_ROWS` rows), one block runs iteration
   after iteration with a block barrier between them, the queue also held in shared memory:
   one launch for all of a mesh's levels, a level costing a few dependent memory accesses;
-- a larger frontier is taken by k launches of the grid-wide kernel captured once as a CUDA
-  graph and replayed: a batch of k iterations costs one graph launch and one read of the
+- a larger frontier, where the driver has cooperative launches, by the grid kernel: every
+  block of the GPU resident at once, running iteration after iteration with a grid barrier
+  between them (one launch for all the levels of a mesh's wide middle);
+- elsewhere (or with :data:`GRID_KERNEL` off) by k launches of the grid-wide kernel captured
+  once as a CUDA graph and replayed: a batch of k iterations costs one graph launch and one read of the
   state; a kernel that finds the frontier small again (half of :data:`BLOCK_ROWS`) or empty
   stops the batch, and the block kernel goes on.  (CuPy exposes no conditional graph nodes,
   which would spare the read: the batch is the fallback the driver always has.)
@@ -32,12 +35,14 @@ from typing import Any
 import cupy
 import cupyx
 import numpy as np
+from cupy.cuda import driver
 
 from ...operators import TypedSemiring
+from .core import values_type
 from .launch import CHANGES, PreparedLaunch
-from .loop_codegen import block_threads, loop_module
+from .loop_codegen import GRID_THREADS, block_threads, loop_module
 
-__all__ = ["BATCHES", "BLOCK_ROWS", "FrontierLoop", "Run"]
+__all__ = ["BATCHES", "BLOCK_ROWS", "BLOCK_ROWS_BESIDE_GRID", "GRID_BLOCKS", "GRID_KERNEL", "FrontierLoop", "Run"]
 
 BATCHES = (6, 36, 126)
 """Iterations per graph launch: the first batch, the second, then every later one (a short
@@ -49,6 +54,18 @@ template: its queue is then held in shared memory too); the graphs hand back to 
 many.  On an H100 a block's level cost grows with the frontier past about a row a thread
 (grid 2000 x 2000 BFS: 34.5 ms with 4096, 20.8 ms with 1024; SSSP on the grids 10-30% faster
 with 1024; ``benchmarks/results/loops/block-rows.jsonl``)."""
+BLOCK_ROWS_BESIDE_GRID = 512
+"""The same where the grid kernel takes the larger frontiers (it hands back at half as many).
+On an H100, grid 1000 x 1000 BFS: 7.23 ms with 128, 7.78 with 256, 6.85 with 512, 8.82 with
+1,024, in one process (``benchmarks/results/loops/round4-block-rows.json``): the block kernel's
+level costs more than the grid kernel's past a row for every two of its threads."""
+GRID_KERNEL = True
+"""Larger frontiers go to the grid kernel where the driver has cooperative launches (False:
+to the captured graphs always)."""
+GRID_BLOCKS = 0
+"""Blocks of the grid kernel: one an SM (0), or this many (at most as many as the GPU holds
+at once); a level ends at a barrier that every block reaches, which costs more with more
+blocks."""
 BLOCKS_PER_SM = 1
 _BLOCK = 512
 # Words of the state array (see the template).
@@ -84,6 +101,8 @@ class FrontierLoop:
     _first: Any
     _stamp: Any
     _state: Any
+    _barrier: Any
+    _ranges: Any
 
     def __init__(self, be: Any, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any,
                  vector_first: bool, claim: bool) -> None:
@@ -91,7 +110,8 @@ class FrontierLoop:
         n = int(ptr.size) - 1
         t = semiring.monoid.type.np_type
         self.size, self.claim = n, claim
-        module = loop_module(semiring, idx.dtype, vector_first, ptr.dtype)
+        values = be._stored_values(semiring, values, vector_first)  # (cast as the kernel reads them)
+        module = loop_module(semiring, idx.dtype, vector_first, ptr.dtype, values_type(values))
         self._fn = be._function(module, "step")
         self.c = cupy.empty(n, t)
         self.c_bits = cupy.empty(n, np.bool_) if claim else None
@@ -106,7 +126,6 @@ class FrontierLoop:
         self._stream = cupy.cuda.Stream(non_blocking=True)
         device = cupy.cuda.Device()
         self._blocks = int(device.attributes["MultiProcessorCount"]) * BLOCKS_PER_SM
-        values = be._matvec_operand(semiring, values, vector_first, True)
         self._args = (ptr, idx, values, self.c_bits, self.c, self._queues[0], self._queues[1], self._first_rows,
                       self._first, self._stamp, self._state)
         # The block kernel: C and the first frontier are the caller's arrays, given at each run.
@@ -114,6 +133,13 @@ class FrontierLoop:
                                      (ptr, idx, values, CHANGES, CHANGES, self._queues[0], self._queues[1], CHANGES,
                                       CHANGES, self._stamp, self._state, CHANGES, CHANGES, CHANGES, np.int64(n),
                                       np.uint64(self._host_address)))
+        self._barrier = cupy.zeros(1, np.uint32)
+        self._ranges = (cupy.empty(max(n, 1), np.uint64), cupy.empty(max(n, 1), np.uint64))  # the queues' rows
+        self._grid = _grid_launch(be._function(module, "grid"), self._blocks,
+                                  (ptr, idx, values, CHANGES, CHANGES, self._queues[0], self._queues[1], CHANGES,
+                                   CHANGES, self._stamp, self._state, self._barrier, self._ranges[0], self._ranges[1],
+                                   np.int32(max(n, 1)),
+                                   np.uint64(self._host_address)))
         self._graphs: dict[int, Any] = {}
         for k in BATCHES:
             self._graph(k)
@@ -135,9 +161,17 @@ class FrontierLoop:
             self._graphs[k] = graph
         return graph
 
+    def _gridded(self) -> bool:
+        """Whether frontiers too large for the block kernel go to the grid kernel."""
+        return GRID_KERNEL and self._grid is not None
+
+    def _block_limit(self, handover: int) -> int:
+        """The longest frontier the block kernel takes."""
+        return min(BLOCK_ROWS_BESIDE_GRID if self._gridded() else BLOCK_ROWS, handover)
+
     def block_takes(self, rows: int, handover: int) -> bool:
         """Whether a run from a frontier of ``rows`` rows starts in the block kernel."""
-        return 0 < rows <= min(BLOCK_ROWS, handover)
+        return 0 < rows <= self._block_limit(handover)
 
     def run(self, c_bits: Any, c: Any, rows: Any, first: Any, limit: int, handover: int,
             seed: tuple[Any, Any] | None = None) -> Run:
@@ -151,7 +185,7 @@ class FrontierLoop:
         stream = cupy.cuda.get_current_stream()
         sp, host = stream.ptr, self._host
         m, state = int(rows.size), self._state.data.ptr
-        block_limit = min(BLOCK_ROWS, handover)
+        block_limit = self._block_limit(handover)
         host[:] = 0
         host[_FRESH], host[_COUNT], host[_HANDOVER] = 1, m, handover
         host[_SMALL], host[_BLOCK_LIMIT], host[_MOST] = block_limit // 2, block_limit, limit
@@ -160,13 +194,16 @@ class FrontierLoop:
             cupy.cuda.runtime.memsetAsync(self._stamp.data.ptr, 0, self._stamp.nbytes, sp)
         ran, place, count, held, batch = 0, 0, m, False, 0  # held: C is in the loop's buffers
         while ran < limit and 0 < count <= handover:
+            grid = self._grid if count > block_limit and GRID_KERNEL else None
+            if ran and (grid is not None or count <= block_limit):  # (after a graph: BASE is where it began)
+                host[_BASE], host[_MOST] = place, limit - ran
+                _copy(state + 8 * _BASE, self._host_address + 8 * _BASE, 16, _H2D, sp)
             if count <= block_limit:
-                if ran:  # (after a graph: the device's BASE is where that graph began)
-                    host[_BASE], host[_MOST] = place, limit - ran
-                    _copy(state + 8 * _BASE, self._host_address + 8 * _BASE, 16, _H2D, sp)
                 sown, seed = seed or (None, None), None  # (the first launch only)
                 self._block.launch(self.c_bits if held else c_bits, self.c if held else c, rows, first, sown[0],
                                    sown[1], 0 if sown[0] is None else int(sown[0].size))
+            elif grid is not None:
+                grid.launch(self.c_bits if held else c_bits, self.c if held else c, rows, first)
             else:
                 k = BATCHES[min(batch, len(BATCHES) - 1)]
                 if ran + k > limit:
@@ -197,6 +234,36 @@ class FrontierLoop:
         if fresh and rows.size:
             _copy(self._first_rows.data.ptr, rows.data.ptr, rows.nbytes, _D2D, stream)
             _copy(self._first.data.ptr, first.data.ptr, first.nbytes, _D2D, stream)
+
+
+class _CooperativeLaunch(PreparedLaunch):
+    """A :class:`PreparedLaunch` through the driver's cooperative launch: all its blocks are
+    resident at once (or the launch fails), as the grid kernel's barrier needs."""
+
+    def launch(self, *pointers: Any) -> None:
+        """Launch on the current stream with ``pointers`` in the places marked :data:`CHANGES`."""
+        stream = cupy.cuda.get_current_stream().ptr
+        with self._lock:
+            words = self._words
+            for i, a in zip(self._changing, pointers):
+                words[i] = 0 if a is None else a if isinstance(a, int) else a.data.ptr
+            driver.launchCooperativeKernel(self._function, self._grid, 1, 1, self._block, 1, 1, 0, stream,
+                                           self._params_address)
+
+
+def _grid_launch(fn: Any, sms: int, args: tuple[Any, ...]) -> _CooperativeLaunch | None:
+    """The grid kernel's launch (:data:`GRID_BLOCKS` blocks, else one an SM, of
+    :data:`GRID_THREADS`), or None where the driver or device has no cooperative launch."""
+    device = cupy.cuda.Device()
+    if not hasattr(driver, "launchCooperativeKernel") or not device.attributes.get("CooperativeLaunch", 0):
+        return None
+    kernel = getattr(fn, "kernel", fn)
+    try:
+        resident = sms * int(driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.ptr, GRID_THREADS, 0))
+    except (AttributeError, driver.CUDADriverError):
+        resident = sms
+    blocks = min(GRID_BLOCKS or sms, resident)
+    return _CooperativeLaunch(fn, blocks, GRID_THREADS, args) if blocks > 0 else None
 
 
 def _copy(dst: int, src: int, nbytes: int, kind: int, stream: int) -> None:

@@ -351,7 +351,8 @@ def atomic_push_supported(monoid: TypedMonoid) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, ptr_type: Any = None) -> KernelModule:
+def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, ptr_type: Any = None,
+                  values_type: DataType | None = None) -> KernelModule:
     """Push SpMSpV with atomic combining; entries ``main(indptr, indices, values, frontier,
     fvals, nfront, mask, complement, out, present, group)`` (the frontier as a list of rows and
     their values, a group of lanes per row), ``balanced(indptr, indices, values, frontier,
@@ -369,11 +370,12 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
     of a listed frontier claiming c's empty positions the same way (no count).  ``mask``
     (or null) keeps the output positions j with ``mask[j] != complement``.  Only for monoids
     :func:`atomic_push_supported`.  Row pointers are of ``ptr_type`` (default:
-    ``index_type``), column indices of ``index_type``."""
+    ``index_type``), column indices of ``index_type``; the matrix's values of ``values_type``
+    (default: the type the product reads them in), each converted as it is read."""
     if not atomic_push_supported(semiring.monoid):
         raise DomainMismatch(f"{semiring.monoid!r} has no atomic combine; push sorts by key instead")
     kernels, ops, tag, vf = _matvec_parts(semiring, index_type, ptr_type, vector_first, "spmspv_push.cu",
-                                          {"PUSH_ITEMS": str(PUSH_ITEMS), "LANE_ROW": str(PUSH_LANE_ROW)})
+                                          {"PUSH_ITEMS": str(PUSH_ITEMS), "LANE_ROW": str(PUSH_LANE_ROW)}, values_type)
     return _module("spmspv", f"spmspv {semiring.name} {semiring.key} {tag} vector_first={vf}",
                    f"gb_spmspv_{semiring.key}_{tag}_vf{vf}", ops, kernels,
                    {"main": "", "bitmap": "_bitmap", "balanced": "_balanced", "ends": "_ends",
@@ -381,26 +383,37 @@ def spmspv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, 
 
 
 def _matvec_parts(semiring: TypedSemiring, index_type: Any, ptr_type: Any, vector_first: bool,
-                  template_name: str, extra: Mapping[str, str] | None = None) -> tuple[str, str, str, int]:
+                  template_name: str, extra: Mapping[str, str] | None = None,
+                  values_type: DataType | None = None) -> tuple[str, str, str, int]:
     """A matrix-vector template filled for ``semiring``, column indices of ``index_type`` and row
     pointers of ``ptr_type`` (None: ``index_type``): (kernels, operator structs, index tag,
     vector_first as 0/1).  The product is MULT(A[r, k], x[k]) with positions (r, k, k, 0), or
-    MULT(x[k], A[k, r]) with (0, k, k, r) when the vector comes first, r the output index."""
+    MULT(x[k], A[k, r]) with (0, k, k, r) when the vector comes first, r the output index.
+
+    ``values_type`` is the type the matrix's values are stored in (None: the type the product
+    reads them in, ``{{A}}``): a template that takes them as ``{{AV}}`` converts each as it
+    loads it with ``a_load::call`` (C-style, as :func:`cast_expr`), so no cast copy of the
+    values is made."""
     ptr_c, index_c, tag = csr_index_tag(index_type if ptr_type is None else ptr_type, index_type)
     monoid, mult = semiring.monoid, semiring.mult
     a_type, x_type = spmv_operand_types(semiring, vector_first)
+    stored = a_type if values_type is None else values_type
+    if stored != a_type:
+        tag += f"_a{stored.name}"
     if vector_first:
         call, positions = "mult::call(xk, a, 0, k, k, r)", "(0, k, k, r)"
     else:
         call, positions = "mult::call(a, xk, r, k, k, 0)", "(r, k, k, 0)"
     kernels = fill(template(template_name), {
-        "PTR_T": ptr_c, "INDEX_T": index_c, "A": a_type.c_type, "XV": x_type.c_type, "T": monoid.type.c_type,
+        "PTR_T": ptr_c, "INDEX_T": index_c, "A": a_type.c_type, "AV": stored.c_type, "XV": x_type.c_type,
+        "T": monoid.type.c_type,
         "MONOID": "monoid", "PRODUCT": cast_expr(mult.out_type, monoid.type, call),
         "POSITIONS_DOC": f"(xi, xj, yi, yj) = {positions}", "READS_A": _bool_literal(matrix_value_read(semiring, vector_first)),
         "READS_X": _bool_literal(vector_value_read(semiring, vector_first)),
         **(extra or {}),
     }, keep=("KERNEL",))
-    return kernels, render_binary_op(mult, "mult") + render_monoid(monoid), tag, int(bool(vector_first))
+    load = render_unary_op(TypedUnaryOp("load", stored, a_type, lambda x: x, cast_expr(stored, a_type, "x")), "a_load")
+    return kernels, render_binary_op(mult, "mult") + render_monoid(monoid) + load, tag, int(bool(vector_first))
 
 
 def matrix_value_read(semiring: TypedSemiring, vector_first: bool) -> bool:
@@ -470,7 +483,7 @@ def merge_schedule_applies(semiring: TypedSemiring) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, schedule: str = "vector",
-                ptr_type: Any = None) -> KernelModule:
+                ptr_type: Any = None, values_type: DataType | None = None) -> KernelModule:
     """Pull SpMV over CSR rows with the given schedule (see :data:`SPMV_SCHEDULES`).
 
     ``vector`` entries: ``main(indptr, indices, values, x, x_present, row_mask, complement,
@@ -493,14 +506,16 @@ def spmv_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, sc
     x_hot, x_present_hot)`` (``x_hot[i] = x[hot[i]]``, the same for presence; either source
     may be null).  ``x_present`` and ``row_mask`` may be null (the hot
     arrays too, for ``main``).  Row pointers are of ``ptr_type`` (default: ``index_type``),
-    column indices of ``index_type``.
+    column indices of ``index_type``.  ``values`` are of ``values_type`` (default: the type the
+    product reads them in), each converted as it is read: a product whose semiring reads
+    another type than the matrix stores needs no cast copy of the values.
     """
     if schedule == "merge" and not merge_schedule_applies(semiring):
         raise DomainMismatch(f"the merge SpMV schedule does not compute {semiring.name}")
     sizes = ({"MERGE_BLOCK": str(MERGE_BLOCK), "MERGE_ITEMS": str(MERGE_ITEMS),
               "MERGE_BLOCKS_PER_SM": str(MERGE_BLOCKS_PER_SM)} if schedule == "merge" else {})
     kernels, ops, tag, vf = _matvec_parts(semiring, index_type, ptr_type, vector_first, SPMV_SCHEDULES[schedule],
-                                          sizes)
+                                          sizes, values_type)
     return _module("spmv", f"spmv {schedule} {semiring.name} {semiring.key} {tag} vector_first={vf}",
                    f"gb_spmv_{schedule}_{semiring.key}_{tag}_vf{vf}", ops, kernels,
                    _SPMV_SCHEDULE_ROLES[schedule])

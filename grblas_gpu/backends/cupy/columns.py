@@ -18,11 +18,14 @@ import numpy as np
 
 from ...operators.base import TypedSemiring
 from .columns_codegen import COLUMN_ITEMS, columns_module
+from .core import values_type
+from .signatures import COLUMNS
 
 __all__ = ["spmv_columns"]
 
 _BLOCK = 256
 _BLOCKS_PER_SM = 16
+_COLUMNS = COLUMNS["main"]
 
 
 @functools.cache
@@ -49,9 +52,11 @@ def spmv_columns(be: Any, semiring: TypedSemiring, indptr: Any, indices: Any, va
     if nnz == 0 or nrows <= 0:
         return out, present
     vector_first = not matrix_first
-    fn = be._function(columns_module(semiring, idx.dtype, bool(matrix_first), ptr.dtype))
-    args = (ptr, idx, be._matvec_operand(semiring, values, vector_first, True),
-            be._matvec_operand(semiring, x, vector_first, False), be._flag_array(x_present),
-            np.int64(nrows), np.int64(nnz), be._flag_array(col_mask), np.int32(bool(complement)), out, present)
+    a = be._stored_values(semiring, values, vector_first)  # (cast as the kernel reads them)
+    fn = be._function(columns_module(semiring, idx.dtype, bool(matrix_first), ptr.dtype, values_type(a)))
+    args = _COLUMNS.pack(indptr=ptr, indices=idx, values=a,
+                         x=be._matvec_operand(semiring, x, vector_first, False), x_present=be._flag_array(x_present),
+                         nrows=np.int64(nrows), nnz=np.int64(nnz), mask=be._flag_array(col_mask),
+                         complement=np.int32(bool(complement)), out=out, present=present)
     fn((_grid(nnz, _sm_count(cupy.cuda.runtime.getDevice())),), (_BLOCK,), args)
     return out, present

@@ -11,6 +11,7 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
+from ...dtypes import DataType
 from ...exceptions import DomainMismatch
 from ...operators.base import TypedMonoid, TypedSemiring
 from . import codegen
@@ -55,16 +56,20 @@ def _combine(monoid: TypedMonoid) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def columns_module(semiring: TypedSemiring, index_type: Any, matrix_first: bool, ptr_type: Any = None) -> KernelModule:
+def columns_module(semiring: TypedSemiring, index_type: Any, matrix_first: bool, ptr_type: Any = None,
+                   values_type: DataType | None = None) -> KernelModule:
     """The kernel ``main(indptr, indices, values, x, x_present, nrows, nnz, mask, complement, out,
     present)``: ``out[c] (+)= MULT(x[k], A[k, c])`` over every stored entry whose row has a value
     (``x_present``, or every row where null), ``MULT(A[k, c], x[k])`` with ``matrix_first``
-    (``A' u``); positions (0, k, k, c), or (c, k, k, 0).  Only for :func:`columns_supported`."""
+    (``A' u``); positions (0, k, k, c), or (c, k, k, 0).  ``values`` of ``values_type`` (default:
+    the type the product reads them in), each converted as it is read.  Only for
+    :func:`columns_supported`."""
     if not columns_supported(semiring.monoid):
         raise DomainMismatch(f"{semiring.monoid!r}: no column product (see columns_supported)")
     vector_first = not matrix_first
     kernels, ops, tag, _ = codegen._matvec_parts(semiring, index_type, ptr_type, vector_first, "spmv_columns.cu",
-                                                 {"ITEMS": str(COLUMN_ITEMS), "COMBINE": _combine(semiring.monoid)})
+                                                 {"ITEMS": str(COLUMN_ITEMS), "COMBINE": _combine(semiring.monoid)},
+                                                 values_type)
     mf = int(bool(matrix_first))
     return codegen._module("columns", f"columns {semiring.name} {semiring.key} {tag} matrix_first={mf}",
                            f"gb_columns_{semiring.key}_{tag}_mf{mf}", ops, kernels, {"main": ""})

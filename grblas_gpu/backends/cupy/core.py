@@ -20,7 +20,7 @@ from .common import _BLOCK, _ELEMENTWISE_BLOCKS_PER_SM, _NULL, _bounded_blocks, 
 from .counts import DeviceCount, StreamCounts
 from .launch import launch_kept, scalar_word
 
-__all__ = ["CupyCore"]
+__all__ = ["CupyCore", "values_type"]
 
 _REDUCE_BLOCKS_PER_SM = 8  # counts and sums: one atomic per block, so few blocks that stride
 _KEPT_COUNTS = 64  # count launches kept prepared per stream (one per array size), dropped beyond
@@ -144,6 +144,28 @@ class CupyCore(Backend):
     def _matvec_operand(self, semiring: TypedSemiring, arr: Any, vector_first: bool, of_matrix: bool) -> Any:
         """A matrix-vector kernel's value operand (the matrix's when ``of_matrix``, else the
         vector's): cast to the type the product reads, or a null pointer when it ignores them."""
+        t = self._matvec_operand_type(semiring, vector_first, of_matrix)
+        if t is None:
+            return _NULL
+        if arr.__class__ is cupy.ndarray and arr.dtype == t.np_type and arr._c_contiguous:  # already as read
+            return arr
+        return self._operand(arr, t)
+
+    def _stored_values(self, semiring: TypedSemiring, arr: Any, vector_first: bool) -> Any:
+        """A matrix-vector kernel's matrix values as stored, for a kernel made with
+        :func:`values_type` of them (it converts each value as it reads it: no cast copy of the
+        matrix's values is made), or a null pointer when the product ignores them."""
+        t = self._matvec_operand_type(semiring, vector_first, True)
+        if t is None:
+            return _NULL
+        if arr.__class__ is cupy.ndarray and arr._c_contiguous and arr.dtype in _ONE_WORD_TYPES:
+            return arr
+        arr = cupy.asarray(arr)
+        return _contiguous(arr) if arr.dtype in _ONE_WORD_TYPES else self._operand(arr, t)  # (float16: cast)
+
+    def _matvec_operand_type(self, semiring: TypedSemiring, vector_first: bool, of_matrix: bool) -> DataType | None:
+        """The type a matrix-vector kernel reads an operand in (the matrix's when ``of_matrix``,
+        else the vector's), or None where it reads none (looked up once per semiring)."""
         key = (semiring, vector_first, of_matrix)
         t: DataType | None | Literal[False] = self._operand_types.get(key, False)  # False: not looked up yet
         if t is False:  # first use of this semiring here (a few lookups, then one per call)
@@ -153,11 +175,7 @@ class CupyCore(Backend):
             if len(self._operand_types) >= _KEPT_OPERAND_TYPES:
                 self._operand_types.clear()
             self._operand_types[key] = t
-        if t is None:
-            return _NULL
-        if arr.__class__ is cupy.ndarray and arr.dtype == t.np_type and arr._c_contiguous:  # already as read
-            return arr
-        return self._operand(arr, t)
+        return t
 
     def _flag_array(self, x: Any) -> Any:
         """An optional bool array (x presence, row mask) as a contiguous CuPy array, or a null pointer."""
@@ -236,3 +254,10 @@ class CupyCore(Backend):
         counts = self._counts(stream)
         count = counts.slots.lend(stream)
         return count, ((counts.state, count.address) if count is not None else (_NULL, _NULL))
+
+
+def values_type(values: Any) -> DataType | None:
+    """The GraphBLAS type of a matrix kernel's ``values`` as :meth:`CupyCore._stored_values`
+    gives them (None for the null pointer of values the product ignores): the type the
+    kernel is made to read them in."""
+    return None if values is _NULL else lookup_dtype(values.dtype)

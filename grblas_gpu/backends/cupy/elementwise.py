@@ -22,6 +22,7 @@ _ADD_INTO_CHANGING = signatures.ADD_INTO.changing
 _ADD_CHANGES_CHANGING = signatures.ADD_CHANGES.changing
 _BINARY_CHANGING = {role: s.changing for role, s in signatures.BINARY.items()}
 _TWO_BITMAPS_CHANGING = {"union": signatures.EWISE_UNION.changing, "add": signatures.EWISE_ADD.changing}
+_UNARY, _INDEXUNARY, _BINARY = signatures.UNARY["main"], signatures.INDEXUNARY["main"], signatures.BINARY
 _NO_POSITIONS = (_NULL, np.int64(0)) * 4  # the positional arguments of an operator that reads none
 
 
@@ -33,7 +34,8 @@ class ElementwiseOps(CupyCore):
         """``op(x)`` per element; ``x`` is of ``op.in_type`` (other types are cast first)."""
         xc = self._operand(x, op.in_type)
         out = cupy.empty(xc.shape, dtype=op.out_type.np_type)
-        self._launch_elementwise(self._function(codegen.unary_module(op)), xc.size, (xc, out, np.int64(xc.size)))
+        self._launch_elementwise(self._function(codegen.unary_module(op)), xc.size,
+                                 _UNARY.pack(x=xc, z=out, n=np.int64(xc.size)))
         return out
 
     @_map_out_of_memory
@@ -62,12 +64,12 @@ class ElementwiseOps(CupyCore):
         out = cupy.empty(shape, dtype=op.out_type.np_type)
         n = out.size
         if op.positional:
-            positions = self._positions(pos, shape)
-            self._launch_elementwise(self._function(module, role), n, args + (out, np.int64(n)) + positions)
+            self._launch_elementwise(self._function(module, role), n,
+                                     _binary_arguments(role, *args, out, np.int64(n), self._positions(pos, shape)))
             return out
         if role in ("vs", "sv"):  # the host scalar is written at each launch, as the pointers are
             args = (args[0], scalar_word(args[1])) if role == "vs" else (scalar_word(args[0]), args[1])
-        self._launch_kept_elementwise(module, role, n, args + (out, np.int64(n)) + _NO_POSITIONS,
+        self._launch_kept_elementwise(module, role, n, _binary_arguments(role, *args, out, np.int64(n), _NO_POSITIONS),
                                       _BINARY_CHANGING[role])
         return out
 
@@ -105,8 +107,8 @@ class ElementwiseOps(CupyCore):
         self.check_adds_in_one_pass(op)
         ya = self._operand(y, op.y_type)
         n = int(x.size)
-        self._launch_kept_elementwise(codegen.binary_module(op), "add_into", n,
-                                      (x_bits, x, self._flag_array(y_bits), ya, np.int64(n)), _ADD_INTO_CHANGING)
+        self._launch_kept_elementwise(codegen.binary_module(op), "add_into", n, signatures.ADD_INTO.pack(
+            x_bits=x_bits, x=x, y_bits=self._flag_array(y_bits), y=ya, n=np.int64(n)), _ADD_INTO_CHANGING)
 
     @_map_out_of_memory
     def ewise_add_changes(self, op: TypedBinaryOp, x_bits: Any, x: Any, y_bits: Any, y: Any,
@@ -127,7 +129,10 @@ class ElementwiseOps(CupyCore):
         if not n:
             return z_bits, z_vals, d_bits, d_vals, 0
         count, counting = self._pending_count()
-        args = (x_flags, xa, self._flag_array(y_bits), ya, z_bits, z_vals, d_bits, d_vals, np.int64(n)) + counting
+        state, counted = counting
+        args = signatures.ADD_CHANGES.pack(x_bits=x_flags, x=xa, y_bits=self._flag_array(y_bits), y=ya, z_bits=z_bits,
+                                           z=z_vals, d_bits=d_bits, d=d_vals, n=np.int64(n), state=state,
+                                           counted=counted)
         self._launch_kept_elementwise(codegen.binary_module(op), "add_changes", n, args, _ADD_CHANGES_CHANGING)
         return z_bits, z_vals, d_bits, d_vals, count
 
@@ -141,7 +146,13 @@ class ElementwiseOps(CupyCore):
             z, z_bits = cupy.empty(n, dtype=op.out_type.np_type), cupy.empty(n, dtype=np.bool_)
         else:
             z, z_bits = out
-        args = (self._flag_array(x_bits), xa, self._flag_array(y_bits), ya) + extra + (z, z_bits, np.int64(n))
+        if extra:  # union: the defaults
+            args = signatures.EWISE_UNION.pack(x_bits=self._flag_array(x_bits), x=xa, y_bits=self._flag_array(y_bits),
+                                               y=ya, x_default=extra[0], y_default=extra[1], z=z, z_bits=z_bits,
+                                               n=np.int64(n))
+        else:
+            args = signatures.EWISE_ADD.pack(x_bits=self._flag_array(x_bits), x=xa, y_bits=self._flag_array(y_bits),
+                                             y=ya, z=z, z_bits=z_bits, n=np.int64(n))
         self._launch_kept_elementwise(codegen.binary_module(op), role, n, args, _TWO_BITMAPS_CHANGING[role],
                                       tuple(_scalar_key(e) for e in extra))
         return z, z_bits
@@ -166,10 +177,24 @@ class ElementwiseOps(CupyCore):
         """``op(x, i, j, thunk)`` per element; ``i``/``j`` are int64 arrays or ints."""
         xc = self._operand(x, op.in_type)
         out = cupy.empty(xc.shape, dtype=op.out_type.np_type)
-        args: tuple[Any, ...] = (xc, out, np.int64(xc.size)) + self._position(i, xc.shape) + self._position(j, xc.shape)
-        args += (cast_scalar(_host_scalar(thunk), op.thunk_type),)
-        self._launch_elementwise(self._function(codegen.indexunary_module(op)), xc.size, args)
+        (i_at, i0), (j_at, j0) = self._position(i, xc.shape), self._position(j, xc.shape)
+        self._launch_elementwise(self._function(codegen.indexunary_module(op)), xc.size, _INDEXUNARY.pack(
+            x=xc, z=out, n=np.int64(xc.size), i=i_at, i0=i0, j=j_at, j0=j0,
+            thunk=cast_scalar(_host_scalar(thunk), op.thunk_type)))
         return out
+
+
+def _binary_arguments(role: str, x: Any, y: Any, z: Any, n: np.int64, positions: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The arguments of entry ``role`` of a binary module by name (``vd`` reads y, ``dv`` x,
+    from a one-element device array: ``y_at``, ``x_at``), ``positions`` the operator's
+    ``xi, xi0, xj, xj0, yi, yi0, yj, yj0``."""
+    xi, xi0, xj, xj0, yi, yi0, yj, yj0 = positions
+    sig = _BINARY[role]
+    if role == "vd":
+        return sig.pack(x=x, y_at=y, z=z, n=n, xi=xi, xi0=xi0, xj=xj, xj0=xj0, yi=yi, yi0=yi0, yj=yj, yj0=yj0)
+    if role == "dv":
+        return sig.pack(x_at=x, y=y, z=z, n=n, xi=xi, xi0=xi0, xj=xj, xj0=xj0, yi=yi, yi0=yi0, yj=yj, yj0=yj0)
+    return sig.pack(x=x, y=y, z=z, n=n, xi=xi, xi0=xi0, xj=xj, xj0=xj0, yi=yi, yi0=yi0, yj=yj, yj0=yj0)
 
 
 def _host_scalar(x: Any) -> Any:

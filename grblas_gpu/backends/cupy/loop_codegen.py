@@ -12,7 +12,7 @@ from ...operators import TypedSemiring
 from . import codegen
 from .codegen import KernelModule
 
-__all__ = ["CLAIM_BLOCK_THREADS", "RELAX_BLOCK_THREADS", "block_threads", "loop_module", "loop_supported",
+__all__ = ["CLAIM_BLOCK_THREADS", "GRID_THREADS", "RELAX_BLOCK_THREADS", "block_threads", "loop_module", "loop_supported",
            "registry_specs"]
 
 CLAIM_BLOCK_THREADS = 1024
@@ -22,6 +22,11 @@ RELAX_BLOCK_THREADS = 768
 in registers (an 8-byte type: four terms in flight take 16 more than a claim's), about 80 a
 thread, which a block of 1,024 threads (64 a thread) would spill to local memory."""
 
+GRID_THREADS = 512
+"""Threads a block of the grid kernel (iterations over the whole GPU in one cooperative
+launch) at most: 128 registers a thread, which a relax's four terms in flight fit without
+spilling."""
+
 
 def block_threads(semiring: TypedSemiring) -> int:
     """Threads of the block kernel of :func:`loop_module` for ``semiring`` (its monoid ANY: a
@@ -29,16 +34,21 @@ def block_threads(semiring: TypedSemiring) -> int:
     return CLAIM_BLOCK_THREADS if semiring.monoid.is_any else RELAX_BLOCK_THREADS
 
 
-def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, ptr_type: Any = None) -> KernelModule:
+def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, ptr_type: Any = None,
+                values_type: DataType | None = None) -> KernelModule:
     """The frontier loop's kernels for ``semiring``: entries ``step(indptr, indices, values,
     c_bits, c, q0, q1, first_rows, first, stamp, state, j)``, one iteration of the loop over the
-    whole device, and ``block(...)`` (the same but ``j``), iterations in one block while the
-    frontier is small (see the template), in a block of :func:`block_threads`.
-    Column indices of ``index_type``, row pointers of ``ptr_type`` (default: the same)."""
+    whole device, ``block(...)`` (the same but ``j``), iterations in one block while the
+    frontier is small (see the template), in a block of :func:`block_threads`, and
+    ``grid(..., state, barrier, r0, r1, capacity, host_state)``, iterations over the whole device in one
+    cooperative launch of blocks of at most :data:`GRID_THREADS`.
+    Column indices of ``index_type``, row pointers of ``ptr_type`` (default: the same), values
+    of ``values_type`` (default: the type the product reads them in, each converted as read)."""
     kernels, ops, tag, vf = codegen._matvec_parts(semiring, index_type, ptr_type, vector_first, "loop_push.cu",
-                                                  {"BLOCK_THREADS": str(block_threads(semiring))})
+                                                  {"BLOCK_THREADS": str(block_threads(semiring)),
+                                                   "GRID_THREADS": str(GRID_THREADS)}, values_type)
     return codegen._module("loop", f"frontier loop {semiring.name} {semiring.key} {tag} vector_first={vf}",
-                           f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"step": "_step", "block": "_block"})
+                           f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"step": "_step", "block": "_block", "grid": "_grid"})
 
 
 @functools.lru_cache(maxsize=256)

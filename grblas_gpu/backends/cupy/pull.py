@@ -9,6 +9,7 @@ from typing import Any
 import cupy
 import numpy as np
 
+from ...dtypes import DataType
 from ...operators.base import TypedSemiring
 from ..operands import SPMV_RESULT, CsrOperand, RowMask, SpmvOutput, VectorOperand
 from . import codegen, signatures
@@ -24,7 +25,7 @@ from .common import (
     _group_size,
     _map_out_of_memory,
 )
-from .core import CupyCore
+from .core import CupyCore, values_type
 from .launch import PreparedLaunch, launch_kept
 from .spmv_plans import ColumnCache, SpmvPlan, _class_table, _hot_columns
 
@@ -154,8 +155,9 @@ class PullOps(CupyCore):
             return None
         if nrows == 0:
             return _spmv_result(semiring, 0)
-        operands = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True),
+        operands = (ptr, idx, self._stored_values(semiring, values, vector_first),
                     self._matvec_operand(semiring, x, vector_first, False))
+        stored = getattr(operands[2], "dtype", None)  # (kernels and kept launches are per stored type)
         flags = (self._flag_array(x_present), self._flag_array(row_mask))
         if merge:
             if complement and row_mask is not None:  # the merge kernels take the allowed rows only
@@ -175,12 +177,14 @@ class PullOps(CupyCore):
         lanes = _pull_lanes(semiring)
 
         def module() -> KernelModule:
-            return codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype)
+            return codegen.spmv_module(semiring, idx.dtype, bool(vector_first), "vector", ptr.dtype,
+                                       values_type(operands[2]))
 
         if plan is None or plan.classes is None:
             group = min(_group_size(idx.size, nrows), lanes)
             bare = _is_bare(x_present, row_mask, claim, presence, complement)
-            launch_kept(plan.derived if own and plan is not None else None, _one_launch_key(semiring, vector_first, complement, bare),
+            launch_kept(plan.derived if own and plan is not None else None,
+                        _one_launch_key(semiring, vector_first, complement, bare, stored),
                         lambda: (self._function(module()), -(-nrows * group // _BLOCK), _BLOCK),
                         head + (_NULL, np.int64(nrows)) + tail + (np.int32(group),),
                         _BARE_CHANGING if bare else _VECTOR_CHANGING)
@@ -188,7 +192,7 @@ class PullOps(CupyCore):
         # The length classes run in one launch (a launch a class cost a slow host 10-15 us
         # each, seven a pull), the long rows in another, both packed once per plan for its own
         # arrays: CuPy's conversion of their 15 arguments cost more than the driver's launch.
-        key = ("binned call", semiring, bool(vector_first), bool(complement))
+        key = ("binned call", semiring, bool(vector_first), bool(complement), stored)
         launches = plan.derived.get(key)
         if launches is None:
             launches = self._binned_launches(module(), plan, ptr, idx, lanes, complement)
@@ -234,18 +238,17 @@ class PullOps(CupyCore):
         indptr, indices, values, x, x_present, row_mask = arrays
         nrows = indptr.size - 1
         bare = _is_bare(x_present, row_mask, claim, presence, complement)
-        prepared = plan.derived.get(_one_launch_key(semiring, vector_first, complement, bare))
+        a = self._stored_values(semiring, values, vector_first)
+        prepared = plan.derived.get(_one_launch_key(semiring, vector_first, complement, bare, getattr(a, "dtype", None)))
         if prepared is None or indptr is not plan.indptr or indices is not plan.indices:
             return None
         out, present = _one_launch_outputs(semiring, nrows, out, presence)
         if bare:  # the null pointers are packed in the launch: three arguments change
-            prepared.launch(self._matvec_operand(semiring, values, vector_first, True),
-                            self._matvec_operand(semiring, x, vector_first, False), out)
+            prepared.launch(a, self._matvec_operand(semiring, x, vector_first, False), out)
             return out, None
         flags = self._flag_array(row_mask)
         row_mask, c_bits = (flags, None) if claim is None else (None, flags)  # (see spmv)
-        prepared.launch(self._matvec_operand(semiring, values, vector_first, True),
-                        self._matvec_operand(semiring, x, vector_first, False),
+        prepared.launch(a, self._matvec_operand(semiring, x, vector_first, False),
                         self._flag_array(x_present), row_mask, out, present, claim, c_bits)
         return out, present
 
@@ -268,20 +271,22 @@ class PullOps(CupyCore):
         # with no other work between them (host work between two launches leaves the GPU idle).
         own = ptr is plan.indptr and idx is plan.indices
         key = ("merge call", semiring, vector_first, x is not _NULL, x_present is not _NULL, into is not None,
-               out is not None)
+               out is not None, getattr(values, "dtype", None))
         call = plan.derived.get(key) if own else None
         if call is None:
-            call = self._merge_call(semiring, ptr, idx, x, x_present, plan, vector_first, nrows, into is not None,
-                                    out is not None)
+            call = self._merge_call(semiring, ptr, idx, values_type(values), x, x_present, plan, vector_first, nrows,
+                                    into is not None, out is not None)
             if own:
                 plan.derived[key] = call
         return call.run(values, x, x_present, row_mask, into, out)
 
-    def _merge_call(self, semiring: TypedSemiring, ptr: cupy.ndarray, idx: cupy.ndarray, x: Any, x_present: Any,
-                    plan: SpmvPlan, vector_first: bool, nrows: int, into: bool, known: bool) -> _MergeCall:
+    def _merge_call(self, semiring: TypedSemiring, ptr: cupy.ndarray, idx: cupy.ndarray, stored: DataType | None,
+                    x: Any, x_present: Any, plan: SpmvPlan, vector_first: bool, nrows: int, into: bool,
+                    known: bool) -> _MergeCall:
         """The launches of a merge-path pull, packed with everything that stays the same from
-        call to call on these arrays: see :meth:`_spmv_merge`."""
-        module = codegen.spmv_module(semiring, idx.dtype, vector_first, "merge", ptr.dtype)
+        call to call on these arrays (``stored``: the type of the matrix's values, None where
+        the product ignores them): see :meth:`_spmv_merge`."""
+        module = codegen.spmv_module(semiring, idx.dtype, vector_first, "merge", ptr.dtype, stored)
         tile_row = plan.tile_row
         ntiles = tile_row.size - 1  # type: ignore[union-attr]
         hot, role, gather = (_NULL, _NULL), "main", None
@@ -322,9 +327,11 @@ class PullOps(CupyCore):
         return plan.derived["columns"]
 
 
-def _one_launch_key(semiring: TypedSemiring, vector_first: bool, complement: bool, bare: bool) -> tuple[Any, ...]:
-    """The key a small matrix's one-launch pull is kept under in its plan's ``derived``."""
-    return ("vector launch", semiring, bool(vector_first), bool(complement), bare)
+def _one_launch_key(semiring: TypedSemiring, vector_first: bool, complement: bool, bare: bool,
+                    stored: Any) -> tuple[Any, ...]:
+    """The key a small matrix's one-launch pull is kept under in its plan's ``derived``
+    (``stored``: the dtype of the values the kernel reads, None where it reads none)."""
+    return ("vector launch", semiring, bool(vector_first), bool(complement), bare, stored)
 
 
 def _is_bare(x_present: Any, row_mask: Any, claim: Any, presence: bool, complement: bool) -> bool:

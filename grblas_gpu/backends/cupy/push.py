@@ -24,7 +24,7 @@ from .common import (
     _group_size,
     _map_out_of_memory,
 )
-from .core import CupyCore
+from .core import CupyCore, values_type
 from .counts import DeviceCount
 from .launch import launch_kept
 
@@ -35,6 +35,8 @@ _PUSH_BLOCKS_PER_SM = 16  # balanced and bitmap pushes: enough warps to fill the
 _PUSH_BITMAP_CHANGING = signatures.PUSH_BITMAP.changing
 _RESET_CHANGING = signatures.PUSH_RESET.changing
 _RELAX_CHANGING = signatures.PUSH_RELAX.changing
+_LISTED, _BALANCED = signatures.PUSH_LISTED["main"], signatures.PUSH_LISTED["balanced"]
+_BALANCED_CLAIM, _ENDS = signatures.PUSH_LISTED["balanced_claim"], signatures.PUSH_LISTED["ends"]
 _ENDS_ONE_BLOCK = 4096  # balanced push: the row-length sums of up to this many rows in one block (<= 15 us)
 
 
@@ -99,24 +101,30 @@ class PushOps(CupyCore):
         """:meth:`spmspv` with the records' fields as arguments (``dense``: a bitmap frontier)."""
         ptr, idx = self._csr_arrays(indptr, indices)
         out, present = self._push_result(semiring.monoid, size, launches)
-        head = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True))
+        head = (ptr, idx, self._stored_values(semiring, values, vector_first))  # (cast as the kernel reads them)
         tail = (self._flag_array(mask), _FLAGS32[bool(complement)], out, present)
         if dense:
             own = launches if ptr is indptr and idx is indices else None  # prepared for the matrix's own arrays
             count = self._push_bitmap(semiring, ptr, idx, head[2], frontier, fvals, bool(vector_first), tail, own)
             return out, present, count
-        module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype)
+        module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype, values_type(head[2]))
         nfront = int(frontier.shape[0])
         if nfront == 0:
             return out, present, 0
         rows = _contiguous(cupy.asarray(frontier, dtype=np.int64))
         xvals = self._matvec_operand(semiring, fvals, vector_first, False)
+        mask_flags, complement_flag = tail[0], tail[1]
         if longest_row is not None and longest_row > self.push_balance_row:
             bound = min(nfront * longest_row, idx.size)  # at least the entries to push
-            self._launch_balanced(module, "balanced", ptr, rows, bound, head + (rows, xvals, np.int64(nfront)), tail)
+            ends = self._row_ends(module, ptr, rows)
+            self._launch_changing(module, "balanced", _balanced_blocks(bound), _BLOCK, _BALANCED.pack(
+                indptr=ptr, indices=idx, values=head[2], frontier=rows, fvals=xvals, nfront=np.int64(nfront),
+                ends=ends, mask=mask_flags, complement=complement_flag, out=out, present=present))
             return out, present, None
-        args = head + (rows, xvals, np.int64(nfront)) + tail
-        self._launch_groups(self._function(module), nfront, _group_size(idx.size, max(ptr.size - 1, 1)), args)
+        group = _group_size(idx.size, max(ptr.size - 1, 1))
+        self._function(module)((-(-nfront * group // _BLOCK),), (_BLOCK,), _LISTED.pack(
+            indptr=ptr, indices=idx, values=head[2], frontier=rows, fvals=xvals, nfront=np.int64(nfront),
+            mask=mask_flags, complement=complement_flag, out=out, present=present, group=np.int32(group)))
         return out, present, None
 
     def _push_result(self, monoid: TypedMonoid, size: int,
@@ -134,7 +142,8 @@ class PushOps(CupyCore):
         launch_kept(launches, ("push reset", monoid, size),
                     lambda: (self._function(codegen.bitmap_module(t), "reset"),
                              _bounded_blocks(size, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK),
-                    (_identity(monoid), out, present, np.int64(size)), _RESET_CHANGING)
+                    signatures.PUSH_RESET.pack(a=_identity(monoid), z=out, bits=present, n=np.int64(size)),
+                    _RESET_CHANGING)
         return out, present
 
     def _push_bitmap(self, semiring: TypedSemiring, ptr: cupy.ndarray, idx: cupy.ndarray, values: Any, bits: Any,
@@ -149,12 +158,16 @@ class PushOps(CupyCore):
         n = int(bits.shape[0])
         if not n:
             return 0
-        count, counting = self._pending_count()
-        args = (ptr, idx, values, self._flag_array(bits), self._matvec_operand(semiring, fvals, vector_first, False),
-                np.int64(n)) + tail + counting
-        launch_kept(launches, ("push bitmap", semiring, vector_first, int(tail[1])),
-                    lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype), "bitmap"),
-                             _bounded_blocks(n, _PUSH_BLOCKS_PER_SM), _BLOCK),
+        count, (state, counted) = self._pending_count()
+        mask, complement, out, present = tail
+        args = signatures.PUSH_BITMAP.pack(
+            indptr=ptr, indices=idx, values=values, in_frontier=self._flag_array(bits),
+            fvals=self._matvec_operand(semiring, fvals, vector_first, False), n=np.int64(n), mask=mask,
+            complement=complement, out=out, present=present, state=state, counted=counted)
+        stored = values_type(values)
+        launch_kept(launches, ("push bitmap", semiring, vector_first, int(tail[1]), stored),
+                    lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype, stored),
+                                            "bitmap"), _bounded_blocks(n, _PUSH_BLOCKS_PER_SM), _BLOCK),
                     args, _PUSH_BITMAP_CHANGING)
         return count
 
@@ -192,12 +205,15 @@ class PushOps(CupyCore):
         key = (cupy.cuda.runtime.getDevice(), cupy.cuda.get_current_stream().ptr, monoid.key, size)
         spare = self._clean_reports.pop(key, None)
         d_vals, d_bits = spare if spare is not None else self._push_result(monoid, size, launches)
-        count, counting = self._pending_count()
+        count, (state, counted) = self._pending_count()
         own = launches if ptr is indptr and idx is indices else None  # prepared for the matrix's own arrays
-        args = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True), flags, x, np.int64(n),
-                c_bits, c, d_bits, d_vals, _FLAGS32[consume], _identity(monoid)) + counting
-        launch_kept(own, ("push relax", semiring, vector_first, consume, c_bits is not None),
-                    lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype),
+        a = self._stored_values(semiring, values, vector_first)  # (cast as the kernel reads them)
+        stored = values_type(a)
+        args = signatures.PUSH_RELAX.pack(
+            indptr=ptr, indices=idx, values=a, in_frontier=flags, fvals=x, n=np.int64(n), c_bits=c_bits, c=c, d_bits=d_bits, d=d_vals,
+            consume=_FLAGS32[consume], identity=_identity(monoid), state=state, counted=counted)
+        launch_kept(own, ("push relax", semiring, vector_first, consume, c_bits is not None, stored),
+                    lambda: (self._function(codegen.spmspv_module(semiring, idx.dtype, vector_first, ptr.dtype, stored),
                                             "relax"), _bounded_blocks(max(n, 1), _PUSH_BLOCKS_PER_SM), _BLOCK),
                     args, _RELAX_CHANGING)
         if consume:
@@ -221,21 +237,15 @@ class PushOps(CupyCore):
         d_vals, d_bits = cupy.empty(size, semiring.out_type.np_type), cupy.zeros(size, np.bool_)
         if n == 0:
             return d_bits, d_vals, None
-        module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype)
+        a = self._stored_values(semiring, values, vector_first)  # (cast as the kernel reads them)
+        module = codegen.spmspv_module(semiring, idx.dtype, bool(vector_first), ptr.dtype, values_type(a))
         rows = _contiguous(cupy.asarray(rows, dtype=np.int64))
-        before = (ptr, idx, self._matvec_operand(semiring, values, vector_first, True), rows,
-                  self._matvec_operand(semiring, fvals, vector_first, False), np.int64(n))
-        self._launch_balanced(module, "balanced_claim", ptr, rows, idx.size, before, (c_bits, c, d_bits, d_vals))
-        return d_bits, d_vals, None
-
-    def _launch_balanced(self, module: KernelModule, role: str, ptr: cupy.ndarray, rows: cupy.ndarray, bound: int,
-                         before: tuple[Any, ...], after: tuple[Any, ...]) -> None:
-        """Entry ``role`` of the push module, balanced over the entries of the listed ``rows``
-        (at most ``bound`` of them: a warp a tile of them), with the rows' ends between the
-        arguments ``before`` and ``after``."""
         ends = self._row_ends(module, ptr, rows)
-        blocks = _bounded_blocks(max(-(-bound * 32 // codegen.PUSH_TILE), 1), _PUSH_BLOCKS_PER_SM)
-        self._launch_changing(module, role, blocks, _BLOCK, before + (ends,) + after)
+        self._launch_changing(module, "balanced_claim", _balanced_blocks(idx.size), _BLOCK, _BALANCED_CLAIM.pack(
+            indptr=ptr, indices=idx, values=a,
+            frontier=rows, fvals=self._matvec_operand(semiring, fvals, vector_first, False), nfront=np.int64(n),
+            ends=ends, c_bits=c_bits, c=c, d_bits=d_bits, d=d_vals))
+        return d_bits, d_vals, None
 
     def _row_ends(self, module: KernelModule, ptr: cupy.ndarray, rows: cupy.ndarray) -> cupy.ndarray:
         """The inclusive prefix sums of the lengths of ``rows``: for a few rows one block of the
@@ -246,8 +256,14 @@ class PushOps(CupyCore):
         if n > _ENDS_ONE_BLOCK:
             return cupy.cumsum(ptr[rows + 1] - ptr[rows], dtype=np.int64)
         ends = cupy.empty(n, dtype=np.int64)
-        self._launch_changing(module, "ends", 1, 1024, (ptr, rows, np.int64(n), ends))
+        self._launch_changing(module, "ends", 1, 1024, _ENDS.pack(indptr=ptr, frontier=rows, nfront=np.int64(n),
+                                                                   ends=ends))
         return ends
+
+
+def _balanced_blocks(bound: int) -> int:
+    """Blocks of a push balanced over at most ``bound`` entries (a warp a tile of them)."""
+    return _bounded_blocks(max(-(-bound * 32 // codegen.PUSH_TILE), 1), _PUSH_BLOCKS_PER_SM)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -2,7 +2,9 @@
 
 :func:`iter_kernels` yields one :class:`KernelSpec` per distinct generated
 module; its :meth:`KernelSpec.render` is the exact translation unit the CuPy
-backend compiles for that case (both go through :mod:`.codegen`).  The test
+backend compiles for that case (both go through :mod:`.codegen`).  The kinds of module
+listed, and their order, are those the kernel signatures declare
+(:data:`.signatures.KINDS`); each kind's modules come from its generator here.  The test
 suite renders them all and compiles them with ``nvcc``, so a template or
 operator snippet that does not compile is caught on a machine without a GPU.
 """
@@ -16,13 +18,14 @@ from typing import Any
 from ...dtypes import ALL_TYPES
 from ...operators import catalog
 from ...operators import semiring as semiring_namespace
-from . import codegen, columns_codegen, dot_mxm_codegen, loop_codegen, spgemm_codegen, transpose_codegen
+from . import codegen, columns_codegen, dot_mxm_codegen, loop_codegen, signatures, spgemm_codegen, transpose_codegen
 from .codegen import KernelModule
 from .kernel_spec import SPMV_TYPES, KernelSpec
 from .kernel_spec import layout as _layout
 from .kernel_spec import typed as _typed
 
 __all__ = ["KernelSpec", "SPMV_TYPES", "iter_kernels"]
+
 
 def iter_kernels() -> Iterator[KernelSpec]:
     """Every distinct kernel module for the built-in operators, types and index types."""
@@ -35,22 +38,17 @@ def iter_kernels() -> Iterator[KernelSpec]:
 
 
 def _all_specs() -> Iterator[KernelSpec]:
+    for kind in signatures.KINDS:  # the kinds the signatures declare, in their order
+        yield from _SPECS[kind]()
+
+
+def _count_specs() -> Iterator[KernelSpec]:
     yield KernelSpec("count", "count true", codegen.count_module)
+
+
+def _bitmap_specs() -> Iterator[KernelSpec]:
     for t in ALL_TYPES:
         yield KernelSpec("bitmap", f"bitmap {t}", partial(codegen.bitmap_module, t))
-    yield from _cast_specs()
-    yield from _unary_specs()
-    yield from _binary_specs()
-    yield from _indexunary_specs()
-    yield from _segment_reduce_specs()
-    yield from _spmv_specs()
-    yield from _spmspv_specs()
-    yield from _dot_specs()
-    yield from spgemm_codegen.registry_specs()
-    yield from dot_mxm_codegen.registry_specs()
-    yield from transpose_codegen.registry_specs()
-    yield from loop_codegen.registry_specs()
-    yield from columns_codegen.registry_specs()
 
 
 def _cast_specs() -> Iterator[KernelSpec]:
@@ -132,3 +130,17 @@ def _spmspv_specs() -> Iterator[KernelSpec]:
                         "spmspv", f"spmspv {name}[{semiring.mult.x_type}] {_layout(ptr, index)} vector_first={int(vf)}",
                         partial(codegen.spmspv_module, semiring, index, vf, ptr),
                     )
+
+
+_SPECS: dict[str, Callable[[], Iterator[KernelSpec]]] = {
+    "count": _count_specs, "bitmap": _bitmap_specs, "cast": _cast_specs, "unary": _unary_specs,
+    "binary": _binary_specs, "indexunary": _indexunary_specs, "segment_reduce": _segment_reduce_specs,
+    "spmv": _spmv_specs, "spmspv": _spmspv_specs, "dot": _dot_specs, "spgemm": spgemm_codegen.registry_specs,
+    "mxm_dot": dot_mxm_codegen.registry_specs, "transpose": transpose_codegen.registry_specs,
+    "loop": loop_codegen.registry_specs, "columns": columns_codegen.registry_specs,
+}
+"""The modules of each kind of kernel the signatures declare (:data:`.signatures.KINDS`)."""
+
+if set(_SPECS) != set(signatures.KINDS):
+    raise LookupError(f"kernel kinds declared without modules {sorted(set(signatures.KINDS) - set(_SPECS))}, "
+                      f"modules of undeclared kinds {sorted(set(_SPECS) - set(signatures.KINDS))}")

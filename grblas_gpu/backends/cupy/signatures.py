@@ -11,19 +11,21 @@ constant for the launch's lifetime: the matrix's own arrays, sizes and flags.
 A launch packed once (:class:`.launch.PreparedLaunch`) takes its constant arguments by name
 (:meth:`KernelSignature.arguments`), in the template's order, and the per-call ones at each
 launch in the order :attr:`KernelSignature.per_call_order` gives.  A launch made once per call
-(the passes of a matrix product or a transpose) takes all of them by name
-(:meth:`KernelSignature.pack`); the kernel families declared here with :func:`entries` also
-name their modules' entry points (:func:`roles`), and the kernel table of ``docs/kernels.md``
-is written from them (:func:`markdown_table`).
+(the passes of a matrix product or a transpose, the listed push, the pull by columns, the
+element-wise maps) takes all of them by name (:attr:`KernelSignature.pack`, a function made
+once per signature: no dict per launch).  :data:`KINDS` lists every kind of generated module
+with its entry points' signatures: the registry lists the modules of those kinds, the
+families of the products also name their entry points from them (:func:`roles`), and the
+kernel table of ``docs/kernels.md`` is written from them (:func:`markdown_table`).
 """
 
 from __future__ import annotations
 
 import functools
-import operator
+import keyword
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .codegen import template
@@ -34,7 +36,8 @@ __all__ = [
     "SPMV_MERGE_FIXUP", "SPMV_MERGE_GATHER", "PUSH_BITMAP", "PUSH_RESET", "PUSH_RELAX",
     "MASK_ALLOWED", "ADD_INTO", "ADD_CHANGES", "SET_WHERE", "BINARY", "EWISE_UNION", "EWISE_ADD", "DOT",
     "COUNT_TRUE", "COUNT_QUEUED", "SUM_QUEUED",
-    "entries", "roles", "FAMILIES", "SPGEMM_SYMBOLIC", "SPGEMM_NUMERIC", "MXM_DOT", "TRANSPOSE", "markdown_table",
+    "entries", "roles", "KINDS", "PUSH_LISTED", "COLUMNS", "UNARY", "INDEXUNARY", "BITMAP",
+    "SEGMENT_REDUCE", "LOOP", "SPGEMM_SYMBOLIC", "SPGEMM_NUMERIC", "MXM_DOT", "TRANSPOSE", "markdown_table",
     "kernels_document",
 ]
 
@@ -51,12 +54,21 @@ CHANGES = _Changes()
 
 @dataclass(frozen=True)
 class KernelSignature:
-    """A kernel's parameter names (in order) and those that change from call to call."""
+    """A kernel's parameter names (in order) and those that change from call to call.
+
+    :attr:`pack` takes every parameter by keyword and returns them in the template's order:
+    a function made once with the signature (keyword-only parameters named as the template
+    names them), so a launch packs by name at the cost of one call and a tuple, no dict made
+    or read (a name missing or unknown raises TypeError, naming the kernel)."""
 
     template: str
     entry: str
     params: tuple[str, ...]
     per_call: frozenset[str]
+    pack: Callable[..., tuple[Any, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pack", _packer(self.template, self.entry, self.params))
 
     @property
     def changing(self) -> tuple[int, ...]:
@@ -82,24 +94,21 @@ class KernelSignature:
                             f"missing {sorted(missing)}, unknown {sorted(unknown)}")
         return tuple(CHANGES if name in self.per_call else constant[name] for name in self.params)
 
-    def pack(self, **given: Any) -> tuple[Any, ...]:
-        """Every argument of a launch, given by name, in the template's order."""
-        if len(given) == len(self.params):
-            try:
-                return self._order(given)  # type: ignore[no-any-return]
-            except KeyError:
-                pass
-        missing, unknown = set(self.params) - set(given), set(given) - set(self.params)
-        raise TypeError(f"templates/{self.template} {{{{KERNEL}}}}{self.entry}: arguments missing "
-                        f"{sorted(missing)}, unknown {sorted(unknown)}")
 
-    @functools.cached_property
-    def _order(self) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
-        """The arguments' values in the template's order, from a dict of them by name."""
-        if len(self.params) == 1:
-            name = self.params[0]
-            return lambda given: (given[name],)
-        return operator.itemgetter(*self.params)
+def _packer(template_name: str, entry: str, params: tuple[str, ...]) -> Callable[..., tuple[Any, ...]]:
+    """``pack(*, <params>)`` returning its arguments in the order of ``params``: written as
+    Python source and compiled once (the parameter names are C identifiers from the template,
+    checked as Python ones), so that a launch pays a call, not a dict of its arguments."""
+    for name in params:
+        if not name.isidentifier() or keyword.iskeyword(name):
+            raise LookupError(f"templates/{template_name} {{{{KERNEL}}}}{entry}: parameter {name!r} "
+                              "is not a Python name")
+    names = ", ".join(params)
+    namespace: dict[str, Any] = {}
+    exec(f"def pack(*, {names}):\n    return ({names},)\n", {}, namespace)  # noqa: S102
+    fn: Callable[..., tuple[Any, ...]] = namespace["pack"]
+    fn.__qualname__ = fn.__name__ = f"pack of templates/{template_name} {{{{KERNEL}}}}{entry}"
+    return fn
 
 
 @functools.cache
@@ -215,12 +224,48 @@ MXM_DOT = entries("mxm_dot.cu", "main", "warp", "block", "compact")
 # medium and long columns (packed keys).
 TRANSPOSE = entries("transpose.cu", "count", "scatter", "sort_short", "sort_warp", "sort_block", "pack", "unpack")
 
-FAMILIES: dict[str, dict[str, KernelSignature]] = {
-    "spgemm symbolic": SPGEMM_SYMBOLIC, "spgemm numeric": SPGEMM_NUMERIC, "mxm_dot": MXM_DOT,
-    "transpose": TRANSPOSE,
+# The push of a listed frontier, made at each call: a group of lanes per row (``main``, the
+# group's size last), or balanced over the rows' entries (``balanced`` into a dense result,
+# ``balanced_claim`` into the output's gaps) after ``ends``, the prefix sums of the rows' lengths.
+PUSH_LISTED = entries("spmspv_push.cu", "main", "balanced", "balanced_claim", "ends")
+# The pull by columns (``u' A`` from A's own rows, see columns.py), made at each call.
+COLUMNS = entries("spmv_columns.cu", "main")
+# Element-wise maps made at each call: a unary operator (or a cast), an index-unary operator;
+# a binary operator with positions goes through the entries of BINARY, every argument given.
+UNARY = entries("unary.cu", "main")
+INDEXUNARY = entries("indexunary.cu", "main")
+# The bitmap steps made at each call (allowed, reset and set_where are kept, declared above).
+BITMAP = {"allowed": MASK_ALLOWED, "reset": PUSH_RESET, "set_where": SET_WHERE,
+          **entries("bitmap.cu", "select", "select_scalar", "fill", "scatter")}
+# Segment reductions (a group per segment) and the strided reduction of all values.
+SEGMENT_REDUCE = entries("segment_reduce.cu", "main", "strided")
+# The frontier loop's kernel: one level a launch (``step``), levels in one block, or levels
+# over the whole GPU in one cooperative launch (``grid``).
+LOOP = entries("loop_push.cu", "step", "block", "grid")
+
+KINDS: dict[str, tuple[dict[str, KernelSignature], ...]] = {
+    "count": ({"main": COUNT_TRUE, "sum": SUM_QUEUED},),
+    "bitmap": (BITMAP,),
+    "cast": (UNARY,),
+    "unary": (UNARY,),
+    "binary": ({**BINARY, "union": EWISE_UNION, "add": EWISE_ADD, "add_into": ADD_INTO, "add_changes": ADD_CHANGES},),
+    "indexunary": (INDEXUNARY,),
+    "segment_reduce": (SEGMENT_REDUCE,),
+    "spmv": ({"main": SPMV_VECTOR, "binned": SPMV_BINNED, "long": SPMV_LONG},
+             {"main": SPMV_MERGE, "hot": SPMV_MERGE_HOT, "fixup": SPMV_MERGE_FIXUP, "gather": SPMV_MERGE_GATHER}),
+    "spmspv": ({**PUSH_LISTED, "bitmap": PUSH_BITMAP, "relax": PUSH_RELAX},),
+    "dot": ({"main": DOT},),
+    "spgemm": (SPGEMM_SYMBOLIC, SPGEMM_NUMERIC),
+    "mxm_dot": (MXM_DOT,),
+    "transpose": (TRANSPOSE,),
+    "loop": (LOOP,),
+    "columns": (COLUMNS,),
 }
-"""The kernel families whose every launch is declared here, by the registry's title of their
-modules (``spgemm symbolic ...``, ``mxm_dot ...``)."""
+"""Every kind of generated kernel module, in the order the registry lists them, with the
+entry points of its modules by role (a kind whose modules come in two shapes, such as the
+vector and merge pulls, has a table for each): each module's entry points are exactly one of
+its kind's tables (``tests/test_kernel_signatures.py``), and the registry lists the modules of
+these kinds and no others (:mod:`.registry`)."""
 
 
 def _kept() -> dict[str, KernelSignature]:
@@ -243,11 +288,15 @@ def markdown_table() -> str:
         params = ", ".join(f"**{p}**" if p in s.per_call else p for p in s.params)
         lines.append(f"| {label} | {s.template} | `{{{{KERNEL}}}}{s.entry}` | {params} |")
 
-    for name, s in _kept().items():
+    kept = _kept()
+    for name, s in kept.items():
         row(f"`{name}` (kept)", s)
-    for family, table in FAMILIES.items():
-        for role, s in table.items():
-            row(f"{family}: `{role}`", s)
+    kept_ids = {id(s) for s in kept.values()}
+    for kind, tables in KINDS.items():
+        for table in tables:
+            for role, s in table.items():
+                if id(s) not in kept_ids:
+                    row(f"{kind}: `{role}`", s)
     return "\n".join(lines) + "\n"
 
 
@@ -256,8 +305,12 @@ _DOC_HEAD = """# CUDA kernel signatures
 Written by `python -m grblas_gpu.backends.cupy.signatures > docs/kernels.md` from
 `grblas_gpu/backends/cupy/signatures.py` (the parameter lists are read from the templates in
 `grblas_gpu/backends/cupy/templates/`); do not edit by hand. A kept launch is packed once and
-writes only the parameters in bold at each call; the launches of a family (the matrix
-products' passes, the transpose) give every parameter by name at each call.
+writes only the parameters in bold at each call. The rows after the kept launches list every
+other kernel of the templates by the kind of module it is generated in (`KINDS`; the kernel
+registry lists the modules of these kinds). The launches of the matrix products' passes, the
+transpose, the listed and balanced push, the pull by columns and the element-wise maps give
+every parameter by name (`pack`); the bitmap steps, segment reductions and the frontier loop
+still pass theirs by position, in the order shown.
 
 """
 

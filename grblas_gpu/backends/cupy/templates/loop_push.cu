@@ -22,6 +22,9 @@
 //   RAN the iterations it ran, and copies the state to the host's page-locked `host_state`.
 //   (After a graph, the host writes BASE and MOST for it.)  Given a claim's C by its entries
 //   (`seeds` of them, at `seed_rows`), it first makes C's bitmap (`size` positions) itself.
+// - `_grid`, every block of the GPU (a cooperative launch) running iteration after iteration
+//   with a grid barrier between them, for frontiers between the block kernel's and the
+//   handover: where the driver has cooperative launches, it takes the graphs' place.
 // An iteration: a lane takes a frontier row; rows of up to 32 entries side by side, a lane
 // each, GB_LOOP_UNROLL entries at a time (their loads and atomics issued together), longer
 // rows by the whole warp; each term claims C's empty position (an atomic or on C's presence)
@@ -43,12 +46,17 @@
 #define GB_LOOP_UNROLL 4
 #define GB_LOOP_BLOCK {{BLOCK_THREADS}}
 #define GB_LOOP_HELD 4096
+#define GB_LOOP_GRID {{GRID_THREADS}}
+// Which kernel an iteration runs in (the template argument MODE below).
+#define GB_LOOP_IN_STEP 0
+#define GB_LOOP_IN_BLOCK 1
+#define GB_LOOP_IN_GRID 2
 
 // The loop's arrays and the iteration's place: what one iteration reads and writes.
 struct {{KERNEL}}_level {
     const {{PTR_T}}* indptr;
     const {{INDEX_T}}* indices;
-    const {{A}}* values;
+    const {{AV}}* values;
     bool* c_bits;
     {{T}}* c;
     const int* qin;        // the frontier (global memory), unless fresh or held
@@ -57,6 +65,8 @@ struct {{KERNEL}}_level {
     int* qout_held;        // its first GB_LOOP_HELD entries in shared memory too, or null
     const int64_t* first_rows;
     const {{T}}* first;
+    const unsigned long long* rin;  // the frontier rows' entry ranges (see `row_range`), or null
+    unsigned long long* rout;       // the next frontier's, or null
     int* stamp;
     long long* state;
     unsigned long long* cout;  // the next frontier's length (global or shared memory)
@@ -75,14 +85,23 @@ typedef {{T}} T;
 typedef {{PTR_T}} P;
 
 __device__ __forceinline__ T product(const {{KERNEL}}_level& L, long long k, {{XV}} xk, long long p, long long r) {
-    const {{A}} a = {{READS_A}} ? L.values[p] : ({{A}})0;  // values may be null when unread
+    const {{A}} a = {{READS_A}} ? a_load::call(L.values[p]) : ({{A}})0;  // values may be null when unread
     return {{PRODUCT}};
 }
 
+// A row's entries [begin, end) in a word: begin (below 2**48) above the length, or above 0xffff
+// where the row is as long or longer (then its end is read from the row pointers).
+__device__ __forceinline__ unsigned long long row_range(P begin, P end) {
+    const unsigned long long length = (unsigned long long)(end - begin);
+    return ((unsigned long long)begin << 16) | (length < 0xffffull ? length : 0xffffull);
+}
+
 // Queue the positions r[u] where add[u], for the warp's lanes together: one atomic add per
-// warp (every lane calls it with the same N).
-template <bool BLOCK, int N>
-__device__ __forceinline__ void enqueue(const {{KERNEL}}_level& L, const bool (&add)[N], const int (&r)[N]) {
+// warp (every lane calls it with the same N); in the grid kernel, with their rows' ranges.
+template <int MODE, int N>
+__device__ __forceinline__ void enqueue(const {{KERNEL}}_level& L, const bool (&add)[N], const int (&r)[N],
+                                        const P (&row_at)[N], const P (&row_stop)[N]) {
+    constexpr bool BLOCK = MODE == GB_LOOP_IN_BLOCK;
     const int lane = threadIdx.x & 31;
     int mine = 0;
 #pragma unroll
@@ -98,7 +117,9 @@ __device__ __forceinline__ void enqueue(const {{KERNEL}}_level& L, const bool (&
     unsigned long long at = 0ull;
     if (lane == 31) {
         at = atomicAdd(L.cout, (unsigned long long)total);
-        atomicAdd((unsigned long long*)&L.state[GB_LOOP_TOTAL], (unsigned long long)total);
+        // (the grid kernel counts its levels' lengths once a level instead: fewer atomics on the
+        // state's line, which every warp's queue add and length read reach)
+        if (MODE != GB_LOOP_IN_GRID) atomicAdd((unsigned long long*)&L.state[GB_LOOP_TOTAL], (unsigned long long)total);
         // (OVER, not STOP: the other blocks of this kernel may not have read STOP yet)
         if (!BLOCK && (long long)(at + total) > L.handover) L.state[GB_LOOP_OVER] = 1;  // read by the next kernels
     }
@@ -108,6 +129,7 @@ __device__ __forceinline__ void enqueue(const {{KERNEL}}_level& L, const bool (&
         if (add[u]) {
             L.qout[pos] = r[u];
             if (BLOCK && pos < GB_LOOP_HELD) L.qout_held[pos] = r[u];
+            if (MODE == GB_LOOP_IN_GRID) L.rout[pos] = row_range(row_at[u], row_stop[u]);
             ++pos;
         }
     }
@@ -123,11 +145,14 @@ __device__ __forceinline__ void prefetch_l1(const void* p) {
 // The terms of row k (value xk) at entries p[u] (where live[u]), reaching positions r[u]:
 // on return live[u] tells whether the term changed C at r[u] and r[u] is to be queued.
 // Loads, then atomics, each of all the terms at once.  In the block kernel, r[u]'s
-// row pointer (loaded beside the atomics; see `prefetch_l1`): row_at[u].
-template <bool BLOCK, int N>
+// row pointer (loaded beside the atomics; see `prefetch_l1`): row_at[u]; in the grid kernel,
+// r[u]'s row [row_at[u], row_stop[u]) likewise, which the next iteration reads with r[u]
+// rather than after it (one wait fewer).
+template <int MODE, int N>
 __device__ __forceinline__ void visit(const {{KERNEL}}_level& L, int k, {{XV}} xk, const P (&p)[N], const int (&r)[N],
-                                      bool (&live)[N], P (&row_at)[N]) {
-    const bool ahead = BLOCK;
+                                      bool (&live)[N], P (&row_at)[N], P (&row_stop)[N]) {
+    constexpr bool RANGED = MODE == GB_LOOP_IN_GRID;
+    constexpr bool ahead = MODE != GB_LOOP_IN_STEP;
     if constexpr (M::is_any) {  // claim (the ANY monoid's only form): set r's presence bit (a byte of a word)
         unsigned bit[N], got[N];
 #pragma unroll
@@ -136,6 +161,7 @@ __device__ __forceinline__ void visit(const {{KERNEL}}_level& L, int k, {{XV}} x
             bit[u] = 1u << (8u * (unsigned)(at & 3ull));
             got[u] = live[u] ? atomicOr((unsigned*)(at & ~3ull), bit[u]) : bit[u];
             row_at[u] = ahead && live[u] ? L.indptr[r[u]] : 0;
+            row_stop[u] = RANGED && live[u] ? L.indptr[r[u] + 1] : 0;
         }
 #pragma unroll
         for (int u = 0; u < N; ++u) {
@@ -150,7 +176,7 @@ __device__ __forceinline__ void visit(const {{KERNEL}}_level& L, int k, {{XV}} x
         U old[N], seen[N];
 #pragma unroll
         for (int u = 0; u < N; ++u) {
-            if (live[u]) old[u] = reinterpret_cast<const U*>(L.c)[r[u]];
+            if (live[u]) old[u] = __ldcg(reinterpret_cast<const U*>(L.c) + r[u]);
         }
 #pragma unroll
         for (int u = 0; u < N; ++u) {  // one compare-and-swap each, all issued together
@@ -161,6 +187,7 @@ __device__ __forceinline__ void visit(const {{KERNEL}}_level& L, int k, {{XV}} x
                 if (live[u]) seen[u] = atomicCAS(reinterpret_cast<U*>(&L.c[r[u]]), old[u], gb_to_bits<T, U>(want));
             }
             row_at[u] = ahead && live[u] ? L.indptr[r[u]] : 0;
+            row_stop[u] = RANGED && live[u] ? L.indptr[r[u] + 1] : 0;
         }
         int was[N];
 #pragma unroll
@@ -178,9 +205,9 @@ __device__ __forceinline__ void visit(const {{KERNEL}}_level& L, int k, {{XV}} x
 }
 
 // Fetch into L1 the first columns of the rows just queued (where live[u]; see `prefetch_l1`).
-template <bool BLOCK, int N>
+template <int MODE, int N>
 __device__ __forceinline__ void fetch_rows(const {{KERNEL}}_level& L, const bool (&live)[N], const P (&row_at)[N]) {
-    if constexpr (BLOCK) {
+    if constexpr (MODE == GB_LOOP_IN_BLOCK) {
 #pragma unroll
         for (int u = 0; u < N; ++u) {
             if (live[u]) prefetch_l1(&L.indices[row_at[u]]);
@@ -190,8 +217,11 @@ __device__ __forceinline__ void fetch_rows(const {{KERNEL}}_level& L, const bool
 
 // One iteration over frontier entries base0, base0 + stride, ... (stride a multiple of 32; the
 // warp's lanes take 32 entries side by side).
-template <bool BLOCK>
-__device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, int stride) {
+// `ahead`: where not negative, the queue's entry base0 + lane, loaded already, and
+// `ahead_range` its range where L.rin is set (the grid kernel loads them beside the length).
+template <int MODE>
+__device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, int stride, int ahead = -1,
+                                        unsigned long long ahead_range = 0ull) {
     const int lane = threadIdx.x & 31;
     for (int base = base0; base < L.cin; base += stride) {
         const int f = base + lane;
@@ -200,18 +230,27 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
         P begin = 0, end = 0;
         {{XV}} xk = ({{XV}})0;
         if (in) {
-            k = L.fresh ? (int)L.first_rows[f] : (L.qin_held != nullptr ? L.qin_held[f] : L.qin[f]);
+            k = L.fresh ? (int)L.first_rows[f]
+                : ahead >= 0 && base == base0 ? ahead
+                : (L.qin_held != nullptr ? L.qin_held[f] : __ldcg(&L.qin[f]));
             if (!M::is_any && !L.fresh) atomicCAS(&L.stamp[k], L.last_mark, 0);  // k leaves the queue
-            if ({{READS_X}}) xk = L.fresh ? ({{XV}})L.first[f] : ({{XV}})L.c[k];
-            begin = L.indptr[k];
-            end = L.indptr[k + 1];
+            if ({{READS_X}}) xk = L.fresh ? ({{XV}})L.first[f] : ({{XV}})__ldcg(&L.c[k]);
+            if (MODE == GB_LOOP_IN_GRID && L.rin != nullptr) {
+                const unsigned long long range = ahead >= 0 && base == base0 ? ahead_range : __ldcg(&L.rin[f]);
+                const unsigned length = (unsigned)(range & 0xffffull);
+                begin = (P)(range >> 16);
+                end = length != 0xffffu ? begin + (P)length : L.indptr[k + 1];
+            } else {
+                begin = L.indptr[k];
+                end = L.indptr[k + 1];
+            }
         }
         const P length = end - begin;
         const bool short_row = length <= 32;
         int steps = short_row ? (int)((length + GB_LOOP_UNROLL - 1) / GB_LOOP_UNROLL) : 0;
         for (int d = 16; d > 0; d >>= 1) steps = max(steps, __shfl_xor_sync(0xffffffffu, steps, d));
         for (int s = 0; s < steps; ++s) {
-            P p[GB_LOOP_UNROLL], row_at[GB_LOOP_UNROLL];
+            P p[GB_LOOP_UNROLL], row_at[GB_LOOP_UNROLL], row_stop[GB_LOOP_UNROLL];
             int r[GB_LOOP_UNROLL];
             bool live[GB_LOOP_UNROLL];
 #pragma unroll
@@ -221,9 +260,9 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
                 p[u] = live[u] ? begin + off : begin;  // (never past the last entry: no overflow)
                 r[u] = live[u] ? (int)L.indices[p[u]] : 0;
             }
-            visit<BLOCK, GB_LOOP_UNROLL>(L, k, xk, p, r, live, row_at);
-            enqueue<BLOCK, GB_LOOP_UNROLL>(L, live, r);
-            fetch_rows<BLOCK, GB_LOOP_UNROLL>(L, live, row_at);
+            visit<MODE, GB_LOOP_UNROLL>(L, k, xk, p, r, live, row_at, row_stop);
+            enqueue<MODE, GB_LOOP_UNROLL>(L, live, r, row_at, row_stop);
+            fetch_rows<MODE, GB_LOOP_UNROLL>(L, live, row_at);
         }
         unsigned todo = __ballot_sync(0xffffffffu, !short_row);
         while (todo != 0u) {
@@ -232,13 +271,22 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
             const int row = __shfl_sync(0xffffffffu, k, owner);
             const long long row_end = (long long)__shfl_sync(0xffffffffu, end, owner);
             const {{XV}} row_x = gb_shfl(0xffffffffu, xk, owner);
-            for (long long p0 = (long long)__shfl_sync(0xffffffffu, begin, owner); p0 < row_end; p0 += 32) {
-                bool live[1] = {p0 + lane < row_end};
-                P p[1] = {live[0] ? (P)(p0 + lane) : (P)p0}, row_at[1];
-                int r[1] = {live[0] ? (int)L.indices[p[0]] : 0};
-                visit<BLOCK, 1>(L, row, row_x, p, r, live, row_at);
-                enqueue<BLOCK, 1>(L, live, r);
-                fetch_rows<BLOCK, 1>(L, live, row_at);
+            // (GB_LOOP_UNROLL entries a lane at a time: a row of 1,024 entries in 8 steps)
+            for (long long p0 = (long long)__shfl_sync(0xffffffffu, begin, owner); p0 < row_end;
+                 p0 += 32 * GB_LOOP_UNROLL) {
+                P p[GB_LOOP_UNROLL], row_at[GB_LOOP_UNROLL], row_stop[GB_LOOP_UNROLL];
+                int r[GB_LOOP_UNROLL];
+                bool live[GB_LOOP_UNROLL];
+#pragma unroll
+                for (int u = 0; u < GB_LOOP_UNROLL; ++u) {
+                    const long long e = p0 + 32 * u + lane;
+                    live[u] = e < row_end;
+                    p[u] = live[u] ? (P)e : (P)p0;
+                    r[u] = live[u] ? (int)L.indices[p[u]] : 0;
+                }
+                visit<MODE, GB_LOOP_UNROLL>(L, row, row_x, p, r, live, row_at, row_stop);
+                enqueue<MODE, GB_LOOP_UNROLL>(L, live, r, row_at, row_stop);
+                fetch_rows<MODE, GB_LOOP_UNROLL>(L, live, row_at);
             }
         }
     }
@@ -257,11 +305,30 @@ __device__ __forceinline__ void sow(bool* c_bits, T* c, const int64_t* __restric
     __syncthreads();
 }
 
+// Every block of the grid waits here for all the others (all co-resident: a cooperative
+// launch).  Block 0 adds 2**31 - (blocks - 1) and each other block 1 to the counter, so its top
+// bit flips once all have come and its low bits are as before: no reset between barriers
+// (the barrier of cooperative groups' grid, without its header).
+// The block's writes are released by its arrival (the block barrier before it makes them
+// the arriving thread's) and the others' acquired by the loads that see the flip.
+__device__ __forceinline__ void grid_barrier(unsigned* counter) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const unsigned add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
+        unsigned before, now;
+        asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(before) : "l"(counter), "r"(add) : "memory");
+        do {
+            asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(now) : "l"(counter) : "memory");
+        } while (((before ^ now) & 0x80000000u) == 0u);
+    }
+    __syncthreads();
+}
+
 }  // namespace
 
 extern "C" __global__ void {{KERNEL}}_step(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
+        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
         const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
         int j) {
     const int i = j + (int)state[GB_LOOP_BASE];
@@ -294,6 +361,8 @@ extern "C" __global__ void {{KERNEL}}_step(
     L.qout_held = nullptr;
     L.first_rows = first_rows;
     L.first = first;
+    L.rin = nullptr;
+    L.rout = nullptr;
     L.stamp = stamp;
     L.state = state;
     L.cout = (unsigned long long*)&state[GB_LOOP_COUNT + (i + 1) % 3];
@@ -302,12 +371,12 @@ extern "C" __global__ void {{KERNEL}}_step(
     L.fresh = fresh;
     L.mark = 1 + (i & 1);
     L.last_mark = 2 - (i & 1);
-    iterate<false>(L, (int)((gb_thread_id() >> 5) << 5), (int)gb_thread_count());
+    iterate<GB_LOOP_IN_STEP>(L, (int)((gb_thread_id() >> 5) << 5), (int)gb_thread_count());
 }
 
 extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
+        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
         const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
         const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long size,
         volatile long long* host_state) {
@@ -333,6 +402,8 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
     L.c = c;
     L.first_rows = first_rows;
     L.first = first;
+    L.rin = nullptr;
+    L.rout = nullptr;
     L.stamp = stamp;
     L.state = state;
     L.handover = 0x7fffffffffffffffLL;
@@ -351,7 +422,7 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         L.fresh = fresh && ran == 0;
         L.mark = 1 + (i & 1);
         L.last_mark = 2 - (i & 1);
-        iterate<true>(L, (int)(threadIdx.x >> 5) << 5, GB_LOOP_BLOCK);
+        iterate<GB_LOOP_IN_BLOCK>(L, (int)(threadIdx.x >> 5) << 5, GB_LOOP_BLOCK);
         __syncthreads();
         ++ran;
         ++i;
@@ -366,6 +437,86 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         if (ran > 0) state[GB_LOOP_FRESH] = 0;
         __threadfence();
         // The state for the host too (page-locked memory, mapped: no copy after the launch).
+        for (int w = 0; w <= GB_LOOP_OVER; ++w) host_state[w] = state[w];
+    }
+}
+
+// Iterations over the whole GPU in one launch (a cooperative one: every block resident), a
+// grid barrier between them, while the frontier is longer than state[SMALL] (shorter ones go
+// to the block kernel) and at most state[HANDOVER], for at most state[MOST] iterations from
+// state[BASE]; the lengths are the state's (global memory).  It leaves the state as `_block`
+// does.  A frontier's rows go to the warps 32 at a time, dealt to the blocks in turn (a
+// frontier of a few hundred rows is spread over as many SMs, not the first blocks' warps).
+extern "C" __global__ void __launch_bounds__(GB_LOOP_GRID, 1) {{KERNEL}}_grid(
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
+        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
+        unsigned* barrier, unsigned long long* r0, unsigned long long* r1, int capacity,
+        volatile long long* host_state) {
+    const int base = (int)state[GB_LOOP_BASE];
+    const long long most = state[GB_LOOP_MOST];
+    const long long low = state[GB_LOOP_SMALL];
+    const long long high = state[GB_LOOP_HANDOVER];
+    const bool fresh = state[GB_LOOP_FRESH] != 0;
+    const bool lead = blockIdx.x == 0 && threadIdx.x == 0;
+    {{KERNEL}}_level L;
+    L.indptr = indptr;
+    L.indices = indices;
+    L.values = values;
+    L.c_bits = c_bits;
+    L.c = c;
+    L.qin_held = nullptr;
+    L.qout_held = nullptr;
+    L.first_rows = first_rows;
+    L.first = first;
+    L.rin = nullptr;
+    L.rout = nullptr;
+    L.stamp = stamp;
+    L.state = state;
+    L.handover = 0x7fffffffffffffffLL;  // (checked here, at each iteration's start)
+    const int start = (int)(((threadIdx.x >> 5) * gridDim.x + blockIdx.x) << 5);
+    const int stride = (int)(gridDim.x * blockDim.x);
+    long long ran = 0, queued = 0;
+    int i = base;
+    while (ran < most) {
+        // The thread's first queue entry is loaded with the length, before it is known to be in
+        // the frontier (`capacity`: the queue's size): one wait after the barrier, not two.
+        const int* qin = (i & 1) ? q1 : q0;
+        const unsigned long long* rin = ran > 0 ? ((i & 1) ? r1 : r0) : nullptr;  // (written by this kernel)
+        const int mine = start + (int)(threadIdx.x & 31);
+        const int ahead = !(fresh && ran == 0) && mine < capacity ? __ldcg(&qin[mine]) : -1;
+        const unsigned long long ahead_range = rin != nullptr && mine < capacity ? __ldcg(&rin[mine]) : 0ull;
+        // A plain load: the SM's first warp to ask brings it to L1 and the others find it there
+        // (through L2 every warp's load would reach the one line); the barrier's acquire has
+        // dropped L1's older lines.
+        const long long cin = state[GB_LOOP_COUNT + i % 3];
+        if (lead && ran > 0) queued += cin;  // (the last iteration's new rows)
+        if (cin <= low || cin > high) break;  // (every block reads the same length: they stop alike)
+        if (lead) state[GB_LOOP_COUNT + (i + 2) % 3] = 0;  // read at the last iteration, written at the next
+        L.qin = qin;
+        L.qout = (i & 1) ? q0 : q1;
+        L.rin = rin;
+        L.rout = (i & 1) ? r0 : r1;
+        L.cout = (unsigned long long*)&state[GB_LOOP_COUNT + (i + 1) % 3];
+        L.cin = (int)cin;
+        L.fresh = fresh && ran == 0;
+        L.mark = 1 + (i & 1);
+        L.last_mark = 2 - (i & 1);
+        iterate<GB_LOOP_IN_GRID>(L, start, stride, ahead, ahead_range);
+        grid_barrier(barrier);
+        ++ran;
+        ++i;
+    }
+    if (lead) {
+        if (ran == most && ran > 0) queued += state[GB_LOOP_COUNT + i % 3];  // (not read above)
+        state[GB_LOOP_TOTAL] += queued;
+        state[GB_LOOP_COUNT + (i + 1) % 3] = 0;
+        state[GB_LOOP_BASE] = i % 6;
+        state[GB_LOOP_RAN] = ran;
+        state[GB_LOOP_STOP] = 0;
+        state[GB_LOOP_OVER] = 0;
+        if (ran > 0) state[GB_LOOP_FRESH] = 0;
+        __threadfence();
         for (int w = 0; w <= GB_LOOP_OVER; ++w) host_state[w] = state[w];
     }
 }

@@ -5,9 +5,10 @@
 // mask[j] != complement receive terms (a mask applied as the product is made).  A group of
 // `group` lanes (a power of two <= 32) walks one frontier row.
 // Positions given to MULT: {{POSITIONS_DOC}}, with r the output index j.
+// The values are stored as {{AV}} and read as {{A}}: a_load converts each as it is loaded.
 extern "C" __global__ void {{KERNEL}}(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const int64_t* __restrict__ frontier,
+        const {{AV}}* __restrict__ values, const int64_t* __restrict__ frontier,
         const {{XV}}* __restrict__ fvals, int64_t nfront,
         const bool* __restrict__ mask, int complement, {{T}}* __restrict__ out,
         bool* __restrict__ present, int group) {
@@ -22,7 +23,7 @@ extern "C" __global__ void {{KERNEL}}(
     for (int64_t p = (int64_t)indptr[k] + lane; p < end; p += group) {
         const int64_t r = (int64_t)indices[p];
         if (mask != nullptr && mask[r] == (bool)complement) continue;
-        const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
+        const {{A}} a = {{READS_A}} ? a_load::call(values[p]) : ({{A}})0;  // values may be null when unread
         gb_atomic_combine<M>(&out[r], {{PRODUCT}});
         present[r] = true;
     }
@@ -90,7 +91,7 @@ __device__ __forceinline__ unsigned long long {{KERNEL}}_walk(
 // over it to count them.
 extern "C" __global__ void {{KERNEL}}_bitmap(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const bool* __restrict__ in_frontier,
+        const {{AV}}* __restrict__ values, const bool* __restrict__ in_frontier,
         const {{XV}}* __restrict__ fvals, int64_t n, const bool* __restrict__ mask, int complement,
         {{T}}* __restrict__ out, bool* __restrict__ present, unsigned long long* __restrict__ state,
         unsigned long long* counted) {
@@ -99,7 +100,7 @@ extern "C" __global__ void {{KERNEL}}_bitmap(
     auto push_entry = [&](int64_t k, {{XV}} xk, int64_t p) -> unsigned {
         const int64_t r = (int64_t)indices[p];
         if (mask != nullptr && mask[r] == (bool)complement) return 0u;
-        const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
+        const {{A}} a = {{READS_A}} ? a_load::call(values[p]) : ({{A}})0;  // values may be null when unread
         gb_atomic_combine<M>(&out[r], {{PRODUCT}});
         if (state != nullptr) return gb_set_flag(&present[r]);
         present[r] = true;
@@ -121,14 +122,14 @@ extern "C" __global__ void {{KERNEL}}_bitmap(
 // frontier so (presence false, values `identity`), ready to be the d of a later push.
 extern "C" __global__ void {{KERNEL}}_relax(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, bool* __restrict__ in_frontier, {{XV}}* __restrict__ fvals,
+        const {{AV}}* __restrict__ values, bool* __restrict__ in_frontier, {{XV}}* __restrict__ fvals,
         int64_t n, bool* __restrict__ c_bits, {{T}}* __restrict__ c, bool* __restrict__ d_bits,
         {{T}}* __restrict__ d, int consume, {{T}} identity, unsigned long long* __restrict__ state,
         unsigned long long* counted) {
     typedef {{MONOID}} M;
     auto relax_entry = [&](int64_t k, {{XV}} xk, int64_t p) -> unsigned {
         const int64_t r = (int64_t)indices[p];
-        const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
+        const {{A}} a = {{READS_A}} ? a_load::call(values[p]) : ({{A}})0;  // values may be null when unread
         const {{T}} term = {{PRODUCT}};
         if (c_bits != nullptr) {
             if (!gb_set_flag(&c_bits[r])) return 0u;  // r had an entry, or another term claimed it
@@ -189,7 +190,7 @@ __device__ __forceinline__ void {{KERNEL}}_tiles(
 
 extern "C" __global__ void {{KERNEL}}_balanced(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const int64_t* __restrict__ frontier,
+        const {{AV}}* __restrict__ values, const int64_t* __restrict__ frontier,
         const {{XV}}* __restrict__ fvals, int64_t nfront, const int64_t* __restrict__ ends,
         const bool* __restrict__ mask, int complement, {{T}}* __restrict__ out,
         bool* __restrict__ present) {
@@ -197,7 +198,7 @@ extern "C" __global__ void {{KERNEL}}_balanced(
     auto push_entry = [&](int64_t k, {{XV}} xk, int64_t p) {
         const int64_t r = (int64_t)indices[p];
         if (mask != nullptr && mask[r] == (bool)complement) return;
-        const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
+        const {{A}} a = {{READS_A}} ? a_load::call(values[p]) : ({{A}})0;  // values may be null when unread
         gb_atomic_combine<M>(&out[r], {{PRODUCT}});
         present[r] = true;
     };
@@ -210,13 +211,13 @@ extern "C" __global__ void {{KERNEL}}_balanced(
 // long rows (a BFS source that is a hub).
 extern "C" __global__ void {{KERNEL}}_balanced_claim(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const int64_t* __restrict__ frontier,
+        const {{AV}}* __restrict__ values, const int64_t* __restrict__ frontier,
         const {{XV}}* __restrict__ fvals, int64_t nfront, const int64_t* __restrict__ ends,
         bool* __restrict__ c_bits, {{T}}* __restrict__ c, bool* __restrict__ d_bits, {{T}}* __restrict__ d) {
     auto claim_entry = [&](int64_t k, {{XV}} xk, int64_t p) {
         const int64_t r = (int64_t)indices[p];
         if (!gb_set_flag(&c_bits[r])) return;  // r had an entry, or another term claimed it
-        const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
+        const {{A}} a = {{READS_A}} ? a_load::call(values[p]) : ({{A}})0;  // values may be null when unread
         const {{T}} term = {{PRODUCT}};
         c[r] = term;
         d[r] = term;

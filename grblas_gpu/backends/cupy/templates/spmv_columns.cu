@@ -7,6 +7,7 @@
 // lane l entries l, l + 32, ... of its tile, and finds its first entry's row by a binary
 // search of the row pointers (so a hub row is spread over many warps).
 // Positions given to MULT: {{POSITIONS_DOC}}, with r the output (column) index.
+// The values are stored as {{AV}} and read as {{A}}: a_load converts each as it is loaded.
 #define GB_COLUMN_ITEMS {{ITEMS}}
 
 template <typename M>
@@ -16,7 +17,7 @@ __device__ __forceinline__ void {{KERNEL}}_combine(typename M::T* addr, typename
 
 extern "C" __global__ void {{KERNEL}}(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x, const bool* __restrict__ x_present,
+        const {{AV}}* __restrict__ values, const {{XV}}* __restrict__ x, const bool* __restrict__ x_present,
         int64_t nrows, int64_t nnz, const bool* __restrict__ mask, int complement,
         {{T}}* __restrict__ out, bool* __restrict__ present) {
     typedef {{MONOID}} M;
@@ -38,7 +39,7 @@ extern "C" __global__ void {{KERNEL}}(
             const int64_t r = (int64_t)indices[e];
             if (mask != nullptr && mask[r] == (bool)complement) continue;
             const {{XV}} xk = {{READS_X}} ? x[k] : ({{XV}})0;
-            const {{A}} a = {{READS_A}} ? values[e] : ({{A}})0;  // values may be null when unread
+            const {{A}} a = {{READS_A}} ? a_load::call(values[e]) : ({{A}})0;  // values may be null when unread
             {{KERNEL}}_combine<M>(&out[r], {{PRODUCT}});
             if (!present[r]) present[r] = true;  // (read first: a column's later terms write nothing)
         }

@@ -11,6 +11,7 @@
 // present[r] is then written only where it was false.  No early exit: the backend uses
 // this schedule for monoids without a terminal value, and for multipliers that do not read
 // positions (products are formed before their row is known, so r is 0 in {{PRODUCT}}).
+// The values are stored as {{AV}} and read as {{A}}: a_load converts each as it is loaded.
 //
 // Block b handles merge items [b * TILE, (b + 1) * TILE); tile_row[b] (from the plan) is
 // the row at that diagonal.  The block stages the products of its entries and its rows'
@@ -72,7 +73,7 @@ __device__ __forceinline__ gb_merge_part<M> gb_merge_shfl_up(unsigned mask, cons
 // The main kernel's parameters and their names, shared by its two entry points.
 #define GB_MERGE_PARAMS \
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices, \
-        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x, \
+        const {{AV}}* __restrict__ values, const {{XV}}* __restrict__ x, \
         const {{XV}}* __restrict__ x_hot, const bool* __restrict__ x_present_hot, \
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask, \
         const int64_t* __restrict__ tile_row, int64_t nrows, \
@@ -126,7 +127,7 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
         for (int s = 0; s < GB_MERGE_ITEMS; ++s) {
             const int q = s * GB_MERGE_BLOCK + threadIdx.x;
             const int64_t k = (int64_t)cols[s];
-            as[s] = ({{READS_A}} && q < nz_count) ? gb_load_once(values + nz0 + q) : ({{A}})0;  // null when unread
+            as[s] = ({{READS_A}} && q < nz_count) ? a_load::call(gb_load_once(values + nz0 + q)) : ({{A}})0;  // null when unread
             xs[s] = ({{READS_X}} && q < nz_count) ? ((HOT && k < 0) ? x_hot[~k] : x[k]) : ({{XV}})0;
         }
 #pragma unroll
@@ -143,7 +144,7 @@ __device__ __forceinline__ void gb_merge_tile(GB_MERGE_PARAMS) {
                 const int64_t k = (int64_t)cols[s];
                 const bool ok = (HOT && k < 0) ? x_present_hot[~k] : x_present[k];
                 if (ok) {
-                    const {{A}} a = {{READS_A}} ? gb_load_once(values + nz0 + q) : ({{A}})0;
+                    const {{A}} a = {{READS_A}} ? a_load::call(gb_load_once(values + nz0 + q)) : ({{A}})0;
                     const {{XV}} xk = {{READS_X}} ? ((HOT && k < 0) ? x_hot[~k] : x[k]) : ({{XV}})0;
                     prod[q] = product(a, xk, k);
                 }

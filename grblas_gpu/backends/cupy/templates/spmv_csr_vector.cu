@@ -15,15 +15,16 @@
 // written into c, c_bits[r] set (a row is read and written by its own group only):
 // C(~C.S) << A x in the pass that computes it, with out and present the entries it added.
 // Positions given to MULT: {{POSITIONS_DOC}}.
+// The values are stored as {{AV}} and read as {{A}}: a_load converts each as it is loaded.
 // Fold entry p of row r into (acc, valid): the product of A[r, k] and x[k], when x[k] is present.
 __device__ __forceinline__ void {{KERNEL}}_term(
-        const {{INDEX_T}}* __restrict__ indices, const {{A}}* __restrict__ values,
+        const {{INDEX_T}}* __restrict__ indices, const {{AV}}* __restrict__ values,
         const {{XV}}* __restrict__ x, const bool* __restrict__ x_present, int64_t p, int64_t r,
         typename {{MONOID}}::T& acc, bool& valid) {
     typedef {{MONOID}} M;
     const int64_t k = (int64_t)indices[p];
     if (x_present == 0 || x_present[k]) {
-        const {{A}} a = {{READS_A}} ? values[p] : ({{A}})0;  // values may be null when unread
+        const {{A}} a = {{READS_A}} ? a_load::call(values[p]) : ({{A}})0;  // values may be null when unread
         const {{XV}} xk = {{READS_X}} ? x[k] : ({{XV}})0;
         const typename M::T v = {{PRODUCT}};
         acc = valid ? M::call(acc, v) : v;
@@ -55,7 +56,7 @@ __device__ __forceinline__ void gb_vector_put(typename M::T* out, bool* present,
 // Row r by the group of `group` lanes this thread is lane `lane` of.
 __device__ __forceinline__ void {{KERNEL}}_row(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
+        const {{AV}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int mask_complement,
         {{T}}* __restrict__ out, bool* __restrict__ present, {{T}}* __restrict__ c, bool* __restrict__ c_bits,
         int64_t r, int lane, int group) {
@@ -82,7 +83,7 @@ __device__ __forceinline__ void {{KERNEL}}_row(
 
 extern "C" __global__ void {{KERNEL}}(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
+        const {{AV}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int mask_complement,
         const int64_t* __restrict__ rows, int64_t nrows,
         {{T}}* __restrict__ out, bool* __restrict__ present, {{T}}* __restrict__ c, bool* __restrict__ c_bits,
@@ -102,7 +103,7 @@ extern "C" __global__ void {{KERNEL}}(
 // as in the kernel above).
 extern "C" __global__ void {{KERNEL}}_binned(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
+        const {{AV}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int mask_complement,
         const int64_t* __restrict__ rows, const int64_t* __restrict__ table, int nclasses,
         {{T}}* __restrict__ out, bool* __restrict__ present, {{T}}* __restrict__ c, bool* __restrict__ c_bits) {
@@ -121,7 +122,7 @@ extern "C" __global__ void {{KERNEL}}_binned(
 // product per thread, then the block's reduction (gb_block_reduce).
 extern "C" __global__ void {{KERNEL}}_long(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{A}}* __restrict__ values, const {{XV}}* __restrict__ x,
+        const {{AV}}* __restrict__ values, const {{XV}}* __restrict__ x,
         const bool* __restrict__ x_present, const bool* __restrict__ row_mask, int mask_complement,
         const int64_t* __restrict__ rows, {{T}}* __restrict__ out, bool* __restrict__ present,
         {{T}}* __restrict__ c, bool* __restrict__ c_bits) {
