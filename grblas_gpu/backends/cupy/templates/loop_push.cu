@@ -324,6 +324,19 @@ __device__ __forceinline__ void grid_barrier(unsigned* counter) {
     __syncthreads();
 }
 
+// The state a run leaves for the next (iteration i, `ran` iterations run; the next count
+// cleared) and for the host (page-locked memory, mapped: no copy after the launch).
+__device__ __forceinline__ void hand_back(long long* state, volatile long long* host_state, int i, long long ran) {
+    state[GB_LOOP_COUNT + (i + 1) % 3] = 0;
+    state[GB_LOOP_BASE] = i % 6;
+    state[GB_LOOP_RAN] = ran;
+    state[GB_LOOP_STOP] = 0;
+    state[GB_LOOP_OVER] = 0;
+    if (ran > 0) state[GB_LOOP_FRESH] = 0;
+    __threadfence();
+    for (int w = 0; w <= GB_LOOP_OVER; ++w) host_state[w] = state[w];
+}
+
 }  // namespace
 
 extern "C" __global__ void {{KERNEL}}_step(
@@ -429,15 +442,7 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
     }
     if (threadIdx.x == 0) {
         state[GB_LOOP_COUNT + i % 3] = (long long)counts[i % 3];
-        state[GB_LOOP_COUNT + (i + 1) % 3] = 0;
-        state[GB_LOOP_BASE] = i % 6;
-        state[GB_LOOP_RAN] = ran;
-        state[GB_LOOP_STOP] = 0;
-        state[GB_LOOP_OVER] = 0;
-        if (ran > 0) state[GB_LOOP_FRESH] = 0;
-        __threadfence();
-        // The state for the host too (page-locked memory, mapped: no copy after the launch).
-        for (int w = 0; w <= GB_LOOP_OVER; ++w) host_state[w] = state[w];
+        hand_back(state, host_state, i, ran);
     }
 }
 
@@ -510,13 +515,6 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_GRID, 1) {{KERNEL}}_grid(
     if (lead) {
         if (ran == most && ran > 0) queued += state[GB_LOOP_COUNT + i % 3];  // (not read above)
         state[GB_LOOP_TOTAL] += queued;
-        state[GB_LOOP_COUNT + (i + 1) % 3] = 0;
-        state[GB_LOOP_BASE] = i % 6;
-        state[GB_LOOP_RAN] = ran;
-        state[GB_LOOP_STOP] = 0;
-        state[GB_LOOP_OVER] = 0;
-        if (ran > 0) state[GB_LOOP_FRESH] = 0;
-        __threadfence();
-        for (int w = 0; w <= GB_LOOP_OVER; ++w) host_state[w] = state[w];
+        hand_back(state, host_state, i, ran);
     }
 }
