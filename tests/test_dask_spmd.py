@@ -79,13 +79,24 @@ def test_one_round_of_tasks_per_call(client: Client, monkeypatch: pytest.MonkeyP
         submitted.append(fn.__name__)
         return submit(self, fn, *args, part=part, **kwargs)
 
+    submit_each = layout.Context.submit_each
+    graphs: list[int] = []
+
+    def counting_each(self: layout.Context, calls: Any, firsts: Any) -> Any:
+        submitted.extend(getattr(c, "func", c).__name__ for c in calls)
+        graphs.append(len(calls))
+        return submit_each(self, calls, firsts)
+
     monkeypatch.setattr(layout.Context, "submit", counting)
+    monkeypatch.setattr(layout.Context, "submit_each", counting_each)
     counts = []
     for iters in (1, 30):
         submitted.clear()
+        graphs.clear()
         got = pagerank(D, tol=0, max_iter=iters)
         counts.append(len(submitted))
-    assert counts[0] == counts[1] == 2 * 2 and submitted.count("worker_run") == 2
+    # each worker's part sent in one graph, and the task taking its result's partition in another
+    assert counts[0] == counts[1] == 2 * 2 and submitted.count("run_part") == 2 and graphs == [2, 2]
     _same(got, pagerank(S, tol=0, max_iter=30), exact=False)
     submitted.clear()
     client_driven = pagerank.__wrapped__(D, tol=0, max_iter=3)  # the same function, statements from here

@@ -73,6 +73,23 @@ class Context:
         return self.client.submit(fn, *args, workers=[self.workers[part]], allow_other_workers=False, pure=False,
                                   **kwargs)
 
+    def submit_each(self, calls: Sequence[Callable[[Any], Any]], firsts: Sequence[Any]) -> list[Any]:
+        """``calls[k](firsts[k])`` on the worker of each partition ``k``, all sent to the
+        scheduler at once as one graph: a :meth:`submit` per task would send the first alone
+        and hold the others back for the client's batching interval (10 ms), so that one
+        worker started that much before the others.  ``calls[k]`` is an opaque callable (a
+        function or a ``functools.partial``), ``firsts[k]`` a future or a plain value."""
+        from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
+
+        tag = uuid.uuid4().hex
+        keys = [f"{getattr(getattr(c, 'func', c), '__name__', 'task')}-{tag}-{k}" for k, c in enumerate(calls)]
+        layers = {key: MaterializedLayer({key: (calls[k], firsts[k])},
+                                         annotations={"workers": [self.workers[k]], "allow_other_workers": False})
+                  for k, key in enumerate(keys)}
+        futs = self.client.get(HighLevelGraph(layers, {key: set() for key in keys}), keys, sync=False)
+        self.client.loop.add_callback(_flush_batched, self.client)
+        return list(futs)
+
     def wait(self, futures: Sequence[Any], what: str) -> None:
         """Wait for ``futures``; a lost worker raises :class:`WorkerLost` naming it, and an
         error raised on a worker is raised here as it was."""
@@ -266,3 +283,16 @@ def balanced_offsets(row_counts: np.ndarray, nparts: int) -> list[int]:
 def even_offsets(n: int, nparts: int) -> list[int]:
     """Offsets cutting ``n`` positions into ``nparts`` blocks of sizes differing by at most one."""
     return [n * k // nparts for k in range(nparts + 1)]
+
+
+def _flush_batched(client: Any) -> None:
+    """Send what the client's batched stream to the scheduler holds now (on the client's
+    event loop, after the message just queued): the stream sends a message at once only where
+    it sent none in the last 10 ms, else at the end of that interval; a call's tasks released
+    its previous result's keys just before, so they would wait."""
+    stream = getattr(client, "scheduler_comm", None)
+    waker = getattr(stream, "waker", None)
+    if waker is None or not getattr(stream, "buffer", None):
+        return
+    stream.next_deadline = None
+    waker.set()

@@ -154,16 +154,31 @@ class DistUpdater:
         elif not isinstance(value, DistExpr):
             v = _plain(value)
             value = DistExpr("local", out.kind, out._layout, out.dtype, lambda: v, (), f"assign {value!r}",
-                             ncols=out.shape[-1])
+                             ncols=out.shape[-1], full=v is not None)
+        full = _stays_full(out, value, self.mask, self.accum, self.replace)
         how = Write(False, None, self.mask.how if self.mask else None, self.accum, self.replace,
                     self.changed is not None, in_place=out._layout.context.client is None)
         blocks, changed = _execute(value, how, out, self.mask, self.changed)
         out._take(blocks)
+        if full:
+            out._known_full()
         if self.changed is not None:
             self.changed._take(changed)
             if how.in_place and value.form in ("gather", "scatter"):  # its count is read with its rows' entries
                 self.changed._weigh_by = next((x for x in value.inputs if isinstance(x, DistMatrix)
                                                and x._symmetric is True and x._layout is self.changed._layout), None)
+
+
+def _stays_full(out: DistCollection, value: DistExpr, mask: Any, accum: Any, replace: bool) -> bool:
+    """Whether the Vector ``out`` is full after ``out(mask, accum, replace) << value``, known
+    without reading it: where ``value`` is full, or ``out`` was and keeps its entries (an
+    accumulator, or a mask outside which nothing is removed)."""
+    if out.kind != "Vector" or replace:
+        return False
+    was = out._is_known_full()
+    if mask is None:
+        return value.full or (accum is not None and was)
+    return was and (value.full or accum is not None)
 
 
 # ---------------------------------------------------------------- expressions
@@ -176,13 +191,14 @@ class DistExpr:
 
     def __init__(self, form: str, kind: str, layout: Layout, dtype: DataType, make: Callable[..., Any],
                  inputs: tuple[Any, ...], name: str, *, monoid: Any = None, in_layout: Layout | None = None,
-                 combine: Any = None, allow_empty: bool = True, ncols: int | None = None) -> None:
+                 combine: Any = None, allow_empty: bool = True, ncols: int | None = None, full: bool = False) -> None:
         if ncols is None and kind == "Matrix":
             ncols = inputs[0].ncols
         self.ncols = ncols
         self.form, self.kind, self._layout, self.dtype = form, kind, layout, dtype
         self.make, self.inputs, self.name = make, inputs, name
         self.monoid, self.in_layout, self.combine, self.allow_empty = monoid, in_layout, combine, allow_empty
+        self.full = full  # a Vector with every position present on every worker (known without reading it)
 
     def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Any:
         """The result as a new distributed object (or a local Scalar for a reduction)."""
@@ -194,7 +210,10 @@ class DistExpr:
         futs, _ = _execute(self, how, None, mask, None)
         t = lookup_dtype(dtype) if dtype is not None else self.dtype
         cls = DistVector if self.kind == "Vector" else DistMatrix
-        return cls._make(self._layout, t, futs, name, **self._shape_kw())
+        out = cls._make(self._layout, t, futs, name, **self._shape_kw())
+        if self.full and mask is None:
+            out._known_full()
+        return out
 
     def _shape_kw(self) -> dict[str, Any]:
         return {"ncols": self.ncols} if self.kind == "Matrix" else {}
@@ -423,6 +442,19 @@ class DistCollection:
             self._counts_seen = counts
         return self._nvals_seen
 
+    def _is_known_full(self) -> bool:
+        """Whether this is a Vector known to hold every position (made so, or counted)."""
+        return self.kind == "Vector" and self._nvals_seen == self._layout.size
+
+    def _known_full(self) -> None:
+        """Record that this Vector holds every position (by how it was made): its count and
+        each partition's are then known on every worker without an exchange (inside an SPMD
+        call a product's all-gather of it needs none, nor waits for the device)."""
+        lay = self._layout
+        self._nvals_seen = lay.size
+        if lay.context.client is None:
+            self._counts_seen = tuple(lay.part_size(k) for k in range(lay.nparts))
+
     def _edges(self, A: DistMatrix) -> int:
         """Inside an SPMD call, how many entries of the rows of ``A`` (partitioned as this
         vector) its entries index, agreed by all workers (read with the count where a product
@@ -467,14 +499,17 @@ class DistCollection:
         """Drop what was derived from the old entries."""
 
     def _as_expr(self) -> DistExpr:
-        return DistExpr("local", self.kind, self._layout, self.dtype, _identity, (self,), self.kind.lower())
+        return DistExpr("local", self.kind, self._layout, self.dtype, _identity, (self,), self.kind.lower(),
+                        full=self._is_known_full())
 
     def wait(self) -> None:
         """Block until every partition is computed."""
         self._layout.context.wait(self._blocks, "wait")
 
     # ------------------------------------------------------------ element-wise
-    def _local_expr(self, name: str, make: Callable[..., Any], *others: Any) -> DistExpr:
+    def _local_expr(self, name: str, make: Callable[..., Any], *others: Any, full: str = "") -> DistExpr:
+        """An element-wise expression; ``full``: its result is full where all its distributed
+        operands are (``"all"``), where any is (``"any"``), or not known (``""``)."""
         operands = (self, *others)
         for o in others:
             if isinstance(o, (Vector, Matrix)) and not isinstance(o, DistCollection):
@@ -483,20 +518,22 @@ class DistCollection:
                 if o.shape != self.shape:
                     raise DimensionMismatch(f"{name}: shapes {self.shape} and {o.shape} differ")
                 self._layout.require_same(o._layout, name)
-        return DistExpr("local", self.kind, self._layout, _probe(make, *operands), make, operands, name)
+        dist = [o._is_known_full() for o in operands if isinstance(o, DistCollection)]
+        known = (full == "all" and all(dist)) or (full == "any" and any(dist))
+        return DistExpr("local", self.kind, self._layout, _probe(make, *operands), make, operands, name, full=known)
 
     def ewise_add(self, other: Any, op: Any = "plus") -> DistExpr:
         """Union of the two structures, ``op`` where both have an entry."""
-        return self._local_expr("ewise_add", lambda a, b: a.ewise_add(b, op), other)
+        return self._local_expr("ewise_add", lambda a, b: a.ewise_add(b, op), other, full="any")
 
     def ewise_mult(self, other: Any, op: Any = "times") -> DistExpr:
         """Intersection of the two structures."""
-        return self._local_expr("ewise_mult", lambda a, b: a.ewise_mult(b, op), other)
+        return self._local_expr("ewise_mult", lambda a, b: a.ewise_mult(b, op), other, full="all")
 
     def ewise_union(self, other: Any, op: Any, left_default: Any, right_default: Any) -> DistExpr:
         """Union, with the defaults standing in for a missing entry on either side."""
         ld, rd = _plain(left_default), _plain(right_default)
-        return self._local_expr("ewise_union", lambda a, b: a.ewise_union(b, op, ld, rd), other)
+        return self._local_expr("ewise_union", lambda a, b: a.ewise_union(b, op, ld, rd), other, full="any")
 
     def _scalar_arg(self, x: Any) -> Any:
         """A scalar operand for the partitions: inside an SPMD call a local Scalar as it is (on
@@ -508,8 +545,8 @@ class DistCollection:
         _refuse_positional(op, self.dtype, "apply")
         r, lf = self._scalar_arg(right), self._scalar_arg(left)
         if isinstance(r, Scalar) or isinstance(lf, Scalar):  # operands, so that the probe stands in for them
-            return self._local_expr("apply", lambda a, rr, ll: a.apply(op, rr, left=ll), r, lf)
-        return self._local_expr("apply", lambda a: a.apply(op, r, left=lf))
+            return self._local_expr("apply", lambda a, rr, ll: a.apply(op, rr, left=ll), r, lf, full="all")
+        return self._local_expr("apply", lambda a: a.apply(op, r, left=lf), full="all")
 
     def select(self, op: Any, thunk: Any = 0) -> DistExpr:
         """The entries ``op`` keeps (by value: ``select.value*``)."""

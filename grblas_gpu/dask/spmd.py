@@ -190,15 +190,27 @@ def _run_alone(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: t
     return SpmdResult(("value", result))
 
 
+def run_part(fn: Callable[..., Any], spec: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+             block: Any) -> SpmdResult:
+    """:func:`worker_run` with the partition last (the one task argument of
+    :meth:`~.layout.Context.submit_each`)."""
+    return worker_run(fn, spec, block, args, kwargs)
+
+
 def result_block(r: SpmdResult) -> Any:
-    """An SPMD result's partition (None for a result that is a value: the task, submitted with
-    the call before its result's kind is known, then holds nothing)."""
+    """An SPMD result's partition (of a Vector result: the task is submitted once the call's
+    result is known to be one)."""
     return r.block
 
 
 # ---------------------------------------------------------------- on the client
 def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], what: str) -> Any:
-    """``fn(A, *args, **kwargs)`` run on every worker of ``A`` at once (see the module)."""
+    """``fn(A, *args, **kwargs)`` run on every worker of ``A`` at once (see the module).
+
+    The client's part of a call: the workers' tasks sent as one graph (every worker starts
+    at once), the wait for them, and one worker's small result fetched (all agree on it; the
+    partitions stay put).  A Vector result's partitions are then taken by a task per worker
+    submitted and not waited for."""
     from distributed import wait
 
     from ._hostcomm import PeerLost
@@ -213,11 +225,8 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     base = {"key": ctx.key, "workers": ctx.workers, "backend": ctx.backend, "exchange": ctx.exchange,
             "offsets": lay.offsets, "col_offsets": A._col_layout.offsets, "dtype": A.dtype, "name": A.name,
             "ncols": A.ncols, "symmetric": A._symmetric}
-    futs = [ctx.submit(worker_run, fn, {**base, "rank": k}, A._blocks[k], args, kwargs, part=k)
-            for k in range(lay.nparts)]
-    # submitted at once with the call and not waited for: the client's part of a call is the
-    # wait for the workers' parts and fetching their small results (the partitions stay put)
-    blocks = [ctx.submit(result_block, f, part=k) for k, f in enumerate(futs)]
+    calls = [functools.partial(run_part, fn, {**base, "rank": k}, args, kwargs) for k in range(lay.nparts)]
+    futs = ctx.submit_each(calls, A._blocks)
     try:
         ctx.wait(futs, what)
     except PeerLost as exc:  # a partner's connection closed: which worker left?
@@ -227,10 +236,11 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     except BaseException:
         _settle(ctx, futs, wait)
         raise
-    first = ctx.gather(futs, what)[0].meta
+    first = ctx.gather(futs[:1], what)[0].meta
     if first[0] != "vector":
         return first[1]
     _, dtype, name, offsets = first
+    blocks = ctx.submit_each([result_block] * lay.nparts, futs)
     out_lay = next((x for x in (lay, A._col_layout) if x.offsets == tuple(offsets)), None)
     return DistVector._make(out_lay or Layout(ctx, offsets), dtype, blocks, name)
 
