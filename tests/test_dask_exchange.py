@@ -231,12 +231,21 @@ def test_allgather_scalar_with_and_without_the_identity(transport: str, identity
                 assert got.value == sum(present)
 
 
+def _agreed_first(ex: Any, piece: Any, offsets: list[int]) -> Any:
+    """The counts and the one values agreed in one exchange before the all-gather (as a BFS
+    frontier's count, edges and level are inside an SPMD call)."""
+    both = ex.allgather_ints([piece.nvals, *ex.one_value_word(piece)])
+    return ex.allgather(piece, offsets, [int(c) for c in both[:, 0]], [(int(f), int(w)) for f, w in both[:, 1:]])
+
+
+@pytest.mark.parametrize("agreed", [False, True])
 @pytest.mark.parametrize("transport", ["threads", "sockets"])
 @pytest.mark.parametrize("dtype", ["BOOL", "INT64", "FP64", "UINT64"])
-def test_allgather_of_pieces_with_one_value(dtype: str, transport: str) -> None:
+def test_allgather_of_pieces_with_one_value(dtype: str, transport: str, agreed: bool) -> None:
     """Pieces whose entries share one value travel as presence bits and the value: a BFS
     frontier's level, as a bitmap or a list, next to pieces that are not of one value
-    (among them -0.0 beside 0.0, equal but not the same bits) and small ones sent as they are."""
+    (among them -0.0 beside 0.0, equal but not the same bits) and small ones sent as they are;
+    the values found in the all-gather's own exchange or agreed with the counts before it."""
     rng = np.random.default_rng(4)
     t = gb.lookup_dtype(dtype)
     offsets = [0, 1000, 2000, 3000, 3010, 4000]
@@ -261,9 +270,21 @@ def test_allgather_of_pieces_with_one_value(dtype: str, transport: str) -> None:
         sent.append(args[-1])
         return one_valued(self, *args)
 
+    exchanges: list[int] = []
+    one_values = Exchange._one_values
+
+    def counted(self: Any, *args: Any) -> Any:
+        exchanges.append(self.rank)
+        return one_values(self, *args)
+
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(Exchange, "_one_valued", spy)
-        got = _run(5, lambda ex: ex.allgather(blocks[ex.rank], offsets), transport)
+        mp.setattr(Exchange, "_one_values", counted)
+        if agreed:
+            got = _run(5, lambda ex: _agreed_first(ex, blocks[ex.rank], offsets), transport)
+        else:
+            got = _run(5, lambda ex: ex.allgather(blocks[ex.rank], offsets), transport)
+    assert len(exchanges) == (0 if agreed else 5)
     for g in got:
         assert g.isequal(want, check_dtype=True)
         idx, vals = g.to_coo()

@@ -68,11 +68,13 @@ def run_local(make: Callable[..., Any], how: Write, out: Any, mask: Any, changed
 
 
 def run_gather(make: Callable[..., Any], how: Write, comm: Any, offsets: Sequence[int], out: Any, mask: Any,
-               changed: Any, block: Any, *pieces: Any, counts: Sequence[int] | None = None) -> Any:
+               changed: Any, block: Any, *pieces: Any, counts: Sequence[int] | None = None,
+               ones: Sequence[Sequence[int]] | None = None) -> Any:
     """``A_p u`` (or any ``make(A_p, u)``) with ``u`` all-gathered: from ``pieces`` (every
     partition of u, moved by Dask) or, where ``comm`` is given, by its all-gather of this
-    worker's piece (NCCL; ``counts``: every piece's count where already agreed)."""
-    whole = comm.allgather(pieces[0], offsets, counts) if comm is not None else join(list(pieces), offsets)
+    worker's piece (NCCL; ``counts``, ``ones``: every piece's count and one value where
+    already agreed)."""
+    whole = comm.allgather(pieces[0], offsets, counts, ones) if comm is not None else join(list(pieces), offsets)
     return write(how, make(block, whole), out, mask, changed)
 
 

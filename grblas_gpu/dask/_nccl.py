@@ -229,11 +229,13 @@ class Exchange:
         return Vector._from_bitmap(be, t, size, arrays[0], arrays[1], count)
 
     # ------------------------------------------------------------ exchanges
-    def allgather(self, piece: Vector, offsets: Sequence[int], counts: Sequence[int] | None = None) -> Vector:
+    def allgather(self, piece: Vector, offsets: Sequence[int], counts: Sequence[int] | None = None,
+                  ones: Sequence[Sequence[int]] | None = None) -> Vector:
         """The whole vector from every rank's partition ``piece`` (rank r holds positions
         ``offsets[r]:offsets[r+1]``): counts first (unless given: every rank's, agreed
         already), then each piece broadcast from its rank in its own form; joined as in
-        ``_local.join``."""
+        ``_local.join``.  ``ones``: every rank's :meth:`one_value_word` of its piece, where
+        agreed with the counts (else exchanged here where a piece is worth testing)."""
         from ._local import join
 
         if self.nranks == 1:
@@ -246,9 +248,12 @@ class Exchange:
         forms = [_form(int(counts[r]), sizes[r], item) for r in range(self.nranks)]
         worth = [_one_value_pays(forms[r], int(counts[r]), sizes[r], item) for r in range(self.nranks)]
         values: list[Any] = [None] * self.nranks
-        if any(worth):  # (the same on every rank: from the agreed counts)
+        if ones is not None:
+            values = [_bits_value(int(w), t.np_type) if one and worth[r] else None
+                      for r, (one, w) in enumerate(ones)]
+        elif any(worth):  # (the same on every rank: from the agreed counts)
             values = self._one_values(piece, worth[self.rank])
-            forms = ["one" if v is not None else f for f, v in zip(forms, values, strict=True)]
+        forms = ["one" if v is not None else f for f, v in zip(forms, values, strict=True)]
         pieces, keep = [], []  # keep: the buffers stay alive until the group has run
         self._group_start()
         try:
@@ -272,6 +277,16 @@ class Exchange:
     def _one_values(self, piece: Vector, test: bool) -> list[Any]:
         """Every rank's one value shared by all its piece's entries (of the piece's type), or
         None where they differ or the rank did not ``test``: one exchange of the values' bits."""
+        got = self._allgather_ints(self.one_value_word(piece, test))
+        return [_bits_value(int(w), piece.dtype.np_type) if one else None for one, w in got]
+
+    def one_value_word(self, piece: Vector, test: bool | None = None) -> list[int]:
+        """``[1, bits]`` where every entry of ``piece`` has the value whose bits are ``bits``
+        (an int64), else ``[0, 0]``; not looked at unless ``test`` (None: where the piece's
+        form makes it worth it, as :meth:`allgather` decides)."""
+        if test is None:
+            count, size, item = int(piece.nvals), piece.size, piece.dtype.np_type.itemsize
+            test = _one_value_pays(_form(count, size, item), count, size, item)
         mine = [0, 0]
         if test and piece.nvals:
             xp = self.xp
@@ -284,8 +299,7 @@ class Exchange:
             lo, hi = bits.min(), bits.max()  # (compared as bits: -0.0 is not 0.0, and NaNs may differ)
             both = xp.stack([(lo == hi).astype(np.int64), lo.astype(np.int64)])
             mine = [int(x) for x in (both.get() if hasattr(both, "get") else both)]
-        got = self._allgather_ints(mine)
-        return [_bits_value(int(w), piece.dtype.np_type) if one else None for one, w in got]
+        return mine
 
     def _one_valued(self, be: Any, t: Any, form: str, count: int, size: int, arrays: list[Any], value: Any) -> Vector:
         """A piece sent as presence bits with its one value."""

@@ -310,7 +310,8 @@ def _execute(expr: DistExpr, how: Write, out: Any, mask: DistMask | None, change
         if ctx.nccl:
             ctx.ensure_comm()
             futs = [ctx.submit(_nccl_gather, getattr(ctx, "comm", ctx.key), expr.make, how, offs, _blk(out, k), _blk(m, k),
-                               _blk(changed, k), A._blocks[k], u._blocks[k], u._counts_seen, part=k) for k in range(n)]
+                               _blk(changed, k), A._blocks[k], u._blocks[k], u._counts_seen, u._ones_seen, part=k)
+                     for k in range(n)]
         else:
             futs = [ctx.submit(_local.run_gather, expr.make, how, None, offs, _blk(out, k), _blk(m, k),
                                _blk(changed, k), A._blocks[k], *u._blocks, part=k) for k in range(n)]
@@ -343,8 +344,9 @@ def _comm(key: Any) -> Any:
 
 
 def _nccl_gather(key: Any, make: Any, how: Write, offsets: Any, out: Any, mask: Any, changed: Any, block: Any,
-                 piece: Any, counts: Any = None) -> Any:
-    return _local.run_gather(make, how, _comm(key), offsets, out, mask, changed, block, piece, counts=counts)
+                 piece: Any, counts: Any = None, ones: Any = None) -> Any:
+    return _local.run_gather(make, how, _comm(key), offsets, out, mask, changed, block, piece, counts=counts,
+                             ones=ones)
 
 
 def _nccl_scatter(key: Any, make: Any, monoid: Any, how: Write, offsets: Any, out: Any, mask: Any, changed: Any,
@@ -387,6 +389,7 @@ class DistCollection:
     name: str | None
     _nvals_seen: int | None = None  # the count last read, until the next write
     _counts_seen: tuple[int, ...] | None = None  # and each partition's (read together inside an SPMD call)
+    _ones_seen: Any = None  # and each partition's one value shared by its entries (Exchange.one_value_word)
     _weigh_by: Any = None  # inside an SPMD call, the symmetric matrix whose product made this as changed=
     _edges_seen: int | None = None  # the entries of its rows that this vector's entries index
     if TYPE_CHECKING:  # each subclass's own
@@ -428,12 +431,18 @@ class DistCollection:
         if self._nvals_seen is not None:
             return self._nvals_seen
         ctx = self._layout.context
-        if ctx.client is None and self._weigh_by is not None:  # the count and the rows' entries in one exchange
+        if ctx.client is None and self._weigh_by is not None:
+            # the count, the rows' entries and the one value the entries share (a BFS level), in
+            # one exchange: the all-gather of a product over A then needs none of its own
             block = self._blocks[ctx.rank]  # type: ignore[attr-defined]
+            comm = ctx.comm  # type: ignore[attr-defined]
             mine = [_local.nvals(block), _local.frontier_edges(self._weigh_by._blocks[ctx.rank], block)]  # type: ignore[attr-defined]
-            both = ctx.comm.allgather_ints(mine)  # type: ignore[attr-defined]
-            counts = tuple(int(c) for c in both[:, 0])
-            self._edges_seen = int(both[:, 1].sum())
+            one = hasattr(comm, "one_value_word")
+            all_ = comm.allgather_ints(mine + (comm.one_value_word(block) if one else []))
+            counts = tuple(int(c) for c in all_[:, 0])
+            self._edges_seen = int(all_[:, 1].sum())
+            if one:
+                self._ones_seen = [(int(f), int(w)) for f, w in all_[:, 2:4]]
         else:
             futs = [ctx.submit(_local.nvals, b, part=k) for k, b in enumerate(self._blocks)]
             counts = tuple(int(c) for c in ctx.gather(futs, f"{self.kind}.nvals"))
@@ -491,7 +500,7 @@ class DistCollection:
 
     def _take(self, blocks: list[Any]) -> None:
         """Hold the partitions a write made."""
-        self._blocks, self._nvals_seen, self._counts_seen = blocks, None, None
+        self._blocks, self._nvals_seen, self._counts_seen, self._ones_seen = blocks, None, None, None
         self._weigh_by, self._edges_seen = None, None
         self._forget()
 
