@@ -152,6 +152,23 @@ def test_allgather_every_form(dtype: str, transport: str) -> None:
 
 @pytest.mark.parametrize("transport", ["threads", "sockets"])
 @pytest.mark.parametrize("dtype", ["BOOL", "INT32", "FP64"])
+def test_allgather_of_full_pieces(dtype: str, transport: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every piece full (an empty partition among them): each lands in its place in the whole
+    vector, which is full, with no join."""
+    from grblas_gpu.dask import _local
+
+    rng = np.random.default_rng(3)
+    offsets = [0, 40, 40, 100, 161]
+    blocks = [_vector(rng, b - a, 1.0, dtype) for a, b in itertools.pairwise(offsets)]
+    want = join(blocks, offsets)
+    monkeypatch.setattr(_local, "join", None)  # (not called)
+    got = _run(4, lambda ex: ex.allgather(blocks[ex.rank], offsets, [b.nvals for b in blocks]), transport)
+    for g in got:
+        assert g.isequal(want, check_dtype=True) and g.nvals == 161 and g._full
+
+
+@pytest.mark.parametrize("transport", ["threads", "sockets"])
+@pytest.mark.parametrize("dtype", ["BOOL", "INT32", "FP64"])
 def test_alltoall_every_form(dtype: str, transport: str) -> None:
     rng = np.random.default_rng(2)
     offsets = [0, 50, 51, 120]

@@ -254,6 +254,8 @@ class Exchange:
         elif any(worth):  # (the same on every rank: from the agreed counts)
             values = self._one_values(piece, worth[self.rank])
         forms = ["one" if v is not None else f for f, v in zip(forms, values, strict=True)]
+        if all(f == "full" for f in forms):
+            return self._allgather_full(piece, offsets)
         pieces, keep = [], []  # keep: the buffers stay alive until the group has run
         self._group_start()
         try:
@@ -273,6 +275,22 @@ class Exchange:
         got = [self._vector(be, t, *p) if p[0] != "one" else self._one_valued(be, t, *p, values[r])
                for r, p in enumerate(pieces)]
         return join(got, offsets)
+
+    def _allgather_full(self, piece: Vector, offsets: Sequence[int]) -> Vector:
+        """:meth:`allgather` where every piece is full (PageRank's vectors): each broadcast
+        straight into its place in the whole vector's values, so no join copies them again."""
+        be, t, size = piece._be, piece.dtype, int(offsets[-1])
+        whole = self.xp.empty(size, dtype=t.np_type)
+        whole[offsets[self.rank]:offsets[self.rank + 1]] = piece._bitmap()[1]
+        self._group_start()
+        try:
+            for r in range(self.nranks):
+                place = whole[offsets[r]:offsets[r + 1]].view(self.xp.uint8)
+                if place.size:
+                    self._bcast(place, r)
+        finally:
+            self._group_end()
+        return Vector._from_bitmap(be, t, size, be.full(size, True, _bool()), whole, size)
 
     def _one_values(self, piece: Vector, test: bool) -> list[Any]:
         """Every rank's one value shared by all its piece's entries (of the piece's type), or
