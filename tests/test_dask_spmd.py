@@ -144,3 +144,28 @@ def test_local_cluster_gives_each_worker_its_share_of_memory() -> None:
     with local_cluster(2, gpu=False) as cluster, Client(cluster) as c:
         limits = c.run(lambda dask_worker: dask_worker.memory_manager.memory_limit)
     assert sorted(limits.values()) == [psutil.virtual_memory().total // 2] * 2
+
+
+def test_no_object_exchanges_in_pagerank_and_bfs_calls(client: Client) -> None:
+    """Inside a call, PageRank's iterations exchange the vector and one scalar each and no
+    count (its vectors are known full), and a BFS agrees no count by an object exchange: the
+    matrix's count comes with the call (learned by the client from the first), the first
+    frontier's from how it was made."""
+    from benchmarks.dask_profile import profile_call
+
+    S = _graph(12, True, np.float64, density=6 / N)
+    D = gd.distribute(S, client, backend="numpy")
+    D.is_symmetric = True  # (products take the gather form: all-gathers)
+    D._nvals_seen = None  # (as for a matrix whose count the client never asked)
+    pagerank(D, tol=0, max_iter=1)
+    bfs_levels(D, 0)
+    assert D._nvals_seen == S.nvals  # learned from the first call
+    prof = profile_call(client, lambda: pagerank(D, tol=0, max_iter=4))
+    for phases in prof["phases"]:
+        assert "allgather_object" not in phases and "allgather_ints" not in phases
+        assert phases["allgather"]["count"] == phases["allgather_scalar"]["count"] == 4
+    got: list[Any] = []
+    prof = profile_call(client, lambda: got.append(bfs_levels(D, 0)))
+    for phases in prof["phases"]:
+        assert "allgather_object" not in phases
+    _same(got[0], bfs_levels(S, 0))

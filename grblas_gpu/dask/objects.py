@@ -199,6 +199,7 @@ class DistExpr:
         self.make, self.inputs, self.name = make, inputs, name
         self.monoid, self.in_layout, self.combine, self.allow_empty = monoid, in_layout, combine, allow_empty
         self.full = full  # a Vector with every position present on every worker (known without reading it)
+        self.copy_of: DistCollection | None = None  # the operand of a copy: its counts are the copy's
 
     def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Any:
         """The result as a new distributed object (or a local Scalar for a reduction)."""
@@ -213,6 +214,8 @@ class DistExpr:
         out = cls._make(self._layout, t, futs, name, **self._shape_kw())
         if self.full and mask is None:
             out._known_full()
+        elif self.copy_of is not None and mask is None:  # (a dup: the counts known stay known)
+            out._nvals_seen, out._counts_seen = self.copy_of._nvals_seen, self.copy_of._counts_seen
         return out
 
     def _shape_kw(self) -> dict[str, Any]:
@@ -508,8 +511,10 @@ class DistCollection:
         """Drop what was derived from the old entries."""
 
     def _as_expr(self) -> DistExpr:
-        return DistExpr("local", self.kind, self._layout, self.dtype, _identity, (self,), self.kind.lower(),
-                        full=self._is_known_full())
+        e = DistExpr("local", self.kind, self._layout, self.dtype, _identity, (self,), self.kind.lower(),
+                     full=self._is_known_full())
+        e.copy_of = self
+        return e
 
     def wait(self) -> None:
         """Block until every partition is computed."""
@@ -650,6 +655,8 @@ class DistVector(DistCollection, Vector):  # type: ignore[misc]  # distributed e
         ctx.wait(futs, "distribute")
         d = cls._make(layout, v.dtype, futs, name or v.name)
         d._nvals_seen = len(idx)
+        if ctx.client is None:  # (every worker cut the same v: each partition's count is known)
+            d._counts_seen = tuple(int(cuts[k + 1] - cuts[k]) for k in range(layout.nparts))
         return d
 
     @property
