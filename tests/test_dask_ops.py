@@ -323,3 +323,24 @@ def test_full_vectors_known_without_counting(client: Client, D: gd.DistMatrix, m
     assert (cut.nvals, kept.nvals, masked.nvals) == (expect, 0, expect) and asked.count("nvals") == 3 * 2
     for v in (y, z, w, m):
         assert v.gather().nvals == N
+
+
+def _held(block: Any) -> tuple[bool, int, int]:
+    mem = block.memory_usage()
+    return block._T is not None, int(mem["derived"]), int(mem["at_rest"])
+
+
+def test_sparse_push_of_a_symmetric_matrix_builds_no_transpose(client: Client) -> None:
+    """A sparse vector times a symmetric distributed matrix over a semiring that reads the
+    values is pushed from each worker's rows: no worker builds its row block's transpose (as
+    large as the block), and the product is the single-process one."""
+    S = _graph(21, np.float64, symmetric=True)
+    D = gd.distribute(S, client, backend="numpy")
+    D.is_symmetric = True
+    u = gb.Vector.from_coo([3, 77], [1.0, 2.0], size=N, backend="numpy")
+    got = gb.Vector.from_coo([3, 77], [1.0, 2.0], size=N, backend=D.backend).vxm(D, semiring.min_plus).new()
+    assert got.gather(backend="numpy").isequal(u.vxm(S, semiring.min_plus).new())
+    ctx = D.layout.context
+    for has_transpose, derived, at_rest in ctx.gather([ctx.submit(_held, b, part=k) for k, b in enumerate(D.partitions)],
+                                                      "memory"):
+        assert not has_transpose and derived < at_rest // 2

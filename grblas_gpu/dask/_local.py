@@ -85,22 +85,6 @@ def run_partial(make: Callable[..., Any], offsets: Sequence[int], *inputs: Any) 
     return tuple(split(partial if isinstance(partial, Vector) else partial.new(), offsets))
 
 
-def push_rows(typed: Any, vector_first: bool) -> Callable[[Vector, Matrix], Vector]:
-    """``make(x, M)``: the push of ``x``'s entries along the rows of ``M`` they index (``x' M``
-    over ``typed``, or ``M' x`` with the matrix's value first), a new Vector of ``M.ncols``
-    positions.  The single-process product would decide first whether to pull, and a pull's
-    transpose of the row block is built (and kept) on that way."""
-    from ..ops.multiply import _push
-
-    def push(x: Vector, M: Matrix) -> Vector:
-        count = x._count
-        if M.nvals == 0 or (count.__class__ is int and count == 0):
-            return Vector(typed.out_type, M.ncols, backend=M._be.name)
-        return _push(typed, M, x, vector_first, M.ncols)
-
-    return push
-
-
 def frontier_edges(M: Matrix, v: Vector) -> int:
     """The entries of the rows of ``M`` that ``v``'s entries index (``v`` has one position per
     row of ``M``)."""

@@ -803,14 +803,10 @@ def _product(kind: str, A: Any, u: Any, op: Any, method: str) -> DistExpr:
 
         return DistExpr("gather", "Vector", A._layout if kind == "mxv" else A._col_layout, _probe(rows_product, A, u),
                         rows_product, (A, u), name)
-    # Any other sparse u of a symmetric A is pushed from each worker's rows: a pull of it would
-    # walk the transpose of the worker's row block (with values here), which the local product
-    # would build and keep, as large as the block.
-    if symmetric and method in ("auto", "push"):  # (pushed without the mask: it is cut by the output's rows)
-        push = _local.push_rows(typed, vector_first=kind == "vxm")
-        return DistExpr("scatter", "Vector", A._col_layout if kind != "mxv" else A._layout, _probe(push, u, A), push,
-                        (u, A), name, monoid=typed.monoid)
-    how = method
+    # Any other sparse u of a symmetric A is pushed from each worker's rows, without the mask (it
+    # is cut by the output's rows): a pull of it would walk the transpose of the worker's row
+    # block (with values here), as large as the block; the local planner builds none for a push.
+    how = "push" if symmetric and method == "auto" else method
     if kind == "vxm":
         def push(x: Any, M: Any) -> Any:
             return x.vxm(M, typed, method=how)
