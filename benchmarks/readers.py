@@ -208,10 +208,10 @@ def _count(parallelism: int) -> str:
 
 def thread_counts() -> str:
     """How many threads each contender parses with (what ``--threads`` or the defaults give)."""
-    from grblas_gpu.io import _chunks, _compiled
+    from grblas_gpu.io import _chunks
 
     parts = [f"{os.cpu_count()} cores"]
-    if _compiled.available():
+    if _chunks.compiled_parser():
         parts.append("grblas_gpu (compiled parser) 1")
     else:
         try:

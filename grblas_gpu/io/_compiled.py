@@ -12,14 +12,15 @@ off; ``GRBLAS_GPU_PURE_READERS=1`` turns off every fast path, this one included.
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-try:
-    from . import _cparse  # type: ignore[attr-defined]
+try:  # (by name: the extension is no module of the package's source for its import checks)
+    _cparse: Any = importlib.import_module("._cparse", __package__)
 except ImportError:  # pragma: no cover - a build without a C compiler
     _cparse = None
 
@@ -31,11 +32,10 @@ _KIND_LETTERS = {"int": "i", "float": "f"}
 
 
 def available() -> bool:
-    """True when the extension is built and neither this module's switch nor the variables turned it off."""
-    from ._chunks import fast_allowed
-
+    """True when the extension is built and neither this module's switch nor the variables turned it
+    off.  The readers ask ``_chunks.compiled_parser()``, which also honours the fast libraries' switch."""
     return (_cparse is not None and COMPILED and os.environ.get("GRBLAS_GPU_COMPILED_READERS", "") != "0"
-            and fast_allowed())
+            and os.environ.get("GRBLAS_GPU_PURE_READERS", "") != "1")
 
 
 def parse_columns(buffer: Any, first: int, kinds: Sequence[str],

@@ -31,6 +31,7 @@ from ._chunks import (
     Data,
     LineMap,
     as_buffer,
+    compiled_parser,
     fast_available,
     fast_columns,
     line_count_of,
@@ -442,7 +443,7 @@ def chunk_records(
     field; None asks for the pure path) and no comment prefix occurs in it.  Where both
     decline or are unsure, the pure path reads the chunk and names the line of any error.  ``prepare`` rewrites the chunk's text for the pure path (a delimiter).
     """
-    if kinds is not None and _compiled.available() and (delimiter is None or delimiter.isspace()):
+    if kinds is not None and compiled_parser() and (delimiter is None or delimiter.isspace()):
         found = _compiled.parse_columns(as_buffer(data), first, kinds, comments)
         if found is not None:
             parsed, exact, line_count = found

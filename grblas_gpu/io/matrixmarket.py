@@ -57,7 +57,7 @@ import numpy as np
 
 from ..dtypes import BOOL, FP32, FP64, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, DataType, lookup_dtype
 from ..exceptions import InvalidValue
-from . import _chunks, _compiled, _fmm
+from . import _chunks, _fmm
 from ._chunks import ByteReader, Data, LineMap, Progress
 from ._coo import Compressed, Coo, build_matrix, compress, find_duplicate, has_duplicates, matrix_of, mirror
 from ._text import FastRecords, Records, Source, chunk_records, concat_columns, line_iter
@@ -412,7 +412,7 @@ def _integers_by_fmm(reader: ByteReader, h: MMHeader, t: DataType, progress: Pro
                      lines: LineMap) -> list[np.ndarray] | None:
     """The entries of a file of integers only, of one chunk, by fast_matrix_market (see ``_fmm``)."""
     if reader.path is None or h.format != "coordinate" or h.field == "real" or not _chunks.fast_allowed() \
-            or _compiled.available():  # (the compiled parser is faster: no check of the bytes first)
+            or _chunks.compiled_parser():  # (the compiled parser is faster: no check of the bytes first)
         return None
     data = reader.rest()
     if data is None:
