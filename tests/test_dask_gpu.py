@@ -103,9 +103,10 @@ def test_algorithms_run_spmd_over_nccl(client: Client, monkeypatch: pytest.Monke
 
     submit_each = layout.Context.submit_each
 
-    def counting_each(self: Any, calls: Any, firsts: Any) -> Any:
+    def counting_each(self: Any, calls: Any, firsts: Any, then: Any = None) -> Any:
         submitted.extend(getattr(c, "func", c).__name__ for c in calls)
-        return submit_each(self, calls, firsts)
+        submitted.extend(then.__name__ for _ in calls if then is not None)
+        return submit_each(self, calls, firsts, then)
 
     monkeypatch.setattr(layout.Context, "submit", counting)
     monkeypatch.setattr(layout.Context, "submit_each", counting_each)

@@ -82,10 +82,11 @@ def test_one_round_of_tasks_per_call(client: Client, monkeypatch: pytest.MonkeyP
     submit_each = layout.Context.submit_each
     graphs: list[int] = []
 
-    def counting_each(self: layout.Context, calls: Any, firsts: Any) -> Any:
+    def counting_each(self: layout.Context, calls: Any, firsts: Any, then: Any = None) -> Any:
         submitted.extend(getattr(c, "func", c).__name__ for c in calls)
-        graphs.append(len(calls))
-        return submit_each(self, calls, firsts)
+        submitted.extend(then.__name__ for _ in calls if then is not None)
+        graphs.append(len(calls) * (2 if then is not None else 1))
+        return submit_each(self, calls, firsts, then)
 
     monkeypatch.setattr(layout.Context, "submit", counting)
     monkeypatch.setattr(layout.Context, "submit_each", counting_each)
@@ -95,8 +96,8 @@ def test_one_round_of_tasks_per_call(client: Client, monkeypatch: pytest.MonkeyP
         graphs.clear()
         got = pagerank(D, tol=0, max_iter=iters)
         counts.append(len(submitted))
-    # each worker's part sent in one graph, and the task taking its result's partition in another
-    assert counts[0] == counts[1] == 2 * 2 and submitted.count("run_part") == 2 and graphs == [2, 2]
+    # each worker's part and the task taking its result's partition sent in one graph
+    assert counts[0] == counts[1] == 2 * 2 and submitted.count("run_part") == 2 and graphs == [4]
     _same(got, pagerank(S, tol=0, max_iter=30), exact=False)
     submitted.clear()
     client_driven = pagerank.__wrapped__(D, tol=0, max_iter=3)  # the same function, statements from here

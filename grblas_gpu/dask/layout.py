@@ -73,22 +73,32 @@ class Context:
         return self.client.submit(fn, *args, workers=[self.workers[part]], allow_other_workers=False, pure=False,
                                   **kwargs)
 
-    def submit_each(self, calls: Sequence[Callable[[Any], Any]], firsts: Sequence[Any]) -> list[Any]:
-        """``calls[k](firsts[k])`` on the worker of each partition ``k``, all sent to the
-        scheduler at once as one graph: a :meth:`submit` per task would send the first alone
-        and hold the others back for the client's batching interval (10 ms), so that one
-        worker started that much before the others.  ``calls[k]`` is an opaque callable (a
-        function or a ``functools.partial``), ``firsts[k]`` a future or a plain value."""
+    def submit_each(self, calls: Sequence[Callable[[Any], Any]], firsts: Sequence[Any],
+                    then: Callable[[Any], Any] | None = None) -> tuple[list[Any], list[Any]]:
+        """``calls[k](firsts[k])`` on the worker of each partition ``k`` and, where given,
+        ``then`` of its result there after it, all sent to the scheduler at once as one graph:
+        a :meth:`submit` per task would send the first alone and hold the others back for the
+        client's batching interval (10 ms), so that one worker started that much before the
+        others.  ``calls[k]`` and ``then`` are opaque callables (functions or
+        ``functools.partial``), ``firsts[k]`` a future or a plain value.  Returns the futures
+        of ``calls`` and of ``then`` (empty without it)."""
         from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
         tag = uuid.uuid4().hex
-        keys = [f"{getattr(getattr(c, 'func', c), '__name__', 'task')}-{tag}-{k}" for k, c in enumerate(calls)]
-        layers = {key: MaterializedLayer({key: (calls[k], firsts[k])},
-                                         annotations={"workers": [self.workers[k]], "allow_other_workers": False})
-                  for k, key in enumerate(keys)}
-        futs = self.client.get(HighLevelGraph(layers, {key: set() for key in keys}), keys, sync=False)
+        layers, runs, thens = {}, [], []
+        for k, c in enumerate(calls):
+            run = f"{getattr(getattr(c, 'func', c), '__name__', 'task')}-{tag}-{k}"
+            tasks: dict[str, Any] = {run: (c, firsts[k])}
+            if then is not None:
+                thens.append(f"{getattr(then, '__name__', 'then')}-{tag}-{k}")
+                tasks[thens[-1]] = (then, run)
+            runs.append(run)
+            layers[run] = MaterializedLayer(tasks, annotations={"workers": [self.workers[k]],
+                                                                "allow_other_workers": False})
+        graph = HighLevelGraph(layers, {name: set() for name in layers})
+        futs = list(self.client.get(graph, runs + thens, sync=False))
         self.client.loop.add_callback(_flush_batched, self.client)
-        return list(futs)
+        return futs[:len(runs)], futs[len(runs):]
 
     def wait(self, futures: Sequence[Any], what: str) -> None:
         """Wait for ``futures``; a lost worker raises :class:`WorkerLost` naming it, and an

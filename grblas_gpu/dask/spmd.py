@@ -201,8 +201,8 @@ def run_part(fn: Callable[..., Any], spec: dict[str, Any], args: tuple[Any, ...]
 
 
 def result_block(r: SpmdResult) -> Any:
-    """An SPMD result's partition (of a Vector result: the task is submitted once the call's
-    result is known to be one)."""
+    """An SPMD result's partition (None for a result that is a value: the task, submitted with
+    the call before its result's kind is known, then holds nothing)."""
     return r.block
 
 
@@ -212,8 +212,7 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
 
     The client's part of a call: the workers' tasks sent as one graph (every worker starts
     at once), the wait for them, and one worker's small result fetched (all agree on it; the
-    partitions stay put).  A Vector result's partitions are then taken by a task per worker
-    submitted and not waited for."""
+    partitions stay put)."""
     from distributed import wait
 
     from ._hostcomm import PeerLost
@@ -229,7 +228,10 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
             "offsets": lay.offsets, "col_offsets": A._col_layout.offsets, "dtype": A.dtype, "name": A.name,
             "ncols": A.ncols, "symmetric": A._symmetric, "nvals": A._nvals_seen}
     calls = [functools.partial(run_part, fn, {**base, "rank": k}, args, kwargs) for k in range(lay.nparts)]
-    futs = ctx.submit_each(calls, A._blocks)
+    # with the tasks taking a Vector result's partitions (None otherwise), not waited for: each
+    # runs as its call ends, while the client fetches the result (submitted after the call,
+    # they ran at the start of the next one, held back by the scheduler's batching to workers)
+    futs, blocks = ctx.submit_each(calls, A._blocks, result_block)
     try:
         ctx.wait(futs, what)
     except PeerLost as exc:  # a partner's connection closed: which worker left?
@@ -246,7 +248,6 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     if first[0] != "vector":
         return first[1]
     _, dtype, name, offsets = first
-    blocks = ctx.submit_each([result_block] * lay.nparts, futs)
     out_lay = next((x for x in (lay, A._col_layout) if x.offsets == tuple(offsets)), None)
     return DistVector._make(out_lay or Layout(ctx, offsets), dtype, blocks, name)
 
