@@ -300,7 +300,7 @@ def _flush_batched(client: Any) -> None:
     event loop, after the message just queued): the stream sends a message at once only where
     it sent none in the last 10 ms, else at the end of that interval; a call's tasks released
     its previous result's keys just before, so they would wait."""
-    stream = getattr(client, "scheduler_comm", None)
+    stream: Any = getattr(client, "scheduler_comm", None)
     waker = getattr(stream, "waker", None)
     if waker is None or not getattr(stream, "buffer", None):
         return
