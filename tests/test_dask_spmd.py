@@ -170,3 +170,15 @@ def test_no_object_exchanges_in_pagerank_and_bfs_calls(client: Client) -> None:
     for phases in prof["phases"]:
         assert "allgather_object" not in phases
     _same(got[0], bfs_levels(S, 0))
+
+
+def test_calls_without_high_level_graphs(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where Dask has no HighLevelGraph to send a call's tasks as one graph, they are
+    submitted one by one, with the same results."""
+    import sys
+
+    S = _graph(13, True, np.float64)
+    D = gd.distribute(S, client, backend="numpy")
+    monkeypatch.setitem(sys.modules, "dask.highlevelgraph", None)  # (its import raises ImportError)
+    _same(pagerank(D, tol=0, max_iter=5), pagerank(S, tol=0, max_iter=5), exact=False)
+    _same(bfs_levels(D, 0), bfs_levels(S, 0))

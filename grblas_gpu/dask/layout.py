@@ -82,8 +82,11 @@ class Context:
         others.  ``calls[k]`` and ``then`` are opaque callables (functions or
         ``functools.partial``), ``firsts[k]`` a future or a plain value.  Returns the futures
         of ``calls`` and of ``then`` (empty without it)."""
-        from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
-
+        try:
+            from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
+        except ImportError:  # (a Dask without them: a submit per task)
+            runs = [self.submit(c, firsts[k], part=k) for k, c in enumerate(calls)]
+            return runs, [self.submit(then, f, part=k) for k, f in enumerate(runs)] if then is not None else []
         tag = uuid.uuid4().hex
         layers, runs, thens = {}, [], []
         for k, c in enumerate(calls):
