@@ -168,6 +168,45 @@ def test_allgather_of_full_pieces(dtype: str, transport: str, monkeypatch: pytes
 
 
 @pytest.mark.parametrize("transport", ["threads", "sockets"])
+@pytest.mark.parametrize("dtype", ["BOOL", "INT64", "FP64", "UINT64"])
+def test_allgather_into_place_when_dense(dtype: str, transport: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dense whole with no sparse piece (pieces of one value, bitmaps, full ones, an empty
+    partition): each received straight into its place, as join would place them."""
+    from grblas_gpu.dask import _local
+
+    rng = np.random.default_rng(6)
+    t = gb.lookup_dtype(dtype)
+    one = {"BOOL": True, "INT64": -7, "FP64": -2.5, "UINT64": 2**64 - 3}[dtype]
+    offsets = [0, 1000, 2000, 2000, 3000, 3016]
+    blocks = []
+    for k, (a, b) in enumerate(itertools.pairwise(offsets)):
+        if k == 0 or k == 4:  # one value, sent as presence bits
+            idx = np.flatnonzero(rng.random(b - a) < 0.9)
+            blocks.append(gb.Vector.from_coo(idx, np.full(len(idx), one, dtype=t.np_type), size=b - a, dtype=t,
+                                             backend="numpy"))
+        else:  # a bitmap of several values, empty, full
+            blocks.append(_vector(rng, b - a, (0, 0.8, 1.0, 1.0)[k], dtype))
+    item = t.np_type.itemsize
+    forms = {_form(b.nvals, b.size, item) for b in blocks}
+    assert "sparse" not in forms and {"full", "bitmap"} <= forms
+    want = join(blocks, offsets)
+    found: list[list[Any]] = []
+    one_values = Exchange._one_values
+
+    def seen(self: Any, *args: Any) -> Any:
+        out = one_values(self, *args)
+        found.append(out)
+        return out
+
+    monkeypatch.setattr(_local, "join", None)  # (not called)
+    monkeypatch.setattr(Exchange, "_one_values", seen)
+    got = _run(5, lambda ex: ex.allgather(blocks[ex.rank], offsets), transport)
+    assert len(found) == 5 and all(f[0] is not None and f[4] is not None for f in found)  # (sent as bits)
+    for g in got:
+        assert g.isequal(want, check_dtype=True) and g.nvals == want.nvals
+
+
+@pytest.mark.parametrize("transport", ["threads", "sockets"])
 @pytest.mark.parametrize("dtype", ["BOOL", "INT32", "FP64"])
 def test_alltoall_every_form(dtype: str, transport: str) -> None:
     rng = np.random.default_rng(2)

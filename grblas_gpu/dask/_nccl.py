@@ -254,8 +254,8 @@ class Exchange:
         elif any(worth):  # (the same on every rank: from the agreed counts)
             values = self._one_values(piece, worth[self.rank])
         forms = ["one" if v is not None else f for f, v in zip(forms, values, strict=True)]
-        if all(f == "full" for f in forms):
-            return self._allgather_full(piece, offsets)
+        if "sparse" not in forms and sum(int(c) for c in counts) * 4 >= int(offsets[-1]):
+            return self._allgather_dense(piece, offsets, [int(c) for c in counts], forms, values)
         pieces, keep = [], []  # keep: the buffers stay alive until the group has run
         self._group_start()
         try:
@@ -276,21 +276,50 @@ class Exchange:
                for r, p in enumerate(pieces)]
         return join(got, offsets)
 
-    def _allgather_full(self, piece: Vector, offsets: Sequence[int]) -> Vector:
-        """:meth:`allgather` where every piece is full (PageRank's vectors): each broadcast
-        straight into its place in the whole vector's values, so no join copies them again."""
-        be, t, size = piece._be, piece.dtype, int(offsets[-1])
-        whole = self.xp.empty(size, dtype=t.np_type)
-        whole[offsets[self.rank]:offsets[self.rank + 1]] = piece._bitmap()[1]
+    def _allgather_dense(self, piece: Vector, offsets: Sequence[int], counts: list[int], forms: list[str],
+                         values: list[Any]) -> Vector:
+        """:meth:`allgather` where the whole is dense (a bitmap, as ``join`` makes it) and no
+        piece is sent sparse (PageRank's full vectors, a BFS's large levels): each piece is
+        received straight into its place in the whole's presence and values (presence bits
+        unpacked there, a one value filled in), so that no join copies them again."""
+        xp, be, t = self.xp, piece._be, piece.dtype
+        size = int(offsets[-1])
+        full = all(f == "full" for f in forms)
+        bits = be.full(size, True, _bool()) if full else xp.empty(size, dtype=bool)
+        vals = xp.empty(size, dtype=t.np_type)
+        packed: dict[int, Any] = {}
+        keep = []  # the buffers stay alive until the group has run
         self._group_start()
         try:
             for r in range(self.nranks):
-                place = whole[offsets[r]:offsets[r + 1]].view(self.xp.uint8)
-                if place.size:
-                    self._bcast(place, r)
+                lo, hi = int(offsets[r]), int(offsets[r + 1])
+                if r == self.rank:
+                    present, own = piece._bitmap()
+                    vals[lo:hi] = own
+                    if not full:
+                        bits[lo:hi] = present
+                    bufs = [self._bytes(a) for a in self._arrays_of(piece, forms[r])]
+                elif forms[r] == "one":
+                    packed[r] = xp.empty((hi - lo + 7) // 8, dtype=np.uint8)
+                    bufs = [packed[r]]
+                elif forms[r] == "full":
+                    bufs = [vals[lo:hi].view(np.uint8)]
+                else:  # a bitmap
+                    bufs = [bits[lo:hi].view(np.uint8), vals[lo:hi].view(np.uint8)]
+                for b in bufs:
+                    keep.append(b)
+                    if b.size:
+                        self._bcast(b, r)
         finally:
             self._group_end()
-        return Vector._from_bitmap(be, t, size, be.full(size, True, _bool()), whole, size)
+        for r in range(self.nranks):
+            lo, hi = int(offsets[r]), int(offsets[r + 1])
+            if r != self.rank and forms[r] == "one":
+                bits[lo:hi] = xp.unpackbits(packed[r])[:hi - lo].astype(bool)
+                vals[lo:hi] = values[r]
+            elif r != self.rank and forms[r] == "full" and not full:
+                bits[lo:hi] = True
+        return Vector._from_bitmap(be, t, size, bits, vals, sum(counts))
 
     def _one_values(self, piece: Vector, test: bool) -> list[Any]:
         """Every rank's one value shared by all its piece's entries (of the piece's type), or
