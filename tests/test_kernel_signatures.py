@@ -33,6 +33,8 @@ POSITIONS = {
     "COUNT_QUEUED": (0, 3),
     "SUM_QUEUED": (0, 1, 5),
     **{f"BINARY.{role}": (0, 1, 2) for role in ("vv", "vs", "sv", "vd", "dv")},
+    "LOOP_BLOCK": (3, 4, 7, 8, 11, 12, 13),
+    "LOOP_GRID": (3, 4, 7, 8),
 }
 
 
@@ -75,6 +77,19 @@ def test_arguments_by_name_in_the_templates_order() -> None:
                                       carry_valid=valid, accumulate=accumulate)
     assert packed == by_hand
     assert sig.SPMV_MERGE.per_call_order == ("values", "x", "x_present", "row_mask", "out", "present")
+
+
+def test_per_call_packed_by_name_in_the_launchs_order() -> None:
+    """A prepared launch's per-call arguments by name, in the order the launch wrote them by
+    hand: the loop's block kernel (C, the first frontier, a claim's C by its entries) and the
+    merge pull's main kernel; a launch with none takes none."""
+    assert sig.LOOP_BLOCK.pack_per_call(c_bits="cb", c="c", first_rows="rows", first="first", seed_rows="sr",
+                                        seed="sv", seeds="n") == ("cb", "c", "rows", "first", "sr", "sv", "n")
+    assert sig.SPMV_MERGE.pack_per_call(values="a", x="x", x_present="xp", row_mask="m", out="o",
+                                        present="p") == ("a", "x", "xp", "m", "o", "p")
+    assert sig.LOOP["step"].pack_per_call() == ()
+    with pytest.raises(TypeError, match="per call"):
+        sig.LOOP_GRID.pack_per_call(c_bits=1, c=2, first_rows=3)
 
 
 def test_arguments_missing_or_unknown_raise() -> None:
@@ -127,6 +142,9 @@ BY_HAND = [
      {"indptr": "ptr", "indices": "idx", "in_frontier": "flags", "fvals": "x", "d": "d_vals"}),
     ({"reset": sig.PUSH_RESET}, "reset", "identity out present size",
      {"a": "identity", "z": "out", "bits": "present", "n": "size"}),
+    # The frontier loop's step kernel, captured in graphs with the loop's buffers.
+    (sig.LOOP, "step", "ptr idx values c_bits c q0 q1 first_rows first stamp state j",
+     {"indptr": "ptr", "indices": "idx"}),
     (sig.BINARY, "vd", "xa bound out n xi xi0 xj xj0 yi yi0 yj yj0", {"x": "xa", "y_at": "bound", "z": "out"}),
     (sig.BINARY, "dv", "bound ya out n xi xi0 xj xj0 yi yi0 yj yj0", {"x_at": "bound", "y": "ya", "z": "out"}),
 ]

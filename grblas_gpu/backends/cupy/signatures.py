@@ -37,7 +37,7 @@ __all__ = [
     "MASK_ALLOWED", "ADD_INTO", "ADD_CHANGES", "SET_WHERE", "BINARY", "EWISE_UNION", "EWISE_ADD", "DOT",
     "COUNT_TRUE", "COUNT_QUEUED", "SUM_QUEUED",
     "entries", "roles", "KINDS", "PUSH_LISTED", "COLUMNS", "UNARY", "INDEXUNARY", "BITMAP",
-    "SEGMENT_REDUCE", "LOOP", "SPGEMM_SYMBOLIC", "SPGEMM_NUMERIC", "MXM_DOT", "TRANSPOSE", "markdown_table",
+    "SEGMENT_REDUCE", "LOOP", "LOOP_BLOCK", "LOOP_GRID", "SPGEMM_SYMBOLIC", "SPGEMM_NUMERIC", "MXM_DOT", "TRANSPOSE", "markdown_table",
     "kernels_document",
 ]
 
@@ -66,9 +66,13 @@ class KernelSignature:
     params: tuple[str, ...]
     per_call: frozenset[str]
     pack: Callable[..., tuple[Any, ...]] = field(init=False, repr=False, compare=False)
+    pack_per_call: Callable[..., tuple[Any, ...]] = field(init=False, repr=False, compare=False)
+    """The same for a prepared launch's per-call parameters alone: they by keyword, returned
+    in :attr:`per_call_order` (what :meth:`.launch.PreparedLaunch.launch` takes)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "pack", _packer(self.template, self.entry, self.params))
+        object.__setattr__(self, "pack_per_call", _packer(self.template, self.entry, self.per_call_order, "per call"))
 
     @property
     def changing(self) -> tuple[int, ...]:
@@ -95,7 +99,8 @@ class KernelSignature:
         return tuple(CHANGES if name in self.per_call else constant[name] for name in self.params)
 
 
-def _packer(template_name: str, entry: str, params: tuple[str, ...]) -> Callable[..., tuple[Any, ...]]:
+def _packer(template_name: str, entry: str, params: tuple[str, ...],
+            which: str = "") -> Callable[..., tuple[Any, ...]]:
     """``pack(*, <params>)`` returning its arguments in the order of ``params``: written as
     Python source and compiled once (the parameter names are C identifiers from the template,
     checked as Python ones), so that a launch pays a call, not a dict of its arguments."""
@@ -105,9 +110,10 @@ def _packer(template_name: str, entry: str, params: tuple[str, ...]) -> Callable
                               "is not a Python name")
     names = ", ".join(params)
     namespace: dict[str, Any] = {}
-    exec(f"def pack(*, {names}):\n    return ({names},)\n", {}, namespace)  # noqa: S102
+    source = f"def pack(*, {names}):\n    return ({names},)\n" if params else "def pack():\n    return ()\n"
+    exec(source, {}, namespace)  # noqa: S102
     fn: Callable[..., tuple[Any, ...]] = namespace["pack"]
-    fn.__qualname__ = fn.__name__ = f"pack of templates/{template_name} {{{{KERNEL}}}}{entry}"
+    fn.__qualname__ = fn.__name__ = f"pack{' ' + which if which else ''} of templates/{template_name} {{{{KERNEL}}}}{entry}"
     return fn
 
 
@@ -239,9 +245,13 @@ BITMAP = {"allowed": MASK_ALLOWED, "reset": PUSH_RESET, "set_where": SET_WHERE,
           **entries("bitmap.cu", "select", "select_scalar", "fill", "scatter")}
 # Segment reductions (a group per segment) and the strided reduction of all values.
 SEGMENT_REDUCE = entries("segment_reduce.cu", "main", "strided")
-# The frontier loop's kernel: one level a launch (``step``), levels in one block, or levels
-# over the whole GPU in one cooperative launch (``grid``).
-LOOP = entries("loop_push.cu", "step", "block", "grid")
+# The frontier loop's kernels: one level a launch (``step``, captured in graphs with every
+# argument given); levels in one block (``block``) or over the whole GPU in one cooperative
+# launch (``grid``), each packed once per loop with its buffers: a run gives C and the first
+# frontier (and to the block kernel, a claim's C by its entries).
+LOOP_BLOCK = signature("loop_push.cu", "_block", "c_bits c first_rows first seed_rows seed seeds")
+LOOP_GRID = signature("loop_push.cu", "_grid", "c_bits c first_rows first")
+LOOP = {**entries("loop_push.cu", "step"), "block": LOOP_BLOCK, "grid": LOOP_GRID}
 
 KINDS: dict[str, tuple[dict[str, KernelSignature], ...]] = {
     "count": ({"main": COUNT_TRUE, "sum": SUM_QUEUED},),
