@@ -92,6 +92,25 @@ def test_per_call_packed_by_name_in_the_launchs_order() -> None:
         sig.LOOP_GRID.pack_per_call(c_bits=1, c=2, first_rows=3)
 
 
+def test_loop_launches_packed_once_as_written_by_hand() -> None:
+    """The frontier loop's block and grid launches, packed by name, as they were written out by
+    hand: the loop's buffers and sizes, CHANGES where a run gives C and the first frontier."""
+    C = sig.CHANGES
+    arrays = {name: name for name in ("indptr", "indices", "values", "q0", "q1", "stamp", "state")}
+    block = sig.LOOP_BLOCK.arguments(**arrays, size="n", host_state="host")
+    assert block == ("indptr", "indices", "values", C, C, "q0", "q1", C, C, "stamp", "state", C, C, C, "n", "host")
+    grid = sig.LOOP_GRID.arguments(**arrays, barrier="barrier", r0="r0", r1="r1", capacity="n", host_state="host")
+    assert grid == ("indptr", "indices", "values", C, C, "q0", "q1", C, C, "stamp", "state", "barrier", "r0", "r1",
+                    "n", "host")
+
+
+def test_kernels_sharing_a_launchs_per_call_arguments() -> None:
+    """A pull packs one per-call tuple for kernels of one launch schedule: the binned classes'
+    and the long rows' kernels, the merge kernel read directly or through the column cache."""
+    assert sig.SPMV_BINNED.per_call_order == sig.SPMV_LONG.per_call_order
+    assert sig.SPMV_MERGE.per_call_order == sig.SPMV_MERGE_HOT.per_call_order
+
+
 def test_arguments_missing_or_unknown_raise() -> None:
     with pytest.raises(TypeError, match="missing"):
         sig.SPMV_MERGE_FIXUP.arguments(carry_row=1, carry_value=2, carry_valid=3)
@@ -145,6 +164,22 @@ BY_HAND = [
     # The frontier loop's step kernel, captured in graphs with the loop's buffers.
     (sig.LOOP, "step", "ptr idx values c_bits c q0 q1 first_rows first stamp state j",
      {"indptr": "ptr", "indices": "idx"}),
+    # The bitmap steps, the reductions, counts and inner product, and the one-launch pull by
+    # rows, as their launches wrote them by position before they were packed by name.
+    (sig.BITMAP, "fill", "value out size", {"a": "value", "z": "out", "n": "size"}),
+    (sig.BITMAP, "scatter", "idx vals bits dense n", {"values": "dense"}),
+    (sig.BITMAP, "allowed", "flags values complement within z n state counted", {"bits": "flags"}),
+    (sig.BITMAP, "select", "m a_bits a_vals c_bits c_vals z_bits z_vals n", {}),
+    (sig.BITMAP, "select_scalar", "m a c_bits c_vals z_bits z_vals n", {}),
+    (sig.BITMAP, "set_where", "where value bits vals n", {"m": "where", "a": "value", "values": "vals"}),
+    (sig.SEGMENT_REDUCE, "main", "vals offs nseg out group", {"values": "vals", "offsets": "offs"}),
+    (sig.SEGMENT_REDUCE, "strided", "vals n out", {"values": "vals"}),
+    ({"count": sig.COUNT_TRUE}, "count", "arr n state address", {"flags": "arr", "out": "address"}),
+    ({"sum": sig.SUM_QUEUED}, "sum", "vals flags rows n state address", {"values": "vals", "out": "address"}),
+    ({"dot": sig.DOT}, "dot", "xa ya n partial out state", {"x": "xa", "y": "ya"}),
+    ({"one launch": sig.SPMV_VECTOR}, "one launch",
+     "ptr idx values x x_present row_mask complement rows nrows out present c c_bits long_row group",
+     {"indptr": "ptr", "indices": "idx", "mask_complement": "complement"}),
     (sig.BINARY, "vd", "xa bound out n xi xi0 xj xj0 yi yi0 yj yj0", {"x": "xa", "y_at": "bound", "z": "out"}),
     (sig.BINARY, "dv", "bound ya out n xi xi0 xj xj0 yi yi0 yj yj0", {"x_at": "bound", "y": "ya", "z": "out"}),
 ]
