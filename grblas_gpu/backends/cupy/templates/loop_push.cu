@@ -52,26 +52,27 @@
 #define GB_LOOP_IN_BLOCK 1
 #define GB_LOOP_IN_GRID 2
 
-// The loop's arrays and the iteration's place: what one iteration reads and writes.
+// The loop's arrays and the iteration's place: what one iteration reads and writes.  The
+// arrays come first, in the order `loop_level` gives them.
 struct {{KERNEL}}_level {
     const {{PTR_T}}* indptr;
     const {{INDEX_T}}* indices;
     const {{AV}}* values;
     bool* c_bits;
     {{T}}* c;
-    const int* qin;        // the frontier (global memory), unless fresh or held
-    const int* qin_held;   // the frontier in shared memory (the block kernel's), or null
-    int* qout;             // the next frontier (global memory)
-    int* qout_held;        // its first GB_LOOP_HELD entries in shared memory too, or null
     const int64_t* first_rows;
     const {{T}}* first;
-    const unsigned long long* rin;  // the frontier rows' entry ranges (see `row_range`), or null
-    unsigned long long* rout;       // the next frontier's, or null
     int* stamp;
     long long* state;
+    const int* qin;                  // the frontier (global memory), unless fresh or held
+    const int* qin_held = nullptr;   // the frontier in shared memory (the block kernel's), or null
+    int* qout;                       // the next frontier (global memory)
+    int* qout_held = nullptr;        // its first GB_LOOP_HELD entries in shared memory too, or null
+    const unsigned long long* rin = nullptr;  // the frontier rows' entry ranges (see `row_range`), or null
+    unsigned long long* rout = nullptr;       // the next frontier's, or null
     unsigned long long* cout;  // the next frontier's length (global or shared memory)
-    int cin;               // the frontier's length (below 2**31: positions are)
-    long long handover;        // a next frontier past it sets STOP (the block kernel: no limit)
+    int cin;                   // the frontier's length (below 2**31: positions are)
+    long long handover = 0x7fffffffffffffffLL;  // a next frontier past it sets STOP (none by default)
     bool fresh;
     int mark, last_mark;
 };
@@ -338,28 +339,13 @@ __device__ __forceinline__ void hand_back(long long* state, volatile long long* 
 }
 
 // A level of the loop's arrays, as every kernel starts it: no frontier held in shared memory,
-// no entry ranges, no handover limit (a kernel that has them sets them, and the iteration's
-// place, before each level).
+// no entry ranges, no handover limit (the struct's defaults; a kernel that has them sets them,
+// and the iteration's place, before each level).
 __device__ __forceinline__ {{KERNEL}}_level loop_level(const {{PTR_T}}* indptr, const {{INDEX_T}}* indices,
                                                       const {{AV}}* values, bool* c_bits, {{T}}* c,
                                                       const int64_t* first_rows, const {{T}}* first, int* stamp,
                                                       long long* state) {
-    {{KERNEL}}_level L;
-    L.indptr = indptr;
-    L.indices = indices;
-    L.values = values;
-    L.c_bits = c_bits;
-    L.c = c;
-    L.qin_held = nullptr;
-    L.qout_held = nullptr;
-    L.first_rows = first_rows;
-    L.first = first;
-    L.rin = nullptr;
-    L.rout = nullptr;
-    L.stamp = stamp;
-    L.state = state;
-    L.handover = 0x7fffffffffffffffLL;
-    return L;
+    return {{KERNEL}}_level{indptr, indices, values, c_bits, c, first_rows, first, stamp, state};
 }
 
 }  // namespace
