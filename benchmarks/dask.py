@@ -17,7 +17,8 @@ Timings (median of ``--repeat``): PageRank per iteration (``tol=0``, ``--iters``
 iterations), BFS levels and SSSP from the highest-degree vertex, each algorithm run SPMD (one
 task per worker per call); on 1 worker also the single-process algorithms on the same graph in
 that worker (``single_process``), and on more the PageRank speedup over 1 worker of the same
-scale where that ran first (``--strong 26:1,2,4``); memory: each worker's
+scale where that ran first (``--strong 26:1,2,4``), and a call doing nothing
+(``empty_call_s``: a call's fixed cost); memory: each worker's
 device memory held by CuPy's pool after the runs (its peak, as the pool keeps what it
 allocated).  Results go to benchmarks/results/dask.json (one record per configuration, added
 to the file's list).
@@ -157,6 +158,18 @@ def _single_process(A: Any, source: int, iters: int, repeat: int) -> dict[str, f
            "sssp_s": _median(synced(lambda: sssp(A, source)), repeat)}
     out["pagerank_iter_slope_s"] = _slope(out, iters)
     return out
+
+
+def _nothing(A: Any) -> int:
+    return 0
+
+
+def empty_call(A: Any) -> int:
+    """An SPMD call of a function doing nothing: its time is a call's fixed cost (the Dask
+    round trip, as the algorithms' calls make it)."""
+    from grblas_gpu.dask.spmd import run_spmd
+
+    return run_spmd(A, _nothing, (), {}, "an empty call")
 
 
 def _slope(rec: dict[str, float], iters: int) -> float:
@@ -351,6 +364,8 @@ def run_config(scale: int, workers: int, gpu: bool, args: argparse.Namespace) ->
         rec["pagerank_iter_s"] = _median(lambda: pagerank(A, tol=0, max_iter=args.iters), args.repeat) / args.iters
         rec["pagerank_1iter_call_s"] = _median(lambda: pagerank(A, tol=0, max_iter=1), args.repeat)  # a call's fixed cost
         rec["pagerank_iter_slope_s"] = _slope(rec, args.iters)
+        empty_call(A)
+        rec["empty_call_s"] = _median(lambda: empty_call(A), max(args.repeat, 5))  # the Dask round trip alone
         mem["pagerank"] = _stage_memory(client, A)
         bfs_levels(A, source)
         rec["bfs_s"] = _median(lambda: bfs_levels(A, source), args.repeat)
@@ -364,7 +379,8 @@ def run_config(scale: int, workers: int, gpu: bool, args: argparse.Namespace) ->
             from benchmarks.dask_profile import profile_call
 
             rec["profile"] = {"bfs": profile_call(client, lambda: bfs_levels(A, source)),
-                              "sssp": profile_call(client, lambda: sssp(A, source))}
+                              "sssp": profile_call(client, lambda: sssp(A, source)),
+                              "pagerank": profile_call(client, lambda: pagerank(A, tol=0, max_iter=3))}
             _print_profile(rec["profile"])
         if scale in args.compare:  # the results kept, to compare with another worker count's
             rec["compare"] = _compare(A, source, scale, workers, args.iters)
@@ -475,6 +491,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     args = p.parse_args(argv)
     args.check = {int(x) for x in args.check.replace(" ", "").split(",") if x}
     args.compare = {int(x) for x in args.compare.replace(" ", "").split(",") if x}
+    _quiet_dask()
     gpu = not args.cpu
     if not gpu:
         os.environ["GRBLAS_GPU_BACKEND"] = "numpy"
@@ -512,6 +529,17 @@ def main(argv: list[str] | None = None) -> list[dict]:
     return records
 
 
+def _quiet_dask() -> None:
+    """Dask's INFO log lines off, here and in the workers it starts (``DASK_LOGGING__DISTRIBUTED``
+    where not set already): each cluster's start and stop, and the tracebacks of the
+    connections it closes as it shuts down (``CommClosedError``, logged by Dask at INFO), which
+    are not errors.  Warnings and errors still show."""
+    import logging
+
+    level = os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
+    logging.getLogger("distributed").setLevel(level.upper())
+
+
 def _run_or_record(scale: int, workers: int, gpu: bool, args: argparse.Namespace) -> dict:
     """:func:`run_config`, or where it fails a record of the error (the next configurations still run)."""
     import traceback
@@ -544,7 +572,7 @@ def _print(r: dict) -> None:
           f"{r['edges']:,} edges, build {r['build_s']:.1f} s | PageRank/iter {r['pagerank_iter_s'] * 1e3:.2f} ms | "
           f"BFS {r['bfs_s'] * 1e3:.1f} ms | SSSP {r['sssp_s'] * 1e3:.1f} ms | device GiB per worker [{mem}] | "
           f"a 1-iteration PageRank call {r['pagerank_1iter_call_s'] * 1e3:.1f} ms, PageRank/iter without it "
-          f"{r['pagerank_iter_slope_s'] * 1e3:.2f} ms", flush=True)
+          f"{r['pagerank_iter_slope_s'] * 1e3:.2f} ms | an empty call {r.get('empty_call_s', 0) * 1e3:.1f} ms", flush=True)
     stages = " | ".join(f"{k} " + ",".join(f"{u / 2**30:.1f}/{h / 2**30:.1f}/{d / 2**30:.1f}"
                                           for u, h, d in zip(m["used"], m["held"], m["derived"], strict=True))
                         for k, m in r.get("memory_stages", {}).items())

@@ -152,6 +152,62 @@ def test_allgather_every_form(dtype: str, transport: str) -> None:
 
 @pytest.mark.parametrize("transport", ["threads", "sockets"])
 @pytest.mark.parametrize("dtype", ["BOOL", "INT32", "FP64"])
+def test_allgather_of_full_pieces(dtype: str, transport: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every piece full (an empty partition among them): each lands in its place in the whole
+    vector, which is full, with no join."""
+    from grblas_gpu.dask import _local
+
+    rng = np.random.default_rng(3)
+    offsets = [0, 40, 40, 100, 161]
+    blocks = [_vector(rng, b - a, 1.0, dtype) for a, b in itertools.pairwise(offsets)]
+    want = join(blocks, offsets)
+    monkeypatch.setattr(_local, "join", None)  # (not called)
+    got = _run(4, lambda ex: ex.allgather(blocks[ex.rank], offsets, [b.nvals for b in blocks]), transport)
+    for g in got:
+        assert g.isequal(want, check_dtype=True) and g.nvals == 161 and g._full
+
+
+@pytest.mark.parametrize("transport", ["threads", "sockets"])
+@pytest.mark.parametrize("dtype", ["BOOL", "INT64", "FP64", "UINT64"])
+def test_allgather_into_place_when_dense(dtype: str, transport: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dense whole with no sparse piece (pieces of one value, bitmaps, full ones, an empty
+    partition): each received straight into its place, as join would place them."""
+    from grblas_gpu.dask import _local
+
+    rng = np.random.default_rng(6)
+    t = gb.lookup_dtype(dtype)
+    one = {"BOOL": True, "INT64": -7, "FP64": -2.5, "UINT64": 2**64 - 3}[dtype]
+    offsets = [0, 1000, 2000, 2000, 3000, 3016]
+    blocks = []
+    for k, (a, b) in enumerate(itertools.pairwise(offsets)):
+        if k == 0 or k == 4:  # one value, sent as presence bits
+            idx = np.flatnonzero(rng.random(b - a) < 0.9)
+            blocks.append(gb.Vector.from_coo(idx, np.full(len(idx), one, dtype=t.np_type), size=b - a, dtype=t,
+                                             backend="numpy"))
+        else:  # a bitmap of several values, empty, full
+            blocks.append(_vector(rng, b - a, (0, 0.8, 1.0, 1.0)[k], dtype))
+    item = t.np_type.itemsize
+    forms = {_form(b.nvals, b.size, item) for b in blocks}
+    assert "sparse" not in forms and {"full", "bitmap"} <= forms
+    want = join(blocks, offsets)
+    found: list[list[Any]] = []
+    one_values = Exchange._one_values
+
+    def seen(self: Any, *args: Any) -> Any:
+        out = one_values(self, *args)
+        found.append(out)
+        return out
+
+    monkeypatch.setattr(_local, "join", None)  # (not called)
+    monkeypatch.setattr(Exchange, "_one_values", seen)
+    got = _run(5, lambda ex: ex.allgather(blocks[ex.rank], offsets), transport)
+    assert len(found) == 5 and all(f[0] is not None and f[4] is not None for f in found)  # (sent as bits)
+    for g in got:
+        assert g.isequal(want, check_dtype=True) and g.nvals == want.nvals
+
+
+@pytest.mark.parametrize("transport", ["threads", "sockets"])
+@pytest.mark.parametrize("dtype", ["BOOL", "INT32", "FP64"])
 def test_alltoall_every_form(dtype: str, transport: str) -> None:
     rng = np.random.default_rng(2)
     offsets = [0, 50, 51, 120]
@@ -231,12 +287,21 @@ def test_allgather_scalar_with_and_without_the_identity(transport: str, identity
                 assert got.value == sum(present)
 
 
+def _agreed_first(ex: Any, piece: Any, offsets: list[int]) -> Any:
+    """The counts and the one values agreed in one exchange before the all-gather (as a BFS
+    frontier's count, edges and level are inside an SPMD call)."""
+    both = ex.allgather_ints([piece.nvals, *ex.one_value_word(piece)])
+    return ex.allgather(piece, offsets, [int(c) for c in both[:, 0]], [(int(f), int(w)) for f, w in both[:, 1:]])
+
+
+@pytest.mark.parametrize("agreed", [False, True])
 @pytest.mark.parametrize("transport", ["threads", "sockets"])
 @pytest.mark.parametrize("dtype", ["BOOL", "INT64", "FP64", "UINT64"])
-def test_allgather_of_pieces_with_one_value(dtype: str, transport: str) -> None:
+def test_allgather_of_pieces_with_one_value(dtype: str, transport: str, agreed: bool) -> None:
     """Pieces whose entries share one value travel as presence bits and the value: a BFS
     frontier's level, as a bitmap or a list, next to pieces that are not of one value
-    (among them -0.0 beside 0.0, equal but not the same bits) and small ones sent as they are."""
+    (among them -0.0 beside 0.0, equal but not the same bits) and small ones sent as they are;
+    the values found in the all-gather's own exchange or agreed with the counts before it."""
     rng = np.random.default_rng(4)
     t = gb.lookup_dtype(dtype)
     offsets = [0, 1000, 2000, 3000, 3010, 4000]
@@ -261,9 +326,21 @@ def test_allgather_of_pieces_with_one_value(dtype: str, transport: str) -> None:
         sent.append(args[-1])
         return one_valued(self, *args)
 
+    exchanges: list[int] = []
+    one_values = Exchange._one_values
+
+    def counted(self: Any, *args: Any) -> Any:
+        exchanges.append(self.rank)
+        return one_values(self, *args)
+
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(Exchange, "_one_valued", spy)
-        got = _run(5, lambda ex: ex.allgather(blocks[ex.rank], offsets), transport)
+        mp.setattr(Exchange, "_one_values", counted)
+        if agreed:
+            got = _run(5, lambda ex: _agreed_first(ex, blocks[ex.rank], offsets), transport)
+        else:
+            got = _run(5, lambda ex: ex.allgather(blocks[ex.rank], offsets), transport)
+    assert len(exchanges) == (0 if agreed else 5)
     for g in got:
         assert g.isequal(want, check_dtype=True)
         idx, vals = g.to_coo()

@@ -290,3 +290,57 @@ def test_positional_operators_are_refused(D: gd.DistMatrix) -> None:
     with pytest.raises(gb.NotImplementedException):
         du.apply(binary.firsti, right=0)
     du.select(select.valuege, 1.0).new()  # by value: fine
+
+
+def test_full_vectors_known_without_counting(client: Client, D: gd.DistMatrix, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Vector made full (from_scalar, element-wise of full operands, an accumulation into a
+    full one, a masked scalar assign into one) is known full without asking the workers; a
+    select's or a masked result's count is asked for, and every count is the true one."""
+    from grblas_gpu.dask import layout
+
+    asked: list[str] = []
+    submit = layout.Context.submit
+
+    def counting(self: layout.Context, fn: Any, *args: Any, part: int, **kwargs: Any) -> Any:
+        asked.append(fn.__name__)
+        return submit(self, fn, *args, part=part, **kwargs)
+
+    monkeypatch.setattr(layout.Context, "submit", counting)
+    x = gb.Vector.from_scalar(2.0, N, backend=D.backend)
+    s = gd.distribute(_vec(4), client, backend="numpy")
+    y = x.ewise_mult(x, binary.times).new()
+    z = x.apply(binary.plus, right=1.0).new()
+    z(binary.plus) << s  # accumulated into a full vector: still full
+    w = s.ewise_add(x, binary.plus).new()  # a union with a full vector
+    m = gb.Vector.from_scalar(0.0, N, backend=D.backend)
+    m(s.S) << 5.0  # a masked scalar assign keeps m's other entries
+    asked.clear()
+    assert [v.nvals for v in (x, y, z, w, m)] == [N] * 5 and "nvals" not in asked
+    cut = s.ewise_mult(x, binary.times).new()  # an intersection with a sparse vector
+    kept = x.select(select.valuegt, 3.0).new()
+    masked = x.dup(mask=s.S)
+    expect = s.gather().nvals
+    assert (cut.nvals, kept.nvals, masked.nvals) == (expect, 0, expect) and asked.count("nvals") == 3 * 2
+    for v in (y, z, w, m):
+        assert v.gather().nvals == N
+
+
+def _held(block: Any) -> tuple[bool, int, int]:
+    mem = block.memory_usage()
+    return block._T is not None, int(mem["derived"]), int(mem["at_rest"])
+
+
+def test_sparse_push_of_a_symmetric_matrix_builds_no_transpose(client: Client) -> None:
+    """A sparse vector times a symmetric distributed matrix over a semiring that reads the
+    values is pushed from each worker's rows: no worker builds its row block's transpose (as
+    large as the block), and the product is the single-process one."""
+    S = _graph(21, np.float64, symmetric=True)
+    D = gd.distribute(S, client, backend="numpy")
+    D.is_symmetric = True
+    u = gb.Vector.from_coo([3, 77], [1.0, 2.0], size=N, backend="numpy")
+    got = gb.Vector.from_coo([3, 77], [1.0, 2.0], size=N, backend=D.backend).vxm(D, semiring.min_plus).new()
+    assert got.gather(backend="numpy").isequal(u.vxm(S, semiring.min_plus).new())
+    ctx = D.layout.context
+    for has_transpose, derived, at_rest in ctx.gather([ctx.submit(_held, b, part=k) for k, b in enumerate(D.partitions)],
+                                                      "memory"):
+        assert not has_transpose and derived < at_rest // 2

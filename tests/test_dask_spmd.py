@@ -79,13 +79,25 @@ def test_one_round_of_tasks_per_call(client: Client, monkeypatch: pytest.MonkeyP
         submitted.append(fn.__name__)
         return submit(self, fn, *args, part=part, **kwargs)
 
+    submit_each = layout.Context.submit_each
+    graphs: list[int] = []
+
+    def counting_each(self: layout.Context, calls: Any, firsts: Any, then: Any = None) -> Any:
+        submitted.extend(getattr(c, "func", c).__name__ for c in calls)
+        submitted.extend(then.__name__ for _ in calls if then is not None)
+        graphs.append(len(calls) * (2 if then is not None else 1))
+        return submit_each(self, calls, firsts, then)
+
     monkeypatch.setattr(layout.Context, "submit", counting)
+    monkeypatch.setattr(layout.Context, "submit_each", counting_each)
     counts = []
     for iters in (1, 30):
         submitted.clear()
+        graphs.clear()
         got = pagerank(D, tol=0, max_iter=iters)
         counts.append(len(submitted))
-    assert counts[0] == counts[1] == 2 * 2 and submitted.count("worker_run") == 2
+    # each worker's part and the task taking its result's partition sent in one graph
+    assert counts[0] == counts[1] == 2 * 2 and submitted.count("run_part") == 2 and graphs == [4]
     _same(got, pagerank(S, tol=0, max_iter=30), exact=False)
     submitted.clear()
     client_driven = pagerank.__wrapped__(D, tol=0, max_iter=3)  # the same function, statements from here
@@ -133,3 +145,40 @@ def test_local_cluster_gives_each_worker_its_share_of_memory() -> None:
     with local_cluster(2, gpu=False) as cluster, Client(cluster) as c:
         limits = c.run(lambda dask_worker: dask_worker.memory_manager.memory_limit)
     assert sorted(limits.values()) == [psutil.virtual_memory().total // 2] * 2
+
+
+def test_no_object_exchanges_in_pagerank_and_bfs_calls(client: Client) -> None:
+    """Inside a call, PageRank's iterations exchange the vector and one scalar each and no
+    count (its vectors are known full), and a BFS agrees no count by an object exchange: the
+    matrix's count comes with the call (learned by the client from the first), the first
+    frontier's from how it was made."""
+    from benchmarks.dask_profile import profile_call
+
+    S = _graph(12, True, np.float64, density=6 / N)
+    D = gd.distribute(S, client, backend="numpy")
+    D.is_symmetric = True  # (products take the gather form: all-gathers)
+    D._nvals_seen = None  # (as for a matrix whose count the client never asked)
+    pagerank(D, tol=0, max_iter=1)
+    bfs_levels(D, 0)
+    assert D._nvals_seen == S.nvals  # learned from the first call
+    prof = profile_call(client, lambda: pagerank(D, tol=0, max_iter=4))
+    for phases in prof["phases"]:
+        assert "allgather_object" not in phases and "allgather_ints" not in phases
+        assert phases["allgather"]["count"] == phases["allgather_scalar"]["count"] == 4
+    got: list[Any] = []
+    prof = profile_call(client, lambda: got.append(bfs_levels(D, 0)))
+    for phases in prof["phases"]:
+        assert "allgather_object" not in phases
+    _same(got[0], bfs_levels(S, 0))
+
+
+def test_calls_without_high_level_graphs(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where Dask has no HighLevelGraph to send a call's tasks as one graph, they are
+    submitted one by one, with the same results."""
+    import sys
+
+    S = _graph(13, True, np.float64)
+    D = gd.distribute(S, client, backend="numpy")
+    monkeypatch.setitem(sys.modules, "dask.highlevelgraph", None)  # (its import raises ImportError)
+    _same(pagerank(D, tol=0, max_iter=5), pagerank(S, tol=0, max_iter=5), exact=False)
+    _same(bfs_levels(D, 0), bfs_levels(S, 0))

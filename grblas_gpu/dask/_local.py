@@ -68,11 +68,13 @@ def run_local(make: Callable[..., Any], how: Write, out: Any, mask: Any, changed
 
 
 def run_gather(make: Callable[..., Any], how: Write, comm: Any, offsets: Sequence[int], out: Any, mask: Any,
-               changed: Any, block: Any, *pieces: Any, counts: Sequence[int] | None = None) -> Any:
+               changed: Any, block: Any, *pieces: Any, counts: Sequence[int] | None = None,
+               ones: Sequence[Sequence[int]] | None = None) -> Any:
     """``A_p u`` (or any ``make(A_p, u)``) with ``u`` all-gathered: from ``pieces`` (every
     partition of u, moved by Dask) or, where ``comm`` is given, by its all-gather of this
-    worker's piece (NCCL; ``counts``: every piece's count where already agreed)."""
-    whole = comm.allgather(pieces[0], offsets, counts) if comm is not None else join(list(pieces), offsets)
+    worker's piece (NCCL; ``counts``, ``ones``: every piece's count and one value where
+    already agreed)."""
+    whole = comm.allgather(pieces[0], offsets, counts, ones) if comm is not None else join(list(pieces), offsets)
     return write(how, make(block, whole), out, mask, changed)
 
 
@@ -81,22 +83,6 @@ def run_partial(make: Callable[..., Any], offsets: Sequence[int], *inputs: Any) 
     (``u_p' A_p``, ``A_p' u_p``): the full-size partial result cut at ``offsets``."""
     partial = make(*inputs)
     return tuple(split(partial if isinstance(partial, Vector) else partial.new(), offsets))
-
-
-def push_rows(typed: Any, vector_first: bool) -> Callable[[Vector, Matrix], Vector]:
-    """``make(x, M)``: the push of ``x``'s entries along the rows of ``M`` they index (``x' M``
-    over ``typed``, or ``M' x`` with the matrix's value first), a new Vector of ``M.ncols``
-    positions.  The single-process product would decide first whether to pull, and a pull's
-    transpose of the row block is built (and kept) on that way."""
-    from ..ops.multiply import _push
-
-    def push(x: Vector, M: Matrix) -> Vector:
-        count = x._count
-        if M.nvals == 0 or (count.__class__ is int and count == 0):
-            return Vector(typed.out_type, M.ncols, backend=M._be.name)
-        return _push(typed, M, x, vector_first, M.ncols)
-
-    return push
 
 
 def frontier_edges(M: Matrix, v: Vector) -> int:

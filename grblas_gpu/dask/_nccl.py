@@ -229,11 +229,13 @@ class Exchange:
         return Vector._from_bitmap(be, t, size, arrays[0], arrays[1], count)
 
     # ------------------------------------------------------------ exchanges
-    def allgather(self, piece: Vector, offsets: Sequence[int], counts: Sequence[int] | None = None) -> Vector:
+    def allgather(self, piece: Vector, offsets: Sequence[int], counts: Sequence[int] | None = None,
+                  ones: Sequence[Sequence[int]] | None = None) -> Vector:
         """The whole vector from every rank's partition ``piece`` (rank r holds positions
         ``offsets[r]:offsets[r+1]``): counts first (unless given: every rank's, agreed
         already), then each piece broadcast from its rank in its own form; joined as in
-        ``_local.join``."""
+        ``_local.join``.  ``ones``: every rank's :meth:`one_value_word` of its piece, where
+        agreed with the counts (else exchanged here where a piece is worth testing)."""
         from ._local import join
 
         if self.nranks == 1:
@@ -246,9 +248,14 @@ class Exchange:
         forms = [_form(int(counts[r]), sizes[r], item) for r in range(self.nranks)]
         worth = [_one_value_pays(forms[r], int(counts[r]), sizes[r], item) for r in range(self.nranks)]
         values: list[Any] = [None] * self.nranks
-        if any(worth):  # (the same on every rank: from the agreed counts)
+        if ones is not None:
+            values = [_bits_value(int(w), t.np_type) if one and worth[r] else None
+                      for r, (one, w) in enumerate(ones)]
+        elif any(worth):  # (the same on every rank: from the agreed counts)
             values = self._one_values(piece, worth[self.rank])
-            forms = ["one" if v is not None else f for f, v in zip(forms, values, strict=True)]
+        forms = ["one" if v is not None else f for f, v in zip(forms, values, strict=True)]
+        if "sparse" not in forms and sum(int(c) for c in counts) * 4 >= int(offsets[-1]):
+            return self._allgather_dense(piece, offsets, [int(c) for c in counts], forms, values)
         pieces, keep = [], []  # keep: the buffers stay alive until the group has run
         self._group_start()
         try:
@@ -269,9 +276,64 @@ class Exchange:
                for r, p in enumerate(pieces)]
         return join(got, offsets)
 
+    def _allgather_dense(self, piece: Vector, offsets: Sequence[int], counts: list[int], forms: list[str],
+                         values: list[Any]) -> Vector:
+        """:meth:`allgather` where the whole is dense (a bitmap, as ``join`` makes it) and no
+        piece is sent sparse (PageRank's full vectors, a BFS's large levels): each piece is
+        received straight into its place in the whole's presence and values (presence bits
+        unpacked there, a one value filled in), so that no join copies them again."""
+        xp, be, t = self.xp, piece._be, piece.dtype
+        size = int(offsets[-1])
+        full = all(f == "full" for f in forms)
+        bits = be.full(size, True, _bool()) if full else xp.empty(size, dtype=bool)
+        vals = xp.empty(size, dtype=t.np_type)
+        packed: dict[int, Any] = {}
+        keep = []  # the buffers stay alive until the group has run
+        self._group_start()
+        try:
+            for r in range(self.nranks):
+                lo, hi = int(offsets[r]), int(offsets[r + 1])
+                if r == self.rank:
+                    present, own = piece._bitmap()
+                    vals[lo:hi] = own
+                    if not full:
+                        bits[lo:hi] = present
+                    bufs = [self._bytes(a) for a in self._arrays_of(piece, forms[r])]
+                elif forms[r] == "one":
+                    packed[r] = xp.empty((hi - lo + 7) // 8, dtype=np.uint8)
+                    bufs = [packed[r]]
+                elif forms[r] == "full":
+                    bufs = [vals[lo:hi].view(np.uint8)]
+                else:  # a bitmap
+                    bufs = [bits[lo:hi].view(np.uint8), vals[lo:hi].view(np.uint8)]
+                for b in bufs:
+                    keep.append(b)
+                    if b.size:
+                        self._bcast(b, r)
+        finally:
+            self._group_end()
+        for r in range(self.nranks):
+            lo, hi = int(offsets[r]), int(offsets[r + 1])
+            if r != self.rank and forms[r] == "one":
+                bits[lo:hi] = xp.unpackbits(packed[r])[:hi - lo].astype(bool)
+                vals[lo:hi] = values[r]
+            elif r != self.rank and forms[r] == "full" and not full:
+                bits[lo:hi] = True
+        return Vector._from_bitmap(be, t, size, bits, vals, sum(counts))
+
     def _one_values(self, piece: Vector, test: bool) -> list[Any]:
         """Every rank's one value shared by all its piece's entries (of the piece's type), or
         None where they differ or the rank did not ``test``: one exchange of the values' bits."""
+        got = self._allgather_ints(self.one_value_word(piece, test))
+        return [_bits_value(int(w), piece.dtype.np_type) if one else None for one, w in got]
+
+    def one_value_word(self, piece: Vector, test: bool | None = None) -> list[int]:
+        """``[1, bits]`` where every entry of ``piece`` has the value whose bits are ``bits``
+        (an int64), else ``[0, 0]``; not looked at unless ``test`` (None: where the piece's
+        form makes it worth it, as :meth:`allgather` decides)."""
+        if test is None:
+            count, size, item = int(piece.nvals), piece.size, piece.dtype.np_type.itemsize
+            test = _one_value_pays(_form(count, size, item), count, size, item)
         mine = [0, 0]
         if test and piece.nvals:
             xp = self.xp
@@ -284,8 +346,7 @@ class Exchange:
             lo, hi = bits.min(), bits.max()  # (compared as bits: -0.0 is not 0.0, and NaNs may differ)
             both = xp.stack([(lo == hi).astype(np.int64), lo.astype(np.int64)])
             mine = [int(x) for x in (both.get() if hasattr(both, "get") else both)]
-        got = self._allgather_ints(mine)
-        return [_bits_value(int(w), piece.dtype.np_type) if one else None for one, w in got]
+        return mine
 
     def _one_valued(self, be: Any, t: Any, form: str, count: int, size: int, arrays: list[Any], value: Any) -> Vector:
         """A piece sent as presence bits with its one value."""

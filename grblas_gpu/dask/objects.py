@@ -154,16 +154,31 @@ class DistUpdater:
         elif not isinstance(value, DistExpr):
             v = _plain(value)
             value = DistExpr("local", out.kind, out._layout, out.dtype, lambda: v, (), f"assign {value!r}",
-                             ncols=out.shape[-1])
+                             ncols=out.shape[-1], full=v is not None)
+        full = _stays_full(out, value, self.mask, self.accum, self.replace)
         how = Write(False, None, self.mask.how if self.mask else None, self.accum, self.replace,
                     self.changed is not None, in_place=out._layout.context.client is None)
         blocks, changed = _execute(value, how, out, self.mask, self.changed)
         out._take(blocks)
+        if full:
+            out._known_full()
         if self.changed is not None:
             self.changed._take(changed)
             if how.in_place and value.form in ("gather", "scatter"):  # its count is read with its rows' entries
                 self.changed._weigh_by = next((x for x in value.inputs if isinstance(x, DistMatrix)
                                                and x._symmetric is True and x._layout is self.changed._layout), None)
+
+
+def _stays_full(out: DistCollection, value: DistExpr, mask: Any, accum: Any, replace: bool) -> bool:
+    """Whether the Vector ``out`` is full after ``out(mask, accum, replace) << value``, known
+    without reading it: where ``value`` is full, or ``out`` was and keeps its entries (an
+    accumulator, or a mask outside which nothing is removed)."""
+    if out.kind != "Vector" or replace:
+        return False
+    was = out._is_known_full()
+    if mask is None:
+        return value.full or (accum is not None and was)
+    return was and (value.full or accum is not None)
 
 
 # ---------------------------------------------------------------- expressions
@@ -176,13 +191,15 @@ class DistExpr:
 
     def __init__(self, form: str, kind: str, layout: Layout, dtype: DataType, make: Callable[..., Any],
                  inputs: tuple[Any, ...], name: str, *, monoid: Any = None, in_layout: Layout | None = None,
-                 combine: Any = None, allow_empty: bool = True, ncols: int | None = None) -> None:
+                 combine: Any = None, allow_empty: bool = True, ncols: int | None = None, full: bool = False) -> None:
         if ncols is None and kind == "Matrix":
             ncols = inputs[0].ncols
         self.ncols = ncols
         self.form, self.kind, self._layout, self.dtype = form, kind, layout, dtype
         self.make, self.inputs, self.name = make, inputs, name
         self.monoid, self.in_layout, self.combine, self.allow_empty = monoid, in_layout, combine, allow_empty
+        self.full = full  # a Vector with every position present on every worker (known without reading it)
+        self.copy_of: DistCollection | None = None  # the operand of a copy: its counts are the copy's
 
     def new(self, dtype: Any = None, *, mask: Any = None, name: str | None = None) -> Any:
         """The result as a new distributed object (or a local Scalar for a reduction)."""
@@ -194,7 +211,12 @@ class DistExpr:
         futs, _ = _execute(self, how, None, mask, None)
         t = lookup_dtype(dtype) if dtype is not None else self.dtype
         cls = DistVector if self.kind == "Vector" else DistMatrix
-        return cls._make(self._layout, t, futs, name, **self._shape_kw())
+        out = cls._make(self._layout, t, futs, name, **self._shape_kw())
+        if self.full and mask is None:
+            out._known_full()
+        elif self.copy_of is not None and mask is None:  # (a dup: the counts known stay known)
+            out._nvals_seen, out._counts_seen = self.copy_of._nvals_seen, self.copy_of._counts_seen
+        return out
 
     def _shape_kw(self) -> dict[str, Any]:
         return {"ncols": self.ncols} if self.kind == "Matrix" else {}
@@ -291,7 +313,8 @@ def _execute(expr: DistExpr, how: Write, out: Any, mask: DistMask | None, change
         if ctx.nccl:
             ctx.ensure_comm()
             futs = [ctx.submit(_nccl_gather, getattr(ctx, "comm", ctx.key), expr.make, how, offs, _blk(out, k), _blk(m, k),
-                               _blk(changed, k), A._blocks[k], u._blocks[k], u._counts_seen, part=k) for k in range(n)]
+                               _blk(changed, k), A._blocks[k], u._blocks[k], u._counts_seen, u._ones_seen, part=k)
+                     for k in range(n)]
         else:
             futs = [ctx.submit(_local.run_gather, expr.make, how, None, offs, _blk(out, k), _blk(m, k),
                                _blk(changed, k), A._blocks[k], *u._blocks, part=k) for k in range(n)]
@@ -324,8 +347,9 @@ def _comm(key: Any) -> Any:
 
 
 def _nccl_gather(key: Any, make: Any, how: Write, offsets: Any, out: Any, mask: Any, changed: Any, block: Any,
-                 piece: Any, counts: Any = None) -> Any:
-    return _local.run_gather(make, how, _comm(key), offsets, out, mask, changed, block, piece, counts=counts)
+                 piece: Any, counts: Any = None, ones: Any = None) -> Any:
+    return _local.run_gather(make, how, _comm(key), offsets, out, mask, changed, block, piece, counts=counts,
+                             ones=ones)
 
 
 def _nccl_scatter(key: Any, make: Any, monoid: Any, how: Write, offsets: Any, out: Any, mask: Any, changed: Any,
@@ -368,6 +392,7 @@ class DistCollection:
     name: str | None
     _nvals_seen: int | None = None  # the count last read, until the next write
     _counts_seen: tuple[int, ...] | None = None  # and each partition's (read together inside an SPMD call)
+    _ones_seen: Any = None  # and each partition's one value shared by its entries (Exchange.one_value_word)
     _weigh_by: Any = None  # inside an SPMD call, the symmetric matrix whose product made this as changed=
     _edges_seen: int | None = None  # the entries of its rows that this vector's entries index
     if TYPE_CHECKING:  # each subclass's own
@@ -409,12 +434,18 @@ class DistCollection:
         if self._nvals_seen is not None:
             return self._nvals_seen
         ctx = self._layout.context
-        if ctx.client is None and self._weigh_by is not None:  # the count and the rows' entries in one exchange
+        if ctx.client is None and self._weigh_by is not None:
+            # the count, the rows' entries and the one value the entries share (a BFS level), in
+            # one exchange: the all-gather of a product over A then needs none of its own
             block = self._blocks[ctx.rank]  # type: ignore[attr-defined]
+            comm = ctx.comm  # type: ignore[attr-defined]
             mine = [_local.nvals(block), _local.frontier_edges(self._weigh_by._blocks[ctx.rank], block)]  # type: ignore[attr-defined]
-            both = ctx.comm.allgather_ints(mine)  # type: ignore[attr-defined]
-            counts = tuple(int(c) for c in both[:, 0])
-            self._edges_seen = int(both[:, 1].sum())
+            one = hasattr(comm, "one_value_word")
+            all_ = comm.allgather_ints(mine + (comm.one_value_word(block) if one else []))
+            counts = tuple(int(c) for c in all_[:, 0])
+            self._edges_seen = int(all_[:, 1].sum())
+            if one:
+                self._ones_seen = [(int(f), int(w)) for f, w in all_[:, 2:4]]
         else:
             futs = [ctx.submit(_local.nvals, b, part=k) for k, b in enumerate(self._blocks)]
             counts = tuple(int(c) for c in ctx.gather(futs, f"{self.kind}.nvals"))
@@ -422,6 +453,19 @@ class DistCollection:
         if ctx.client is None:  # (an exchange of this vector's pieces then skips its own count exchange)
             self._counts_seen = counts
         return self._nvals_seen
+
+    def _is_known_full(self) -> bool:
+        """Whether this is a Vector known to hold every position (made so, or counted)."""
+        return self.kind == "Vector" and self._nvals_seen == self._layout.size
+
+    def _known_full(self) -> None:
+        """Record that this Vector holds every position (by how it was made): its count and
+        each partition's are then known on every worker without an exchange (inside an SPMD
+        call a product's all-gather of it needs none, nor waits for the device)."""
+        lay = self._layout
+        self._nvals_seen = lay.size
+        if lay.context.client is None:
+            self._counts_seen = tuple(lay.part_size(k) for k in range(lay.nparts))
 
     def _edges(self, A: DistMatrix) -> int:
         """Inside an SPMD call, how many entries of the rows of ``A`` (partitioned as this
@@ -459,7 +503,7 @@ class DistCollection:
 
     def _take(self, blocks: list[Any]) -> None:
         """Hold the partitions a write made."""
-        self._blocks, self._nvals_seen, self._counts_seen = blocks, None, None
+        self._blocks, self._nvals_seen, self._counts_seen, self._ones_seen = blocks, None, None, None
         self._weigh_by, self._edges_seen = None, None
         self._forget()
 
@@ -467,14 +511,19 @@ class DistCollection:
         """Drop what was derived from the old entries."""
 
     def _as_expr(self) -> DistExpr:
-        return DistExpr("local", self.kind, self._layout, self.dtype, _identity, (self,), self.kind.lower())
+        e = DistExpr("local", self.kind, self._layout, self.dtype, _identity, (self,), self.kind.lower(),
+                     full=self._is_known_full())
+        e.copy_of = self
+        return e
 
     def wait(self) -> None:
         """Block until every partition is computed."""
         self._layout.context.wait(self._blocks, "wait")
 
     # ------------------------------------------------------------ element-wise
-    def _local_expr(self, name: str, make: Callable[..., Any], *others: Any) -> DistExpr:
+    def _local_expr(self, name: str, make: Callable[..., Any], *others: Any, full: str = "") -> DistExpr:
+        """An element-wise expression; ``full``: its result is full where all its distributed
+        operands are (``"all"``), where any is (``"any"``), or not known (``""``)."""
         operands = (self, *others)
         for o in others:
             if isinstance(o, (Vector, Matrix)) and not isinstance(o, DistCollection):
@@ -483,20 +532,22 @@ class DistCollection:
                 if o.shape != self.shape:
                     raise DimensionMismatch(f"{name}: shapes {self.shape} and {o.shape} differ")
                 self._layout.require_same(o._layout, name)
-        return DistExpr("local", self.kind, self._layout, _probe(make, *operands), make, operands, name)
+        dist = [o._is_known_full() for o in operands if isinstance(o, DistCollection)]
+        known = (full == "all" and all(dist)) or (full == "any" and any(dist))
+        return DistExpr("local", self.kind, self._layout, _probe(make, *operands), make, operands, name, full=known)
 
     def ewise_add(self, other: Any, op: Any = "plus") -> DistExpr:
         """Union of the two structures, ``op`` where both have an entry."""
-        return self._local_expr("ewise_add", lambda a, b: a.ewise_add(b, op), other)
+        return self._local_expr("ewise_add", lambda a, b: a.ewise_add(b, op), other, full="any")
 
     def ewise_mult(self, other: Any, op: Any = "times") -> DistExpr:
         """Intersection of the two structures."""
-        return self._local_expr("ewise_mult", lambda a, b: a.ewise_mult(b, op), other)
+        return self._local_expr("ewise_mult", lambda a, b: a.ewise_mult(b, op), other, full="all")
 
     def ewise_union(self, other: Any, op: Any, left_default: Any, right_default: Any) -> DistExpr:
         """Union, with the defaults standing in for a missing entry on either side."""
         ld, rd = _plain(left_default), _plain(right_default)
-        return self._local_expr("ewise_union", lambda a, b: a.ewise_union(b, op, ld, rd), other)
+        return self._local_expr("ewise_union", lambda a, b: a.ewise_union(b, op, ld, rd), other, full="any")
 
     def _scalar_arg(self, x: Any) -> Any:
         """A scalar operand for the partitions: inside an SPMD call a local Scalar as it is (on
@@ -508,8 +559,8 @@ class DistCollection:
         _refuse_positional(op, self.dtype, "apply")
         r, lf = self._scalar_arg(right), self._scalar_arg(left)
         if isinstance(r, Scalar) or isinstance(lf, Scalar):  # operands, so that the probe stands in for them
-            return self._local_expr("apply", lambda a, rr, ll: a.apply(op, rr, left=ll), r, lf)
-        return self._local_expr("apply", lambda a: a.apply(op, r, left=lf))
+            return self._local_expr("apply", lambda a, rr, ll: a.apply(op, rr, left=ll), r, lf, full="all")
+        return self._local_expr("apply", lambda a: a.apply(op, r, left=lf), full="all")
 
     def select(self, op: Any, thunk: Any = 0) -> DistExpr:
         """The entries ``op`` keeps (by value: ``select.value*``)."""
@@ -604,6 +655,8 @@ class DistVector(DistCollection, Vector):  # type: ignore[misc]  # distributed e
         ctx.wait(futs, "distribute")
         d = cls._make(layout, v.dtype, futs, name or v.name)
         d._nvals_seen = len(idx)
+        if ctx.client is None:  # (every worker cut the same v: each partition's count is known)
+            d._counts_seen = tuple(int(cuts[k + 1] - cuts[k]) for k in range(layout.nparts))
         return d
 
     @property
@@ -750,14 +803,10 @@ def _product(kind: str, A: Any, u: Any, op: Any, method: str) -> DistExpr:
 
         return DistExpr("gather", "Vector", A._layout if kind == "mxv" else A._col_layout, _probe(rows_product, A, u),
                         rows_product, (A, u), name)
-    # Any other sparse u of a symmetric A is pushed from each worker's rows: a pull of it would
-    # walk the transpose of the worker's row block (with values here), which the local product
-    # would build and keep, as large as the block.
-    if symmetric and method in ("auto", "push"):  # (pushed without the mask: it is cut by the output's rows)
-        push = _local.push_rows(typed, vector_first=kind == "vxm")
-        return DistExpr("scatter", "Vector", A._col_layout if kind != "mxv" else A._layout, _probe(push, u, A), push,
-                        (u, A), name, monoid=typed.monoid)
-    how = method
+    # Any other sparse u of a symmetric A is pushed from each worker's rows, without the mask (it
+    # is cut by the output's rows): a pull of it would walk the transpose of the worker's row
+    # block (with values here), as large as the block; the local planner builds none for a push.
+    how = "push" if symmetric and method == "auto" else method
     if kind == "vxm":
         def push(x: Any, M: Any) -> Any:
             return x.vxm(M, typed, method=how)

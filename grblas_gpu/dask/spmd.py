@@ -132,15 +132,16 @@ class SpmdResult:
     """A worker's result of an SPMD call: ``meta``, what the client needs (``("vector",
     dtype, name, offsets)`` for a distributed Vector, else ``("value", result)``), and the
     worker's partition of a Vector result, ``block``, which stays on the worker: pickled (sent
-    to the client), the result is its meta alone."""
+    to the client), the result is its meta alone, and the matrix's count of entries where the
+    call found it (``nvals``: the client keeps it for the next calls)."""
 
-    __slots__ = ("meta", "block")
+    __slots__ = ("meta", "block", "nvals")
 
-    def __init__(self, meta: tuple[Any, ...], block: Any = None) -> None:
-        self.meta, self.block = meta, block
+    def __init__(self, meta: tuple[Any, ...], block: Any = None, nvals: int | None = None) -> None:
+        self.meta, self.block, self.nvals = meta, block, nvals
 
     def __reduce__(self) -> Any:
-        return (SpmdResult, (self.meta,))
+        return (SpmdResult, (self.meta, None, self.nvals))
 
 
 def worker_run(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: tuple[Any, ...],
@@ -159,6 +160,7 @@ def worker_run(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: t
     A = DistMatrix._make(rows, spec["dtype"], blocks, spec["name"], ncols=spec["ncols"], col_layout=cols,
                          symmetric=spec["symmetric"])
     A._kept = _kept_for(spec["key"], block)
+    A._nvals_seen = spec.get("nvals")  # (where the client knows it: no exchange to find it)
     result = fn(A, *args, **kwargs)
     if ctx.backend == "cupy":  # the call ends when its work on the device has
         import cupy
@@ -167,8 +169,9 @@ def worker_run(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: t
     if isinstance(result, DistCollection):
         if result.kind != "Vector":
             raise NotImplementedException("an SPMD algorithm returning a distributed Matrix")
-        return SpmdResult(("vector", result.dtype, result.name, result._layout.offsets), result._blocks[ctx.rank])
-    return SpmdResult(("value", result))
+        return SpmdResult(("vector", result.dtype, result.name, result._layout.offsets), result._blocks[ctx.rank],
+                          A._nvals_seen)
+    return SpmdResult(("value", result), None, A._nvals_seen)
 
 
 def _run_alone(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: tuple[Any, ...],
@@ -190,6 +193,13 @@ def _run_alone(fn: Callable[..., Any], spec: dict[str, Any], block: Any, args: t
     return SpmdResult(("value", result))
 
 
+def run_part(fn: Callable[..., Any], spec: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+             block: Any) -> SpmdResult:
+    """:func:`worker_run` with the partition last (the one task argument of
+    :meth:`~.layout.Context.submit_each`)."""
+    return worker_run(fn, spec, block, args, kwargs)
+
+
 def result_block(r: SpmdResult) -> Any:
     """An SPMD result's partition (None for a result that is a value: the task, submitted with
     the call before its result's kind is known, then holds nothing)."""
@@ -198,7 +208,11 @@ def result_block(r: SpmdResult) -> Any:
 
 # ---------------------------------------------------------------- on the client
 def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], what: str) -> Any:
-    """``fn(A, *args, **kwargs)`` run on every worker of ``A`` at once (see the module)."""
+    """``fn(A, *args, **kwargs)`` run on every worker of ``A`` at once (see the module).
+
+    The client's part of a call: the workers' tasks sent as one graph (every worker starts
+    at once), the wait for them, and one worker's small result fetched (all agree on it; the
+    partitions stay put)."""
     from distributed import wait
 
     from ._hostcomm import PeerLost
@@ -212,12 +226,12 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     ctx.ensure_spmd_comm()
     base = {"key": ctx.key, "workers": ctx.workers, "backend": ctx.backend, "exchange": ctx.exchange,
             "offsets": lay.offsets, "col_offsets": A._col_layout.offsets, "dtype": A.dtype, "name": A.name,
-            "ncols": A.ncols, "symmetric": A._symmetric}
-    futs = [ctx.submit(worker_run, fn, {**base, "rank": k}, A._blocks[k], args, kwargs, part=k)
-            for k in range(lay.nparts)]
-    # submitted at once with the call and not waited for: the client's part of a call is the
-    # wait for the workers' parts and fetching their small results (the partitions stay put)
-    blocks = [ctx.submit(result_block, f, part=k) for k, f in enumerate(futs)]
+            "ncols": A.ncols, "symmetric": A._symmetric, "nvals": A._nvals_seen}
+    calls = [functools.partial(run_part, fn, {**base, "rank": k}, args, kwargs) for k in range(lay.nparts)]
+    # with the tasks taking a Vector result's partitions (None otherwise), not waited for: each
+    # runs as its call ends, while the client fetches the result (submitted after the call,
+    # they ran at the start of the next one, held back by the scheduler's batching to workers)
+    futs, blocks = ctx.submit_each(calls, A._blocks, result_block)
     try:
         ctx.wait(futs, what)
     except PeerLost as exc:  # a partner's connection closed: which worker left?
@@ -227,7 +241,10 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     except BaseException:
         _settle(ctx, futs, wait)
         raise
-    first = ctx.gather(futs, what)[0].meta
+    got = ctx.gather(futs[:1], what)[0]
+    if got.nvals is not None and A._nvals_seen is None:
+        A._nvals_seen = got.nvals
+    first = got.meta
     if first[0] != "vector":
         return first[1]
     _, dtype, name, offsets = first

@@ -230,14 +230,14 @@ class _MatVec(Expression):
     def _direction(self) -> tuple[bool, Matrix]:
         """(push?, the matrix it walks).  Push walks the rows of the matrix indexed by u: A's
         for vxm, A^T's for mxv; the (cached) transpose is built only when push is possible at
-        all.  Asked twice for one u (a write that could not use the push, then the product),
+        all, and the pull's (A^T for vxm) only once pull is chosen.  Asked twice for one u (a write that could not use the push, then the product),
         it decides once: deciding may read the device.  (A stale answer would only cost speed.)"""
         A, u, method = self._A, self._u, self._method
         storage = (id(u._sp), id(u._bm))  # (ids: the decision must not keep u's arrays alive)
         if self._decided is not None and self._decided[0] == storage:
             return self._decided[1]
         vertex_share, edge_share = _push_limits(self._typed, A._be)
-        choice = False, self._pulled()
+        choice: tuple[bool, Matrix] | None = None
         wants_push = method == "push" or (method == "auto" and u.nvals < vertex_share * u._size)
         # (A u from A's own rows, where A' is not held and the backend would push from A's rows:
         # a push would build A'; see _by_columns.)
@@ -245,6 +245,8 @@ class _MatVec(Expression):
             rows_of_u = A if self._vector_first else _transpose_for(A, self._typed, vector_first=False)
             if method == "push" or _push_pays(rows_of_u, u, edge_share):
                 choice = True, rows_of_u
+        if choice is None:  # (the pull's matrix only now: for vxm it is A', built and kept when first asked)
+            choice = False, self._pulled()
         self._decided = (storage, choice)
         return choice
 
