@@ -9,7 +9,9 @@ order, or sorted with ``--sorted``, 17-digit reals; ``--pattern``: no values) an
   ``scipy.io.mmread`` (COO arrays), ``scipy.io.mmread(...).tocsr()`` (a CSR, as a Matrix
   holds) and ``fast_matrix_market.read_coo``;
 * edge list: ``grblas_gpu.io.parse_edgelist``, ``read_edgelist`` and the pure path,
-  against ``numpy.loadtxt`` and ``pandas.read_csv`` (C engine).
+  against ``numpy.loadtxt`` and ``pandas.read_csv`` (C engine);
+* Graphalytics: the same edges as ``.v``/``.e`` files, ``read_graphalytics`` and its pure path
+  against ``numpy.loadtxt`` of both files.
 
 Each figure is the best of ``R`` runs, the contenders taking turns (the machine may be
 shared); ratios are ours over the peer.  ``--clock cpu`` times each call by the process's CPU
@@ -57,6 +59,17 @@ def write_files(folder: Path, edges: int, seed: int = 1, ordered: bool = False,
         f.write("# Directed graph (benchmark)\n# FromNodeId\tToNodeId\n")
         f.writelines(f"{r}\t{c}\n" for r, c in zip(rows, cols))
     return mtx, snap
+
+
+def write_graphalytics(folder: Path, snap: Path) -> Path:
+    """The edge list ``snap`` as a Graphalytics graph (``.v``: its ids, ``.e``: its edges, space-
+    separated, ``.properties``: directed); returns the graph's prefix."""
+    edges = np.loadtxt(snap, dtype=np.int64, comments="#")
+    prefix = folder / "bench"
+    np.savetxt(f"{prefix}.v", np.unique(edges), fmt="%d")
+    np.savetxt(f"{prefix}.e", edges, fmt="%d")
+    Path(f"{prefix}.properties").write_text("graph.bench.directed = true\n")
+    return prefix
 
 
 def best_of_interleaved(cases: dict[str, Callable[[], Any]], repeat: int,
@@ -137,6 +150,19 @@ def edge_list_cases(path: Path) -> dict[str, Callable[[], Any]]:
     return cases
 
 
+def graphalytics_cases(prefix: Path) -> dict[str, Callable[[], Any]]:
+    """The Graphalytics contenders: the reader (to a Matrix), its pure path, and numpy.loadtxt of
+    the two files (the numbers alone)."""
+    import grblas_gpu.io as gio
+
+    return {
+        "grblas_gpu read_graphalytics (to a Matrix)": lambda: gio.read_graphalytics(prefix, backend="numpy"),
+        "grblas_gpu read_graphalytics, pure path": _pure(lambda: gio.read_graphalytics(prefix, backend="numpy")),
+        "numpy.loadtxt (.v and .e)": lambda: (np.loadtxt(f"{prefix}.v", dtype=np.int64),
+                                              np.loadtxt(f"{prefix}.e", dtype=np.int64)),
+    }
+
+
 def report(title: str, times: dict[str, float], peers: list[str]) -> None:
     """Print each time and, for each of ours, its ratio to every peer present."""
     print(f"\n{title}")
@@ -185,12 +211,15 @@ def thread_counts() -> str:
     from grblas_gpu.io import _chunks
 
     parts = [f"{os.cpu_count()} cores"]
-    try:
-        import pyarrow
+    if _chunks.compiled_parser():
+        parts.append("grblas_gpu (compiled parser) 1")
+    else:
+        try:
+            import pyarrow
 
-        parts.append(f"grblas_gpu (pyarrow) {pyarrow.cpu_count() if _chunks.THREADS else 1}")
-    except ImportError:
-        parts.append("grblas_gpu (pure path) 1")
+            parts.append(f"grblas_gpu (pyarrow) {pyarrow.cpu_count() if _chunks.THREADS else 1}")
+        except ImportError:
+            parts.append("grblas_gpu (pure path) 1")
     try:
         import scipy.io._fast_matrix_market as sfmm
 
@@ -233,6 +262,8 @@ def main(argv: list[str] | None = None) -> None:
         report("Matrix Market", mm, ["scipy.io.mmread", "scipy.io.mmread(...).tocsr()", "fast_matrix_market.read_coo"])
         el = best_of_interleaved(edge_list_cases(snap), args.repeat, clock)
         report("SNAP edge list", el, ["numpy.loadtxt", "pandas.read_csv (C engine)"])
+        ga = best_of_interleaved(graphalytics_cases(write_graphalytics(Path(tmp), snap)), args.repeat, clock)
+        report("Graphalytics (.v and .e of the same edges)", ga, ["numpy.loadtxt (.v and .e)"])
 
 
 if __name__ == "__main__":

@@ -221,19 +221,26 @@ __all__ = [
 ]
 
 
-@pytest.fixture(params=["pyarrow", "fmm", "pure"])
+@pytest.fixture(params=["compiled", "pyarrow", "fmm", "pure"])
 def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """File chunks parsed by pyarrow, Matrix Market files of integers by fast_matrix_market first
-    (each skipped where it is not installed), or the pure path forced."""
-    from grblas_gpu.io import _chunks, _fmm
+    """File chunks parsed by the compiled parser (pyarrow off: what it declines goes to the pure
+    path), by pyarrow, Matrix Market files of integers by fast_matrix_market first (each skipped
+    where it is not built or installed), or the pure path forced."""
+    from grblas_gpu.io import _chunks, _compiled, _fmm
 
-    if request.param != "pure":
+    if request.param == "compiled" and _compiled._cparse is None:
+        pytest.skip("the compiled parser (grblas_gpu.io._cparse) is not built")
+    if request.param in ("pyarrow", "fmm"):
         pytest.importorskip("pyarrow", reason="pyarrow (the readers extra) is not installed")
     if request.param == "fmm":
         pytest.importorskip("fast_matrix_market", reason="fast_matrix_market (the readers extra) is not installed")
+    if request.param == "compiled":
+        monkeypatch.setattr(_chunks, "_pacsv", None)
     monkeypatch.setattr(_chunks, "FAST", request.param != "pure")
+    monkeypatch.setattr(_compiled, "COMPILED", request.param == "compiled")
     monkeypatch.setattr(_fmm, "FMM", request.param == "fmm")
     monkeypatch.delenv("GRBLAS_GPU_PURE_READERS", raising=False)
+    monkeypatch.delenv("GRBLAS_GPU_COMPILED_READERS", raising=False)
     return request.param
 
 

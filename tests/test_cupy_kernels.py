@@ -780,7 +780,8 @@ def test_spmv_merge_leaves_l1(gpu: Any, t: DataType, cache: bool, monkeypatch: p
     plan = gpu.spmv_plan(gpu.asarray(indptr), gpu.asarray(indices), ncols)
     x = rng.integers(1, 9, ncols).astype(np.float64)
     spmv_call(gpu, sr, *(gpu.asarray(a) for a in (indptr, indices, values, x)), None, None, False, plan)
-    module = codegen.spmv_module(sr, np.dtype(np.int32), False, "merge", np.dtype(np.int32))
+    # (the kernel reads the values as stored: FP64, whatever the semiring's type)
+    module = codegen.spmv_module(sr, np.dtype(np.int32), False, "merge", np.dtype(np.int32), FP64)
     role = "hot" if cache and t.np_type.itemsize <= 4 else "main"
     kernel = gpu._functions[(module.digest, role)]
     attributes = cupy.cuda.Device().attributes

@@ -10,11 +10,17 @@ import numpy as np
 import pytest
 
 import grblas_gpu.io as gio
-from grblas_gpu.io import FileFormatError, _chunks, _fmm
+from grblas_gpu.io import FileFormatError, _chunks, _compiled, _fmm
 
 pytest.importorskip("fast_matrix_market")
 pytest.importorskip("pyarrow")
 scipy_io = pytest.importorskip("scipy.io")
+
+
+@pytest.fixture(autouse=True)
+def _without_the_compiled_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """fast_matrix_market is tried only where the compiled parser is off (it is faster)."""
+    monkeypatch.setattr(_compiled, "COMPILED", False)
 
 
 def write(tmp_path: Path, text: str) -> Path:

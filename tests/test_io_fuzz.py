@@ -1,8 +1,8 @@
 """Fuzzing the readers: random and mutated Matrix Market, edge-list and Graphalytics files.
 
 Whatever the bytes, a reader returns or raises a grblas_gpu exception (a FileFormatError
-naming the line, mostly), never a raw Python one, and never hangs.  pyarrow and the pure
-path give the same answer: the same entries, or the same exception on the same line; in
+naming the line, mostly), never a raw Python one, and never hangs.  The compiled parser,
+pyarrow and the pure path give the same answer: the same entries, or the same exception on the same line; in
 chunks of any size the entries are the same, and a bad file is still rejected.
 Bounded and repeatable: 200 examples a reader, derandomized.
 """
@@ -24,7 +24,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 import grblas_gpu as gb  # noqa: E402
 from grblas_gpu.exceptions import GraphBLASError  # noqa: E402
-from grblas_gpu.io import _chunks  # noqa: E402
+from grblas_gpu.io import _chunks, _compiled  # noqa: E402
 
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -101,11 +101,14 @@ def files(seeds: list[bytes]) -> st.SearchStrategy[bytes]:
     return st.one_of(mutated, mutated, header_and_pieces, pieces, st.binary(max_size=120))
 
 
-def outcome(read: Callable[[], Any], fast: bool, monkeypatch: pytest.MonkeyPatch, chunk: int = CHUNK) -> tuple:
-    """What ``read`` gives on one path and chunk size: ("ok", arrays...) or ("error", type, line)."""
-    monkeypatch.setattr(_chunks, "FAST", fast)
+def outcome(read: Callable[[], Any], mode: str, monkeypatch: pytest.MonkeyPatch, chunk: int = CHUNK) -> tuple:
+    """What ``read`` gives on one path (``"pure"``, ``"pyarrow"`` or ``"compiled"``) and chunk
+    size: ("ok", arrays...) or ("error", type, line)."""
+    monkeypatch.setattr(_chunks, "FAST", mode != "pure")
+    monkeypatch.setattr(_compiled, "COMPILED", mode == "compiled")
     monkeypatch.setattr(_chunks, "CHUNK_BYTES", chunk)
     monkeypatch.delenv("GRBLAS_GPU_PURE_READERS", raising=False)
+    monkeypatch.delenv("GRBLAS_GPU_COMPILED_READERS", raising=False)
     try:
         with time_limit(SECONDS):
             result = read()
@@ -129,17 +132,21 @@ def matrix_arrays(A: gb.Matrix) -> tuple:
 
 
 def check_both_paths(read: Callable[[], tuple], monkeypatch: pytest.MonkeyPatch, chunk: int = CHUNK) -> None:
-    """Only library exceptions, on either path; both paths agree at one chunk size; other chunk
+    """Only library exceptions, on any path; the paths agree at one chunk size; other chunk
     sizes give the same entries, or an error too (a file with several errors may report
     another of them: checks run column by column within a chunk)."""
-    pure = outcome(read, False, monkeypatch)
-    chunked = outcome(read, False, monkeypatch, chunk)
+    pure = outcome(read, "pure", monkeypatch)
+    chunked = outcome(read, "pure", monkeypatch, chunk)
     assert chunked[0] == pure[0], (chunked[:3], pure[:3])
     if pure[0] == "ok":
         assert same(chunked, pure)
+    if _compiled._cparse is not None:
+        compiled = outcome(read, "compiled", monkeypatch, chunk)
+        assert same(compiled, chunked), (compiled[:3], chunked[:3])
+    _chunks._load_pyarrow()
     if _chunks._pacsv is None:
         return
-    fast = outcome(read, True, monkeypatch, chunk)
+    fast = outcome(read, "pyarrow", monkeypatch, chunk)
     assert same(fast, chunked), (fast[:3], chunked[:3])
 
 

@@ -212,3 +212,18 @@ def test_malformed_output(tmp_path: Path) -> None:
     p.write_text("1 0.5\n1 0.7\n")
     with pytest.raises(FileFormatError, match="listed twice"):
         read_graphalytics_output(p)
+
+
+def test_map_ids_by_table_and_by_search() -> None:
+    """Ids that span few numbers are found through a table, others by a binary search: both
+    agree with numpy.isin, and a found id's position holds it."""
+    from grblas_gpu.io._coo import map_ids
+
+    rng = np.random.default_rng(2)
+    for span in (5000, 10**15):
+        ids = np.unique(rng.integers(0, span, 3000))
+        wanted = np.concatenate([rng.choice(ids, 5000), rng.integers(-3, span + 10, 5000)])
+        pos, missing = map_ids(ids, wanted)
+        found = np.isin(wanted, ids)
+        assert np.array_equal(missing, ~found)
+        assert np.array_equal(ids[pos[found]], wanted[found])

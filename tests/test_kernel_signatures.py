@@ -33,6 +33,8 @@ POSITIONS = {
     "COUNT_QUEUED": (0, 3),
     "SUM_QUEUED": (0, 1, 5),
     **{f"BINARY.{role}": (0, 1, 2) for role in ("vv", "vs", "sv", "vd", "dv")},
+    "LOOP_BLOCK": (3, 4, 7, 8, 11, 12, 13),
+    "LOOP_GRID": (3, 4, 7, 8),
 }
 
 
@@ -75,6 +77,38 @@ def test_arguments_by_name_in_the_templates_order() -> None:
                                       carry_valid=valid, accumulate=accumulate)
     assert packed == by_hand
     assert sig.SPMV_MERGE.per_call_order == ("values", "x", "x_present", "row_mask", "out", "present")
+
+
+def test_per_call_packed_by_name_in_the_launchs_order() -> None:
+    """A prepared launch's per-call arguments by name, in the order the launch wrote them by
+    hand: the loop's block kernel (C, the first frontier, a claim's C by its entries) and the
+    merge pull's main kernel; a launch with none takes none."""
+    assert sig.LOOP_BLOCK.pack_per_call(c_bits="cb", c="c", first_rows="rows", first="first", seed_rows="sr",
+                                        seed="sv", seeds="n") == ("cb", "c", "rows", "first", "sr", "sv", "n")
+    assert sig.SPMV_MERGE.pack_per_call(values="a", x="x", x_present="xp", row_mask="m", out="o",
+                                        present="p") == ("a", "x", "xp", "m", "o", "p")
+    assert sig.LOOP["step"].pack_per_call() == ()
+    with pytest.raises(TypeError, match="per call"):
+        sig.LOOP_GRID.pack_per_call(c_bits=1, c=2, first_rows=3)
+
+
+def test_loop_launches_packed_once_as_written_by_hand() -> None:
+    """The frontier loop's block and grid launches, packed by name, as they were written out by
+    hand: the loop's buffers and sizes, CHANGES where a run gives C and the first frontier."""
+    C = sig.CHANGES
+    arrays = {name: name for name in ("indptr", "indices", "values", "q0", "q1", "stamp", "state")}
+    block = sig.LOOP_BLOCK.arguments(**arrays, size="n", host_state="host")
+    assert block == ("indptr", "indices", "values", C, C, "q0", "q1", C, C, "stamp", "state", C, C, C, "n", "host")
+    grid = sig.LOOP_GRID.arguments(**arrays, barrier="barrier", r0="r0", r1="r1", capacity="n", host_state="host")
+    assert grid == ("indptr", "indices", "values", C, C, "q0", "q1", C, C, "stamp", "state", "barrier", "r0", "r1",
+                    "n", "host")
+
+
+def test_kernels_sharing_a_launchs_per_call_arguments() -> None:
+    """A pull packs one per-call tuple for kernels of one launch schedule: the binned classes'
+    and the long rows' kernels, the merge kernel read directly or through the column cache."""
+    assert sig.SPMV_BINNED.per_call_order == sig.SPMV_LONG.per_call_order
+    assert sig.SPMV_MERGE.per_call_order == sig.SPMV_MERGE_HOT.per_call_order
 
 
 def test_arguments_missing_or_unknown_raise() -> None:
@@ -127,6 +161,25 @@ BY_HAND = [
      {"indptr": "ptr", "indices": "idx", "in_frontier": "flags", "fvals": "x", "d": "d_vals"}),
     ({"reset": sig.PUSH_RESET}, "reset", "identity out present size",
      {"a": "identity", "z": "out", "bits": "present", "n": "size"}),
+    # The frontier loop's step kernel, captured in graphs with the loop's buffers.
+    (sig.LOOP, "step", "ptr idx values c_bits c q0 q1 first_rows first stamp state j",
+     {"indptr": "ptr", "indices": "idx"}),
+    # The bitmap steps, the reductions, counts and inner product, and the one-launch pull by
+    # rows, as their launches wrote them by position before they were packed by name.
+    (sig.BITMAP, "fill", "value out size", {"a": "value", "z": "out", "n": "size"}),
+    (sig.BITMAP, "scatter", "idx vals bits dense n", {"values": "dense"}),
+    (sig.BITMAP, "allowed", "flags values complement within z n state counted", {"bits": "flags"}),
+    (sig.BITMAP, "select", "m a_bits a_vals c_bits c_vals z_bits z_vals n", {}),
+    (sig.BITMAP, "select_scalar", "m a c_bits c_vals z_bits z_vals n", {}),
+    (sig.BITMAP, "set_where", "where value bits vals n", {"m": "where", "a": "value", "values": "vals"}),
+    (sig.SEGMENT_REDUCE, "main", "vals offs nseg out group", {"values": "vals", "offsets": "offs"}),
+    (sig.SEGMENT_REDUCE, "strided", "vals n out", {"values": "vals"}),
+    ({"count": sig.COUNT_TRUE}, "count", "arr n state address", {"flags": "arr", "out": "address"}),
+    ({"sum": sig.SUM_QUEUED}, "sum", "vals flags rows n state address", {"values": "vals", "out": "address"}),
+    ({"dot": sig.DOT}, "dot", "xa ya n partial out state", {"x": "xa", "y": "ya"}),
+    ({"one launch": sig.SPMV_VECTOR}, "one launch",
+     "ptr idx values x x_present row_mask complement rows nrows out present c c_bits long_row group",
+     {"indptr": "ptr", "indices": "idx", "mask_complement": "complement"}),
     (sig.BINARY, "vd", "xa bound out n xi xi0 xj xj0 yi yi0 yj yj0", {"x": "xa", "y_at": "bound", "z": "out"}),
     (sig.BINARY, "dv", "bound ya out n xi xi0 xj xj0 yi yi0 yj yj0", {"x_at": "bound", "y": "ya", "z": "out"}),
 ]

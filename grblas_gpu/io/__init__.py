@@ -9,12 +9,13 @@ the line and what is wrong.
 Unweighted graphs (Matrix Market ``pattern``, two-column edge lists) are read as BOOL
 matrices with every entry true; pass ``dtype=`` to get another type.
 
-The data is read in chunks of whole lines: by pyarrow's CSV reader where it is installed
-(``pip install "grblas-gpu[readers]"``), else by a pure NumPy path, which also takes any
-chunk pyarrow is unsure of and finds the exact error.  ``progress=`` (a callable
+The data is read in chunks of whole lines: by a compiled strict parser where the package
+was built with it (an optional C extension, built where a C compiler works), else by
+pyarrow's CSV reader where it is installed (``pip install "grblas-gpu[readers]"``), else by
+a pure NumPy path, which also takes any chunk the others decline and finds the exact error.  ``progress=`` (a callable
 ``progress(bytes_done, bytes_total)``, or True for a line per chunk on stderr) reports
 long files; nothing is printed otherwise.  ``GRBLAS_GPU_PURE_READERS=1`` forces the
-pure path.  Figures and rules: ``docs/readers.md``.
+pure path; ``GRBLAS_GPU_COMPILED_READERS=0`` turns the compiled parser alone off.  Figures and rules: ``docs/readers.md``.
 """
 
 from .detect import LoadedGraph, detect_format, read_graph

@@ -2,6 +2,8 @@
 
 A reader opens a :class:`ByteReader`, reads its header line by line, then takes the data
 in chunks of about :data:`CHUNK_BYTES` that end on a line break.  Each chunk is parsed by
+the compiled strict parser where it was built (``_compiled``; it declines whatever it is
+not certain of), else by
 pyarrow's CSV reader when it is installed (:func:`fast_columns`), else, or when pyarrow
 rejects the chunk or is unsure of it (comment lines, mixed separators, ``inf``/``nan``,
 integers beyond int64), by the pure path in ``_text``, which finds the exact error and
@@ -32,6 +34,8 @@ from typing import IO, Any
 
 import numpy as np
 from typing_extensions import Self
+
+from . import _compiled
 
 # pyarrow and pyarrow.csv (an optional extra: grblas-gpu[readers]), imported on the first read
 # that may use them, not with the package; None where pyarrow is absent.
@@ -68,6 +72,12 @@ Progress = Callable[[int, int | None], Any] | bool | None
 def fast_allowed() -> bool:
     """False where FAST or the variable turned the fast libraries off."""
     return FAST and os.environ.get("GRBLAS_GPU_PURE_READERS", "") != "1"
+
+
+def compiled_parser() -> bool:
+    """True when chunks go to the compiled parser (built, and no switch turned it or the fast
+    libraries off)."""
+    return fast_allowed() and _compiled.available()
 
 
 def fast_available() -> bool:
@@ -153,8 +163,13 @@ class ByteReader:
         self.done -= len(line)
         self.line -= 1
 
-    def chunks(self, progress: Progress = None, size: int | None = None) -> Iterator[tuple[Data, int, int]]:
-        """Yield ``(data, first_line, line_count)``: the rest of the file in chunks of whole lines."""
+    def chunks(self, progress: Progress = None, size: int | None = None) -> Iterator[tuple[Data, int, int | None]]:
+        """Yield ``(data, first_line, line_count)``: the rest of the file in chunks of whole lines.
+
+        Where the compiled parser is on, a mapped chunk's lines are not counted first
+        (``line_count`` None): the parser counts them as it reads and leaves the count in
+        ``data.lines``; a chunk it did not read is counted after it was used.
+        """
         report = _stderr_progress(self.name) if progress is True else (progress or None)
         size = size or CHUNK_BYTES
         pending, self._pending = self._pending, b""
@@ -212,7 +227,7 @@ class ByteReader:
         return self._mapped
 
     def _mapped_chunks(self, mapped: mmap.mmap, size: int,
-                       report: Callable[[int, int | None], Any] | None) -> Iterator[tuple[Data, int, int]]:
+                       report: Callable[[int, int | None], Any] | None) -> Iterator[tuple[Data, int, int | None]]:
         end_of_file = len(mapped)
         start = self.done
         while start < end_of_file:
@@ -222,10 +237,12 @@ class ByteReader:
                 end = end_of_file if newline < 0 else newline + 1
             chunk = Chunk(mapped, start, end)
             first = self.line + 1
-            count = count_newlines(chunk.view) + (mapped[end - 1] != 10)
-            self.line += count
+            count = None if compiled_parser() else line_count_of(chunk)
             self.done = end
             yield chunk, first, count
+            if count is None:
+                count = chunk.lines if chunk.lines is not None else line_count_of(chunk)
+            self.line += count
             if report is not None:
                 report(self.done, self.total)
             start = end
@@ -236,11 +253,13 @@ class Chunk:
     ``bytes`` the readers use (a search, ``decode``, ``isspace``); :attr:`view` is the
     memory itself, for NumPy and pyarrow (no copy)."""
 
-    __slots__ = ("mapped", "start", "end", "view")
+    __slots__ = ("mapped", "start", "end", "view", "lines")
 
     def __init__(self, mapped: mmap.mmap, start: int, end: int) -> None:
         self.mapped, self.start, self.end = mapped, start, end
         self.view = memoryview(mapped)[start:end]
+        #: The number of lines, where a parser counted them (None until then).
+        self.lines: int | None = None
 
     def __len__(self) -> int:
         return self.end - self.start
@@ -269,9 +288,18 @@ def as_buffer(data: Data) -> Any:
     return data.view if isinstance(data, Chunk) else data
 
 
+def line_count_of(data: Data) -> int:
+    """The number of lines of ``data`` (a last one without a line break counted)."""
+    buffer = as_buffer(data)
+    return count_newlines(buffer) + (len(buffer) > 0 and buffer[-1] != 10)
+
+
 def count_newlines(data: Any) -> int:
-    """The number of ``\\n`` bytes in ``data``: NumPy over 1 MiB slices (a quarter of the time of
-    ``bytes.count`` here, with no temporary larger than a slice)."""
+    """The number of ``\\n`` bytes in ``data``: by the compiled parser's ``memchr`` loop where it
+    is built, else NumPy over 1 MiB slices (a quarter of the time of ``bytes.count`` here, with no
+    temporary larger than a slice)."""
+    if compiled_parser():
+        return int(_compiled.count_newlines(data))
     b = np.frombuffer(data, dtype=np.uint8)
     step = 1 << 20
     return sum(int(np.count_nonzero(b[i : i + step] == 10)) for i in range(0, len(b), step))

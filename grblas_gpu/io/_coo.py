@@ -130,7 +130,20 @@ def find_duplicate(rows: np.ndarray, cols: np.ndarray, order: np.ndarray) -> tup
 
 
 def map_ids(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Positions of ``wanted`` in the sorted ``ids``, and a mask of those not found."""
+    """Positions of ``wanted`` in the sorted ``ids``, and a mask of those not found (their
+    positions are of no use).
+
+    Where the ids span no more than a few times as many numbers as there are ids and wanted
+    ones, through a table of every id's position (a binary search per wanted id misses the
+    cache at every step: 0.55 s for 2 M among 1 M ids, against 0.02 s)."""
+    top = int(ids[-1]) if len(ids) else 0
+    if ids.dtype == np.int64 and wanted.dtype == np.int64 and len(ids) and ids[0] >= 0 \
+            and top < 4 * (len(ids) + len(wanted)) + 1024:
+        table = np.full(top + 2, -1, dtype=np.int64)  # (the last place: every id past ``top``)
+        table[ids] = np.arange(len(ids), dtype=np.int64)
+        pos = table.take(np.clip(wanted, -1, top + 1))  # (-1: the last place too)
+        missing = pos < 0
+        return np.maximum(pos, 0), missing
     pos = np.searchsorted(ids, wanted)
     pos_clipped = np.minimum(pos, max(len(ids) - 1, 0))
     missing = (pos >= len(ids)) | (ids[pos_clipped] != wanted) if len(ids) else np.ones(len(wanted), bool)

@@ -7,7 +7,8 @@ number holds ``_``), split once with ``str.split`` and converted column by colum
 to find the first bad token and report its line.  Numbers are what the formats allow:
 ASCII digits, no ``_`` separators (Python's ``int`` and ``float`` accept both), and a
 real literal that overflows is an error, not ``inf`` (``inf`` and ``nan`` written as such
-are read).  :class:`FastRecords` holds the same columns when pyarrow parsed the chunk.
+are read).  :class:`FastRecords` holds the same columns when the compiled parser or pyarrow
+parsed the chunk.
 """
 
 from __future__ import annotations
@@ -24,7 +25,19 @@ import numpy as np
 
 from ..dtypes import BOOL, UINT64, DataType
 from ..operators.cmath import cast_array
-from ._chunks import Data, LineMap, fast_available, fast_columns, nonempty_lines, pick_delimiter
+from . import _compiled
+from ._chunks import (
+    Chunk,
+    Data,
+    LineMap,
+    as_buffer,
+    compiled_parser,
+    fast_available,
+    fast_columns,
+    line_count_of,
+    nonempty_lines,
+    pick_delimiter,
+)
 from .errors import FileFormatError
 
 __all__ = ["Source", "read_text", "Records", "FastRecords", "split_records", "line_iter", "NON_FINITE",
@@ -132,7 +145,8 @@ class Records:
 
 @dataclass
 class FastRecords:
-    """A chunk's columns as parsed by pyarrow (``columns[j]``: int64 or float64, all finite).
+    """A chunk's columns as parsed by the compiled parser or pyarrow (``columns[j]``: int64 or
+    float64; from pyarrow all finite, from the compiled parser ``inf``/``nan`` only where written so).
 
     Offers the column methods of :class:`Records`, with the same checks and messages.
     ``lines`` maps a record to its line (see ``_chunks.LineSpan``).
@@ -411,7 +425,7 @@ def cast_values(values: np.ndarray, t: DataType) -> np.ndarray:
 def chunk_records(
     data: Data,
     first: int,
-    count: int,
+    count: int | None,
     name: str,
     lines: LineMap,
     *,
@@ -421,13 +435,23 @@ def chunk_records(
     delimiter: str | None = None,
     prepare: Callable[[str], str] | None = None,
 ) -> Records | FastRecords:
-    """The records of one chunk (``count`` lines from line ``first``), added to ``lines``.
+    """The records of one chunk (``count`` lines from line ``first``; None: not counted yet, see
+    :meth:`~._chunks.ByteReader.chunks`), added to ``lines``.
 
-    pyarrow parses the chunk when it can (``kinds`` says int or float per field; None asks
-    for the pure path) and no comment prefix occurs in it; otherwise, or when pyarrow
-    rejects the chunk or is unsure, the pure path reads it and names the line of any
-    error.  ``prepare`` rewrites the chunk's text for the pure path (a delimiter).
+    The compiled parser (``_compiled``) reads the chunk where it is built and the fields are
+    split by blanks; else pyarrow parses it when it can (``kinds`` says int or float per
+    field; None asks for the pure path) and no comment prefix occurs in it.  Where both
+    decline or are unsure, the pure path reads the chunk and names the line of any error.  ``prepare`` rewrites the chunk's text for the pure path (a delimiter).
     """
+    if kinds is not None and compiled_parser() and (delimiter is None or delimiter.isspace()):
+        found = _compiled.parse_columns(as_buffer(data), first, kinds, comments)
+        if found is not None:
+            parsed, exact, line_count = found
+            if isinstance(data, Chunk):
+                data.lines = line_count
+            return FastRecords(parsed, len(kinds), lines.add(len(parsed[0]), first, exact), name)
+    if count is None:
+        count = line_count_of(data)
     if kinds is not None and fast_available() and not any(p.encode() in data for p in comments):
         d = pick_delimiter(data, delimiter)
         columns = fast_columns(data, kinds, d) if d else None

@@ -15,8 +15,9 @@
 * Numbers are ASCII digits (``1_0`` and other scripts' digits are errors); a weight that
   overflows its type is an error, ``inf``/``nan`` written as such are read.  Comment
   lines may hold any bytes.
-* The file is read in chunks, by pyarrow's CSV reader where it is installed and by a
-  pure NumPy path otherwise or where pyarrow is unsure; both answer alike.
+* The file is read in chunks, by the compiled strict parser where it was built (fields
+  split by blanks), else by pyarrow's CSV reader where it is installed, and by a pure NumPy
+  path otherwise or where the others decline or are unsure; all answer alike.
 """
 
 from __future__ import annotations

@@ -33,10 +33,11 @@ Reading follows the NIST Matrix Market format and LAGraph's extension:
   literal too large for the type (``1e999999``; ``1e39`` in a ``float`` file) is an
   error; ``inf``, ``-inf``, ``nan`` written as such are read.
 * Comment lines are skipped whatever bytes they hold; a data line must be ASCII.
-* The entries are read in chunks, by pyarrow's CSV reader where it is installed (the
-  ``readers`` extra) and by a pure NumPy path otherwise, or wherever pyarrow is unsure;
-  a file of integers only (pattern, integer) of one chunk goes to fast_matrix_market first
-  (see ``_fmm``).  All give the same answer and the same error.  ``progress=`` reports
+* The entries are read in chunks, by the compiled strict parser where it was built
+  (``_compiled``), else by pyarrow's CSV reader where it is installed (the ``readers``
+  extra), and by a pure NumPy path otherwise, or wherever the others decline or are unsure;
+  without the compiled parser, a file of integers only (pattern, integer) of one chunk goes
+  to fast_matrix_market first (see ``_fmm``).  All give the same answer and the same error.  ``progress=`` reports
   long files.
 
 Every error is a :class:`FileFormatError` naming the file and the line.
@@ -285,9 +286,10 @@ def _kinds(h: MMHeader) -> tuple[str, ...]:
     return ("int", "int") if h.field == "pattern" else ("int", "int", value)
 
 
-def _chunk_records(data: Data, first: int, count: int, h: MMHeader, name: str,
+def _chunk_records(data: Data, first: int, count: int | None, h: MMHeader, name: str,
                    lines: LineMap) -> Records | FastRecords:
-    """One chunk's entries, by pyarrow where it can, else by the pure path (which names any error's line)."""
+    """One chunk's entries, by the compiled parser or pyarrow where they can, else by the pure path
+    (which names any error's line)."""
     kinds = _kinds(h)
     return chunk_records(data, first, count, name, lines, kinds=kinds, widths=len(kinds), comments=("%",))
 
@@ -409,7 +411,8 @@ class _Columns:
 def _integers_by_fmm(reader: ByteReader, h: MMHeader, t: DataType, progress: Progress,
                      lines: LineMap) -> list[np.ndarray] | None:
     """The entries of a file of integers only, of one chunk, by fast_matrix_market (see ``_fmm``)."""
-    if reader.path is None or h.format != "coordinate" or h.field == "real" or not _chunks.fast_allowed():
+    if reader.path is None or h.format != "coordinate" or h.field == "real" or not _chunks.fast_allowed() \
+            or _chunks.compiled_parser():  # (the compiled parser is faster: no check of the bytes first)
         return None
     data = reader.rest()
     if data is None:

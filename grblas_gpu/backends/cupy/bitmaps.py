@@ -27,8 +27,9 @@ from .launch import scalar_word
 
 __all__ = ["BitmapOps"]
 
-_ALLOWED_CHANGING = signatures.MASK_ALLOWED.changing
-_SET_WHERE_CHANGING = signatures.SET_WHERE.changing
+_ALLOWED, _SET_WHERE = signatures.MASK_ALLOWED, signatures.SET_WHERE
+_FILL, _SCATTER = signatures.BITMAP["fill"], signatures.BITMAP["scatter"]
+_SELECT, _SELECT_SCALAR = signatures.BITMAP["select"], signatures.BITMAP["select_scalar"]
 
 
 class BitmapOps(CupyCore):
@@ -44,7 +45,7 @@ class BitmapOps(CupyCore):
                 out.data.memset_async(int(bool(cast_scalar(value, t))), size)
         elif size:
             self._launch_changing(codegen.bitmap_module(t), "fill", _bounded_blocks(size, _ELEMENTWISE_BLOCKS_PER_SM),
-                                  _BLOCK, (cast_scalar(value, t), out, np.int64(size)))
+                                  _BLOCK, _FILL.pack(a=cast_scalar(value, t), z=out, n=np.int64(size)))
         return out
 
     @_map_out_of_memory
@@ -58,7 +59,8 @@ class BitmapOps(CupyCore):
         if n:
             self._launch_changing(codegen.bitmap_module(lookup_dtype(vals.dtype)), "scatter",
                                   _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM), _BLOCK,
-                                  (_contiguous(idx), _contiguous(vals), bits, dense, np.int64(n)))
+                                  _SCATTER.pack(idx=_contiguous(idx), vals=_contiguous(vals), bits=bits, values=dense,
+                                                n=np.int64(n)))
         return bits, dense
 
     @_map_out_of_memory
@@ -85,9 +87,10 @@ class BitmapOps(CupyCore):
             return z, 0 if counted else None
         count, counting = self._pending_count() if counted else (None, (_NULL, _NULL))
         complement = bool(complement)
-        args = (flags, _NULL if values is None else _contiguous(values), _FLAGS32[complement],
-                self._flag_array(within), z, np.int64(n)) + counting
-        self._launch_kept_elementwise(codegen.bitmap_module(t), "allowed", n, args, _ALLOWED_CHANGING, (complement,))
+        args = _ALLOWED.pack(bits=flags, values=_NULL if values is None else _contiguous(values),
+                             complement=_FLAGS32[complement], within=self._flag_array(within), z=z, n=np.int64(n),
+                             state=counting[0], counted=counting[1])
+        self._launch_kept_elementwise(codegen.bitmap_module(t), "allowed", n, args, _ALLOWED.changing, (complement,))
         return z, count
 
     @_map_out_of_memory
@@ -100,13 +103,15 @@ class BitmapOps(CupyCore):
         t = lookup_dtype(c_vals.dtype)
         n = m.size
         z_bits, z_vals = cupy.empty(n, dtype=np.bool_), cupy.empty(n, dtype=t.np_type)
-        tail = (self._flag_array(c_bits), _contiguous(c_vals), z_bits, z_vals, np.int64(n))
+        c_flags, c_values, size = self._flag_array(c_bits), _contiguous(c_vals), np.int64(n)
         module = codegen.bitmap_module(t)
         if _is_scalar(a_vals):
-            self._launch_elementwise(self._function(module, "select_scalar"), n, (m, cast_scalar(a_vals, t)) + tail)
+            self._launch_elementwise(self._function(module, "select_scalar"), n, _SELECT_SCALAR.pack(
+                m=m, a=cast_scalar(a_vals, t), c_bits=c_flags, c_vals=c_values, z_bits=z_bits, z_vals=z_vals, n=size))
         else:
-            args = (m, self._flag_array(a_bits), _contiguous(self._cast(a_vals, t))) + tail
-            self._launch_elementwise(self._function(module, "select"), n, args)
+            self._launch_elementwise(self._function(module, "select"), n, _SELECT.pack(
+                m=m, a_bits=self._flag_array(a_bits), a_vals=_contiguous(self._cast(a_vals, t)), c_bits=c_flags,
+                c_vals=c_values, z_bits=z_bits, z_vals=z_vals, n=size))
         return z_bits, z_vals
 
     @staticmethod
@@ -121,6 +126,6 @@ class BitmapOps(CupyCore):
         n = int(bits.size)
         # The value is written at each launch, as the pointers are: it often changes from call to
         # call (BFS's level number), and keyed it would pack a launch per value.
-        self._launch_kept_elementwise(codegen.bitmap_module(t), "set_where", n,
-                                      (self._flag_array(where), scalar_word(cast_scalar(value, t)), bits, vals,
-                                       np.int64(n)), _SET_WHERE_CHANGING)
+        self._launch_kept_elementwise(codegen.bitmap_module(t), "set_where", n, _SET_WHERE.pack(
+            m=self._flag_array(where), a=scalar_word(cast_scalar(value, t)), bits=bits, values=vals, n=np.int64(n)),
+            _SET_WHERE.changing)

@@ -39,8 +39,9 @@ from cupy.cuda import driver
 
 from ...operators import TypedSemiring
 from .core import values_type
-from .launch import CHANGES, PreparedLaunch
+from .launch import PreparedLaunch
 from .loop_codegen import GRID_THREADS, block_threads, loop_module
+from .signatures import LOOP, LOOP_BLOCK, LOOP_GRID
 
 __all__ = ["BATCHES", "BLOCK_ROWS", "BLOCK_ROWS_BESIDE_GRID", "GRID_BLOCKS", "GRID_KERNEL", "FrontierLoop", "Run"]
 
@@ -71,6 +72,7 @@ _BLOCK = 512
 # Words of the state array (see the template).
 _STOP, _FRESH, _RAN, _COUNT, _HANDOVER, _BASE, _MOST, _SMALL, _BLOCK_LIMIT, _TOTAL = 0, 1, 2, 3, 6, 7, 8, 9, 10, 11
 _STATE_WORDS = 16
+_STEP = LOOP["step"]
 _D2D = cupy.cuda.runtime.memcpyDeviceToDevice
 _D2H = cupy.cuda.runtime.memcpyDeviceToHost
 _H2D = cupy.cuda.runtime.memcpyHostToDevice
@@ -126,20 +128,17 @@ class FrontierLoop:
         self._stream = cupy.cuda.Stream(non_blocking=True)
         device = cupy.cuda.Device()
         self._blocks = int(device.attributes["MultiProcessorCount"]) * BLOCKS_PER_SM
-        self._args = (ptr, idx, values, self.c_bits, self.c, self._queues[0], self._queues[1], self._first_rows,
-                      self._first, self._stamp, self._state)
+        arrays = {"indptr": ptr, "indices": idx, "values": values, "q0": self._queues[0], "q1": self._queues[1],
+                  "stamp": self._stamp, "state": self._state}
+        self._args = dict(arrays, c_bits=self.c_bits, c=self.c, first_rows=self._first_rows, first=self._first)
         # The block kernel: C and the first frontier are the caller's arrays, given at each run.
-        self._block = PreparedLaunch(be._function(module, "block"), 1, block_threads(semiring),
-                                     (ptr, idx, values, CHANGES, CHANGES, self._queues[0], self._queues[1], CHANGES,
-                                      CHANGES, self._stamp, self._state, CHANGES, CHANGES, CHANGES, np.int64(n),
-                                      np.uint64(self._host_address)))
+        self._block = PreparedLaunch(be._function(module, "block"), 1, block_threads(semiring), LOOP_BLOCK.arguments(
+            **arrays, size=np.int64(n), host_state=np.uint64(self._host_address)))
         self._barrier = cupy.zeros(1, np.uint32)
         self._ranges = (cupy.empty(max(n, 1), np.uint64), cupy.empty(max(n, 1), np.uint64))  # the queues' rows
-        self._grid = _grid_launch(be._function(module, "grid"), self._blocks,
-                                  (ptr, idx, values, CHANGES, CHANGES, self._queues[0], self._queues[1], CHANGES,
-                                   CHANGES, self._stamp, self._state, self._barrier, self._ranges[0], self._ranges[1],
-                                   np.int32(max(n, 1)),
-                                   np.uint64(self._host_address)))
+        self._grid = _grid_launch(be._function(module, "grid"), self._blocks, LOOP_GRID.arguments(
+            **arrays, barrier=self._barrier, r0=self._ranges[0], r1=self._ranges[1], capacity=np.int32(max(n, 1)),
+            host_state=np.uint64(self._host_address)))
         self._graphs: dict[int, Any] = {}
         for k in BATCHES:
             self._graph(k)
@@ -153,7 +152,7 @@ class FrontierLoop:
                 stream.begin_capture()
                 try:
                     for j in range(k):
-                        self._fn((self._blocks,), (_BLOCK,), self._args + (np.int32(j),))
+                        self._fn((self._blocks,), (_BLOCK,), _STEP.pack(**self._args, j=np.int32(j)))
                     _copy(self._host_address, self._state.data.ptr, self._state.nbytes, _D2H, stream.ptr)
                 finally:
                     graph = stream.end_capture()
@@ -200,10 +199,11 @@ class FrontierLoop:
                 _copy(state + 8 * _BASE, self._host_address + 8 * _BASE, 16, _H2D, sp)
             if count <= block_limit:
                 sown, seed = seed or (None, None), None  # (the first launch only)
-                self._block.launch(self.c_bits if held else c_bits, self.c if held else c, rows, first, sown[0],
-                                   sown[1], 0 if sown[0] is None else int(sown[0].size))
-            elif grid is not None and self._launch_grid(grid, self.c_bits if held else c_bits,
-                                                        self.c if held else c, rows, first):
+                self._block.launch(*LOOP_BLOCK.pack_per_call(
+                    c_bits=self.c_bits if held else c_bits, c=self.c if held else c, first_rows=rows, first=first,
+                    seed_rows=sown[0], seed=sown[1], seeds=0 if sown[0] is None else int(sown[0].size)))
+            elif grid is not None and self._launch_grid(grid, LOOP_GRID.pack_per_call(
+                    c_bits=self.c_bits if held else c_bits, c=self.c if held else c, first_rows=rows, first=first)):
                 pass
             else:
                 k = BATCHES[min(batch, len(BATCHES) - 1)]
@@ -226,12 +226,12 @@ class FrontierLoop:
                 _copy(c_bits.data.ptr, self.c_bits.data.ptr, c_bits.nbytes, _D2D, sp)
         return Run(ran, self._queues[place % 2][:count], count, int(host[_TOTAL]))
 
-    def _launch_grid(self, grid: Any, c_bits: Any, c: Any, rows: Any, first: Any) -> bool:
+    def _launch_grid(self, grid: Any, pointers: tuple[Any, ...]) -> bool:
         """Launch the grid kernel; False where the cooperative launch fails (too many blocks for
         the device as it is now, say): nothing ran, and this loop's larger frontiers go to the
         captured graphs from then on (the same results)."""
         try:
-            grid.launch(c_bits, c, rows, first)
+            grid.launch(*pointers)
         except driver.CUDADriverError:
             self._grid = None
             return False

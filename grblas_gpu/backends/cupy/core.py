@@ -19,6 +19,7 @@ from .codegen import KernelModule
 from .common import _BLOCK, _ELEMENTWISE_BLOCKS_PER_SM, _NULL, _bounded_blocks, _contiguous, _map_out_of_memory
 from .counts import DeviceCount, StreamCounts
 from .launch import launch_kept, scalar_word
+from .signatures import KernelSignature
 
 __all__ = ["CupyCore", "values_type"]
 
@@ -84,9 +85,10 @@ class CupyCore(Backend):
 
     @staticmethod
     def _launch_groups(fn: Any, count: int, group: int, args: tuple[Any, ...]) -> None:
-        """One group of ``group`` lanes per item (segment or row)."""
+        """One group of ``group`` lanes per item (segment or row); ``args`` give the kernel
+        the group's size too."""
         if count > 0:
-            fn((-(-count * group // _BLOCK),), (_BLOCK,), args + (np.int32(group),))
+            fn((-(-count * group // _BLOCK),), (_BLOCK,), args)
 
     @_map_out_of_memory
     def asarray(self, x: Any, dtype: Any = None) -> cupy.ndarray:
@@ -202,15 +204,15 @@ class CupyCore(Backend):
         ptr, idx = CupyCore._index_array(indptr), CupyCore._index_array(indices)
         return (ptr.astype(np.int64) if idx.dtype == np.int64 and ptr.dtype == np.int32 else ptr), idx
 
-    def _total(self, role: str, threads: int, args: tuple[Any, ...], key: Any = None,
-               changing: tuple[int, ...] = ()) -> int:
-        """Run entry ``role`` of the count module over ``threads`` threads and read its total.
+    def _total(self, kernel: KernelSignature, role: str, threads: int, args: dict[str, Any], key: Any = None) -> int:
+        """Run entry ``role`` of the count module (its signature ``kernel``, its arguments but
+        the count's by name in ``args``) over ``threads`` threads and read its total.
 
         One launch and one wait: the kernel writes the total straight into a page-locked
         host word (:mod:`.counts`), so no memset comes before and no copy after (each about
         5 us of host time per count on a busy loop's critical path).  With a ``key`` (naming
-        ``threads`` and every argument outside ``changing``), the launch is kept prepared
-        with the stream's count state: a loop counts the same size each round."""
+        ``threads`` and every argument that ``kernel`` does not declare per call), the launch
+        is kept prepared with the stream's count state: a loop counts the same size each round."""
         if not threads:
             return 0
         with self._totals_lock:  # one count at a time uses the stream's state and host word
@@ -218,7 +220,7 @@ class CupyCore(Backend):
             launch_kept(None if key is None else counts.kept, key,
                         lambda: (self._function(codegen.count_module(), role),
                                  _bounded_blocks(threads, _REDUCE_BLOCKS_PER_SM), _BLOCK),
-                        args + (counts.state, counts.address), changing, _KEPT_COUNTS)
+                        kernel.pack(**args, state=counts.state, out=counts.address), kernel.changing, _KEPT_COUNTS)
             cupy.cuda.get_current_stream().synchronize()
             return int(counts.word[0])
 
@@ -231,19 +233,20 @@ class CupyCore(Backend):
             counts = self._counters[key] = StreamCounts.make()
         return counts
 
-    def _queued_total(self, role: str, threads: int, args: tuple[Any, ...], changing: tuple[int, ...],
+    def _queued_total(self, kernel: KernelSignature, role: str, threads: int, args: dict[str, Any],
                       key: Any) -> DeviceCount | None:
-        """Entry ``role`` of the count module over ``threads`` threads, its total written to a
-        pending count's word: that count (None, with nothing launched, where every
-        count word of the stream is lent).  The launch is kept prepared under ``key`` (naming
-        ``threads`` and every argument outside ``changing``, the count's word among them)."""
-        count, counting = self._pending_count()
+        """Entry ``role`` of the count module (signature ``kernel``, arguments but the count's
+        by name in ``args``) over ``threads`` threads, its total written to a pending count's
+        word: that count (None, with nothing launched, where every count word of the stream is
+        lent).  The launch is kept prepared under ``key`` (naming ``threads`` and every
+        argument that ``kernel`` does not declare per call)."""
+        count, (state, word) = self._pending_count()
         if count is None:
             return None
         launch_kept(self._counts().kept, key,
                     lambda: (self._function(codegen.count_module(), role),
                              _bounded_blocks(max(threads, 1), _REDUCE_BLOCKS_PER_SM), _BLOCK),
-                    args + counting, changing, _KEPT_COUNTS)
+                    kernel.pack(**args, state=state, out=word), kernel.changing, _KEPT_COUNTS)
         return count
 
     def _pending_count(self) -> tuple[DeviceCount | None, tuple[Any, Any]]:

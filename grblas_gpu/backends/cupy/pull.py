@@ -37,10 +37,12 @@ terminal value (LOR, LAND): most rows stop within their first entries, and more 
 entries for nothing (kron scale 22 BFS, its pulls' kernels per run by lanes per row at most:
 32: 623 us, 16: 480, 8: 366, 4: 302, 2: 281, 1: 293; 4 keeps some parallel reads for rows
 that find their terms later)."""
-# The arguments of a kept launch that differ between calls, by position: declared by name
-# beside the templates (see signatures.py), read from the kernels' parameter lists.
-_VECTOR_CHANGING = signatures.SPMV_VECTOR.changing
-_BARE_CHANGING = signatures.SPMV_VECTOR_BARE.changing
+# The kernels' signatures (see signatures.py): the launches pack their arguments by name.  The
+# one-launch pull's kept launch writes the vector's, the mask's and the result's arrays at each
+# call, or the bare one only its values, vector and result; the binned and long rows' kernels
+# take the same per-call arguments, as do the merge kernel and its column-cache form.
+_VECTOR, _BARE = signatures.SPMV_VECTOR, signatures.SPMV_VECTOR_BARE
+_MERGE, _FIXUP, _GATHER = signatures.SPMV_MERGE, signatures.SPMV_MERGE_FIXUP, signatures.SPMV_MERGE_GATHER
 
 
 @functools.cache
@@ -80,7 +82,7 @@ class _MergeCall:
             out: cupy.ndarray | None) -> tuple[cupy.ndarray, cupy.ndarray | None]:
         """Launch on the current stream: see :meth:`CupyBackend._spmv_merge`."""
         if self.gather is not None:
-            self.gather.launch(x, x_present)
+            self.gather.launch(*_GATHER.pack_per_call(x=x, x_present=x_present))
         if into is not None:
             out, present = into[1], into[0]
         elif out is None:  # a new result, allocated while the gather runs
@@ -88,8 +90,9 @@ class _MergeCall:
         else:
             present = self.scratch
         if self.main is not None:
-            self.main.launch(values, x, x_present, row_mask, out, present)
-            self.fixup.launch(out, present)  # type: ignore[union-attr]
+            self.main.launch(*_MERGE.pack_per_call(values=values, x=x, x_present=x_present, row_mask=row_mask,
+                                                   out=out, present=present))
+            self.fixup.launch(*_FIXUP.pack_per_call(out=out, present=present))  # type: ignore[union-attr]
         return out, None if self.scratch is not None else present
 
 
@@ -172,8 +175,6 @@ class PullOps(CupyCore):
         claimed = (_NULL, _NULL)
         if claim is not None:  # C's presence goes as c_bits, read and written there (no row mask)
             claimed, flags = (claim, flags[1]), (flags[0], _NULL)
-        head = operands + flags + (_FLAGS32[bool(complement)],)
-        tail = (out, present) + claimed + (_ZERO64,)
         lanes = _pull_lanes(semiring)
 
         def module() -> KernelModule:
@@ -183,11 +184,14 @@ class PullOps(CupyCore):
         if plan is None or plan.classes is None:
             group = min(_group_size(idx.size, nrows), lanes)
             bare = _is_bare(x_present, row_mask, claim, presence, complement)
+            args = _VECTOR.pack(indptr=ptr, indices=idx, values=operands[2], x=operands[3], x_present=flags[0],
+                                row_mask=flags[1], mask_complement=_FLAGS32[bool(complement)], rows=_NULL,
+                                nrows=np.int64(nrows), out=out, present=present, c=claimed[0], c_bits=claimed[1],
+                                long_row=_ZERO64, group=np.int32(group))
             launch_kept(plan.derived if own and plan is not None else None,
                         _one_launch_key(semiring, vector_first, complement, bare, stored),
                         lambda: (self._function(module()), -(-nrows * group // _BLOCK), _BLOCK),
-                        head + (_NULL, np.int64(nrows)) + tail + (np.int32(group),),
-                        _BARE_CHANGING if bare else _VECTOR_CHANGING)
+                        args, _BARE.changing if bare else _VECTOR.changing)
             return out, present
         # The length classes run in one launch (a launch a class cost a slow host 10-15 us
         # each, seven a pull), the long rows in another, both packed once per plan for its own
@@ -198,8 +202,11 @@ class PullOps(CupyCore):
             launches = self._binned_launches(module(), plan, ptr, idx, lanes, complement)
             if ptr is plan.indptr and idx is plan.indices:
                 plan.derived[key] = launches
+        changes = signatures.SPMV_BINNED.pack_per_call(values=operands[2], x=operands[3], x_present=flags[0],
+                                                       row_mask=flags[1], out=out, present=present, c=claimed[0],
+                                                       c_bits=claimed[1])
         for launch in launches:
-            launch.launch(operands[2], operands[3], flags[0], flags[1], out, present, *claimed)
+            launch.launch(*changes)
         return out, present
 
     def pull_claims(self, semiring: TypedSemiring, plan: SpmvPlan | None) -> bool:
@@ -244,12 +251,14 @@ class PullOps(CupyCore):
             return None
         out, present = _one_launch_outputs(semiring, nrows, out, presence)
         if bare:  # the null pointers are packed in the launch: three arguments change
-            prepared.launch(a, self._matvec_operand(semiring, x, vector_first, False), out)
+            prepared.launch(*_BARE.pack_per_call(values=a, x=self._matvec_operand(semiring, x, vector_first, False),
+                                                 out=out))
             return out, None
         flags = self._flag_array(row_mask)
         row_mask, c_bits = (flags, None) if claim is None else (None, flags)  # (see spmv)
-        prepared.launch(a, self._matvec_operand(semiring, x, vector_first, False),
-                        self._flag_array(x_present), row_mask, out, present, claim, c_bits)
+        prepared.launch(*_VECTOR.pack_per_call(
+            values=a, x=self._matvec_operand(semiring, x, vector_first, False), x_present=self._flag_array(x_present),
+            row_mask=row_mask, out=out, present=present, c=claim, c_bits=c_bits))
         return out, present
 
     def _spmv_merge(self, semiring: TypedSemiring, operands: tuple[Any, ...], flags: tuple[Any, Any], plan: SpmvPlan,
@@ -299,7 +308,7 @@ class PullOps(CupyCore):
             idx, role = columns.indices, "hot"
             n = columns.hot.size
             gather = PreparedLaunch(self._function(module, "gather"), _bounded_blocks(n, _ELEMENTWISE_BLOCKS_PER_SM),
-                                    _BLOCK, signatures.SPMV_MERGE_GATHER.arguments(
+                                    _BLOCK, _GATHER.arguments(
                                         hot=columns.hot, n=np.int64(n), x_hot=hot[0], x_present_hot=hot[1]))
         carries = plan.carry_arrays(semiring.out_type.np_type)
         scratch = plan.scratch_presence(nrows) if known else None
@@ -307,13 +316,13 @@ class PullOps(CupyCore):
         if ntiles:
             kernel = self._function(module, role)
             _leave_l1(kernel, codegen.MERGE_BLOCKS_PER_SM)
-            main_signature = signatures.SPMV_MERGE_HOT if role == "hot" else signatures.SPMV_MERGE
+            main_signature = signatures.SPMV_MERGE_HOT if role == "hot" else _MERGE
             main = PreparedLaunch(kernel, ntiles, codegen.MERGE_BLOCK, main_signature.arguments(
                 indptr=ptr, indices=idx, x_hot=hot[0], x_present_hot=hot[1], tile_row=tile_row, nrows=np.int64(nrows),
                 carry_row=carries[0], carry_value=carries[1], carry_valid=carries[2], accumulate=_FLAGS32[into]))
             fixup = PreparedLaunch(self._function(module, "fixup"), -(-ntiles // _BLOCK), _BLOCK,
-                                   signatures.SPMV_MERGE_FIXUP.arguments(carry_row=carries[0], carry_value=carries[1],
-                                                                        carry_valid=carries[2], ncarry=np.int64(ntiles)))
+                                   _FIXUP.arguments(carry_row=carries[0], carry_value=carries[1],
+                                                    carry_valid=carries[2], ncarry=np.int64(ntiles)))
         return _MergeCall(semiring, nrows, gather, main, fixup, scratch)
 
     def _column_cache(self, plan: SpmvPlan) -> ColumnCache | None:

@@ -26,11 +26,10 @@ from .counts import DeviceCount
 __all__ = ["ReduceOps"]
 
 _CHUNK = 4096  # segment reductions cut longer segments into chunks of this size
-# The arguments of a kept launch that differ between calls, by position (see signatures.py).
-_COUNT_CHANGING = signatures.COUNT_TRUE.changing
-_COUNT_QUEUED_CHANGING = signatures.COUNT_QUEUED.changing
-_SUM_QUEUED_CHANGING = signatures.SUM_QUEUED.changing
-_DOT_CHANGING = signatures.DOT.changing
+# The kernels' signatures (see signatures.py): a count read back and a queued one differ in the
+# arguments their kept launches write at each call; a sum read back is not kept.
+_COUNT, _COUNT_QUEUED, _SUM = signatures.COUNT_TRUE, signatures.COUNT_QUEUED, signatures.SUM_QUEUED
+_SEGMENT, _STRIDED = signatures.SEGMENT_REDUCE["main"], signatures.SEGMENT_REDUCE["strided"]
 
 
 class ReduceOps(CupyCore):
@@ -40,14 +39,14 @@ class ReduceOps(CupyCore):
         """The number of true values in a bool array (one kernel, one read back)."""
         arr = self._flag_array(flags)
         n = int(arr.size)
-        return self._total("main", _flag_threads(n), (arr, np.int64(n)), ("count", n), _COUNT_CHANGING)
+        return self._total(_COUNT, "main", _flag_threads(n), {"flags": arr, "n": np.int64(n)}, ("count", n))
 
     def count_true_queued(self, flags: Any) -> DeviceCount | None:
         """:meth:`count_true`, queued: a :class:`DeviceCount` that ``int()`` reads once the
         kernel has run (None where every count word of the stream is lent)."""
         arr = self._flag_array(flags)
         n = int(arr.size)
-        return self._queued_total("main", _flag_threads(n), (arr, np.int64(n)), _COUNT_QUEUED_CHANGING,
+        return self._queued_total(_COUNT_QUEUED, "main", _flag_threads(n), {"flags": arr, "n": np.int64(n)},
                                   ("count queued", n))
 
     def count_ahead(self, count: Any, flags: Any) -> Any:
@@ -64,22 +63,22 @@ class ReduceOps(CupyCore):
         """The sum of non-negative int64 ``values`` over the positions flagged true in ``flags``,
         or over the positions listed in ``rows`` (one kernel, one read back)."""
         args = self._sum_arguments(values, flags, rows)
-        return self._total("sum", int(args[-1]), args)
+        return self._total(_SUM, "sum", int(args["n"]), args)
 
     def sum_selected_queued(self, values: Any, flags: Any) -> DeviceCount | None:
         """:meth:`sum_selected` over ``flags``, queued: a :class:`DeviceCount` that ``int()``
         reads once the kernel has run (None where every count word of the stream is lent)."""
         args = self._sum_arguments(values, flags, None)
-        return self._queued_total("sum", int(args[-1]), args, _SUM_QUEUED_CHANGING,
-                                  ("sum queued", int(args[-1])))
+        return self._queued_total(_SUM, "sum", int(args["n"]), args, ("sum queued", int(args["n"])))
 
-    def _sum_arguments(self, values: Any, flags: Any, rows: Any) -> tuple[Any, ...]:
-        """The count module's ``sum`` arguments before the count's: (values, flags or null,
-        rows or null, how many positions)."""
+    def _sum_arguments(self, values: Any, flags: Any, rows: Any) -> dict[str, Any]:
+        """The count module's ``sum`` arguments but the count's, by name: the values, the
+        flags or the rows (the other null), and how many positions."""
         vals = self._index_array(values).astype(np.int64, copy=False)
         if rows is not None:
-            return vals, _NULL, _contiguous(cupy.asarray(rows, dtype=np.int64)), np.int64(rows.shape[0])
-        return vals, self._flag_array(flags), _NULL, np.int64(flags.shape[0])
+            return {"values": vals, "flags": _NULL, "rows": _contiguous(cupy.asarray(rows, dtype=np.int64)),
+                    "n": np.int64(rows.shape[0])}
+        return {"values": vals, "flags": self._flag_array(flags), "rows": _NULL, "n": np.int64(flags.shape[0])}
 
     @_map_out_of_memory
     def segment_reduce(self, monoid: TypedMonoid, values: Any, offsets: Any) -> cupy.ndarray:
@@ -97,7 +96,9 @@ class ReduceOps(CupyCore):
         if not monoid.is_any and vals.size > _CHUNK * 4 * nseg:  # long segments on average
             return self._chunked_reduce(monoid, vals, offs.astype(np.int64))
         fn = self._function(codegen.segment_reduce_module(monoid, offs.dtype))
-        self._launch_groups(fn, nseg, _group_size(vals.size, nseg), (vals, offs, np.int64(nseg), out))
+        group = _group_size(vals.size, nseg)
+        self._launch_groups(fn, nseg, group, _SEGMENT.pack(values=vals, offsets=offs, nseg=np.int64(nseg), out=out,
+                                                           group=np.int32(group)))
         return out
 
     @_map_out_of_memory
@@ -115,7 +116,7 @@ class ReduceOps(CupyCore):
     def _strided_reduce(self, monoid: TypedMonoid, vals: cupy.ndarray, blocks: int, out: cupy.ndarray) -> None:
         """``out[b]``: the monoid over the values block b of a ``blocks``-block grid visits."""
         fn = self._function(codegen.segment_reduce_module(monoid, np.dtype(np.int64)), "strided")
-        fn((blocks,), (_BLOCK,), (vals, np.int64(vals.size), out))
+        fn((blocks,), (_BLOCK,), _STRIDED.pack(values=vals, n=np.int64(vals.size), out=out))
 
     def _one_block_reduce(self, monoid: TypedMonoid, partial: cupy.ndarray) -> cupy.ndarray:
         """Per-block partial results (at most a few thousand) reduced by one block."""
@@ -138,8 +139,8 @@ class ReduceOps(CupyCore):
         counts = self._counts()
         most_blocks = _ELEMENTWISE_BLOCKS_PER_SM * _sm_count(cupy.cuda.runtime.getDevice())
         partial = counts.partials(monoid.type.np_type, most_blocks)
-        self._launch_kept_elementwise(codegen.dot_module(semiring), "main", n,
-                                      (xa, ya, np.int64(n), partial, out, counts.state), _DOT_CHANGING)
+        self._launch_kept_elementwise(codegen.dot_module(semiring), "main", n, signatures.DOT.pack(
+            x=xa, y=ya, n=np.int64(n), partial=partial, out=out, state=counts.state), signatures.DOT.changing)
         return out
 
     def _chunked_reduce(self, monoid: TypedMonoid, vals: cupy.ndarray, offs: cupy.ndarray) -> cupy.ndarray:

@@ -10,10 +10,12 @@ constant for the launch's lifetime: the matrix's own arrays, sizes and flags.
 
 A launch packed once (:class:`.launch.PreparedLaunch`) takes its constant arguments by name
 (:meth:`KernelSignature.arguments`), in the template's order, and the per-call ones at each
-launch in the order :attr:`KernelSignature.per_call_order` gives.  A launch made once per call
-(the passes of a matrix product or a transpose, the listed push, the pull by columns, the
-element-wise maps) takes all of them by name (:attr:`KernelSignature.pack`, a function made
-once per signature: no dict per launch).  :data:`KINDS` lists every kind of generated module
+launch by name too (:attr:`KernelSignature.pack_per_call`, in the order
+:attr:`KernelSignature.per_call_order` gives).  A launch made once per call (the passes of a
+matrix product or a transpose, the pushes, the pulls, the bitmap steps, the reductions, the
+element-wise maps), or kept by :func:`.launch.launch_kept` at its first call, takes all of
+them by name (:attr:`KernelSignature.pack`, a function made once per signature: no dict per
+launch).  :data:`KINDS` lists every kind of generated module
 with its entry points' signatures: the registry lists the modules of those kinds, the
 families of the products also name their entry points from them (:func:`roles`), and the
 kernel table of ``docs/kernels.md`` is written from them (:func:`markdown_table`).
@@ -37,7 +39,7 @@ __all__ = [
     "MASK_ALLOWED", "ADD_INTO", "ADD_CHANGES", "SET_WHERE", "BINARY", "EWISE_UNION", "EWISE_ADD", "DOT",
     "COUNT_TRUE", "COUNT_QUEUED", "SUM_QUEUED",
     "entries", "roles", "KINDS", "PUSH_LISTED", "COLUMNS", "UNARY", "INDEXUNARY", "BITMAP",
-    "SEGMENT_REDUCE", "LOOP", "SPGEMM_SYMBOLIC", "SPGEMM_NUMERIC", "MXM_DOT", "TRANSPOSE", "markdown_table",
+    "SEGMENT_REDUCE", "LOOP", "LOOP_BLOCK", "LOOP_GRID", "SPGEMM_SYMBOLIC", "SPGEMM_NUMERIC", "MXM_DOT", "TRANSPOSE", "markdown_table",
     "kernels_document",
 ]
 
@@ -66,24 +68,25 @@ class KernelSignature:
     params: tuple[str, ...]
     per_call: frozenset[str]
     pack: Callable[..., tuple[Any, ...]] = field(init=False, repr=False, compare=False)
+    pack_per_call: Callable[..., tuple[Any, ...]] = field(init=False, repr=False, compare=False)
+    """The same for a prepared launch's per-call parameters alone: they by keyword, returned
+    in :attr:`per_call_order` (what :meth:`.launch.PreparedLaunch.launch` takes)."""
+
+    changing: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Positions of the parameters that change from call to call (what a kept launch writes)."""
+    constant: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """Names of the parameters packed once with the launch."""
+    per_call_order: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """Names of the parameters given at each launch, in the order a prepared launch takes them."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "pack", _packer(self.template, self.entry, self.params))
-
-    @property
-    def changing(self) -> tuple[int, ...]:
-        """Positions of the parameters that change from call to call (what a kept launch writes)."""
-        return tuple(i for i, name in enumerate(self.params) if name in self.per_call)
-
-    @property
-    def constant(self) -> tuple[str, ...]:
-        """Names of the parameters packed once with the launch."""
-        return tuple(name for name in self.params if name not in self.per_call)
-
-    @property
-    def per_call_order(self) -> tuple[str, ...]:
-        """Names of the parameters given at each launch, in the order a prepared launch takes them."""
-        return tuple(name for name in self.params if name in self.per_call)
+        # Worked out once: launches read them at each call.
+        setattr_ = functools.partial(object.__setattr__, self)
+        setattr_("changing", tuple(i for i, name in enumerate(self.params) if name in self.per_call))
+        setattr_("constant", tuple(name for name in self.params if name not in self.per_call))
+        setattr_("per_call_order", tuple(name for name in self.params if name in self.per_call))
+        setattr_("pack", _packer(self.template, self.entry, self.params))
+        setattr_("pack_per_call", _packer(self.template, self.entry, self.per_call_order, "per call"))
 
     def arguments(self, **constant: Any) -> tuple[Any, ...]:
         """A prepared launch's arguments in the template's order: every constant parameter's
@@ -95,7 +98,8 @@ class KernelSignature:
         return tuple(CHANGES if name in self.per_call else constant[name] for name in self.params)
 
 
-def _packer(template_name: str, entry: str, params: tuple[str, ...]) -> Callable[..., tuple[Any, ...]]:
+def _packer(template_name: str, entry: str, params: tuple[str, ...],
+            which: str = "") -> Callable[..., tuple[Any, ...]]:
     """``pack(*, <params>)`` returning its arguments in the order of ``params``: written as
     Python source and compiled once (the parameter names are C identifiers from the template,
     checked as Python ones), so that a launch pays a call, not a dict of its arguments."""
@@ -105,9 +109,10 @@ def _packer(template_name: str, entry: str, params: tuple[str, ...]) -> Callable
                               "is not a Python name")
     names = ", ".join(params)
     namespace: dict[str, Any] = {}
-    exec(f"def pack(*, {names}):\n    return ({names},)\n", {}, namespace)  # noqa: S102
+    source = f"def pack(*, {names}):\n    return ({names},)\n" if params else "def pack():\n    return ()\n"
+    exec(source, {}, namespace)  # noqa: S102
     fn: Callable[..., tuple[Any, ...]] = namespace["pack"]
-    fn.__qualname__ = fn.__name__ = f"pack of templates/{template_name} {{{{KERNEL}}}}{entry}"
+    fn.__qualname__ = fn.__name__ = f"pack{' ' + which if which else ''} of templates/{template_name} {{{{KERNEL}}}}{entry}"
     return fn
 
 
@@ -239,9 +244,13 @@ BITMAP = {"allowed": MASK_ALLOWED, "reset": PUSH_RESET, "set_where": SET_WHERE,
           **entries("bitmap.cu", "select", "select_scalar", "fill", "scatter")}
 # Segment reductions (a group per segment) and the strided reduction of all values.
 SEGMENT_REDUCE = entries("segment_reduce.cu", "main", "strided")
-# The frontier loop's kernel: one level a launch (``step``), levels in one block, or levels
-# over the whole GPU in one cooperative launch (``grid``).
-LOOP = entries("loop_push.cu", "step", "block", "grid")
+# The frontier loop's kernels: one level a launch (``step``, captured in graphs with every
+# argument given); levels in one block (``block``) or over the whole GPU in one cooperative
+# launch (``grid``), each packed once per loop with its buffers: a run gives C and the first
+# frontier (and to the block kernel, a claim's C by its entries).
+LOOP_BLOCK = signature("loop_push.cu", "_block", "c_bits c first_rows first seed_rows seed seeds")
+LOOP_GRID = signature("loop_push.cu", "_grid", "c_bits c first_rows first")
+LOOP = {**entries("loop_push.cu", "step"), "block": LOOP_BLOCK, "grid": LOOP_GRID}
 
 KINDS: dict[str, tuple[dict[str, KernelSignature], ...]] = {
     "count": ({"main": COUNT_TRUE, "sum": SUM_QUEUED},),
@@ -307,10 +316,10 @@ Written by `python -m grblas_gpu.backends.cupy.signatures > docs/kernels.md` fro
 `grblas_gpu/backends/cupy/templates/`); do not edit by hand. A kept launch is packed once and
 writes only the parameters in bold at each call. The rows after the kept launches list every
 other kernel of the templates by the kind of module it is generated in (`KINDS`; the kernel
-registry lists the modules of these kinds). The launches of the matrix products' passes, the
-transpose, the listed and balanced push, the pull by columns and the element-wise maps give
-every parameter by name (`pack`); the bitmap steps, segment reductions and the frontier loop
-still pass theirs by position, in the order shown.
+registry lists the modules of these kinds). Every launch gives its parameters by name: all
+of them at each call (`pack`), for a launch made at each call or kept at its first; or, for a
+launch prepared ahead, the constant ones once (`arguments`) and the bold ones at each call
+(`pack_per_call`).
 
 """
 

@@ -52,26 +52,27 @@
 #define GB_LOOP_IN_BLOCK 1
 #define GB_LOOP_IN_GRID 2
 
-// The loop's arrays and the iteration's place: what one iteration reads and writes.
+// The loop's arrays and the iteration's place: what one iteration reads and writes.  The
+// arrays come first, in the order `loop_level` gives them.
 struct {{KERNEL}}_level {
     const {{PTR_T}}* indptr;
     const {{INDEX_T}}* indices;
     const {{AV}}* values;
     bool* c_bits;
     {{T}}* c;
-    const int* qin;        // the frontier (global memory), unless fresh or held
-    const int* qin_held;   // the frontier in shared memory (the block kernel's), or null
-    int* qout;             // the next frontier (global memory)
-    int* qout_held;        // its first GB_LOOP_HELD entries in shared memory too, or null
     const int64_t* first_rows;
     const {{T}}* first;
-    const unsigned long long* rin;  // the frontier rows' entry ranges (see `row_range`), or null
-    unsigned long long* rout;       // the next frontier's, or null
     int* stamp;
     long long* state;
+    const int* qin;                  // the frontier (global memory), unless fresh or held
+    const int* qin_held = nullptr;   // the frontier in shared memory (the block kernel's), or null
+    int* qout;                       // the next frontier (global memory)
+    int* qout_held = nullptr;        // its first GB_LOOP_HELD entries in shared memory too, or null
+    const unsigned long long* rin = nullptr;  // the frontier rows' entry ranges (see `row_range`), or null
+    unsigned long long* rout = nullptr;       // the next frontier's, or null
     unsigned long long* cout;  // the next frontier's length (global or shared memory)
-    int cin;               // the frontier's length (below 2**31: positions are)
-    long long handover;        // a next frontier past it sets STOP (the block kernel: no limit)
+    int cin;                   // the frontier's length (below 2**31: positions are)
+    long long handover = 0x7fffffffffffffffLL;  // a next frontier past it sets STOP (none by default)
     bool fresh;
     int mark, last_mark;
 };
@@ -339,6 +340,16 @@ __device__ __forceinline__ void hand_back(long long* state, volatile long long* 
     for (int w = 0; w <= GB_LOOP_OVER; ++w) host_state[w] = state[w];
 }
 
+// A level of the loop's arrays, as every kernel starts it: no frontier held in shared memory,
+// no entry ranges, no handover limit (the struct's defaults; a kernel that has them sets them,
+// and the iteration's place, before each level).
+__device__ __forceinline__ {{KERNEL}}_level loop_level(const {{PTR_T}}* indptr, const {{INDEX_T}}* indices,
+                                                      const {{AV}}* values, bool* c_bits, {{T}}* c,
+                                                      const int64_t* first_rows, const {{T}}* first, int* stamp,
+                                                      long long* state) {
+    return {{KERNEL}}_level{indptr, indices, values, c_bits, c, first_rows, first, stamp, state};
+}
+
 }  // namespace
 
 extern "C" __global__ void {{KERNEL}}_step(
@@ -364,22 +375,9 @@ extern "C" __global__ void {{KERNEL}}_step(
         state[GB_LOOP_COUNT + (i + 2) % 3] = 0;
         state[GB_LOOP_RAN] = j + 1;
     }
-    {{KERNEL}}_level L;
-    L.indptr = indptr;
-    L.indices = indices;
-    L.values = values;
-    L.c_bits = c_bits;
-    L.c = c;
+    {{KERNEL}}_level L = loop_level(indptr, indices, values, c_bits, c, first_rows, first, stamp, state);
     L.qin = (i & 1) ? q1 : q0;
-    L.qin_held = nullptr;
     L.qout = (i & 1) ? q0 : q1;
-    L.qout_held = nullptr;
-    L.first_rows = first_rows;
-    L.first = first;
-    L.rin = nullptr;
-    L.rout = nullptr;
-    L.stamp = stamp;
-    L.state = state;
     L.cout = (unsigned long long*)&state[GB_LOOP_COUNT + (i + 1) % 3];
     L.cin = (int)cin;
     L.handover = state[GB_LOOP_HANDOVER];
@@ -409,19 +407,7 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         counts[(base + 1) % 3] = 0ull;
     }
     __syncthreads();
-    {{KERNEL}}_level L;
-    L.indptr = indptr;
-    L.indices = indices;
-    L.values = values;
-    L.c_bits = c_bits;
-    L.c = c;
-    L.first_rows = first_rows;
-    L.first = first;
-    L.rin = nullptr;
-    L.rout = nullptr;
-    L.stamp = stamp;
-    L.state = state;
-    L.handover = 0x7fffffffffffffffLL;
+    {{KERNEL}}_level L = loop_level(indptr, indices, values, c_bits, c, first_rows, first, stamp, state);
     long long ran = 0;
     int i = base;
     while (ran < most) {
@@ -466,21 +452,8 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_GRID, 1) {{KERNEL}}_grid(
     const long long high = state[GB_LOOP_HANDOVER];
     const bool fresh = state[GB_LOOP_FRESH] != 0;
     const bool lead = blockIdx.x == 0 && threadIdx.x == 0;
-    {{KERNEL}}_level L;
-    L.indptr = indptr;
-    L.indices = indices;
-    L.values = values;
-    L.c_bits = c_bits;
-    L.c = c;
-    L.qin_held = nullptr;
-    L.qout_held = nullptr;
-    L.first_rows = first_rows;
-    L.first = first;
-    L.rin = nullptr;
-    L.rout = nullptr;
-    L.stamp = stamp;
-    L.state = state;
-    L.handover = 0x7fffffffffffffffLL;  // (checked here, at each iteration's start)
+    // (no handover limit in the level: it is checked here, at each iteration's start)
+    {{KERNEL}}_level L = loop_level(indptr, indices, values, c_bits, c, first_rows, first, stamp, state);
     const int start = (int)(((threadIdx.x >> 5) * gridDim.x + blockIdx.x) << 5);
     const int stride = (int)(gridDim.x * blockDim.x);
     long long ran = 0, queued = 0;
