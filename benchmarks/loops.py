@@ -5,7 +5,8 @@ For each grid side (a 4-neighbour grid with random weights, the road-like graph 
 device loops on and off (``grblas_gpu.loops.device_loops``), scipy's ``breadth_first_order``
 and Dijkstra on the host, the levels, and the launch-only floor of a level on the device (a
 captured iteration with nothing to do, the cost the loop cannot go under); on the GPU, the cost
-of a level of one row in each of the loop's kernels (block, grid, captured graphs).  All in one
+of a level of one row in each of the loop's kernels (block, grid, captured graphs), and BFS on
+two 1,024-vertex graphs in us beside scipy's, the loop's device time apart.  All in one
 process; medians of ``--repeat`` runs after a warm-up.  Writes ``loops.json`` and
 ``loops.md`` under ``--out``.  ``--profile N`` instead prints where the host's time goes in
 ``N`` BFS runs on the 1,024-vertex Kronecker graph (cProfile, the heaviest functions).
@@ -30,6 +31,7 @@ import scipy.sparse as sps
 from scipy.sparse import csgraph
 
 from . import graphs
+from .timing import device_sync
 
 
 def _median_ms(fn: Callable[[], Any], repeat: int, sync: Callable[[], None]) -> float:
@@ -125,6 +127,56 @@ def _row(name: str, g: graphs.Graph, backend: str, repeat: int, peers: bool = Tr
     return row
 
 
+SMALL_RUNS = 1000
+
+
+def _small_row(name: str, g: graphs.Graph) -> dict:
+    """A 1,024-vertex graph's BFS on the GPU in us (median of :data:`SMALL_RUNS` after a
+    warm-up): device loops on and off, scipy's ``breadth_first_order`` in the same process, and
+    the device time of the loop's runs (CUDA events around ``FrontierLoop.run``; the rest of a
+    BFS is host work), with the block kernel taking the small frontiers and with the grid kernel
+    taking them all."""
+    import cupy
+    from grblas_gpu.algorithms import bfs_levels
+
+    import grblas_gpu as gb
+    from grblas_gpu.backends.cupy import capture
+    from grblas_gpu.loops import device_loops
+
+    A = gb.Matrix.from_csr(g.indptr, g.indices, g.weights.astype(np.float64), ncols=g.n, backend="cupy")
+    scipy_csr = sps.csr_matrix((g.weights.astype(np.float64), g.indices, g.indptr), shape=(g.n, g.n))
+    source = g.max_degree_vertex() if g.kind.startswith("kron") else 0
+    sync = device_sync
+    row: dict[str, Any] = {"graph": name, "vertices": g.n, "edges": g.nnz,
+                           "bfs_levels": int(bfs_levels(A, source).reduce(gb.monoid.max).new().value) + 1}
+    row["bfs_device_us"] = _median_ms(lambda: bfs_levels(A, source), SMALL_RUNS, sync) * 1e3
+    with device_loops(False):
+        row["bfs_plain_us"] = _median_ms(lambda: bfs_levels(A, source), SMALL_RUNS // 4, sync) * 1e3
+    row["scipy_bfs_us"] = _median_ms(lambda: csgraph.breadth_first_order(scipy_csr, source, return_predecessors=False),
+                                     SMALL_RUNS, lambda: None) * 1e3
+    run, kept = capture.FrontierLoop.run, capture.BLOCK_ROWS_BESIDE_GRID
+    for key, block_rows in (("run_block_us", kept), ("run_grid_us", 0)):
+        events: list[tuple[Any, Any]] = []
+
+        def timed(loop: Any, *args: Any, **kw: Any) -> Any:
+            start, end = cupy.cuda.Event(), cupy.cuda.Event()
+            start.record()
+            out = run(loop, *args, **kw)
+            end.record()
+            events.append((start, end))
+            return out
+
+        capture.FrontierLoop.run, capture.BLOCK_ROWS_BESIDE_GRID = timed, block_rows  # type: ignore[method-assign,assignment]
+        try:
+            for _ in range(SMALL_RUNS // 4):
+                bfs_levels(A, source)
+            sync()
+        finally:
+            capture.FrontierLoop.run, capture.BLOCK_ROWS_BESIDE_GRID = run, kept  # type: ignore[method-assign]
+        row[key] = statistics.median(cupy.cuda.get_elapsed_time(a, b) for a, b in events[20:]) * 1e3
+    return row
+
+
 def _profile(runs: int, backend: str) -> None:
     """Print cProfile's heaviest functions (own time) over ``runs`` BFS runs on the 1,024-vertex
     Kronecker graph, after a warm-up, and the mean time of a run."""
@@ -217,15 +269,19 @@ def main(argv: list[str] | None = None) -> None:
     for side in a.grid:
         rows.append(_row(f"grid{side}", graphs.grid(side), a.backend, a.repeat))
         print(json.dumps(rows[-1]), flush=True)
-    device, levels = "cpu", None
+    device, levels, small = "cpu", None, []
     if a.backend == "cupy":
         import cupy
 
         device = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
         levels = _level_costs(a.repeat)
         print(json.dumps(levels), flush=True)
+        small = [_small_row(name, g) for name, g in (("kron10-sym", graphs.kronecker_symmetric(10)),
+                                                      ("grid32", graphs.grid(32)))]
+        for r in small:
+            print(json.dumps(r), flush=True)
     a.out.mkdir(parents=True, exist_ok=True)
-    meta = {"device": device, "host": platform.node(), "repeat": a.repeat, "level_costs": levels}
+    meta = {"device": device, "host": platform.node(), "repeat": a.repeat, "level_costs": levels, "small": small}
     (a.out / "loops.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
     (a.out / "loops.md").write_text(_markdown(meta, rows))
     print(_markdown(meta, rows))
@@ -247,6 +303,14 @@ def _markdown(meta: dict, rows: list[dict]) -> str:
         lines.append(f"\nA level of one row (BFS along a {PATH_VERTICES:,}-vertex path), us: block kernel "
                      f"{costs['block_us_per_level']:.2f}, grid kernel {costs['grid_us_per_level']:.2f}, "
                      f"captured graphs {costs['graphs_us_per_level']:.2f}.\n")
+    if meta.get("small"):
+        lines.append(f"\nSmall graphs, BFS in us (medians of {SMALL_RUNS}; device: the loop's runs alone, CUDA "
+                     "events, the block kernel taking the small frontiers or the grid kernel all):\n\n"
+                     "| graph | levels | BFS device loop | BFS plain | scipy BFS | device, block kernel "
+                     "| device, grid kernel |\n" + "|---" * 7 + "|\n")
+        for r in meta["small"]:
+            lines.append(f"| {r['graph']} | {r['bfs_levels']} | {r['bfs_device_us']:.1f} | {r['bfs_plain_us']:.1f} | "
+                         f"{r['scipy_bfs_us']:.1f} | {r['run_block_us']:.1f} | {r['run_grid_us']:.1f} |\n")
     return "".join(lines)
 
 

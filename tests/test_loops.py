@@ -348,3 +348,27 @@ def test_first_iteration_ends_the_loop_and_counts(backend: str) -> None:
         levels = bfs_levels(A, source)
         assert levels.nvals == 8 - source
         np.testing.assert_array_equal(dense(levels.to_coo(), 8)[source:], np.arange(8 - source))
+
+
+@pytest.mark.parametrize("block_rows", [0, 3])
+def test_failed_cooperative_launch_falls_back(block_rows: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the GPU, a grid kernel whose cooperative launch fails at run time (here forced: the
+    driver's answer to too many blocks) leaves the larger frontiers to the captured graphs:
+    every algorithm gives what the plain loop and the references give, from the first level
+    (block kernel taking none) or after the block kernel's levels."""
+    if not gb.backends.gpu_available():
+        pytest.skip("the device loop runs on the GPU only")
+    from cupy.cuda import driver
+
+    from grblas_gpu.backends.cupy import capture
+
+    tries = []
+
+    def fail(self: Any, *pointers: Any) -> None:
+        tries.append(len(pointers))
+        raise driver.CUDADriverError(720)  # CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+
+    monkeypatch.setattr(capture._CooperativeLaunch, "launch", fail)
+    monkeypatch.setattr(capture, "BLOCK_ROWS_BESIDE_GRID", block_rows)
+    every_algorithm_both_ways(grid(17), 40)
+    assert tries  # (the grid kernel was tried, and each loop tried it once)

@@ -202,9 +202,9 @@ class FrontierLoop:
                 self._block.launch(*LOOP_BLOCK.pack_per_call(
                     c_bits=self.c_bits if held else c_bits, c=self.c if held else c, first_rows=rows, first=first,
                     seed_rows=sown[0], seed=sown[1], seeds=0 if sown[0] is None else int(sown[0].size)))
-            elif grid is not None:
-                grid.launch(*LOOP_GRID.pack_per_call(c_bits=self.c_bits if held else c_bits, c=self.c if held else c,
-                                                     first_rows=rows, first=first))
+            elif grid is not None and self._launch_grid(grid, LOOP_GRID.pack_per_call(
+                    c_bits=self.c_bits if held else c_bits, c=self.c if held else c, first_rows=rows, first=first)):
+                pass
             else:
                 k = BATCHES[min(batch, len(BATCHES) - 1)]
                 if ran + k > limit:
@@ -225,6 +225,17 @@ class FrontierLoop:
             if c_bits is not None:
                 _copy(c_bits.data.ptr, self.c_bits.data.ptr, c_bits.nbytes, _D2D, sp)
         return Run(ran, self._queues[place % 2][:count], count, int(host[_TOTAL]))
+
+    def _launch_grid(self, grid: Any, pointers: tuple[Any, ...]) -> bool:
+        """Launch the grid kernel; False where the cooperative launch fails (too many blocks for
+        the device as it is now, say): nothing ran, and this loop's larger frontiers go to the
+        captured graphs from then on (the same results)."""
+        try:
+            grid.launch(*pointers)
+        except driver.CUDADriverError:
+            self._grid = None
+            return False
+        return True
 
     def _hold(self, c_bits: Any, c: Any, rows: Any, first: Any, fresh: bool, stream: int) -> None:
         """Copy C (and, before the first iteration, the first frontier) into the buffers the

@@ -217,7 +217,9 @@ __device__ __forceinline__ void fetch_rows(const {{KERNEL}}_level& L, const bool
 }
 
 // One iteration over frontier entries base0, base0 + stride, ... (stride a multiple of 32; the
-// warp's lanes take 32 entries side by side).
+// warp's lanes take 32 entries side by side; in the block kernel entries base, base + W, ...,
+// base + 31 W for W warps, base0 a warp's index: a frontier of a few hundred rows is shared by
+// all the block's warps, not held by its first warps 32 rows each).
 // `ahead`: where not negative, the queue's entry base0 + lane, loaded already, and
 // `ahead_range` its range where L.rin is set (the grid kernel loads them beside the length).
 template <int MODE>
@@ -225,7 +227,7 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
                                         unsigned long long ahead_range = 0ull) {
     const int lane = threadIdx.x & 31;
     for (int base = base0; base < L.cin; base += stride) {
-        const int f = base + lane;
+        const int f = base + (MODE == GB_LOOP_IN_BLOCK ? (GB_LOOP_BLOCK / 32) * lane : lane);
         const bool in = f < L.cin;
         int k = 0;
         P begin = 0, end = 0;
@@ -421,7 +423,7 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         L.fresh = fresh && ran == 0;
         L.mark = 1 + (i & 1);
         L.last_mark = 2 - (i & 1);
-        iterate<GB_LOOP_IN_BLOCK>(L, (int)(threadIdx.x >> 5) << 5, GB_LOOP_BLOCK);
+        iterate<GB_LOOP_IN_BLOCK>(L, (int)(threadIdx.x >> 5), GB_LOOP_BLOCK);
         __syncthreads();
         ++ran;
         ++i;
