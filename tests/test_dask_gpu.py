@@ -23,7 +23,7 @@ import grblas_gpu.dask as gd
 from grblas_gpu import binary, semiring
 from grblas_gpu.dask.cluster import local_cluster
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(gpu_count() < 2, reason="needs 2 GPUs")]
+pytestmark = [pytest.mark.gpu, pytest.mark.usefixtures("spmd_path"), pytest.mark.skipif(gpu_count() < 2, reason="needs 2 GPUs")]
 
 
 N = 5000
