@@ -126,7 +126,7 @@ def _drops(ctx: Context) -> list[tuple[str, int]]:
     them may never run): dropped by the next call."""
     untaken = _UNTAKEN.setdefault(ctx, {})
     refcount = ctx.client.refcount
-    out = []
+    out: list[tuple[str, int]] = []
     for tag, keys in list(untaken.items()):
         if all(refcount.get(k, 0) == 0 for k in keys):
             out.extend((tag, r) for r in range(len(keys)))
