@@ -315,7 +315,7 @@ class Exchange:
         for r in range(self.nranks):
             lo, hi = int(offsets[r]), int(offsets[r + 1])
             if r != self.rank and forms[r] == "one":
-                bits[lo:hi] = xp.unpackbits(packed[r])[:hi - lo].astype(bool)
+                bits[lo:hi] = self._unpacked(packed[r], hi - lo)
                 vals[lo:hi] = values[r]
             elif r != self.rank and forms[r] == "full" and not full:
                 bits[lo:hi] = True
@@ -350,9 +350,12 @@ class Exchange:
 
     def _one_valued(self, be: Any, t: Any, form: str, count: int, size: int, arrays: list[Any], value: Any) -> Vector:
         """A piece sent as presence bits with its one value."""
-        xp = self.xp
-        present = xp.unpackbits(arrays[0])[:size].astype(bool)
-        return Vector._from_bitmap(be, t, size, present, xp.full(size, value, dtype=t.np_type), count)
+        present = self._unpacked(arrays[0], size)
+        return Vector._from_bitmap(be, t, size, present, self.xp.full(size, value, dtype=t.np_type), count)
+
+    def _unpacked(self, packed: Any, size: int) -> Any:
+        """The ``size`` presence flags that ``packbits`` packed into ``packed``."""
+        return self.xp.unpackbits(packed)[:size].astype(bool)
 
     def alltoall(self, slices: Sequence[Vector]) -> list[Vector]:
         """Rank r's ``slices[q]`` to rank q, for every pair: the pieces of this rank's

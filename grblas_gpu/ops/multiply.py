@@ -230,8 +230,9 @@ class _MatVec(Expression):
     def _direction(self) -> tuple[bool, Matrix]:
         """(push?, the matrix it walks).  Push walks the rows of the matrix indexed by u: A's
         for vxm, A^T's for mxv; the (cached) transpose is built only when push is possible at
-        all, and the pull's (A^T for vxm) only once pull is chosen.  Asked twice for one u (a write that could not use the push, then the product),
-        it decides once: deciding may read the device.  (A stale answer would only cost speed.)"""
+        all, and the pull's (A^T for vxm) only once pull is chosen.  Asked twice for one u (a
+        write that could not use the push, then the product), it decides once: deciding may
+        read the device.  (A stale answer would only cost speed.)"""
         A, u, method = self._A, self._u, self._method
         storage = (id(u._sp), id(u._bm))  # (ids: the decision must not keep u's arrays alive)
         if self._decided is not None and self._decided[0] == storage:

@@ -197,15 +197,14 @@ class FrontierLoop:
             if ran and (grid is not None or count <= block_limit):  # (after a graph: BASE is where it began)
                 host[_BASE], host[_MOST] = place, limit - ran
                 _copy(state + 8 * _BASE, self._host_address + 8 * _BASE, 16, _H2D, sp)
+            now_bits, now_c = (self.c_bits, self.c) if held else (c_bits, c)
             if count <= block_limit:
                 sown, seed = seed or (None, None), None  # (the first launch only)
                 self._block.launch(*LOOP_BLOCK.pack_per_call(
-                    c_bits=self.c_bits if held else c_bits, c=self.c if held else c, first_rows=rows, first=first,
-                    seed_rows=sown[0], seed=sown[1], seeds=0 if sown[0] is None else int(sown[0].size)))
-            elif grid is not None and self._launch_grid(grid, LOOP_GRID.pack_per_call(
-                    c_bits=self.c_bits if held else c_bits, c=self.c if held else c, first_rows=rows, first=first)):
-                pass
-            else:
+                    c_bits=now_bits, c=now_c, first_rows=rows, first=first, seed_rows=sown[0], seed=sown[1],
+                    seeds=0 if sown[0] is None else int(sown[0].size)))
+            elif grid is None or not self._launch_grid(grid, LOOP_GRID.pack_per_call(
+                    c_bits=now_bits, c=now_c, first_rows=rows, first=first)):  # (then the graphs take it)
                 k = BATCHES[min(batch, len(BATCHES) - 1)]
                 if ran + k > limit:
                     break
