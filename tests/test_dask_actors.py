@@ -6,6 +6,7 @@ nothing on the workers.  (The other Dask tests run both ways: ``spmd_path`` in c
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import threading
 from collections.abc import Iterator
@@ -129,6 +130,13 @@ def test_a_partition_missing_from_its_worker_falls_back_to_tasks(client: Client,
     assert got.gather(backend="numpy").isclose(pagerank(A, tol=0, max_iter=20), rel_tol=1e-12)
 
 
+def _releases_done(client: Client) -> None:
+    """Wait until the client's loop has counted the futures released so far: a release is a
+    callback queued on that loop, so a call made at once may still see the result held (and
+    drop it at a later call)."""
+    client.sync(asyncio.sleep, 0)
+
+
 def _held() -> int:
     return len(actors._HELD)
 
@@ -141,6 +149,7 @@ def test_released_results_leave_nothing_on_the_workers(client: Client, on: None,
     kept = bfs_levels(D, 3)
     for _ in range(3):
         bfs_levels(D, 3)  # released at once: taken, or dropped by the next call
+    _releases_done(client)
     submit_each = layout.Context.submit_each
     taking = [False]
 
@@ -152,6 +161,7 @@ def test_released_results_leave_nothing_on_the_workers(client: Client, on: None,
     assert sum(client.run(_held).values()) == 2
     del lost
     gc.collect()
+    _releases_done(client)
     taking[0] = True
     run_spmd(D, _ident, (), {}, "a call")
     assert sum(client.run(_held).values()) == 0
