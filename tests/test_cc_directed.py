@@ -144,3 +144,20 @@ def test_peak_memory_per_vertex(backend: str) -> None:
     with cupy_pool_peak() as peak:
         cc.connected_components(A)
     assert peak[0] <= 80 * side * side
+
+
+def test_changes_of_a_product_written_without_accumulator(backend: str) -> None:
+    """``w(changed=d) << A.mxv(u)`` with a full ``w`` (FastSV's ``gp = f[f]``): ``w`` is the
+    product, ``d`` its entries that differ from ``w``'s old values (on the GPU this once took
+    the relaxing push's path, meant for an accumulator, and raised)."""
+    n = 6
+    parent = np.array([0, 0, 1, 3, 3, 2])
+    P = gb.Matrix.from_coo(np.arange(n), parent, True, nrows=n, ncols=n, dtype=gb.BOOL, backend=backend)
+    f = gb.Vector.from_coo(np.arange(n), parent, size=n, dtype=gb.INT64, backend=backend)
+    w = gb.Vector.from_coo(np.arange(n), [0, 0, 1, 3, 3, 2], size=n, dtype=gb.INT64, backend=backend)
+    d = gb.Vector(gb.INT64, n, backend=backend)
+    w(changed=d) << P.mxv(f, gb.semiring.min_second[gb.INT64])
+    np.testing.assert_array_equal(w.to_dense(), parent[parent])  # [0, 0, 0, 3, 3, 1]
+    idx, vals = d.to_coo()
+    np.testing.assert_array_equal(idx, [2, 5])
+    np.testing.assert_array_equal(vals, [0, 1])
