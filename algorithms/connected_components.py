@@ -1,4 +1,4 @@
-"""Weakly connected components: FastSV (directed A) and min-label propagation (symmetric A)."""
+"""Weakly connected components: a few rounds of min-label propagation, then FastSV."""
 
 from __future__ import annotations
 
@@ -14,11 +14,21 @@ from grblas_gpu.progress import tick
 
 from ._checks import check_numeric, check_square, check_vertex_memory
 
-__all__ = ["PROPAGATION_ROUNDS", "connected_components"]
+__all__ = ["BYTES_PER_VERTEX", "PROPAGATION_ROUNDS", "connected_components"]
 
-#: Rounds of label propagation before FastSV takes over: enough for a power-law graph
-#: (kron graphs end in 6 to 8), a few for a mesh or a road map.
-PROPAGATION_ROUNDS = 8
+#: Rounds of label propagation before FastSV takes over.  Kron graphs end within them
+#: (kron 18: 8 rounds, kron 20: 6), so they run as before; a mesh or a road map (about
+#: diameter rounds) goes on with FastSV (about log2(diameter) rounds).  FastSV alone was
+#: faster on the CPU on kron 16-18 too, but its rounds are full-vector products: on a small
+#: graph, or on the GPU, propagation's shrinking frontiers cost less.
+PROPAGATION_ROUNDS = 10
+
+#: Working memory a vertex, checked before any work.  FastSV holds f, gp, mngp, the round's
+#: changes and the hooking's product (8-byte values and a presence byte each), the parent
+#: matrix P (8-byte pointers, 4-byte columns, a BOOL value) and the transpose of P the
+#: hooking's product builds, and the products' temporaries: 133 bytes a vertex at the peak
+#: on the CPU backend (a directed 300 x 300 grid, tracemalloc; propagation alone: 109).
+BYTES_PER_VERTEX = 136
 
 
 @spmd(needs_symmetry=True)
@@ -29,12 +39,14 @@ def connected_components(A: Matrix) -> Vector:
     the symmetric pattern ``S = A + A'`` without building it, as ``S x = A x (min) A' x``
     (A' is A's kept transpose, or A itself when symmetric).
 
-    Symmetric A, min-label propagation: start with ``label[v] = v``; each round every
-    vertex whose label dropped last round (the frontier) sends it to its neighbours,
-    ``labels(min, changed=frontier) << A min.second frontier``, until no label drops
-    (at most ``diameter`` rounds; on the GPU the rounds run on the device loop).
+    First, min-label propagation: start with ``label[v] = v``; each round every vertex
+    whose label dropped last round (the frontier) sends it to its neighbours,
+    ``labels(min, changed=frontier) << A min.second frontier`` (and ``A'`` for a directed
+    A; for a symmetric A on the GPU the rounds run on the device loop).  It ends in
+    ``diameter`` rounds: kron-like graphs end here, within :data:`PROPAGATION_ROUNDS`.
 
-    Directed A, FastSV: a parent vector ``f`` (``f[v] = v`` at first) and the grandparent
+    Then, where labels still drop, FastSV from those labels (a forest: ``f[v] <= v``, a
+    vertex of v's component): a parent vector ``f`` and the grandparent
     ``gp = f[f]``.  Each round, with ``mngp[i] = min(mngp[i], min { gp[k] : S[i, k] })``:
     stochastic hooking ``f[f[i]] = min(f[f[i]], mngp[i])``, aggressive hooking
     ``f = min(f, mngp)``, shortcutting ``f = min(f, gp)``, then ``gp = f[f]``; stop when
@@ -56,10 +68,8 @@ def connected_components(A: Matrix) -> Vector:
     check_square(A, "connected_components")
     check_numeric(A, "connected_components")
     # S = A + A' is never built (it would cost up to twice A's entries, beyond the 1.5x of
-    # A's CSR that an algorithm may hold).  FastSV holds f, gp, mngp, the round's changes
-    # and the hooking's product (9 bytes a vertex each: values and presence), and the
-    # parent matrix P (int64 pointers, int32 columns, BOOL values) with its column copy.
-    check_vertex_memory(A, "connected_components", 80, host_per_vertex=8)
+    # A's CSR that an algorithm may hold); the working memory is vertex-sized only.
+    check_vertex_memory(A, "connected_components", BYTES_PER_VERTEX, host_per_vertex=8)
     n = A.nrows
     ids = np.arange(n, dtype=np.int64)
     labels = Vector.from_coo(ids, ids, size=n, dtype=INT64, backend=A.backend)

@@ -130,7 +130,7 @@ def test_lagraph_matrices(mtx: str, backend: str, rounds: None) -> None:
 
 def test_peak_memory_per_vertex(backend: str) -> None:
     """The GPU pool's peak beyond the matrix and its kept transpose stays within the figure
-    the algorithm checks before it starts (80 bytes a vertex)."""
+    the algorithm checks before it starts (``BYTES_PER_VERTEX``)."""
     if backend != "cupy":
         pytest.skip("the pool's peak is a GPU figure")
     side = 300
@@ -143,7 +143,7 @@ def test_peak_memory_per_vertex(backend: str) -> None:
     cc.connected_components(A)  # builds and keeps the transpose, compiles the kernels
     with cupy_pool_peak() as peak:
         cc.connected_components(A)
-    assert peak[0] <= 80 * side * side
+    assert peak[0] <= cc.BYTES_PER_VERTEX * side * side
 
 
 def test_changes_of_a_product_written_without_accumulator(backend: str) -> None:
