@@ -1,0 +1,209 @@
+"""The device side of :func:`grblas_gpu.loop_capture.converge`: an iteration's statements
+captured once as a CUDA graph and replayed, the stop test and the commit on the device.
+
+- **Warm-up.** The first iteration runs as written with the ordinary allocator (kernels
+  compile, a matrix's kept forms are made); the second runs on the capture stream with a
+  private memory pool, the *arena*, which so holds blocks of each size the iteration asks for.
+- **Capture.** :data:`PER_GRAPH` iterations are captured with the arena as the allocator:
+  each statement's outputs and temporaries come from the arena's free blocks, and no
+  ``cudaMalloc`` happens inside the capture (the arena's size and the default pool's are
+  compared before and after: a change refuses the capture).  The arena is used by nothing
+  else and lives as long as the graph, so no block the graph writes is ever handed to other
+  work: that is what makes blocks that statements allocate and free safe to replay.  Anything
+  the capture cannot take (a read back to the host, a copy from pageable memory, a copy
+  through the staging ring) refuses it and the loop runs as written.
+- **Commit.** After each captured iteration a one-thread kernel decides from the loop state
+  (device memory: stopped, iterations done, commit) and the iteration's change whether it
+  counts: not once the loop has stopped, else it counts, and stops the loop when the change
+  is below the bound (compared in the change's type) or the iterations reach ``max_iter``;
+  a second kernel copies ``x_next`` into ``x`` where it counts.  Iterations replayed after the
+  stop recompute from the kept ``x`` and leave it alone, so a batch may overrun.
+- **Batches.** The graph is launched :data:`LAUNCHES` times, then the state is read (one host
+  read a batch) until it says the loop stopped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cupy
+import numpy as np
+
+from ...progress import tick
+from ...vector import Vector
+from . import staging
+
+__all__ = ["LAUNCHES", "PER_GRAPH", "converge"]
+
+PER_GRAPH = 4
+"""Iterations captured in one graph."""
+LAUNCHES = 2
+"""Graph launches between two reads of the loop state."""
+
+_STOPPED, _DONE, _COMMIT = 0, 1, 2
+_CONVERGED, _EXHAUSTED = 1, 2
+
+_decide = cupy.ElementwiseKernel(
+    "raw T change, float64 bound, int32 max_iter, int32 tested", "raw int32 state",
+    """
+    if (state[0]) { state[2] = 0; }
+    else {
+        int done = state[1] + 1;
+        state[1] = done;
+        state[2] = 1;
+        if (tested && change[0] < (T)bound) state[0] = 1;
+        else if (done >= max_iter) state[0] = 2;
+    }
+    """, "grblas_replay_decide")
+_commit = cupy.ElementwiseKernel(
+    "T x_next, raw int32 state", "T x", "if (state[2]) x = x_next;", "grblas_replay_commit")
+
+
+class Refused(Exception):
+    """The iteration cannot be captured (the loop runs as written)."""
+
+
+def converge(step: Any, x: Vector, *, max_iter: int, bound: float | None,
+             label: str = "converge", report: dict[str, Any] | None = None) -> tuple[Vector, bool] | None:
+    """The loop of :func:`grblas_gpu.loop_capture.converge` replayed on the device; None
+    (nothing run, ``x`` untouched) where the iteration cannot be captured.  ``report`` gets
+    how it ran (see :data:`grblas_gpu.loop_capture.last_run`)."""
+    report = {} if report is None else report
+    if max_iter < PER_GRAPH + 2:  # the warm-up and one graph's capture would not pay
+        return None
+    own = _owned_copy(x)
+    state = cupy.zeros(3, np.int32)
+    loop = _Loop(step, own, state, max_iter, bound)
+    try:
+        first = loop.eager(allocator=None)
+        if first is not None:
+            return first
+        stream = _capture_stream()
+        cupy.cuda.get_current_stream().synchronize()
+        with stream:
+            arena = cupy.cuda.MemoryPool()
+            second = loop.eager(allocator=arena.malloc)
+            if second is not None:
+                return second
+            graph = loop.capture(stream, arena)
+            pool = cupy.get_default_memory_pool()
+            report.update(how="replayed", pool_before=(pool.used_bytes(), pool.total_bytes()))
+            while True:
+                for _ in range(LAUNCHES):
+                    graph.launch(stream)
+                    for _ in range(PER_GRAPH):
+                        tick(label, max_iter)
+                stopped = int(state[_STOPPED].get())
+                if stopped:
+                    report["pool_after"] = (pool.used_bytes(), pool.total_bytes())
+                    del graph
+                    _let_go(arena)
+                    return own, stopped == _CONVERGED
+    except Refused as e:
+        report["how"] = f"refused: {e}"
+        return None if int(state[_DONE].get()) == 0 else _finish_plain(loop)
+
+
+class _Loop:
+    """The loop's pieces: the step, the kept ``x`` (written only by the commit), the state."""
+
+    def __init__(self, step: Any, x: Vector, state: Any, max_iter: int, bound: float | None) -> None:
+        self.step, self.x, self.state, self.max_iter, self.bound = step, x, state, max_iter, bound
+        self.values = x._store.bitmap[1]
+
+    def iterate(self) -> None:
+        """One iteration: the step's statements, then the decision and the commit."""
+        x_next, change = self.step(self.x)
+        tested = self.bound is not None
+        if x_next.dtype != self.x.dtype or x_next.size != self.x.size or (tested and change is None):
+            raise Refused("the step's outputs do not match x")
+        change_array = change._on_device() if tested else None
+        if tested and change_array is None:
+            raise Refused("the change was read back to the host")
+        if tested:
+            change_array = change_array.reshape(1)
+        _, next_values = x_next._store.bitmap_form(self.x._be, self.x.size)
+        if next_values is self.values:
+            raise Refused("the step returned x itself")
+        _decide(change_array if tested else self.values, float(self.bound or 0.0), self.max_iter,
+                int(tested), self.state, size=1)
+        _commit(next_values, self.state, self.values)
+        self.full = x_next  # (checked after the eager iterations)
+
+    def eager(self, allocator: Any) -> tuple[Vector, bool] | None:
+        """One iteration run as written (with ``allocator``, None: the current one); its
+        result where it ended the loop."""
+        if allocator is None:
+            self.iterate()
+        else:
+            with cupy.cuda.using_allocator(allocator):
+                self.iterate()
+        if self.full.nvals != self.x.size:
+            raise Refused("the step's output is not full")
+        del self.full
+        stopped = int(self.state[_STOPPED].get())
+        return (self.x, stopped == _CONVERGED) if stopped else None
+
+    def capture(self, stream: Any, arena: Any) -> Any:
+        """:data:`PER_GRAPH` iterations captured on ``stream`` as one graph, their memory from
+        ``arena`` alone; :class:`Refused` where the capture fails or would allocate."""
+        pool = cupy.get_default_memory_pool()
+        before = (arena.total_bytes(), pool.total_bytes(), pool.used_bytes(), staging._ring.get("at"))
+        try:
+            stream.begin_capture()
+            try:
+                with cupy.cuda.using_allocator(arena.malloc):
+                    for _ in range(PER_GRAPH):
+                        self.iterate()
+                    del self.full
+            finally:
+                graph = stream.end_capture()
+        except Refused:
+            raise
+        except Exception as e:  # a call the capture cannot take (a read back, a pageable copy)
+            raise Refused(str(e)) from e
+        after = (arena.total_bytes(), pool.total_bytes(), pool.used_bytes(), staging._ring.get("at"))
+        if after != before:
+            raise Refused(f"the capture allocated or staged: {before} -> {after}")
+        return graph
+
+
+_streams: dict[int, Any] = {}
+
+
+def _capture_stream() -> Any:
+    """The current device's stream for captures (one, reused: the backend keeps per-stream
+    state, which a capture's statements write)."""
+    device = cupy.cuda.runtime.getDevice()
+    if device not in _streams:
+        _streams[device] = cupy.cuda.Stream(non_blocking=True)
+    return _streams[device]
+
+
+_arenas: list[Any] = []  # arenas some of whose blocks were still in use when their loop ended
+
+
+def _let_go(arena: Any) -> None:
+    """Return ``arena``'s free blocks to the device; an arena with blocks still in use (an
+    array made inside the loop and kept by something) is kept alive, as CuPy frees a pool's
+    blocks with the pool."""
+    arena.free_all_blocks()
+    if arena.used_bytes():
+        _arenas.append(arena)
+
+
+def _owned_copy(x: Vector) -> Vector:
+    """A Vector of ``x``'s values in arrays of its own (the commit writes them in place)."""
+    be = x._be
+    bits, vals = x._store.bitmap_form(be, x.size)
+    own = Vector(x.dtype, x.size, backend=x.backend)
+    own._set_bitmap(bits.copy(), vals.copy(), x.size)
+    return own
+
+
+def _finish_plain(loop: _Loop) -> tuple[Vector, bool]:
+    """After a refused capture with iterations already committed: the rest as written."""
+    from ...loop_capture import plain_converge
+    done = int(loop.state[_DONE].get())
+    x, converged = plain_converge(loop.step, loop.x, max_iter=loop.max_iter - done, bound=loop.bound)
+    return x, converged
