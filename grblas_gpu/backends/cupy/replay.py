@@ -6,8 +6,10 @@ captured once as a CUDA graph and replayed, the stop test and the commit on the 
   private memory pool, the *arena*, which so holds blocks of each size the iteration asks for.
 - **Capture.** :data:`PER_GRAPH` iterations are captured with the arena as the allocator:
   each statement's outputs and temporaries come from the arena's free blocks, and no
-  ``cudaMalloc`` happens inside the capture (the arena's size and the default pool's are
-  compared before and after: a change refuses the capture).  The arena is used by nothing
+  ``cudaMalloc`` happens inside a kept capture (the arena's size and the default pool's are
+  compared before and after: where the arena grew, the graph is dropped and captured once more,
+  the arena now holding the blocks; a second growth, or any change of the default pool or the
+  staging ring, refuses the capture).  The arena is used by nothing
   else and lives as long as the graph, so no block the graph writes is ever handed to other
   work: that is what makes blocks that statements allocate and free safe to replay.  Anything
   the capture cannot take (a read back to the host, a copy from pageable memory, a copy
@@ -63,6 +65,10 @@ class Refused(Exception):
     """The iteration cannot be captured (the loop runs as written)."""
 
 
+class Grew(Refused):
+    """The capture took memory the arena did not hold yet (its graph is dropped)."""
+
+
 def converge(step: Any, x: Vector, *, max_iter: int, bound: float | None,
              label: str = "converge", report: dict[str, Any] | None = None) -> tuple[Vector, bool] | None:
     """The loop of :func:`grblas_gpu.loop_capture.converge` replayed on the device; None
@@ -85,7 +91,10 @@ def converge(step: Any, x: Vector, *, max_iter: int, bound: float | None,
             second = loop.eager(allocator=arena.malloc)
             if second is not None:
                 return second
-            graph = loop.capture(stream, arena)
+            try:
+                graph = loop.capture(stream, arena)
+            except Grew:  # the arena now holds what the capture asked for: once more
+                graph = loop.capture(stream, arena)
             pool = cupy.get_default_memory_pool()
             report.update(how="replayed", pool_before=(pool.used_bytes(), pool.total_bytes()))
             while True:
@@ -111,8 +120,9 @@ class _Loop:
         self.step, self.x, self.state, self.max_iter, self.bound = step, x, state, max_iter, bound
         self.values = x._store.bitmap[1]
 
-    def iterate(self) -> None:
-        """One iteration: the step's statements, then the decision and the commit."""
+    def iterate(self, check: bool = False) -> None:
+        """One iteration: the step's statements, then the decision and the commit
+        (``check``: and that the step's output is full, a read back)."""
         x_next, change = self.step(self.x)
         tested = self.bound is not None
         if x_next.dtype != self.x.dtype or x_next.size != self.x.size or (tested and change is None):
@@ -122,25 +132,23 @@ class _Loop:
             raise Refused("the change was read back to the host")
         if tested:
             change_array = change_array.reshape(1)
+        if check and x_next.nvals != self.x.size:
+            raise Refused("the step's output is not full")
         _, next_values = x_next._store.bitmap_form(self.x._be, self.x.size)
         if next_values is self.values:
             raise Refused("the step returned x itself")
         _decide(change_array if tested else self.values, float(self.bound or 0.0), self.max_iter,
                 int(tested), self.state, size=1)
         _commit(next_values, self.state, self.values)
-        self.full = x_next  # (checked after the eager iterations)
 
     def eager(self, allocator: Any) -> tuple[Vector, bool] | None:
         """One iteration run as written (with ``allocator``, None: the current one); its
         result where it ended the loop."""
         if allocator is None:
-            self.iterate()
+            self.iterate(check=True)
         else:
             with cupy.cuda.using_allocator(allocator):
-                self.iterate()
-        if self.full.nvals != self.x.size:
-            raise Refused("the step's output is not full")
-        del self.full
+                self.iterate(check=True)
         stopped = int(self.state[_STOPPED].get())
         return (self.x, stopped == _CONVERGED) if stopped else None
 
@@ -153,9 +161,8 @@ class _Loop:
             stream.begin_capture()
             try:
                 with cupy.cuda.using_allocator(arena.malloc):
-                    for _ in range(PER_GRAPH):
+                    for _ in range(PER_GRAPH):  # (each iteration's arrays freed before the next's)
                         self.iterate()
-                    del self.full
             finally:
                 graph = stream.end_capture()
         except Refused:
@@ -163,8 +170,10 @@ class _Loop:
         except Exception as e:  # a call the capture cannot take (a read back, a pageable copy)
             raise Refused(str(e)) from e
         after = (arena.total_bytes(), pool.total_bytes(), pool.used_bytes(), staging._ring.get("at"))
-        if after != before:
-            raise Refused(f"the capture allocated or staged: {before} -> {after}")
+        if after[1:] != before[1:]:
+            raise Refused(f"the capture allocated from the default pool or staged: {before} -> {after}")
+        if after[0] != before[0]:
+            raise Grew(f"the capture allocated device memory: the arena {before[0]} -> {after[0]} bytes")
         return graph
 
 
