@@ -118,7 +118,7 @@ class _Loop:
 
     def __init__(self, step: Any, x: Vector, state: Any, max_iter: int, bound: float | None) -> None:
         self.step, self.x, self.state, self.max_iter, self.bound = step, x, state, max_iter, bound
-        self.values = x._store.bitmap[1]
+        self.values = x._store.bitmap_form(x._be, x.size)[1]
 
     def iterate(self, check: bool = False) -> None:
         """One iteration: the step's statements, then the decision and the commit
@@ -127,17 +127,18 @@ class _Loop:
         tested = self.bound is not None
         if x_next.dtype != self.x.dtype or x_next.size != self.x.size or (tested and change is None):
             raise Refused("the step's outputs do not match x")
-        change_array = change._on_device() if tested else None
-        if tested and change_array is None:
-            raise Refused("the change was read back to the host")
+        change_array = self.values  # (read by no kernel where nothing is tested)
         if tested:
-            change_array = change_array.reshape(1)
+            held = change._on_device()
+            if held is None:
+                raise Refused("the change was read back to the host")
+            change_array = held.reshape(1)
         if check and x_next.nvals != self.x.size:
             raise Refused("the step's output is not full")
         _, next_values = x_next._store.bitmap_form(self.x._be, self.x.size)
         if next_values is self.values:
             raise Refused("the step returned x itself")
-        _decide(change_array if tested else self.values, float(self.bound or 0.0), self.max_iter,
+        _decide(change_array, float(self.bound or 0.0), self.max_iter,
                 int(tested), self.state, size=1)
         _commit(next_values, self.state, self.values)
 
