@@ -38,8 +38,9 @@ iteration then hides the host's dispatch, and the replay's commit (a copy of x) 
 add to it."""
 
 last_run: dict[str, Any] = {"how": None}
-"""How the last :func:`converge` ran: ``how`` is "plain", "replayed" or "refused: <why>" (the
-device could not capture the step; the loop ran as written); a replay adds the default memory
+"""How the last :func:`converge` ran: ``how`` is "plain", "replayed", "eager" (on the way to
+a replay, the loop ended in its first two iterations, which run as written) or "refused: <why>"
+(the device could not capture the step; the loop ran as written); a replay adds the default memory
 pool's used and total bytes before its first launch and after its last (``pool_before``,
 ``pool_after``: equal, as nothing is allocated while the graph replays)."""
 

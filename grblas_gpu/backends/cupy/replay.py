@@ -20,8 +20,8 @@ captured once as a CUDA graph and replayed, the stop test and the commit on the 
   is below the bound (compared in the change's type) or the iterations reach ``max_iter``;
   a second kernel copies ``x_next`` into ``x`` where it counts.  Iterations replayed after the
   stop recompute from the kept ``x`` and leave it alone, so a batch may overrun.
-- **Batches.** The graph is launched :data:`LAUNCHES` times, then the state is read (one host
-  read a batch) until it says the loop stopped.
+- **Batches.** The graph is launched :data:`LAUNCHES` times (fewer where that would pass
+  ``max_iter``), then the state is read (one host read a batch) until it says the loop stopped.
 """
 
 from __future__ import annotations
@@ -79,8 +79,9 @@ def converge(step: Any, x: Vector, *, max_iter: int, bound: float | None,
         return None
     own = _owned_copy(x)
     state = cupy.zeros(3, np.int32)
-    loop = _Loop(step, own, state, max_iter, bound)
+    loop = _Loop(step, own, state, max_iter, bound, label)
     try:
+        report["how"] = "eager"  # (until the capture: the loop may end in its first two iterations)
         first = loop.eager(allocator=None)
         if first is not None:
             return first
@@ -88,36 +89,46 @@ def converge(step: Any, x: Vector, *, max_iter: int, bound: float | None,
         cupy.cuda.get_current_stream().synchronize()
         with stream:
             arena = cupy.cuda.MemoryPool()
-            second = loop.eager(allocator=arena.malloc)
-            if second is not None:
-                return second
             try:
-                graph = loop.capture(stream, arena)
-            except Grew:  # the arena now holds what the capture asked for: once more
-                graph = loop.capture(stream, arena)
-            pool = cupy.get_default_memory_pool()
-            report.update(how="replayed", pool_before=(pool.used_bytes(), pool.total_bytes()))
-            while True:
-                for _ in range(LAUNCHES):
-                    graph.launch(stream)
-                    for _ in range(PER_GRAPH):
-                        tick(label, max_iter)
-                stopped = int(state[_STOPPED].get())
-                if stopped:
-                    report["pool_after"] = (pool.used_bytes(), pool.total_bytes())
-                    del graph
-                    _let_go(arena)
-                    return own, stopped == _CONVERGED
+                return _replay(loop, stream, arena, report)
+            finally:
+                _let_go(arena)
     except Refused as e:
         report["how"] = f"refused: {e}"
         return None if int(state[_DONE].get()) == 0 else _finish_plain(loop)
 
 
+def _replay(loop: _Loop, stream: Any, arena: Any, report: dict[str, Any]) -> tuple[Vector, bool]:
+    """The loop's second iteration with ``arena`` as the allocator, the capture, the batches."""
+    second = loop.eager(allocator=arena.malloc)
+    if second is not None:
+        return second
+    try:
+        graph = loop.capture(stream, arena)
+    except Grew:  # the arena now holds what the capture asked for: once more
+        graph = loop.capture(stream, arena)
+    pool = cupy.get_default_memory_pool()
+    report.update(how="replayed", pool_before=(pool.used_bytes(), pool.total_bytes()))
+    done = 2  # iterations counted so far while the loop has not stopped
+    while True:  # (the device stops the loop at max_iter at the latest)
+        launches = max(1, min(LAUNCHES, -(-(loop.max_iter - done) // PER_GRAPH)))  # (none past max_iter)
+        for _ in range(launches):
+            graph.launch(stream)
+            for _ in range(PER_GRAPH):
+                tick(loop.label, loop.max_iter)
+        done += launches * PER_GRAPH
+        stopped = int(loop.state[_STOPPED].get())
+        if stopped:
+            report["pool_after"] = (pool.used_bytes(), pool.total_bytes())
+            return loop.x, stopped == _CONVERGED
+
+
 class _Loop:
     """The loop's pieces: the step, the kept ``x`` (written only by the commit), the state."""
 
-    def __init__(self, step: Any, x: Vector, state: Any, max_iter: int, bound: float | None) -> None:
+    def __init__(self, step: Any, x: Vector, state: Any, max_iter: int, bound: float | None, label: str) -> None:
         self.step, self.x, self.state, self.max_iter, self.bound = step, x, state, max_iter, bound
+        self.label = label
         self.values = x._store.bitmap_form(x._be, x.size)[1]
 
     def iterate(self, check: bool = False) -> None:
@@ -145,6 +156,7 @@ class _Loop:
     def eager(self, allocator: Any) -> tuple[Vector, bool] | None:
         """One iteration run as written (with ``allocator``, None: the current one); its
         result where it ended the loop."""
+        tick(self.label, self.max_iter)
         if allocator is None:
             self.iterate(check=True)
         else:
@@ -215,5 +227,4 @@ def _finish_plain(loop: _Loop) -> tuple[Vector, bool]:
     """After a refused capture with iterations already committed: the rest as written."""
     from ...loop_capture import plain_converge
     done = int(loop.state[_DONE].get())
-    x, converged = plain_converge(loop.step, loop.x, max_iter=loop.max_iter - done, bound=loop.bound)
-    return x, converged
+    return plain_converge(loop.step, loop.x, max_iter=loop.max_iter - done, bound=loop.bound, label=loop.label)
