@@ -70,7 +70,9 @@ def pagerank(
     A likewise (for the last ``alpha``, ``weight`` and ``dtype``), so a second PageRank of the
     same graph starts at its first iteration.  ``c`` stays on the GPU, so nothing in an
     iteration waits for it; with ``tol > 0`` the change of one iteration, ``x' . x`` over
-    plus and ``|a - b|``, is read while the next one's product runs.
+    plus and ``|a - b|``, is read while the next one's product runs.  On the GPU the iteration
+    is captured once as a CUDA graph and replayed, the stop test on the device
+    (:func:`grblas_gpu.loop_capture.converge`), with the same result.
 
     Reference: L. Page, S. Brin, R. Motwani, T. Winograd, "The PageRank citation
     ranking", Stanford TR 1999-66; networkx ``pagerank``; LDBC Graphalytics
@@ -102,7 +104,7 @@ def pagerank(
         return x_next, (x_next.inner(x, change_op).new() if tol > 0 else None)  # sum |x_k+1 - x_k|
 
     x, converged = converge(step, x, max_iter=max_iter, bound=n * tol if tol > 0 else None,
-                            entries=A.nvals, label="pagerank")
+                            matrix=A, label="pagerank")
     if tol > 0 and not converged:
         raise ConvergenceError(f"pagerank did not converge in {max_iter} iterations (tol={tol})")
     return x

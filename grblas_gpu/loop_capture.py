@@ -45,7 +45,7 @@ pool's used and total bytes before its first launch and after its last (``pool_b
 ``pool_after``: equal, as nothing is allocated while the graph replays)."""
 
 
-def converge(step: Step, x: Vector, *, max_iter: int, bound: float | None, entries: int = 0,
+def converge(step: Step, x: Vector, *, max_iter: int, bound: float | None, matrix: Any = None,
              label: str = "converge") -> tuple[Vector, bool]:
     """Iterate ``x <- x_next`` with ``(x_next, change) = step(x)``, at most ``max_iter`` times,
     stopping after the first iteration whose ``change < bound`` (``bound`` None: no test, and
@@ -55,11 +55,13 @@ def converge(step: Step, x: Vector, *, max_iter: int, bound: float | None, entri
     ``step`` must build its outputs from ``x`` and values that do not change between
     iterations, every output a full Vector of ``x``'s type and size, and read nothing back to
     the host; where it does, the device replay notices and the loop runs as written.
-    ``entries``: the work's size (the matrix's entries), for :data:`REPLAY_MOST_ENTRIES`.
-    ``x`` itself is never written."""
+    ``matrix``: the matrix the step multiplies by (its entries are weighed against
+    :data:`REPLAY_MOST_ENTRIES`).  ``x`` itself is never written.  A distributed ``x``
+    (:mod:`grblas_gpu.dask`) always runs the plain loop."""
     last_run.clear()
     last_run["how"] = "plain"
-    if max_iter > 0 and x.backend == "cupy" and loops._enabled and entries <= REPLAY_MOST_ENTRIES:
+    if (max_iter > 0 and type(x) is Vector and x.backend == "cupy" and loops._enabled
+            and (matrix is None or matrix.nvals <= REPLAY_MOST_ENTRIES)):
         from .backends.cupy import replay
         done = replay.converge(step, x, max_iter=max_iter, bound=bound, label=label, report=last_run)
         if done is not None:
