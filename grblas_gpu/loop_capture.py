@@ -63,7 +63,8 @@ def converge(step: Step, x: Vector, *, max_iter: int, bound: float | None, matri
     if (max_iter > 0 and type(x) is Vector and x.backend == "cupy" and loops._enabled
             and (matrix is None or matrix.nvals <= REPLAY_MOST_ENTRIES)):
         from .backends.cupy import replay
-        done = replay.converge(step, x, max_iter=max_iter, bound=bound, label=label, report=last_run)
+        done = replay.converge(step, x, max_iter=max_iter, bound=bound, label=label, report=last_run,
+                               plain=plain_converge)
         if done is not None:
             return done
     return plain_converge(step, x, max_iter=max_iter, bound=bound, label=label)

@@ -70,10 +70,12 @@ class Grew(Refused):
 
 
 def converge(step: Any, x: Vector, *, max_iter: int, bound: float | None,
-             label: str = "converge", report: dict[str, Any] | None = None) -> tuple[Vector, bool] | None:
+             label: str = "converge", report: dict[str, Any] | None = None,
+             plain: Any = None) -> tuple[Vector, bool] | None:
     """The loop of :func:`grblas_gpu.loop_capture.converge` replayed on the device; None
-    (nothing run, ``x`` untouched) where the iteration cannot be captured.  ``report`` gets
-    how it ran (see :data:`grblas_gpu.loop_capture.last_run`)."""
+    (nothing run, ``x`` untouched) where the iteration cannot be captured before its first
+    iteration counted, else ``plain`` (:func:`grblas_gpu.loop_capture.plain_converge`) goes on
+    from there.  ``report`` gets how it ran (see :data:`grblas_gpu.loop_capture.last_run`)."""
     report = {} if report is None else report
     if max_iter < PER_GRAPH + 2:  # the warm-up and one graph's capture would not pay
         return None
@@ -95,7 +97,10 @@ def converge(step: Any, x: Vector, *, max_iter: int, bound: float | None,
                 _let_go(arena)
     except Refused as e:
         report["how"] = f"refused: {e}"
-        return None if int(state[_DONE].get()) == 0 else _finish_plain(loop)
+        done = int(state[_DONE].get())
+        if done == 0 or plain is None:
+            return None
+        return plain(loop.step, loop.x, max_iter=max_iter - done, bound=bound, label=label)
 
 
 def _replay(loop: _Loop, stream: Any, arena: Any, report: dict[str, Any]) -> tuple[Vector, bool]:
@@ -221,10 +226,3 @@ def _owned_copy(x: Vector) -> Vector:
     own = Vector(x.dtype, x.size, backend=x.backend)
     own._set_bitmap(bits.copy(), vals.copy(), x.size)
     return own
-
-
-def _finish_plain(loop: _Loop) -> tuple[Vector, bool]:
-    """After a refused capture with iterations already committed: the rest as written."""
-    from ...loop_capture import plain_converge
-    done = int(loop.state[_DONE].get())
-    return plain_converge(loop.step, loop.x, max_iter=loop.max_iter - done, bound=loop.bound, label=loop.label)
