@@ -26,6 +26,7 @@ captured once as a CUDA graph and replayed, the stop test and the commit on the 
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import cupy
@@ -195,16 +196,16 @@ class _Loop:
         return graph
 
 
-_streams: dict[int, Any] = {}
+_streams: dict[tuple[int, int], Any] = {}
 
 
 def _capture_stream() -> Any:
-    """The current device's stream for captures (one, reused: the backend keeps per-stream
-    state, which a capture's statements write)."""
-    device = cupy.cuda.runtime.getDevice()
-    if device not in _streams:
-        _streams[device] = cupy.cuda.Stream(non_blocking=True)
-    return _streams[device]
+    """The stream for captures of the current device and thread (one, reused: the backend
+    keeps per-stream state, which a capture's statements write)."""
+    key = (cupy.cuda.runtime.getDevice(), threading.get_ident())
+    if key not in _streams:
+        _streams[key] = cupy.cuda.Stream(non_blocking=True)
+    return _streams[key]
 
 
 _arenas: list[Any] = []  # arenas some of whose blocks were still in use when their loop ended
@@ -215,6 +216,7 @@ def _let_go(arena: Any) -> None:
     array made inside the loop and kept by something) is kept alive, as CuPy frees a pool's
     blocks with the pool."""
     arena.free_all_blocks()
+    _arenas[:] = [a for a in _arenas if a.used_bytes()]
     if arena.used_bytes():
         _arenas.append(arena)
 
