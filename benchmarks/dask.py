@@ -338,6 +338,36 @@ def _median(fn: Any, repeat: int) -> float:
     return statistics.median(times)
 
 
+def actor_times(A: Any, source: int, iters: int, repeat: int) -> dict[str, dict[str, float]]:
+    """The calls' times through tasks and through the workers' actors (``grblas_gpu.dask.actors``),
+    alternated call by call in this process: an empty call, a 1-iteration and an
+    ``iters``-iteration PageRank call, a BFS; medians of ``repeat`` each."""
+    from grblas_gpu.algorithms import bfs_levels, pagerank
+
+    from grblas_gpu.dask import actors
+
+    calls = {"empty_call_s": lambda: empty_call(A), "pagerank_1iter_call_s": lambda: pagerank(A, tol=0, max_iter=1),
+             f"pagerank_{iters}iter_call_s": lambda: pagerank(A, tol=0, max_iter=iters),
+             "bfs_s": lambda: bfs_levels(A, source)}
+    times: dict[str, dict[str, list[float]]] = {way: {name: [] for name in calls} for way in ("tasks", "actors")}
+    before = actors.ENABLED
+    try:
+        for r in range(repeat + 1):  # (the first round warms both ways: the actors made)
+            for name, call in calls.items():
+                for way in ("tasks", "actors"):
+                    actors.ENABLED = way == "actors"
+                    t0 = time.perf_counter()
+                    call()
+                    if r:
+                        times[way][name].append(time.perf_counter() - t0)
+    finally:
+        actors.ENABLED = before
+    out = {way: {name: statistics.median(ts) for name, ts in got.items()} for way, got in times.items()}
+    print("       through tasks / actors (ms): " + ", ".join(
+        f"{name[:-2]} {out['tasks'][name] * 1e3:.2f} / {out['actors'][name] * 1e3:.2f}" for name in calls), flush=True)
+    return out
+
+
 def run_config(scale: int, workers: int, gpu: bool, args: argparse.Namespace) -> dict:
     """One graph on one cluster: build, then the three algorithms."""
     from distributed import Client
@@ -366,6 +396,8 @@ def run_config(scale: int, workers: int, gpu: bool, args: argparse.Namespace) ->
         rec["pagerank_iter_slope_s"] = _slope(rec, args.iters)
         empty_call(A)
         rec["empty_call_s"] = _median(lambda: empty_call(A), max(args.repeat, 5))  # the Dask round trip alone
+        if args.actors:
+            rec["actors"] = actor_times(A, source, args.iters, max(args.repeat, 5))
         mem["pagerank"] = _stage_memory(client, A)
         bfs_levels(A, source)
         rec["bfs_s"] = _median(lambda: bfs_levels(A, source), args.repeat)
@@ -487,6 +519,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
                    help="time the phases of one BFS and one SSSP call on each worker (benchmarks.dask_profile)")
     p.add_argument("--forms", action="store_true",
                    help="also time BFS and SSSP with the products' form chosen by the frontier's share of vertices alone")
+    p.add_argument("--actors", action="store_true",
+                   help="also time the calls through the workers' actors, alternated with tasks (grblas_gpu.dask.actors)")
     p.add_argument("--out", default=str(RESULTS))
     args = p.parse_args(argv)
     args.check = {int(x) for x in args.check.replace(" ", "").split(",") if x}

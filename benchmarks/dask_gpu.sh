@@ -18,7 +18,8 @@
 # results are compared across worker counts. CLIENT_DRIVEN=1 also times the algorithms driven
 # statement by statement from the client; PROFILE=1 times the phases of one BFS and one SSSP
 # call on each worker (more than one); FORMS=1 also times BFS and SSSP with the products' form
-# chosen by the frontier's share of vertices alone. WHEELS=DIR installs Dask (and its few dependencies a
+# chosen by the frontier's share of vertices alone; ACTORS=1 also times the calls through the workers'
+# actors (grblas_gpu.dask.actors), alternated with tasks. WHEELS=DIR installs Dask (and its few dependencies a
 # CUDA image may lack) from wheels in DIR first, for a host without a package index.
 set -euo pipefail
 out=${1:-benchmarks/results}
@@ -37,11 +38,11 @@ bench() {  # bench STUDY SPEC [LIMIT]
     if [ "$1" = weak ]; then weak=$2; else strong=$2; fi
     timeout "${3:-100000}" python3 -m benchmarks.dask --strong "$strong" --weak "$weak" --iters "${ITERS:-20}" \
         --repeat "${REPEAT:-3}" --check "${CHECK:-}" --compare "${COMPARE:-}" ${CLIENT_DRIVEN:+--client-driven} \
-        ${PROFILE:+--profile} ${FORMS:+--forms} \
+        ${PROFILE:+--profile} ${FORMS:+--forms} ${ACTORS:+--actors} \
         --out "$out/dask.json" 2>&1 | grep -v "^20[0-9][0-9]-.* - distributed\." | tee -a "$out/dask.log" || status=1
 }
 tests() {
-    python3 -m pytest -q -p no:cacheprovider -rs tests/test_dask_gpu.py 2>&1 | tee -a "$out/dask.log" || status=1
+    python3 -m pytest -q -p no:cacheprovider -rs tests/test_dask_gpu.py tests/test_dask_actors.py 2>&1 | tee -a "$out/dask.log" || status=1
 }
 if [ -n "${CONFIGS:-}" ]; then
     for c in $CONFIGS; do

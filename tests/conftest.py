@@ -344,3 +344,13 @@ def two_worker_client(backend: str) -> Iterator[Any]:
             os.environ.pop("GRBLAS_GPU_BACKEND", None)
         else:
             os.environ["GRBLAS_GPU_BACKEND"] = before
+
+
+@pytest.fixture(params=["tasks", "actors"])
+def spmd_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """grblas_gpu.dask's SPMD calls through tasks (the default) or through one actor per
+    worker (``grblas_gpu.dask.actors``): the Dask tests run both ways."""
+    from grblas_gpu.dask import actors
+
+    monkeypatch.setattr(actors, "ENABLED", request.param == "actors")
+    return str(request.param)

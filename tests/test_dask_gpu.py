@@ -23,7 +23,7 @@ import grblas_gpu.dask as gd
 from grblas_gpu import binary, semiring
 from grblas_gpu.dask.cluster import local_cluster
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(gpu_count() < 2, reason="needs 2 GPUs")]
+pytestmark = [pytest.mark.gpu, pytest.mark.usefixtures("spmd_path"), pytest.mark.skipif(gpu_count() < 2, reason="needs 2 GPUs")]
 
 
 N = 5000
@@ -86,9 +86,10 @@ def test_algorithms(client: Client) -> None:
     assert pagerank(DS).gather(backend="cupy").isclose(pagerank(S), rel_tol=1e-9)
 
 
-def test_algorithms_run_spmd_over_nccl(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_algorithms_run_spmd_over_nccl(client: Client, monkeypatch: pytest.MonkeyPatch, spmd_path: str) -> None:
     """One task per worker per call (the exchanges inside it, through NCCL), however many
-    iterations; the same results as the client-driven statements and one GPU."""
+    iterations (through actors: only the task taking the result's partition); the same results
+    as the client-driven statements and one GPU."""
     from grblas_gpu.dask import layout
 
     S = _graph(6, symmetric=True, dtype=np.float64)
@@ -111,7 +112,10 @@ def test_algorithms_run_spmd_over_nccl(client: Client, monkeypatch: pytest.Monke
     monkeypatch.setattr(layout.Context, "submit", counting)
     monkeypatch.setattr(layout.Context, "submit_each", counting_each)
     got = pagerank(DS, tol=0, max_iter=25)
-    assert submitted.count("run_part") == 2 and len(submitted) == 4
+    if spmd_path == "actors":  # each worker's part through its actor
+        assert submitted == ["take", "take"]
+    else:
+        assert submitted.count("run_part") == 2 and len(submitted) == 4
     assert got.gather(backend="cupy").isclose(pagerank(S, tol=0, max_iter=25), rel_tol=1e-9)
     assert got.gather(backend="cupy").isclose(pagerank.__wrapped__(DS, tol=0, max_iter=25).gather(backend="cupy"),
                                               rel_tol=1e-9)

@@ -21,7 +21,7 @@ from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, ss
 import grblas_gpu as gb
 import grblas_gpu.dask as gd
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(gpu_count() < 1, reason="needs a GPU")]
+pytestmark = [pytest.mark.gpu, pytest.mark.usefixtures("spmd_path"), pytest.mark.skipif(gpu_count() < 1, reason="needs a GPU")]
 
 N = 3000
 

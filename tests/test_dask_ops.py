@@ -24,6 +24,8 @@ import grblas_gpu.dask as gd
 from grblas_gpu import binary, monoid, select, semiring, unary
 from grblas_gpu.exceptions import DimensionMismatch, DomainMismatch, InvalidValue
 
+pytestmark = pytest.mark.usefixtures("spmd_path")  # (through tasks and through actors)
+
 N = 150
 
 

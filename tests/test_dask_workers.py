@@ -21,6 +21,8 @@ from grblas_gpu.algorithms import bfs_levels, connected_components, pagerank, ss
 import grblas_gpu as gb
 import grblas_gpu.dask as gd
 
+pytestmark = pytest.mark.usefixtures("spmd_path")  # (through tasks and through actors)
+
 N = 300
 
 

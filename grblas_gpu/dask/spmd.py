@@ -216,7 +216,7 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     from distributed import wait
 
     from ._hostcomm import PeerLost
-    from .objects import DistCollection, DistVector
+    from .objects import DistCollection
 
     for x in (*args, *kwargs.values()):
         if isinstance(x, DistCollection):
@@ -227,6 +227,12 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     base = {"key": ctx.key, "workers": ctx.workers, "backend": ctx.backend, "exchange": ctx.exchange,
             "offsets": lay.offsets, "col_offsets": A._col_layout.offsets, "dtype": A.dtype, "name": A.name,
             "ncols": A.ncols, "symmetric": A._symmetric, "nvals": A._nvals_seen}
+    from .actors import enabled, run_through_actors
+
+    if enabled():
+        through = run_through_actors(A, fn, base, args, kwargs, what)
+        if through is not None:
+            return _result(A, *through)
     calls = [functools.partial(run_part, fn, {**base, "rank": k}, args, kwargs) for k in range(lay.nparts)]
     # with the tasks taking a Vector result's partitions (None otherwise), not waited for: each
     # runs as its call ends, while the client fetches the result (submitted after the call,
@@ -241,15 +247,23 @@ def run_spmd(A: Any, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     except BaseException:
         _settle(ctx, futs, wait)
         raise
-    got = ctx.gather(futs[:1], what)[0]
+    return _result(A, ctx.gather(futs[:1], what)[0], blocks)
+
+
+def _result(A: Any, got: SpmdResult, blocks: list[Any]) -> Any:
+    """The call's result on the client from one worker's ``got`` (all agree on it) and the
+    futures of a Vector result's partitions."""
+    from .objects import DistVector
+
     if got.nvals is not None and A._nvals_seen is None:
         A._nvals_seen = got.nvals
     first = got.meta
     if first[0] != "vector":
         return first[1]
     _, dtype, name, offsets = first
+    lay = A._layout
     out_lay = next((x for x in (lay, A._col_layout) if x.offsets == tuple(offsets)), None)
-    return DistVector._make(out_lay or Layout(ctx, offsets), dtype, blocks, name)
+    return DistVector._make(out_lay or Layout(lay.context, offsets), dtype, blocks, name)
 
 
 def _settle(ctx: Context, futs: list[Any], wait: Any) -> None:
