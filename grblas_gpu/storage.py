@@ -71,7 +71,7 @@ def infer_dtype(values: Any, dtype: Any) -> DataType:
 _PLAIN_NUMBERS = (bool, int, float)
 
 
-def one_entry_index(indices: Any, values: Any, size: Any, dup_op: Any) -> int | None:
+def one_entry_index(indices: Any, values: Any, size: int, dup_op: Any) -> int | None:
     """The index of a Vector's one entry where the input is that plain case (a BFS source):
     one Python int in range of an int ``size``, one Python number (or a list of one) as the
     value, no ``dup_op``; else None (the general path builds it, with its checks).  The

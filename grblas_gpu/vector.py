@@ -82,8 +82,8 @@ class Vector(Collection):
         if hasattr(backend, "vector_from_coo"):  # a distributed Matrix's placement (grblas_gpu.dask)
             return backend.vector_from_coo(indices, values, size, dtype=dtype, dup_op=dup_op, name=name)  # type: ignore[union-attr]
         be = get_backend(backend)
-        i = one_entry_index(indices, values, size, dup_op)
-        if i is not None:  # one plain entry (a BFS source): no sort, no dedup
+        if size is not None and (i := one_entry_index(indices, values, size, dup_op)) is not None:
+            # one plain entry (a BFS source): no sort, no dedup
             v = cls._without_storage(be, infer_dtype(values, dtype), size, name)
             v._set_sparse(*one_entry(be, i, values, v._dtype))
             return v
