@@ -93,7 +93,7 @@ def one_entry(be: Any, i: int, values: Any, t: DataType) -> tuple[Any, Any]:
     """(index, value) arrays of the one entry :func:`one_entry_index` accepted, on ``be``: the
     value made on the host as :func:`build_entries` makes it, then moved."""
     vals = _values_array(get_backend("numpy"), values, 1, t)
-    return be.asarray_pair(np.array([i], dtype=np.int64), vals)
+    return be.asarray(np.array([i], dtype=np.int64)), be.asarray(vals)
 
 
 def build_entries(be: Any, coords: list[Any], dims: list[int], values: Any, t: DataType,

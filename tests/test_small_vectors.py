@@ -9,7 +9,6 @@ import pytest
 from reference import ALL_TYPES
 
 import grblas_gpu as gb
-from grblas_gpu.backends import get_backend, gpu_available
 from grblas_gpu.exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
 
 TYPE_NAMES = [t.name for t in ALL_TYPES]
@@ -133,27 +132,3 @@ def test_dup_values_and_type(backend: str, dtype: object, dense: bool) -> None:
     assert w.name == "w" and w.dtype.np_type == want_t
     assert w.to_coo()[1].tolist() == want_vals.astype(want_t).tolist()
     assert w.to_coo()[0].tolist() == v.to_coo()[0].tolist()
-
-
-# ------------------------------------------------------------------- the GPU's one copy
-
-
-@pytest.mark.skipif(not gpu_available(), reason="needs CuPy and a CUDA GPU")
-def test_index_and_value_reach_the_device_by_one_copy() -> None:
-    """A one-entry Vector's index and value: views of one allocation, each aligned as an
-    allocation of its own, holding what the host arrays held (also as the ring wraps)."""
-    from grblas_gpu.backends.cupy import staging
-
-    be = get_backend("cupy")
-    for t in ALL_TYPES:
-        for k in range(3 * staging.RING_BYTES // (staging.PAIR_OFFSET + 16)):  # (past a wrap of the ring)
-            idx, val = np.array([k], dtype=np.int64), np.array([k % 2], dtype=t.np_type)
-            d_idx, d_val = be.asarray_pair(idx, val)
-            idx[0], val[0] = -1, 1 - k % 2  # (the host arrays change after the call)
-            assert d_idx.dtype == np.int64 and d_val.dtype == t.np_type and d_idx.shape == d_val.shape == (1,)
-            assert d_idx.data.ptr % 256 == 0 and d_val.data.ptr % 256 == 0
-            assert int(d_idx.get()[0]) == k and d_val.get().tolist() == np.array([k % 2], t.np_type).tolist()
-    v = gb.Vector.from_coo([5], [3], size=SIZE, dtype=gb.INT32, backend="cupy")
-    v2 = v.dup()
-    v[5] = 4  # a write after the shared views
-    assert _coo(v) == ([5], [4]) and _coo(v2) == ([5], [3])

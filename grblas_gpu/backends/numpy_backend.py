@@ -60,10 +60,6 @@ class NumpyBackend(Backend):
             x = x.get()
         return np.asarray(x, dtype=dtype)
 
-    def asarray_pair(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``asarray`` of two host arrays."""
-        return self.asarray(a), self.asarray(b)
-
     def to_host(self, x: Any) -> np.ndarray:
         """The array on the host."""
         return np.asarray(x)

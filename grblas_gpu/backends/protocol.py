@@ -88,11 +88,6 @@ class BackendProtocol(Protocol):
         ``dtype`` where given (copied from another device where needed)."""
         ...
 
-    def asarray_pair(self, a: Any, b: Any) -> tuple[Array, Array]:
-        """``asarray`` of two small host arrays (a one-entry Vector's index and value), on a GPU
-        by one copy where it can."""
-        ...
-
     def binary(self, op: TypedBinaryOp, x: Any, y: Any, pos: Positions | None = None) -> Array:
         """``op(x, y)`` per element; either side may be a scalar (a bound operand)."""
         ...

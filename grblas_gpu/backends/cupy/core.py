@@ -101,14 +101,6 @@ class CupyCore(Backend):
             return staging.to_device(x)
         return cupy.asarray(x, dtype=dtype)
 
-    def asarray_pair(self, a: np.ndarray, b: np.ndarray) -> tuple[cupy.ndarray, cupy.ndarray]:
-        """``asarray`` of two small host arrays (a one-entry Vector's index and value): where
-        both can go through page-locked memory, one copy for both (:func:`.staging.to_device_pair`)."""
-        if all(x.__class__ is np.ndarray and x.nbytes <= staging.LARGEST_STAGED and x.dtype in _ONE_WORD_TYPES
-               and x.flags.c_contiguous for x in (a, b)):
-            return staging.to_device_pair(a, b)
-        return self.asarray(a), self.asarray(b)
-
     def copy(self, x: cupy.ndarray) -> cupy.ndarray:
         """A copy of ``x``: one device-to-device memcpy for a contiguous array (CuPy's copy
         launches an element-wise kernel, which costs more host time), else CuPy's copy."""

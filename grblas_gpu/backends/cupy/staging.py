@@ -17,14 +17,11 @@ import cupy
 import cupyx
 import numpy as np
 
-__all__ = ["RING_BYTES", "LARGEST_STAGED", "PAIR_OFFSET", "to_device", "to_device_pair"]
+__all__ = ["RING_BYTES", "LARGEST_STAGED", "to_device"]
 
 RING_BYTES = 1 << 16
 LARGEST_STAGED = 256
 """Host arrays of at most this many bytes go through the ring (larger ones as CuPy copies)."""
-PAIR_OFFSET = 256
-"""Where the second array of :func:`to_device_pair` starts in their allocation (CuPy aligns
-an allocation to 256 bytes)."""
 
 _H2D = cupy.cuda.runtime.memcpyHostToDevice
 _lock = threading.Lock()
@@ -37,42 +34,21 @@ def to_device(x: np.ndarray) -> cupy.ndarray:
     queued on the current stream."""
     n = x.nbytes
     with _lock:
-        at = _slot(n)
+        if not _ring:
+            buffer = cupyx.empty_pinned(RING_BYTES, np.uint8)
+            _ring.update(buffer=buffer, address=buffer.ctypes.data, at=0)
+        at = _ring["at"]
+        if at + n > RING_BYTES:  # every copy from the ring so far must be done before a slot is reused
+            _wait_for_copies()
+            at = 0
+        _ring["at"] = (at + n + 15) & ~15
+        _copied_to.add(cupy.cuda.runtime.getDevice())
         _ring["buffer"][at:at + n] = x.reshape(-1).view(np.uint8)
     out = cupy.empty(x.shape, dtype=x.dtype)
     if n:
         cupy.cuda.runtime.memcpyAsync(out.data.ptr, _ring["address"] + at, n, _H2D,
                                       cupy.cuda.get_current_stream().ptr)
     return out
-
-
-def to_device_pair(a: np.ndarray, b: np.ndarray) -> tuple[cupy.ndarray, cupy.ndarray]:
-    """Device copies of two contiguous host arrays of at most :data:`LARGEST_STAGED` bytes each
-    (a one-entry Vector's index and value) by one allocation and one copy: views of it, ``b``
-    at :data:`PAIR_OFFSET` bytes, so each starts as aligned as an allocation of its own."""
-    n = PAIR_OFFSET + b.nbytes
-    with _lock:
-        at = _slot(n)
-        buffer = _ring["buffer"]
-        buffer[at:at + a.nbytes] = a.reshape(-1).view(np.uint8)
-        buffer[at + PAIR_OFFSET:at + n] = b.reshape(-1).view(np.uint8)
-    out = cupy.empty(n, dtype=np.uint8)
-    cupy.cuda.runtime.memcpyAsync(out.data.ptr, _ring["address"] + at, n, _H2D, cupy.cuda.get_current_stream().ptr)
-    return out[:a.nbytes].view(a.dtype).reshape(a.shape), out[PAIR_OFFSET:n].view(b.dtype).reshape(b.shape)
-
-
-def _slot(n: int) -> int:
-    """The place of ``n`` bytes in the ring, reserved (the caller holds the lock)."""
-    if not _ring:
-        buffer = cupyx.empty_pinned(RING_BYTES, np.uint8)
-        _ring.update(buffer=buffer, address=buffer.ctypes.data, at=0)
-    at = _ring["at"]
-    if at + n > RING_BYTES:  # every copy from the ring so far must be done before a slot is reused
-        _wait_for_copies()
-        at = 0
-    _ring["at"] = (at + n + 15) & ~15
-    _copied_to.add(cupy.cuda.runtime.getDevice())
-    return at
 
 
 def _wait_for_copies() -> None:
