@@ -6,12 +6,12 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from grblas_gpu import FP64, Matrix, Vector, binary, monoid, select, semiring, unary
+from grblas_gpu import FP64, Matrix, Scalar, Vector, binary, monoid, select, semiring, unary
 from grblas_gpu.dask.spmd import spmd
 from grblas_gpu.dtypes import DataType, lookup_dtype
 from grblas_gpu.exceptions import InvalidValue
+from grblas_gpu.loop_capture import converge
 from grblas_gpu.operators import Semiring
-from grblas_gpu.progress import tick
 
 from ._checks import (
     check_count,
@@ -70,7 +70,9 @@ def pagerank(
     A likewise (for the last ``alpha``, ``weight`` and ``dtype``), so a second PageRank of the
     same graph starts at its first iteration.  ``c`` stays on the GPU, so nothing in an
     iteration waits for it; with ``tol > 0`` the change of one iteration, ``x' . x`` over
-    plus and ``|a - b|``, is read while the next one's product runs.
+    plus and ``|a - b|``, is read while the next one's product runs.  On the GPU the iteration
+    is captured once as a CUDA graph and replayed, the stop test on the device
+    (:func:`grblas_gpu.loop_capture.converge`), with the same result.
 
     Reference: L. Page, S. Brin, R. Motwani, T. Winograd, "The PageRank citation
     ranking", Stanford TR 1999-66; networkx ``pagerank``; LDBC Graphalytics
@@ -92,21 +94,18 @@ def pagerank(
     follow = semiring.plus_times[t] if weight else semiring.plus_second[t]
     p = _teleport(personalization, n, t, backend)
     x = p if personalization is None else Vector.from_scalar(1.0 / n, n, t, backend=backend)  # x_0 = 1/n
-    change = None  # sum |x_k - x_{k-1}|, on the device until read
-    for _ in range(max_iter):
-        tick("pagerank", max_iter)
+    change_op = total_change()[t]
+
+    def step(x: Vector) -> tuple[Vector, Scalar | None]:
         moving = x.ewise_mult(scale, binary.times).new()  # alpha x[u] / w[u]
         c = x.inner(teleport_weight).new()
         x_next = p.apply(binary.times, right=c).new()  # the teleport term c p
         x_next(binary.plus) << A.T.mxv(moving, follow)  # plus what follows the edges
-        if change is not None and change.value < n * tol:  # read while the product runs
-            return x
-        if tol > 0:
-            change = x_next.inner(x, total_change()[t]).new()
-        x = x_next
-    if change is not None and change.value < n * tol:
-        return x
-    if tol > 0:
+        return x_next, (x_next.inner(x, change_op).new() if tol > 0 else None)  # sum |x_k+1 - x_k|
+
+    x, converged = converge(step, x, max_iter=max_iter, bound=n * tol if tol > 0 else None,
+                            matrix=A, label="pagerank")
+    if tol > 0 and not converged:
         raise ConvergenceError(f"pagerank did not converge in {max_iter} iterations (tol={tol})")
     return x
 

@@ -40,6 +40,7 @@ import numpy as np
 
 from . import expressions
 from .operators import TypedSemiring, typed_binary
+from .ops.multiply import _MatVec
 from .vector import Vector
 
 __all__ = ["HANDOVER_SHARE", "device_form", "device_loops", "frontier_loop"]
@@ -171,7 +172,6 @@ def device_form(up: Any, value: Any, frontier: Vector) -> tuple[TypedSemiring, A
     8 bytes; positions below 2**31; rows of at most :data:`LONGEST_ROW` entries.  None
     elsewhere."""
     from .backends.cupy.loop_codegen import loop_supported
-    from .ops.multiply import _MatVec
 
     C, D = up.target, frontier
     if value.__class__ is not _MatVec or value._u is not D or C is D or up.replace or value._method == "pull":

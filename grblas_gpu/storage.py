@@ -68,6 +68,34 @@ def infer_dtype(values: Any, dtype: Any) -> DataType:
     return lookup_dtype(np.asarray(values).dtype if not hasattr(values, "dtype") else values.dtype)
 
 
+_PLAIN_NUMBERS = (bool, int, float)
+
+
+def one_entry_index(indices: Any, values: Any, size: int, dup_op: Any) -> int | None:
+    """The index of a Vector's one entry where the input is that plain case (a BFS source):
+    one Python int in range of an int ``size``, one Python number (or a list of one) as the
+    value, no ``dup_op``; else None (the general path builds it, with its checks).  The
+    entry is then built without sorting or deduplicating, with the same results."""
+    if indices.__class__ not in (list, tuple) or len(indices) != 1 or dup_op is not None or size.__class__ is not int:
+        return None
+    i = indices[0]
+    if i.__class__ is not int or not 0 <= i < size:
+        return None
+    if values.__class__ in (list, tuple):
+        if len(values) != 1 or values[0].__class__ not in _PLAIN_NUMBERS:
+            return None
+    elif values.__class__ not in _PLAIN_NUMBERS:
+        return None
+    return i
+
+
+def one_entry(be: Any, i: int, values: Any, t: DataType) -> tuple[Any, Any]:
+    """(index, value) arrays of the one entry :func:`one_entry_index` accepted, on ``be``: the
+    value made on the host as :func:`build_entries` makes it, then moved."""
+    vals = _values_array(get_backend("numpy"), values, 1, t)
+    return be.asarray(np.array([i], dtype=np.int64)), be.asarray(vals)
+
+
 def build_entries(be: Any, coords: list[Any], dims: list[int], values: Any, t: DataType,
                   dup_op: Any) -> tuple[Any, ...]:
     """Validate, sort and deduplicate coordinates; returns (*sorted coords, values).

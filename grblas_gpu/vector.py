@@ -29,7 +29,16 @@ from .limits import check_dimension, require_bytes
 from .matrix import _present
 from .operators.base import Positions
 from .scalar import Scalar
-from .storage import VectorStore, build_entries, building_backend, exact_list, host_array, infer_dtype
+from .storage import (
+    VectorStore,
+    build_entries,
+    building_backend,
+    exact_list,
+    host_array,
+    infer_dtype,
+    one_entry,
+    one_entry_index,
+)
 
 
 class Vector(Collection):
@@ -73,6 +82,11 @@ class Vector(Collection):
         if hasattr(backend, "vector_from_coo"):  # a distributed Matrix's placement (grblas_gpu.dask)
             return backend.vector_from_coo(indices, values, size, dtype=dtype, dup_op=dup_op, name=name)  # type: ignore[union-attr]
         be = get_backend(backend)
+        if size is not None and (i := one_entry_index(indices, values, size, dup_op)) is not None:
+            # one plain entry (a BFS source): no sort, no dedup
+            v = cls._without_storage(be, infer_dtype(values, dtype), size, name)
+            v._set_sparse(*one_entry(be, i, values, v._dtype))
+            return v
         build = building_backend(be, indices, values)
         idx = host_array(build, indices, np.int64, "indices")
         t = infer_dtype(values, dtype)
@@ -360,6 +374,12 @@ class Vector(Collection):
         if mask is not None:
             return self._as_expression().new(dtype, mask=mask, name=name)
         t = lookup_dtype(dtype) if dtype is not None else self._dtype
+        if t == self._dtype and self._store.bitmap is None:
+            # Sorted entries are never written in place (only a bitmap a store alone holds
+            # is: see VectorStore), so the copy may hold the same arrays: no device copies.
+            v = self._sharing_copy()
+            v.name = name
+            return v
         copy = self._be.copy
         if self._is_bitmap:
             bits, vals = self._bitmap()

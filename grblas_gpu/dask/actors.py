@@ -33,7 +33,7 @@ from typing import Any
 
 from .errors import Panic
 from .layout import _POLL_S, Context
-from .spmd import SpmdResult, worker_run
+from .workers import SpmdResult, worker_run
 
 __all__ = ["ENABLED", "enabled", "SpmdActor", "run_through_actors", "take"]
 
