@@ -74,22 +74,25 @@ def connected_components(A: Matrix) -> Vector:
     ids = np.arange(n, dtype=np.int64)
     labels = Vector.from_coo(ids, ids, size=n, dtype=INT64, backend=A.backend)
     frontier = labels.dup()
-    _propagate(A, labels, frontier, PROPAGATION_ROUNDS)
+    # (a distributed A propagates to the end: FastSV's parent matrix is built from f's
+    # values on one device, which a distributed Vector does not export)
+    distributed = getattr(type(A), "runs_spmd", False)
+    _propagate(A, labels, frontier, None if distributed else PROPAGATION_ROUNDS)
     return _fastsv(A, labels) if frontier.nvals else labels
 
 
-def _propagate(A: Matrix, labels: Vector, frontier: Vector, rounds: int) -> None:
-    """At most ``rounds`` rounds of min-label propagation; ``frontier``: the labels that
-    dropped in the last round (empty when every label is final)."""
+def _propagate(A: Matrix, labels: Vector, frontier: Vector, rounds: int | None) -> None:
+    """At most ``rounds`` rounds (None: no bound) of min-label propagation; ``frontier``:
+    the labels that dropped in the last round (empty when every label is final)."""
     send = semiring.min_second[INT64]
     if A.is_symmetric:  # a round is one statement (on the GPU, rounds replayed on the device)
         for _ in frontier_loop(frontier, A, limit=rounds):
             tick("connected_components")
             labels(binary.min, changed=frontier) << A.mxv(frontier, send)
         return
-    for _ in range(rounds):  # two products a round (A and A'), on the host
-        if not frontier.nvals:
-            return
+    done = 0
+    while frontier.nvals and (rounds is None or done < rounds):  # two products a round, on the host
+        done += 1
         tick("connected_components")
         sent = frontier.dup()
         frontier << A.mxv(sent, send)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 import scipy.sparse as sps
-from conftest import SHARED_DATA, cupy_pool_peak, scipy_mmread, snap_edges
+from conftest import SHARED_DATA, cupy_pool_peak, scipy_mmread, snap_edges, two_worker_client
 from scipy.sparse import csgraph
 
 import grblas_gpu as gb
@@ -161,3 +161,18 @@ def test_changes_of_a_product_written_without_accumulator(backend: str) -> None:
     idx, vals = d.to_coo()
     np.testing.assert_array_equal(idx, [2, 5])
     np.testing.assert_array_equal(vals, [0, 1])
+
+
+def test_distributed_long_path() -> None:
+    """A distributed A (two worker processes) propagates to the end, past the rounds after
+    which a local A turns to FastSV: a shuffled path of 40 vertices, directed and symmetric."""
+    pytest.importorskip("distributed")
+    import grblas_gpu.dask as gd
+
+    n = 40
+    ids = np.random.default_rng(7).permutation(n)
+    with two_worker_client("numpy") as client:
+        for rows, cols in ((ids[:-1], ids[1:]), (np.r_[ids[:-1], ids[1:]], np.r_[ids[1:], ids[:-1]])):
+            A = gb.Matrix.from_coo(rows, cols, True, nrows=n, ncols=n, dtype=gb.BOOL, backend="numpy")
+            got = cc.connected_components(gd.distribute(A, client, backend="numpy")).gather("numpy")
+            np.testing.assert_array_equal(got.to_dense(), np.zeros(n))
