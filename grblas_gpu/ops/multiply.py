@@ -460,7 +460,7 @@ def _relaxes(sr: TypedSemiring, u: Vector, C: Any, accum: Any, D: Any) -> bool:
     terms into C: ``accum`` is the semiring's addition, a monoid the backend relaxes with
     (min, max); C is full and alone holds its values (written in place); and
     :func:`_pushes_into` holds."""
-    return (_pushes_into(sr, u, C, D) and C._full and C._be.relaxes(sr)
+    return (accum is not None and _pushes_into(sr, u, C, D) and C._full and C._be.relaxes(sr)
             and typed_binary(accum, sr.out_type) is sr.monoid.op and C._owns_bitmap(values_only=True))
 
 
