@@ -335,7 +335,7 @@ class Matrix(Collection):
         if st.ptr is not None and st.transpose is None:
             # A row whose length differs from its column's count settles it: no transpose is
             # built (and kept) to find out that a directed graph is not symmetric.
-            counts = self._be.xp.bincount(self._indices, minlength=self._ncols)
+            counts = self._be.occurrences(self._indices, self._ncols)
             if bool((counts != self._row_lengths()).any()):
                 return False
         return self._transposed() is self  # (building the transpose compares it)

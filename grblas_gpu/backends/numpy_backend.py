@@ -86,6 +86,10 @@ class NumpyBackend(Backend):
         """The number of true values in a bool array."""
         return int(np.count_nonzero(flags))
 
+    def occurrences(self, idx: np.ndarray, n: int) -> np.ndarray:
+        """How many times each of ``0..n-1`` occurs in ``idx`` (int64; every index below ``n``)."""
+        return np.bincount(idx, minlength=n).astype(np.int64, copy=False)
+
     def sum_selected(self, values: np.ndarray, flags: np.ndarray | None = None,
                      rows: np.ndarray | None = None) -> int:
         """The sum of non-negative int64 ``values`` over the positions flagged true in ``flags``,

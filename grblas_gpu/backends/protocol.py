@@ -115,6 +115,11 @@ class BackendProtocol(Protocol):
         """The number of true values in a bool array."""
         ...
 
+    def occurrences(self, idx: Array, n: int) -> Array:
+        """How many times each of ``0..n-1`` occurs in the integer array ``idx`` (int64; every
+        index below ``n``), in memory bounded by the counts (no scratch per bin and block)."""
+        ...
+
     def dot(self, semiring: TypedSemiring, x: Array, y: Array) -> Array:
         """The inner product of two full vectors' values (at least one; the multiplier not
         positional) over the semiring, as a 1-element array."""

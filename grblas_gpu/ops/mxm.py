@@ -97,7 +97,7 @@ def _col_lengths_at(M: Matrix, idx: Any) -> Any:
         return M._T._row_ranges(idx)[1]
     xp = M._be.xp
     if M.ncols <= 8 * M.nvals + 2**20:
-        counts = M._memo("col_lengths", lambda: xp.bincount(M._indices, minlength=M.ncols).astype(np.int64))
+        counts = M._memo("col_lengths", lambda: M._be.occurrences(M._indices, M.ncols))
         return counts[idx]
     cols, counts = M._memo("col_counts", lambda: xp.unique(M._indices.astype(np.int64), return_counts=True))
     at = xp.minimum(xp.searchsorted(cols, idx), max(len(cols) - 1, 0))
@@ -310,7 +310,7 @@ def _inner_remapped(be: Any, a: CsrOperand, b_ids: Any) -> CsrOperand:
     found, rank = _find(xp, a.indices.astype(np.int64), b_ids)
     rows = sp.csr_rows(xp, a.indptr)[found]
     indptr = xp.zeros(a.nrows + 1, dtype=np.int64)
-    xp.cumsum(xp.bincount(rows, minlength=a.nrows), out=indptr[1:])
+    xp.cumsum(be.occurrences(rows, a.nrows), out=indptr[1:])
     values = a.values[found] if a.values is not None else None
     return CsrOperand(indptr, rank[found], values, a.nrows, len(b_ids))
 
@@ -338,10 +338,7 @@ def _mask_operand(mask: _MaskEntries, nrows: int, row_ids: Any, col_ids: Any) ->
     if col_ids is not None:
         found, cols = _find(xp, cols.astype(np.int64), col_ids)
         rows, cols = rows[found], cols[found]
-    indptr = xp.zeros(nrows + 1, dtype=np.int64)
-    if len(rows):
-        xp.cumsum(xp.bincount(rows, minlength=nrows), out=indptr[1:])
-    return MaskOperand(indptr, cols, mask.complement)
+    return MaskOperand(sp.rows_to_indptr(xp, rows, nrows), cols, mask.complement)  # (rows sorted)
 
 
 def _run(be: Any, method: str, sr: TypedSemiring, *operands: Any) -> CsrProduct:

@@ -86,3 +86,20 @@ def _group_size(total: int, count: int) -> int:
     while group < 32 and group < mean:
         group *= 2
     return group
+
+
+@functools.cache
+def _occurrence_kernel() -> cupy.ElementwiseKernel:
+    return cupy.ElementwiseKernel("T i", "raw uint64 counts", "atomicAdd(&counts[i], 1ULL)", "grblas_occurrences")
+
+
+def occurrences(idx: cupy.ndarray, n: int) -> cupy.ndarray:
+    """How many times each of ``0..n-1`` occurs in the integer array ``idx`` (int64, ``n`` of
+    them; every index below ``n``), by atomic adds: memory is the counts alone.  (CuPy's
+    ``bincount`` takes a privatized histogram's scratch, bins times blocks: 1.3 GB for a
+    million entries of a million columns.)"""
+    counts = cupy.zeros(n, dtype=np.uint64)
+    if idx.size:
+        _occurrence_kernel()(idx, counts)
+    return counts.view(np.int64)
+

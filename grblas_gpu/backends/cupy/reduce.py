@@ -19,6 +19,7 @@ from .common import (
     _group_size,
     _map_out_of_memory,
     _sm_count,
+    occurrences,
 )
 from .core import CupyCore
 from .counts import DeviceCount
@@ -40,6 +41,10 @@ class ReduceOps(CupyCore):
         arr = self._flag_array(flags)
         n = int(arr.size)
         return self._total(_COUNT, "main", _flag_threads(n), {"flags": arr, "n": np.int64(n)}, ("count", n))
+
+    def occurrences(self, idx: Any, n: int) -> Any:
+        """How many times each of ``0..n-1`` occurs in ``idx`` (int64; memory: the counts alone)."""
+        return occurrences(idx, n)
 
     def count_true_queued(self, flags: Any) -> DeviceCount | None:
         """:meth:`count_true`, queued: a :class:`DeviceCount` that ``int()`` reads once the

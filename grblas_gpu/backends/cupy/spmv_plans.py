@@ -10,7 +10,7 @@ import cupy
 import numpy as np
 
 from . import codegen
-from .common import _BLOCK
+from .common import _BLOCK, occurrences
 from .core import CupyCore
 
 __all__ = ["SpmvPlan", "ColumnCache", "SpmvPlanning"]
@@ -121,7 +121,7 @@ class SpmvPlanning(CupyCore):
 def _hot_columns(idx: cupy.ndarray, ncols: int, count: int, min_share: float) -> ColumnCache | None:
     """A :class:`ColumnCache` of the ``count`` most used columns, or None when they hold less
     than ``min_share`` of the entries."""
-    uses = cupy.bincount(idx, minlength=ncols)
+    uses = occurrences(idx, ncols)
     hot = cupy.argsort(-uses)[:count]
     if int(uses[hot].sum()) < min_share * idx.size:
         return None
