@@ -90,7 +90,7 @@ def _group_size(total: int, count: int) -> int:
 
 @functools.cache
 def _occurrence_kernel() -> cupy.ElementwiseKernel:
-    return cupy.ElementwiseKernel("T i", "raw uint64 counts", "atomicAdd(&counts[i], 1ULL)", "grblas_occurrences")
+    return cupy.ElementwiseKernel("T x", "raw uint64 counts", "atomicAdd(&counts[x], 1ULL)", "grblas_occurrences")
 
 
 def occurrences(idx: cupy.ndarray, n: int) -> cupy.ndarray:
