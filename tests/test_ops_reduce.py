@@ -100,3 +100,16 @@ def test_reduce_nan_inf(backend: str, t: str) -> None:
     mins = Ag.reduce_rowwise("min").new().to_coo()[1]
     assert mins[0] == 2.0 and np.isnan(mins[1]) and mins[2] == -np.inf
     assert Ag.reduce_scalar("max").new().value == 5.0
+
+
+@pytest.mark.parametrize("t", ["INT8", "UINT8", "INT16", "UINT16"])
+@pytest.mark.parametrize("monoid", ["plus", "times"])
+def test_small_integers_wrap_as_c(backend: str, monoid: str, t: str) -> None:
+    """A sum or product that leaves a small integer type wraps in that type (C's arithmetic,
+    as python-graphblas gives), not in NumPy's default int."""
+    pg = pytest.importorskip("graphblas")
+    values = np.array([2, -3, -2, -2, 2, 3, 100, 77], dtype=np.int64).astype(getattr(np, t.lower()))
+    ids = list(range(len(values)))
+    want = pg.Vector.from_coo(ids, values, dtype=t).reduce(getattr(pg.monoid, monoid)).new().value
+    got = gb.Vector.from_coo(ids, values, dtype=t, backend=backend).reduce(getattr(gb.monoid, monoid)).new().value
+    assert got == want

@@ -262,9 +262,10 @@ class NumpyBackend(Backend):
         t = monoid.type.np_type
         if monoid.ufunc is not None and not monoid.is_any and values.dtype == t:
             # ufunc.reduce, not reduceat: the terms in order (pairwise for long arrays), as
-            # SuiteSparse sums a short vector; reduceat's unrolled order differs in the last bit
+            # SuiteSparse sums a short vector; reduceat's unrolled order differs in the last bit.
+            # dtype=t: NumPy sums and multiplies small integers in its default int (no C wrap)
             with np.errstate(all="ignore"):
-                return np.asarray([monoid.ufunc.reduce(values)], dtype=t)
+                return np.asarray([monoid.ufunc.reduce(values, dtype=t)], dtype=t)
         return self.segment_reduce(monoid, values, np.asarray([0, len(values)], dtype=np.int64))
 
     def dot(self, semiring: TypedSemiring, x: np.ndarray, y: np.ndarray) -> np.ndarray:
