@@ -24,6 +24,8 @@ import scipy.sparse as sps
 from scipy.sparse import csgraph
 
 from . import graphs
+from .loops import _median_ms
+from .timing import PeakMemory
 
 
 def old_connected_components(A: Any) -> Any:
@@ -48,18 +50,6 @@ def old_connected_components(A: Any) -> Any:
         frontier(smaller.V, replace=True) << frontier
         labels(gb.binary.min) << frontier
     return labels
-
-
-def _median_ms(fn: Callable[[], Any], repeat: int, sync: Callable[[], None]) -> float:
-    fn()
-    sync()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times)) * 1e3
 
 
 def _scipy_labels(csr: sps.csr_matrix) -> np.ndarray:
@@ -112,24 +102,9 @@ def _row(g: graphs.Graph, backend: str, repeat: int) -> dict:
 def _peak_bytes(fn: Callable[[], Any]) -> int:
     """The CuPy pool's used bytes above the start at their highest during ``fn()`` (the
     matrix and its kept transpose are there before: not counted)."""
-    import cupy
-
-    pool = cupy.get_default_memory_pool()
-    cupy.cuda.Device().synchronize()
-    base, peak = pool.used_bytes(), [0]
-
-    def malloc(size: int) -> Any:
-        ptr = pool.malloc(size)
-        peak[0] = max(peak[0], pool.used_bytes() - base)
-        return ptr
-
-    cupy.cuda.set_allocator(malloc)
-    try:
+    with PeakMemory().track() as mem:
         fn()
-        cupy.cuda.Device().synchronize()
-    finally:
-        cupy.cuda.set_allocator(pool.malloc)
-    return peak[0]
+    return mem.peak_used - mem.base_used
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -12,26 +12,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import time
 from typing import Any
 
 import numpy as np
 
 from . import graphs
+from .loops import _median_ms
 from .timing import device_sync
-
-
-def _median_ms(fn: Any, repeat: int) -> float:
-    fn()
-    device_sync()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        device_sync()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
 
 
 def _row(name: str, g: graphs.Graph, iters: int, repeat: int, dtype: str) -> dict:
@@ -46,18 +33,18 @@ def _row(name: str, g: graphs.Graph, iters: int, repeat: int, dtype: str) -> dic
     fixed = lambda: pagerank(A, tol=0, max_iter=iters, dtype=dtype)  # noqa: E731
     converging = lambda: pagerank(A, dtype=dtype)  # noqa: E731
     with device_loops(False):
-        row["plain_ms_iter"] = _median_ms(fixed, repeat) / iters
-        row["plain_converge_ms"] = _median_ms(converging, repeat)
+        row["plain_ms_iter"] = _median_ms(fixed, repeat, device_sync) / iters
+        row["plain_converge_ms"] = _median_ms(converging, repeat, device_sync)
         plain = fixed().to_dense()
-    row["replayed_ms_iter"] = _median_ms(fixed, repeat) / iters
+    row["replayed_ms_iter"] = _median_ms(fixed, repeat, device_sync) / iters
     row["how"] = loop_capture.last_run.get("how")
     row["pool"] = [loop_capture.last_run.get("pool_before"), loop_capture.last_run.get("pool_after")]
-    row["replayed_converge_ms"] = _median_ms(converging, repeat)
+    row["replayed_converge_ms"] = _median_ms(converging, repeat, device_sync)
     row["same_bits"] = bool(np.array_equal(plain, fixed().to_dense()))
     if A.nvals > loop_capture.REPLAY_MOST_ENTRIES:
         most, loop_capture.REPLAY_MOST_ENTRIES = loop_capture.REPLAY_MOST_ENTRIES, A.nvals
         try:
-            row["forced_ms_iter"] = _median_ms(fixed, repeat) / iters
+            row["forced_ms_iter"] = _median_ms(fixed, repeat, device_sync) / iters
             row["forced_how"] = loop_capture.last_run.get("how")
             row["forced_same_bits"] = bool(np.array_equal(plain, fixed().to_dense()))
         finally:

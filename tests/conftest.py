@@ -354,3 +354,16 @@ def spmd_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(actors, "ENABLED", request.param == "actors")
     return str(request.param)
+
+
+def min_id_labels(rows: np.ndarray, cols: np.ndarray, n: int) -> np.ndarray:
+    """Reference components: scipy's weak components of the edges ``rows[k] -> cols[k]``, each
+    labelled by its smallest vertex id (what ``connected_components`` returns)."""
+    import scipy.sparse as sps
+    from scipy.sparse import csgraph
+
+    graph = sps.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n))
+    _, comp = csgraph.connected_components(graph, directed=True, connection="weak")
+    smallest = np.full(comp.max() + 1 if n else 0, n)
+    np.minimum.at(smallest, comp, np.arange(n))
+    return smallest[comp]

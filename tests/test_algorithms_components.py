@@ -4,24 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import scipy.sparse as sps
-from conftest import SHARED_DATA, scipy_mmread
+from conftest import SHARED_DATA, min_id_labels, scipy_mmread
 from grblas_gpu.algorithms.connected_components import connected_components
-from scipy.sparse import csgraph
 
 import grblas_gpu as gb
 from grblas_gpu.exceptions import DimensionMismatch, DomainMismatch
 
 LAGRAPH = SHARED_DATA / "lagraph"
-
-
-def min_id_labels(rows: np.ndarray, cols: np.ndarray, n: int) -> np.ndarray:
-    """Reference: scipy's weak components, relabelled by the smallest vertex id in each."""
-    graph = sps.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n))
-    _, comp = csgraph.connected_components(graph, directed=True, connection="weak")
-    smallest = np.full(comp.max() + 1 if n else 0, n)
-    np.minimum.at(smallest, comp, np.arange(n))
-    return smallest[comp]
 
 
 CASES = [(seed, n, p, directed) for seed in (0, 1, 2) for directed in (True, False)

@@ -11,22 +11,11 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-import scipy.sparse as sps
-from conftest import SHARED_DATA, cupy_pool_peak, scipy_mmread, snap_edges, two_worker_client
-from scipy.sparse import csgraph
+from conftest import SHARED_DATA, cupy_pool_peak, min_id_labels, scipy_mmread, snap_edges, two_worker_client
 
 import grblas_gpu as gb
 
 cc = importlib.import_module("grblas_gpu.algorithms.connected_components")
-
-
-def min_id_labels(rows: np.ndarray, cols: np.ndarray, n: int) -> np.ndarray:
-    """scipy's weak components, each labelled by its smallest vertex id."""
-    graph = sps.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n))
-    _, comp = csgraph.connected_components(graph, directed=True, connection="weak")
-    smallest = np.full(comp.max() + 1 if n else 0, n)
-    np.minimum.at(smallest, comp, np.arange(n))
-    return smallest[comp]
 
 
 @pytest.fixture(params=[None, 0, 1 << 30], ids=["default", "fastsv", "propagation"])
