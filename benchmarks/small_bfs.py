@@ -6,7 +6,9 @@ with ``time.perf_counter`` (host microseconds; medians of ``--runs`` after a war
 checks, the one-entry ``Vector.from_coo`` of the source, its ``dup``, the loop's first
 test of the frontier, the body's statement (on the GPU traced, not run), and the rest of
 the loop (on the GPU ``device_form`` and the device run, which waits for the device; both
-also apart).  The whole ``bfs_levels`` call is timed beside it.  ``--backend numpy`` runs
+also apart).  The whole ``bfs_levels`` call is timed beside it.  On the GPU it then prints the
+device time of the loop's block kernel alone for the first 1, 2, ... levels (see
+:func:`_kernel_levels`), so that a level's device cost reads apart from the host's.  ``--backend numpy`` runs
 on the CPU (the loop is the plain ``while``).  Run as a file from another checkout
 (``PYTHONPATH=. python3 OTHER/benchmarks/small_bfs.py``), it times that checkout's code.
 """
@@ -57,6 +59,58 @@ def _pieces(A: Any, source: int, sync: Callable[[], None], out: dict[str, list[f
     for key, a, b in (("checks", t0, t1), ("from_coo", t1, t2), ("dup", t2, t3), ("loop start", t3, t4),
                       ("first statement", t4, t5), ("rest of loop + sync", t5, t6), ("sum of pieces", t0, t6)):
         out[key].append((b - a) * 1e6)
+
+
+_SLEEP = r"""
+extern "C" __global__ void sleep_ns(long long ns) {
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do { asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); } while (t - t0 < (unsigned long long)ns);
+}"""
+
+
+def _kernel_levels(A: Any, source: int, runs: int) -> dict[int, float]:
+    """Device us of ``FrontierLoop.run`` limited to k levels, for k = 1 up to the BFS's levels
+    (medians of ``runs``): the state's copy and the block kernel alone.  A kernel that sleeps
+    300 us holds the stream while the host queues them, and an event is recorded right after
+    the launch, so neither the host's time nor the wait for it is counted."""
+    import cupy
+    from grblas_gpu.algorithms.bfs import next_level
+
+    from grblas_gpu.backends import get_backend
+    from grblas_gpu.backends.cupy.capture import FrontierLoop
+
+    sleep = cupy.RawKernel(_SLEEP, "sleep_ns")
+    n = A.nrows
+    loop = FrontierLoop(get_backend("cupy"), next_level(), A._indptr, A._indices, A._vals, True, True)
+    bits0, c0 = cupy.zeros(n, np.bool_), cupy.zeros(n, np.int64)
+    bits0[source] = True
+    rows, first = cupy.array([source], np.int64), cupy.zeros(1, np.int64)
+    launch, ends = loop._block.launch, []
+
+    def launch_and_mark(*pointers: Any) -> None:
+        launch(*pointers)
+        ends.append(cupy.cuda.Event())
+        ends[-1].record()
+
+    loop._block.launch = launch_and_mark  # type: ignore[method-assign]
+    out, k = {}, 1
+    while True:
+        times = []
+        for j in range(runs + 10):
+            bits, c = bits0.copy(), c0.copy()
+            sleep((1,), (1,), (np.int64(300_000),))
+            start = cupy.cuda.Event()
+            start.record()
+            ends.clear()
+            run = loop.run(bits, c, rows, first, k, 1 << 30)
+            if j >= 10 and len(ends) == 1:
+                times.append(cupy.cuda.get_elapsed_time(start, ends[0]) * 1e3)
+        if times:
+            out[k] = statistics.median(times)
+        if run.count == 0 or len(ends) != 1:
+            return out
+        k += 1
 
 
 def _timed(module: Any, name: str, out: dict[str, list[float]], key: str) -> Callable[[], None]:
@@ -115,6 +169,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'bfs_levels (whole call)':32s} {statistics.median(whole):9.1f}")
     for key, times in pieces.items():
         print(f"{key:32s} {statistics.median(times):9.1f}")
+    if a.backend == "cupy":
+        print("device us of the block kernel for the first k levels (its launch's share apart from the host):")
+        for k, us in _kernel_levels(A, source, min(a.runs, 200)).items():
+            print(f"  k = {k:<3d} {us:9.1f}")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,20 @@ def test_copies_survive_the_ring_wrapping_and_host_changes(monkeypatch: pytest.M
     assert [int(c.get()[0]) for c in copies] == list(range(40))
 
 
+def test_staged_counts_the_ring_copies() -> None:
+    """``staged()`` grows by one for each small copy through the ring, not for a large one
+    (a captured loop compares two readings to refuse a capture that staged)."""
+    from grblas_gpu.backends.cupy import staging
+
+    be = get_backend("cupy")
+    before = staging.staged()
+    for i in range(3):
+        be.asarray(np.array([i], np.int64))
+    assert staging.staged() == before + 3
+    be.asarray(np.zeros(staging.LARGEST_STAGED // 8 + 1, np.int64))
+    assert staging.staged() == before + 3
+
+
 def test_bfs_from_each_source() -> None:
     """A one-entry Vector per source (the path the ring serves): BFS levels against scipy."""
     import scipy.sparse as sps

@@ -9,6 +9,7 @@ iteration, ends in the middle of a batch of captured iterations, runs for hundre
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -291,6 +292,20 @@ def every_algorithm_both_ways(g: sps.csr_matrix, source: int) -> None:
         np.testing.assert_allclose(dense(got, g.shape[0]), csgraph.dijkstra(g, indices=source), rtol=1e-12)
     for got in both(lambda: widest_path(A, source)):
         np.testing.assert_array_equal(dense(got, g.shape[0], -np.inf), widest_reference(g, source))
+
+
+@pytest.mark.parametrize("beyond", [False, True])
+def test_claims_held_in_the_block_and_not(beyond: bool) -> None:
+    """On the GPU, a grid with as many positions as the block kernel holds presence bits for
+    in shared memory (at most ``HELD_BITS``) and one with more (the bits stay in global
+    memory): each algorithm both ways against the references."""
+    if not gb.backends.gpu_available():
+        pytest.skip("the device loop runs on the GPU only")
+    from grblas_gpu.backends.cupy.loop_codegen import HELD_BITS
+
+    side = math.isqrt(HELD_BITS) + (1 if beyond else 0)
+    assert (side * side > HELD_BITS) == beyond
+    every_algorithm_both_ways(grid(side), side * side // 2 + side // 2)
 
 
 @pytest.mark.parametrize("name", list(GRAPHS))

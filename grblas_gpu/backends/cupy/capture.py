@@ -8,7 +8,8 @@ the kernels of ``templates/loop_push.cu``, whose frontier is a queue in device m
 loop state (queue lengths, stop flags, the iteration's place) is device memory too:
 
 - while the frontier is small (at most :data:`BLOCK_ROWS` rows), one block runs iteration
-  after iteration with a block barrier between them, the queue also held in shared memory:
+  after iteration with a block barrier between them, the queue also held in shared memory
+  (and a claim's presence bits, up to 12,288 positions, whose atomics then stay in the SM):
   one launch for all of a mesh's levels, a level costing a few dependent memory accesses;
 - a larger frontier, where the driver has cooperative launches, by the grid kernel: every
   block of the GPU resident at once, running iteration after iteration with a grid barrier

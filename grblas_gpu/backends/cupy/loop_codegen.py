@@ -12,8 +12,8 @@ from ...operators import TypedSemiring
 from . import codegen
 from .codegen import KernelModule
 
-__all__ = ["CLAIM_BLOCK_THREADS", "GRID_THREADS", "RELAX_BLOCK_THREADS", "block_threads", "loop_module", "loop_supported",
-           "registry_specs"]
+__all__ = ["CLAIM_BLOCK_THREADS", "GRID_THREADS", "HELD_BITS", "RELAX_BLOCK_THREADS", "block_threads", "loop_module",
+           "loop_supported", "registry_specs"]
 
 CLAIM_BLOCK_THREADS = 1024
 """Threads of the block kernel (one block running iteration after iteration) for a claim."""
@@ -21,6 +21,13 @@ RELAX_BLOCK_THREADS = 768
 """The same for a relax: its compare-and-swaps keep C's old values and what each swap saw
 in registers (an 8-byte type: four terms in flight take 16 more than a claim's), about 80 a
 thread, which a block of 1,024 threads (64 a thread) would spill to local memory."""
+
+HELD_BITS = 12288
+"""A claim's output of at most this many positions has its presence held in the block
+kernel's shared memory while the block runs (its atomics stay in the SM).  On an H100 the
+1,024-vertex Kronecker BFS's block kernel took 40.9 us against 47.6 with the bits in global
+memory, a 32 x 32 grid's 63 levels 131 us against 147 (``benchmarks/results/loops/round7.md``);
+with the frontier queue's 32 KiB this fills the 48 KiB a block may hold statically."""
 
 GRID_THREADS = 512
 """Threads a block of the grid kernel (iterations over the whole GPU in one cooperative
@@ -46,7 +53,7 @@ def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, pt
     of ``values_type`` (default: the type the product reads them in, each converted as read)."""
     kernels, ops, tag, vf = codegen._matvec_parts(semiring, index_type, ptr_type, vector_first, "loop_push.cu",
                                                   {"BLOCK_THREADS": str(block_threads(semiring)),
-                                                   "GRID_THREADS": str(GRID_THREADS)}, values_type)
+                                                   "GRID_THREADS": str(GRID_THREADS), "HELD_BITS": str(HELD_BITS)}, values_type)
     return codegen._module("loop", f"frontier loop {semiring.name} {semiring.key} {tag} vector_first={vf}",
                            f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"step": "_step", "block": "_block", "grid": "_grid"})
 

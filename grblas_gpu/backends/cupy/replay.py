@@ -175,7 +175,7 @@ class _Loop:
         """:data:`PER_GRAPH` iterations captured on ``stream`` as one graph, their memory from
         ``arena`` alone; :class:`Refused` where the capture fails or would allocate."""
         pool = cupy.get_default_memory_pool()
-        before = (arena.total_bytes(), pool.total_bytes(), pool.used_bytes(), staging._ring.get("at"))
+        before = (arena.total_bytes(), pool.total_bytes(), pool.used_bytes(), staging.staged())
         try:
             stream.begin_capture()
             try:
@@ -188,7 +188,7 @@ class _Loop:
             raise
         except Exception as e:  # a call the capture cannot take (a read back, a pageable copy)
             raise Refused(str(e)) from e
-        after = (arena.total_bytes(), pool.total_bytes(), pool.used_bytes(), staging._ring.get("at"))
+        after = (arena.total_bytes(), pool.total_bytes(), pool.used_bytes(), staging.staged())
         if after[1:] != before[1:]:
             raise Refused(f"the capture allocated from the default pool or staged: {before} -> {after}")
         if after[0] != before[0]:

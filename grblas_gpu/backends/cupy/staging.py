@@ -17,7 +17,7 @@ import cupy
 import cupyx
 import numpy as np
 
-__all__ = ["RING_BYTES", "LARGEST_STAGED", "to_device"]
+__all__ = ["RING_BYTES", "LARGEST_STAGED", "staged", "to_device"]
 
 RING_BYTES = 1 << 16
 LARGEST_STAGED = 256
@@ -27,6 +27,13 @@ _H2D = cupy.cuda.runtime.memcpyHostToDevice
 _lock = threading.Lock()
 _ring: dict[str, Any] = {}  # "buffer": the page-locked ring, "address", "at": the next free byte
 _copied_to: set[int] = set()  # the devices that copied from the ring since it last wrapped around
+_staged = [0]  # copies queued through the ring so far
+
+
+def staged() -> int:
+    """How many copies :func:`to_device` has queued so far (a caller compares two readings to
+    learn whether some were queued in between)."""
+    return _staged[0]
 
 
 def to_device(x: np.ndarray) -> cupy.ndarray:
@@ -42,6 +49,7 @@ def to_device(x: np.ndarray) -> cupy.ndarray:
             _wait_for_copies()
             at = 0
         _ring["at"] = (at + n + 15) & ~15
+        _staged[0] += 1
         _copied_to.add(cupy.cuda.runtime.getDevice())
         _ring["buffer"][at:at + n] = x.reshape(-1).view(np.uint8)
     out = cupy.empty(x.shape, dtype=x.dtype)

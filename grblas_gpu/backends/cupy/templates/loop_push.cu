@@ -46,6 +46,7 @@
 #define GB_LOOP_UNROLL 4
 #define GB_LOOP_BLOCK {{BLOCK_THREADS}}
 #define GB_LOOP_HELD 4096
+#define GB_LOOP_HELD_BITS {{HELD_BITS}}
 #define GB_LOOP_GRID {{GRID_THREADS}}
 // Which kernel an iteration runs in (the template argument MODE below).
 #define GB_LOOP_IN_STEP 0
@@ -395,8 +396,19 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         volatile long long* host_state) {
     __shared__ int held[2][GB_LOOP_HELD];
     __shared__ unsigned long long counts[3];
+    // A claim's presence of at most GB_LOOP_HELD_BITS positions is held in shared memory while
+    // the block runs (copied back at its end): a level's terms claim positions by atomics in
+    // the SM, not in L2, where the many terms of a small graph's level that reach the same few
+    // hundred positions wait on each other.
+    __shared__ unsigned bits_held[GB_LOOP_HELD_BITS / 4];
+    const bool bits_in_block = M::is_any && size <= GB_LOOP_HELD_BITS;
+    bool* bits = bits_in_block ? reinterpret_cast<bool*>(bits_held) : c_bits;
     if constexpr (M::is_any) {  // (a claim's C only: the relax's registers are all taken)
-        if (seeds > 0) sow(c_bits, c, seed_rows, seed, seeds, size);  // C given by its entries
+        if (seeds > 0) {
+            sow(bits, c, seed_rows, seed, seeds, size);  // C given by its entries
+        } else if (bits_in_block) {
+            for (long long p = threadIdx.x; p < size; p += GB_LOOP_BLOCK) bits[p] = c_bits[p];
+        }
     }
     const int base = (int)state[GB_LOOP_BASE];
     const long long most = state[GB_LOOP_MOST];
@@ -407,7 +419,7 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         counts[(base + 1) % 3] = 0ull;
     }
     __syncthreads();
-    {{KERNEL}}_level L = loop_level(indptr, indices, values, c_bits, c, first_rows, first, stamp, state);
+    {{KERNEL}}_level L = loop_level(indptr, indices, values, bits, c, first_rows, first, stamp, state);
     long long ran = 0;
     int i = base;
     while (ran < most) {
@@ -427,6 +439,9 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         __syncthreads();
         ++ran;
         ++i;
+    }
+    if (bits_in_block) {  // (the loop's last barrier, or the one before it, ends the claims)
+        for (long long p = threadIdx.x; p < size; p += GB_LOOP_BLOCK) c_bits[p] = bits[p];
     }
     if (threadIdx.x == 0) {
         state[GB_LOOP_COUNT + i % 3] = (long long)counts[i % 3];
