@@ -153,7 +153,7 @@ def _unique_sorted(keys: np.ndarray) -> np.ndarray:
 
 
 def _csr_from_unique_keys(keys: np.ndarray, n: int, bits: int, seed: int,
-                          weights: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+                          weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """CSR (indptr int64, indices int32, weights float32) from sorted distinct keys."""
     rows = (keys >> bits).astype(np.int32)
     cols = (keys & ((1 << bits) - 1)).astype(np.int32)
@@ -291,7 +291,7 @@ def _read_edge_list(path: Path) -> np.ndarray:
 def snap_dir() -> Path | None:
     """The shared SNAP data folder, if present (``GRBLAS_GPU_DATA`` or ``../shared/data``)."""
     here = Path(__file__).resolve().parent.parent
-    candidates = [os.environ.get("GRBLAS_GPU_DATA", ""), here.parent / "shared" / "data",
+    candidates: list[str | Path] = [os.environ.get("GRBLAS_GPU_DATA", ""), here.parent / "shared" / "data",
                   here / "shared" / "data"]
     for base in candidates:
         if base and (Path(base) / "snap").is_dir():
