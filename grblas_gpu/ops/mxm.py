@@ -309,10 +309,8 @@ def _inner_remapped(be: Any, a: CsrOperand, b_ids: Any) -> CsrOperand:
     xp = be.xp
     found, rank = _find(xp, a.indices.astype(np.int64), b_ids)
     rows = sp.csr_rows(xp, a.indptr)[found]
-    indptr = xp.zeros(a.nrows + 1, dtype=np.int64)
-    xp.cumsum(be.occurrences(rows, a.nrows), out=indptr[1:])
     values = a.values[found] if a.values is not None else None
-    return CsrOperand(indptr, rank[found], values, a.nrows, len(b_ids))
+    return CsrOperand(sp.rows_to_indptr(xp, rows, a.nrows), rank[found], values, a.nrows, len(b_ids))  # (rows sorted)
 
 
 def _find(xp: Any, keys: Any, sorted_ids: Any) -> tuple[Any, Any]:
