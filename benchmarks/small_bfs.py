@@ -103,7 +103,7 @@ def _kernel_levels(A: Any, source: int, runs: int) -> dict[int, float]:
             start = cupy.cuda.Event()
             start.record()
             ends.clear()
-            run = loop.run(bits, c, rows, first, k, 1 << 30)
+            run = loop.run(bits, c, (rows, first), k, 1 << 30)
             if j >= 10 and len(ends) == 1:
                 times.append(cupy.cuda.get_elapsed_time(start, ends[0]) * 1e3)
         if times:

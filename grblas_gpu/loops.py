@@ -206,25 +206,25 @@ def _on_device(up: Any, frontier: Vector, form: tuple[TypedSemiring, Any, bool, 
                        lambda: FrontierLoop(be, sr, M._indptr, M._indices, M._vals, vector_first, claim))
     except (MemoryError, RuntimeError):  # no room for its buffers, or no graph capture here: as usual
         return 0
-    rows, vals = frontier._sparse()
+    front = frontier._host_entry() or frontier._sparse()  # (a one entry on the host goes in the run's state)
     count, handover, seed = C._count, _handover(frontier), None
-    if claim and C._bm is None and C._size <= SOWN_MOST and loop.block_takes(int(rows.size), handover):
-        seed = C._sparse()  # C's bitmap is made by the loop's first launch (a BFS's start: no launches for it)
+    if claim and C._bm is None and C._size <= SOWN_MOST and loop.block_takes(frontier.nvals, handover):
+        seed = C._host_entry() or C._sparse()  # C's bitmap is made by the loop's first launch (a BFS's start)
         c_bits, c = be.xp.empty(C._size, np.bool_), be.xp.empty(C._size, C._dtype.np_type)
     else:
         c_bits, c = C._bitmap()
-        if not C._owns_bitmap(values_only=not claim, reading=(rows, vals)):  # (C's arrays are written in place)
+        if not C._owns_bitmap(values_only=not claim, reading=front):  # (C's arrays are written in place)
             c = c.copy()
             c_bits = c_bits.copy() if claim else c_bits
-    run = loop.run(c_bits if claim else None, c, rows, vals, remaining, handover, seed)
+    run = loop.run(c_bits if claim else None, c, front, remaining, handover, seed)
     if not run.ran:  # (nothing was written)
         return 0
     if claim:
         count = count + run.total if count.__class__ is int else None
     C._set_bitmap(c_bits, c, count)
     if run.count:
-        front = be.xp.sort(run.front).astype(np.int64)
-        frontier._set_sparse(front, c[front])
+        rows = be.xp.sort(run.front).astype(np.int64)
+        frontier._set_sparse(rows, c[rows])
     else:
         frontier._set_sparse(*loop.empty)
     return run.ran

@@ -89,11 +89,10 @@ def one_entry_index(indices: Any, values: Any, size: int, dup_op: Any) -> int | 
     return i
 
 
-def one_entry(be: Any, i: int, values: Any, t: DataType) -> tuple[Any, Any]:
-    """(index, value) arrays of the one entry :func:`one_entry_index` accepted, on ``be``: the
-    value made on the host as :func:`build_entries` makes it, then moved."""
-    vals = _values_array(get_backend("numpy"), values, 1, t)
-    return be.asarray(np.array([i], dtype=np.int64)), be.asarray(vals)
+def one_entry_value(values: Any, t: DataType) -> np.ndarray:
+    """The value of the one entry :func:`one_entry_index` accepted, as a NumPy array of one
+    element of type ``t``, made as :func:`build_entries` makes values."""
+    return _values_array(get_backend("numpy"), values, 1, t)
 
 
 def build_entries(be: Any, coords: list[Any], dims: list[int], values: Any, t: DataType,
@@ -362,7 +361,10 @@ class VectorStore:
 
     Forms: ``sparse`` (sorted int64 indices, values) and ``bitmap`` (presence, dense values);
     at least one is set, and each is derived from the other on need (:meth:`sparse_form`,
-    :meth:`bitmap_form`).  ``count``: the number of entries where known (an int, or a count
+    :meth:`bitmap_form`), except for a Vector of one entry made on the host (a BFS's source),
+    which may hold only ``entry``: (index, a NumPy array of its one value), moved to the
+    device as the sparse form the first time a form is asked for (:meth:`set_entry`; a
+    frontier loop reads it without the move).  ``count``: the number of entries where known (an int, or a count
     the device is still making that ``int()`` reads), else None.  ``weight``: (weak reference
     to a matrix M, the summed lengths of M's rows that the entries index), queued by the
     product that made the entries (see ops.multiply); ``inside``: the Mask a product applied
@@ -376,11 +378,12 @@ class VectorStore:
     keeps too are named when they are set (``also_held``) and are never written in place.
     """
 
-    __slots__ = ("sparse", "bitmap", "count", "weight", "inside", "_held")
+    __slots__ = ("sparse", "bitmap", "entry", "count", "weight", "inside", "_held")
 
     def __init__(self) -> None:
         self.sparse: tuple[Any, Any] | None = None
         self.bitmap: tuple[Any, Any] | None = None
+        self.entry: tuple[int, np.ndarray] | None = None
         self.count: Any = None
         self.weight: Any = None
         self.inside: Any = None
@@ -395,10 +398,11 @@ class VectorStore:
     def __getstate__(self) -> dict[str, Any]:
         """For pickling: the forms and the count (read), not the weight or the mark."""
         count = None if self.count is None else int(self.count)
-        return {"sparse": self.sparse, "bitmap": self.bitmap, "count": count}
+        return {"sparse": self.sparse, "bitmap": self.bitmap, "entry": self.entry, "count": count}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.sparse, self.bitmap, self.count = state["sparse"], state["bitmap"], state["count"]
+        self.entry = state.get("entry")
         self.weight = self.inside = None
         self._held = ()
         self._hold_forms()
@@ -414,9 +418,16 @@ class VectorStore:
         _let_go(old)
 
     # ------------------------------------------------------------ setting the forms
+    def set_entry(self, index: int, value: np.ndarray) -> None:
+        """Hold one entry on the host alone: ``index`` and ``value``, a NumPy array of one
+        element of the Vector's type (no device work until a form is asked for)."""
+        self.sparse, self.bitmap, self.entry = None, None, (index, value)
+        self.count, self.weight, self.inside = 1, None, None
+        self._hold_forms()
+
     def set_sparse(self, idx: Any, vals: Any) -> None:
         """Hold (indices, values) alone: the bitmap, the weight and the mark are dropped."""
-        self.sparse, self.bitmap = (idx, vals), None
+        self.sparse, self.bitmap, self.entry = (idx, vals), None, None
         self.count, self.weight, self.inside = int(idx.shape[0]), None, None
         self._hold_forms()
 
@@ -424,13 +435,14 @@ class VectorStore:
         """Hold (presence, values) alone; ``count``, when the caller knows it, spares a count
         on the device; ``also_held``: those of the arrays that something other than a store
         keeps too (a Matrix's cached forms), never to be written in place."""
-        self.sparse, self.bitmap = None, (bits, vals)
+        self.sparse, self.bitmap, self.entry = None, (bits, vals), None
         self.count, self.weight, self.inside = count, None, None
         self._hold_forms(also_held)
 
     def share(self, other: VectorStore) -> None:
         """Hold ``other``'s forms and count too (neither is then written in place)."""
         self.sparse, self.bitmap, self.count = other.sparse, other.bitmap, other.count
+        self.entry = other.entry
         self.weight, self.inside = None, None
         self._hold_forms()
 
@@ -466,9 +478,15 @@ class VectorStore:
 
     # ------------------------------------------------------------ reading
     def sparse_form(self, be: Any) -> tuple[Any, Any]:
-        """(sorted int64 indices, values), derived from the bitmap (and kept) if needed."""
-        if self.sparse is None:
-            assert self.bitmap is not None  # (one form is always set)
+        """(sorted int64 indices, values), derived from the bitmap or moved from the entry on
+        the host (and kept) if needed."""
+        if self.sparse is None and self.bitmap is None:
+            assert self.entry is not None  # (one form is always set)
+            index, value = self.entry
+            self.sparse = (be.asarray(np.array([index], dtype=np.int64)), be.asarray(value.copy()))
+            self._hold_forms()
+        elif self.sparse is None:
+            assert self.bitmap is not None
             bits, vals = self.bitmap
             idx = be.xp.flatnonzero(bits).astype(np.int64)
             self.sparse = (idx, vals[idx])
@@ -479,8 +497,7 @@ class VectorStore:
     def bitmap_form(self, be: Any, size: int) -> tuple[Any, Any]:
         """(presence, dense values), derived from the sparse form (and kept) if needed."""
         if self.bitmap is None:
-            assert self.sparse is not None  # (one form is always set)
-            self.bitmap = be.bitmap_of(*self.sparse, size)
+            self.bitmap = be.bitmap_of(*self.sparse_form(be), size)
             self._hold_forms()
         return self.bitmap
 

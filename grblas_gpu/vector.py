@@ -36,8 +36,8 @@ from .storage import (
     exact_list,
     host_array,
     infer_dtype,
-    one_entry,
     one_entry_index,
+    one_entry_value,
 )
 
 
@@ -83,9 +83,9 @@ class Vector(Collection):
             return backend.vector_from_coo(indices, values, size, dtype=dtype, dup_op=dup_op, name=name)  # type: ignore[union-attr]
         be = get_backend(backend)
         if size is not None and (i := one_entry_index(indices, values, size, dup_op)) is not None:
-            # one plain entry (a BFS source): no sort, no dedup
+            # one plain entry (a BFS source): no sort, no dedup, kept on the host until needed
             v = cls._without_storage(be, infer_dtype(values, dtype), size, name)
-            v._set_sparse(*one_entry(be, i, values, v._dtype))
+            v._store.set_entry(i, one_entry_value(values, v._dtype))
             return v
         build = building_backend(be, indices, values)
         idx = host_array(build, indices, np.int64, "indices")
@@ -234,8 +234,15 @@ class Vector(Collection):
 
     @property
     def _sp(self) -> tuple[Any, Any] | None:
-        """The sparse form (indices, values) where held, else None."""
-        return self._store.sparse
+        """The sparse form (indices, values) where held (a one entry kept on the host is
+        moved to the device for it), else None."""
+        store = self._store
+        return store.sparse if store.entry is None else self._sparse()
+
+    def _host_entry(self) -> tuple[int, np.ndarray] | None:
+        """The one entry (index, a NumPy array of its value) where it is kept on the host (see
+        :class:`~grblas_gpu.storage.VectorStore`), else None."""
+        return self._store.entry
 
     @property
     def _bm(self) -> tuple[Any, Any] | None:

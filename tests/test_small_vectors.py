@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import graphblas as pg
 import numpy as np
 import pytest
@@ -86,6 +89,59 @@ def test_duplicates_without_dup_op(backend: str) -> None:
 def test_other_inputs_of_one_entry(backend: str, indices: object, values: object) -> None:
     got = gb.Vector.from_coo(indices, values, size=SIZE, dtype=gb.INT64)
     assert _coo(got) == ([2], [5])
+
+
+def _pair(dtype: str = "FP64") -> tuple[gb.Vector, pg.Vector]:
+    return (gb.Vector.from_coo([4], [2.5], size=SIZE, dtype=dtype),
+            pg.Vector.from_coo([4], [2.5], size=SIZE, dtype=dtype))
+
+
+def _as_pg(v: gb.Vector) -> tuple[list[int], list]:
+    idx, vals = v.to_coo()
+    return idx.tolist(), vals.tolist()
+
+
+READINGS: dict[str, Callable[[Any, Any], Any]] = {
+    "ewise_add with a full vector": lambda v, lib: v.ewise_add(lib.Vector.from_scalar(1.0, SIZE)).new(),
+    "ewise_mult": lambda v, lib: v.ewise_mult(v, "times").new(),
+    "apply": lambda v, lib: v.apply("ainv").new(),
+    "select": lambda v, lib: v.select(">", 1).new(),
+    "mask of a write": lambda v, lib: lib.Vector.from_scalar(3.0, SIZE).dup(mask=v.S),
+    "complemented mask": lambda v, lib: lib.Vector.from_scalar(3.0, SIZE).dup(mask=~v.S),
+    "extract": lambda v, lib: v[[4, 0]].new(),
+    "vxm": lambda v, lib: v.vxm(lib.Matrix.from_coo([4, 4], [0, 8], [1.0, 2.0], nrows=SIZE, ncols=SIZE),
+                                "plus_times").new(),
+}
+
+
+@pytest.mark.parametrize("reading", list(READINGS))
+def test_one_entry_kept_on_the_host_reads_as_python_graphblas(backend: str, reading: str) -> None:
+    """A one-entry Vector is kept on the host until a form is asked for: each way of reading
+    it (by its entries, as a bitmap, as a mask, as an operand) gives python-graphblas's
+    result, and the Vector reads the same afterwards."""
+    got, want = _pair()
+    g, w = READINGS[reading](got, gb), READINGS[reading](want, pg)
+    assert (g.dtype.name, g.size) == (w.dtype.name, w.size)
+    w_idx, w_vals = w.to_coo()
+    assert _as_pg(g) == (w_idx.tolist(), w_vals.tolist())
+    assert _as_pg(got) == ([4], [2.5]) and got.nvals == 1
+
+
+def test_one_entry_kept_on_the_host_written_and_copied(backend: str) -> None:
+    """Writes into a one-entry Vector and its copies, a pickled copy, and its memory: each
+    copy keeps its own entries."""
+    import pickle
+
+    v = gb.Vector.from_coo([4], [2.5], size=SIZE)
+    w, p = v.dup(), pickle.loads(pickle.dumps(v))
+    v[7] = 1.0
+    w(accum=gb.binary.plus) << w
+    assert _coo(v) == ([4, 7], [2.5, 1.0])
+    assert _coo(w) == ([4], [5.0])
+    assert _coo(p) == ([4], [2.5]) and p.nvals == 1
+    u = gb.Vector.from_coo([4], [2.5], size=SIZE)
+    u << u.apply("ainv")
+    assert _coo(u) == ([4], [-2.5])
 
 
 def test_bad_one_entry_inputs(backend: str) -> None:

@@ -40,11 +40,11 @@ from cupy.cuda import driver
 
 from ...operators import TypedSemiring
 from .core import values_type
-from .launch import PreparedLaunch
+from .launch import PreparedLaunch, scalar_word
 from .loop_codegen import GRID_THREADS, block_threads, loop_module
 from .signatures import LOOP, LOOP_BLOCK, LOOP_GRID
 
-__all__ = ["BATCHES", "BLOCK_ROWS", "BLOCK_ROWS_BESIDE_GRID", "GRID_BLOCKS", "GRID_KERNEL", "FrontierLoop", "Run"]
+__all__ = ["BATCHES", "BLOCK_ROWS", "BLOCK_ROWS_BESIDE_GRID", "GRID_BLOCKS", "GRID_KERNEL", "Entries", "FrontierLoop", "Run"]
 
 BATCHES = (6, 36, 126)
 """Iterations per graph launch: the first batch, the second, then every later one (a short
@@ -72,11 +72,18 @@ BLOCKS_PER_SM = 1
 _BLOCK = 512
 # Words of the state array (see the template).
 _STOP, _FRESH, _RAN, _COUNT, _HANDOVER, _BASE, _MOST, _SMALL, _BLOCK_LIMIT, _TOTAL = 0, 1, 2, 3, 6, 7, 8, 9, 10, 11
-_STATE_WORDS = 16
+_FIRST, _SEED = 13, 15  # (words the kernels never write: a run's one-entry frontier and seed, row then value)
+_STATE_WORDS = 17
 _STEP = LOOP["step"]
 _D2D = cupy.cuda.runtime.memcpyDeviceToDevice
 _D2H = cupy.cuda.runtime.memcpyDeviceToHost
 _H2D = cupy.cuda.runtime.memcpyHostToDevice
+
+
+Entries = tuple[Any, Any]
+"""Entries given to :meth:`FrontierLoop.run`: (int64 positions, values) on the device, or one
+entry on the host, (position, a NumPy array of its one value): a BFS's source, which reaches
+the device within the run's copy of its state, without copies of its own."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +133,7 @@ class FrontierLoop:
         self.empty = (cupy.empty(0, np.int64), cupy.empty(0, t))  # an empty frontier (never written)
         self._host = cupyx.empty_pinned(_STATE_WORDS, np.int64)
         self._host_address = self._host.ctypes.data
+        self._host_words = self._host.view(np.uint64)  # (a value's bits, as a launch word)
         self._stream = cupy.cuda.Stream(non_blocking=True)
         device = cupy.cuda.Device()
         self._blocks = int(device.attributes["MultiProcessorCount"]) * BLOCKS_PER_SM
@@ -173,20 +181,22 @@ class FrontierLoop:
         """Whether a run from a frontier of ``rows`` rows starts in the block kernel."""
         return 0 < rows <= self._block_limit(handover)
 
-    def run(self, c_bits: Any, c: Any, rows: Any, first: Any, limit: int, handover: int,
-            seed: tuple[Any, Any] | None = None) -> Run:
+    def run(self, c_bits: Any, c: Any, front: Entries, limit: int, handover: int,
+            seed: Entries | None = None) -> Run:
         """Run the loop from the output ``c`` (values; ``c_bits`` its presence for a claim, None
-        for a relax), both written in place, and the frontier ``rows`` (int64, contiguous) with
-        their values ``first`` (of c's type), until the frontier is empty, or grown past
-        ``handover`` entries (it stops after that iteration), or ``limit`` iterations have run
-        (or the graphs' batches would pass it), on the current stream.  ``seed``: for a claim
-        whose run starts in the block kernel (:meth:`block_takes`), C's entries (int64
-        positions, values), from which that kernel makes ``c_bits`` and ``c`` (then unset)."""
+        for a relax), both written in place, and the frontier ``front`` (see :data:`Entries`;
+        values of c's type), until the frontier is empty, or grown past ``handover`` entries
+        (it stops after that iteration), or ``limit`` iterations have run (or the graphs'
+        batches would pass it), on the current stream.  ``seed``: for a claim whose run starts
+        in the block kernel (:meth:`block_takes`), C's entries (see :data:`Entries`), from which
+        that kernel makes ``c_bits`` and ``c`` (then unset)."""
         stream = cupy.cuda.get_current_stream()
         sp, host = stream.ptr, self._host
-        m, state = int(rows.size), self._state.data.ptr
+        state = self._state.data.ptr
         block_limit = self._block_limit(handover)
         host[:] = 0
+        rows, first, m = self._given(front, _FIRST)
+        sown = (None, None, 0) if seed is None else self._given(seed, _SEED)
         host[_FRESH], host[_COUNT], host[_HANDOVER] = 1, m, handover
         host[_SMALL], host[_BLOCK_LIMIT], host[_MOST] = block_limit // 2, block_limit, limit
         _copy(state, self._host_address, self._state.nbytes, _H2D, sp)
@@ -200,17 +210,17 @@ class FrontierLoop:
                 _copy(state + 8 * _BASE, self._host_address + 8 * _BASE, 16, _H2D, sp)
             now_bits, now_c = (self.c_bits, self.c) if held else (c_bits, c)
             if count <= block_limit:
-                sown, seed = seed or (None, None), None  # (the first launch only)
                 self._block.launch(*LOOP_BLOCK.pack_per_call(
                     c_bits=now_bits, c=now_c, first_rows=rows, first=first, seed_rows=sown[0], seed=sown[1],
-                    seeds=0 if sown[0] is None else int(sown[0].size)))
+                    seeds=sown[2]))
+                sown = (None, None, 0)  # (the first launch only)
             elif grid is None or not self._launch_grid(grid, LOOP_GRID.pack_per_call(
                     c_bits=now_bits, c=now_c, first_rows=rows, first=first)):  # (then the graphs take it)
                 k = BATCHES[min(batch, len(BATCHES) - 1)]
                 if ran + k > limit:
                     break
                 if not held:
-                    self._hold(c_bits, c, rows, first, ran == 0, sp)
+                    self._hold(c_bits, c, (rows, first, m) if ran == 0 else None, sp)
                     held = True
                 self._graph(k).launch(stream)
                 batch += 1
@@ -226,6 +236,19 @@ class FrontierLoop:
                 _copy(c_bits.data.ptr, self.c_bits.data.ptr, c_bits.nbytes, _D2D, sp)
         return Run(ran, self._queues[place % 2][:count], count, int(host[_TOTAL]))
 
+    def _given(self, entries: Entries, word: int) -> tuple[int, int, int]:
+        """(address of the rows, address of the values, how many) of entries given to a run:
+        those of the arrays on the device, or, for one entry on the host, the state's words
+        ``word`` and ``word + 1``, written here (the state is copied to the device before the
+        first launch)."""
+        rows, values = entries
+        if rows.__class__ is int:
+            self._host[word] = rows
+            self._host_words[word + 1] = scalar_word(values[0])
+            address = self._state.data.ptr + 8 * word
+            return address, address + 8, 1
+        return rows.data.ptr, values.data.ptr, int(rows.size)
+
     def _launch_grid(self, grid: Any, pointers: tuple[Any, ...]) -> bool:
         """Launch the grid kernel; False where the cooperative launch fails (too many blocks for
         the device as it is now, say): nothing ran, and this loop's larger frontiers go to the
@@ -237,15 +260,16 @@ class FrontierLoop:
             return False
         return True
 
-    def _hold(self, c_bits: Any, c: Any, rows: Any, first: Any, fresh: bool, stream: int) -> None:
-        """Copy C (and, before the first iteration, the first frontier) into the buffers the
-        graphs read."""
+    def _hold(self, c_bits: Any, c: Any, first: tuple[int, int, int] | None, stream: int) -> None:
+        """Copy C (and ``first``, before the first iteration: the first frontier's addresses of
+        rows and values and its length) into the buffers the graphs read."""
         _copy(self.c.data.ptr, c.data.ptr, c.nbytes, _D2D, stream)
         if c_bits is not None:
             _copy(self.c_bits.data.ptr, c_bits.data.ptr, c_bits.nbytes, _D2D, stream)
-        if fresh and rows.size:
-            _copy(self._first_rows.data.ptr, rows.data.ptr, rows.nbytes, _D2D, stream)
-            _copy(self._first.data.ptr, first.data.ptr, first.nbytes, _D2D, stream)
+        if first is not None:
+            rows, values, m = first
+            _copy(self._first_rows.data.ptr, rows, 8 * m, _D2D, stream)
+            _copy(self._first.data.ptr, values, self._first.itemsize * m, _D2D, stream)
 
 
 class _CooperativeLaunch(PreparedLaunch):
