@@ -79,10 +79,12 @@ def _kernel_levels(A: Any, source: int, runs: int) -> dict[int, float]:
 
     from grblas_gpu.backends import get_backend
     from grblas_gpu.backends.cupy.capture import FrontierLoop
+    from grblas_gpu.loops import _pulled
 
     sleep = cupy.RawKernel(_SLEEP, "sleep_ns")
     n = A.nrows
-    loop = FrontierLoop(get_backend("cupy"), next_level(), A._indptr, A._indices, A._vals, True, True)
+    loop = FrontierLoop(get_backend("cupy"), next_level(), A._indptr, A._indices, A._vals, True, True,
+                        _pulled(A, next_level(), True, True))  # (as bfs_levels' loop is made)
     bits0, c0 = cupy.zeros(n, np.bool_), cupy.zeros(n, np.int64)
     bits0[source] = True
     rows, first = cupy.array([source], np.int64), cupy.zeros(1, np.int64)

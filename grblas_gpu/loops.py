@@ -40,7 +40,7 @@ import numpy as np
 
 from . import expressions
 from .operators import TypedSemiring, typed_binary
-from .ops.multiply import _MatVec
+from .ops.multiply import _MatVec, _transpose_for
 from .vector import Vector
 
 __all__ = ["HANDOVER_SHARE", "device_form", "device_loops", "frontier_loop"]
@@ -195,6 +195,19 @@ def device_form(up: Any, value: Any, frontier: Vector) -> tuple[TypedSemiring, A
     return (sr, M, vector_first, claim) if M._longest_row() <= LONGEST_ROW else None
 
 
+def _pulled(M: Any, sr: TypedSemiring, vector_first: bool, claim: bool) -> tuple[Any, Any, Any] | None:
+    """The arrays of M's transpose (the rows that reach each position; without values where
+    the product never reads them) for a claim's loop whose block kernel holds C's presence in
+    shared memory (at most ``HELD_BITS`` positions): it pulls its levels of large frontiers
+    (see ``PULL_SHARE``).  None elsewhere.  Made once, with the loop, and kept with M."""
+    from .backends.cupy.loop_codegen import HELD_BITS
+
+    if not claim or M.ncols > HELD_BITS:
+        return None
+    T = _transpose_for(M, sr, vector_first)
+    return T._indptr, T._indices, T._vals
+
+
 def _on_device(up: Any, frontier: Vector, form: tuple[TypedSemiring, Any, bool, bool], remaining: int) -> int:
     """Run the loop on the device from the present state; the iterations it ran (0: none)."""
     from .backends.cupy.capture import FrontierLoop
@@ -203,7 +216,8 @@ def _on_device(up: Any, frontier: Vector, form: tuple[TypedSemiring, Any, bool, 
     C, be = up.target, frontier._be
     try:
         loop = M._memo(("frontier loop", sr, vector_first, claim),
-                       lambda: FrontierLoop(be, sr, M._indptr, M._indices, M._vals, vector_first, claim))
+                       lambda: FrontierLoop(be, sr, M._indptr, M._indices, M._vals, vector_first, claim,
+                                            _pulled(M, sr, vector_first, claim)))
     except (MemoryError, RuntimeError):  # no room for its buffers, or no graph capture here: as usual
         return 0
     front = frontier._host_entry() or frontier._sparse()  # (a one entry on the host goes in the run's state)

@@ -308,6 +308,95 @@ def test_claims_held_in_the_block_and_not(beyond: bool) -> None:
     every_algorithm_both_ways(grid(side), side * side // 2 + side // 2)
 
 
+def symmetric(g: sps.csr_matrix) -> sps.csr_matrix:
+    return ((g + g.T) * 0.5).tocsr()
+
+
+def hubs(n: int, seed: int, both_ways: bool = True) -> sps.csr_matrix:
+    """A small power-law-like graph: vertex 0 reaches half the vertices, each of those four
+    random others (a BFS from 0 holds half the graph at its first level), both ways or not."""
+    rng = np.random.default_rng(seed)
+    near = rng.choice(np.arange(1, n), n // 2, replace=False)
+    rows = np.concatenate([np.zeros(near.size, int), np.repeat(near, 4)])
+    cols = np.concatenate([near, rng.integers(0, n, 4 * near.size)])
+    keep = rows != cols
+    g = sps.csr_matrix((rng.uniform(1.0, 9.0, keep.sum()), (rows[keep], cols[keep])), shape=(n, n))
+    g.sum_duplicates()
+    return symmetric(g) if both_ways else g
+
+
+# Levels of at least 1/16 of the vertices (loop_codegen.PULL_SHARE) and at most the block
+# kernel's 512 rows: the hubs' first levels (512 vertices), the random graph's of 229 to 517.
+PULLED: dict[str, Callable[[], sps.csr_matrix]] = {
+    "hubs": lambda: hubs(1024, 1),
+    "directed hubs": lambda: hubs(1024, 2, both_ways=False),
+    "sparse directed": lambda: random_graph(2000, 0.0015, 4),
+}
+
+
+@pytest.mark.parametrize("name", list(PULLED))
+def test_pulled_levels(name: str, backend: str) -> None:
+    """Graphs whose frontiers reach 1/``PULL_SHARE`` of the vertices, where the block kernel
+    pulls a level (each vertex not yet reached looks through the edges into it): BFS levels
+    and parents both ways against scipy; and the claim written ``A u`` (the kernel walks A'
+    and pulls through A's rows) over ``any_first``, reading A's values: each vertex reached
+    holds the weight of an edge into it from the level before.  On the GPU the loop kept with
+    the matrix holds the transpose it pulls through."""
+    g = PULLED[name]()
+    A = matrix(g, backend)
+    level = csgraph.shortest_path(g, unweighted=True, indices=0)
+    for got in both(lambda: bfs_levels(A, 0)):
+        np.testing.assert_array_equal(dense(got, g.shape[0]), level)
+    for idx, parent in both(lambda: bfs_parents(A, 0)):
+        child = idx != 0
+        np.testing.assert_array_equal(idx, np.flatnonzero(np.isfinite(level)))
+        np.testing.assert_array_equal(level[parent[child]] + 1, level[idx[child]])
+        assert all(g[p, c] != 0 for p, c in zip(parent[child], idx[child]))
+    back = csgraph.shortest_path(g.T.tocsr(), unweighted=True, indices=0)  # (A u goes along A')
+    for idx, weight in both(lambda: _reached_by_columns(A, 0)):
+        np.testing.assert_array_equal(idx, np.flatnonzero(np.isfinite(back)))
+        for j, w in zip(idx, weight):
+            into = g[[j], :].tocoo()  # A[j, k]: the edges k -> j of A u
+            assert j == 0 or w in into.data[back[into.col] == back[j] - 1]
+    if backend == "cupy":
+        from grblas_gpu.algorithms.bfs import next_level
+
+        kept = A._memo(("frontier loop", next_level(), True, True), lambda: None)
+        assert kept is not None and kept._pulled[0] is not None
+
+
+def test_pulled_levels_at_the_held_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the GPU without the grid kernel (the block kernel takes frontiers of up to 1,024
+    rows), a graph of as many positions as the block kernel holds presence bits for: its
+    level of 990 vertices is pulled (at least 12,288 / 16); BFS levels and parents against
+    scipy."""
+    if not gb.backends.gpu_available():
+        pytest.skip("the device loop runs on the GPU only")
+    from grblas_gpu.backends.cupy import capture
+    from grblas_gpu.backends.cupy.loop_codegen import HELD_BITS
+
+    monkeypatch.setattr(capture, "GRID_KERNEL", False)
+    g = random_graph(HELD_BITS, 0.0005, 2)
+    A = matrix(g, "cupy")
+    level = csgraph.shortest_path(g, unweighted=True, indices=0)
+    assert np.any(np.bincount(level[np.isfinite(level)].astype(int)) >= HELD_BITS // 16)
+    for got in both(lambda: bfs_levels(A, 0)):
+        np.testing.assert_array_equal(dense(got, g.shape[0]), level)
+    for idx, parent in both(lambda: bfs_parents(A, 0)):
+        child = idx != 0
+        np.testing.assert_array_equal(level[parent[child]] + 1, level[idx[child]])
+
+
+def _reached_by_columns(A: gb.Matrix, source: int) -> Vector:
+    """``reached(~reached.S, changed=frontier) << A u`` over ``any_first`` from ``source``
+    (value 0): each vertex reached holds A's value of an edge into it from the last level."""
+    reached = Vector.from_coo([source], [0.0], size=A.nrows, dtype=gb.FP64, backend=A.backend)
+    frontier = reached.dup()
+    for _ in frontier_loop(frontier, A):
+        reached(~reached.S, changed=frontier) << A.mxv(frontier, semiring.any_first[gb.FP64])
+    return reached
+
+
 @pytest.mark.parametrize("name", list(GRAPHS))
 def test_grid_kernel_alone(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """On the GPU with every frontier given to the grid kernel (the block kernel taking none),

@@ -115,13 +115,14 @@ class FrontierLoop:
     _ranges: Any
 
     def __init__(self, be: Any, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any,
-                 vector_first: bool, claim: bool) -> None:
+                 vector_first: bool, claim: bool, transposed: tuple[Any, Any, Any] | None = None) -> None:
         ptr, idx = be._csr_arrays(indptr, indices)
         n = int(ptr.size) - 1
         t = semiring.monoid.type.np_type
         self.size, self.claim = n, claim
         values = be._stored_values(semiring, values, vector_first)  # (cast as the kernel reads them)
         module = loop_module(semiring, idx.dtype, vector_first, ptr.dtype, values_type(values))
+        pulled = _pulled(be, semiring, vector_first, transposed, (ptr, idx, values))
         self._fn = be._function(module, "step")
         self.c = cupy.empty(n, t)
         self.c_bits = cupy.empty(n, np.bool_) if claim else None
@@ -142,7 +143,9 @@ class FrontierLoop:
         self._args = dict(arrays, c_bits=self.c_bits, c=self.c, first_rows=self._first_rows, first=self._first)
         # The block kernel: C and the first frontier are the caller's arrays, given at each run.
         self._block = PreparedLaunch(be._function(module, "block"), 1, block_threads(semiring), LOOP_BLOCK.arguments(
-            **arrays, size=np.int64(n), host_state=np.uint64(self._host_address)))
+            **arrays, size=np.int64(n), host_state=np.uint64(self._host_address), t_indptr=pulled[0],
+            t_indices=pulled[1], t_values=pulled[2]))
+        self._pulled = pulled  # (kept alive with the launch that points at them)
         self._barrier = cupy.zeros(1, np.uint32)
         self._ranges = (cupy.empty(max(n, 1), np.uint64), cupy.empty(max(n, 1), np.uint64))  # the queues' rows
         self._grid = _grid_launch(be._function(module, "grid"), self._blocks, LOOP_GRID.arguments(
@@ -300,6 +303,22 @@ def _grid_launch(fn: Any, sms: int, args: tuple[Any, ...]) -> _CooperativeLaunch
         resident = sms
     blocks = min(GRID_BLOCKS or sms, resident)
     return _CooperativeLaunch(fn, blocks, GRID_THREADS, args) if blocks > 0 else None
+
+
+def _pulled(be: Any, semiring: TypedSemiring, vector_first: bool, transposed: tuple[Any, Any, Any] | None,
+            walked: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+    """The arrays of the walked matrix's transpose (row pointers, columns, values as stored)
+    for the block kernel's pull levels, laid out as the walked matrix's are (its kernel reads
+    both), or three null pointers where none was given, where the layouts differ, or for a
+    relax, which never pulls."""
+    if transposed is None:
+        return None, None, None
+    ptr, idx = be._csr_arrays(transposed[0], transposed[1])
+    values = be._stored_values(semiring, transposed[2], vector_first)
+    if (ptr.dtype, idx.dtype) != (walked[0].dtype, walked[1].dtype) or \
+            getattr(values, "dtype", None) != getattr(walked[2], "dtype", None):
+        return None, None, None
+    return ptr, idx, values
 
 
 def _copy(dst: int, src: int, nbytes: int, kind: int, stream: int) -> None:

@@ -12,7 +12,7 @@ from ...operators import TypedSemiring
 from . import codegen
 from .codegen import KernelModule
 
-__all__ = ["CLAIM_BLOCK_THREADS", "GRID_THREADS", "HELD_BITS", "RELAX_BLOCK_THREADS", "block_threads", "loop_module",
+__all__ = ["CLAIM_BLOCK_THREADS", "GRID_THREADS", "HELD_BITS", "PULL_SHARE", "RELAX_BLOCK_THREADS", "block_threads", "loop_module",
            "loop_supported", "registry_specs"]
 
 CLAIM_BLOCK_THREADS = 1024
@@ -28,6 +28,12 @@ kernel's shared memory while the block runs (its atomics stay in the SM).  On an
 1,024-vertex Kronecker BFS's block kernel took 40.9 us against 47.6 with the bits in global
 memory, a 32 x 32 grid's 63 levels 131 us against 147 (``benchmarks/results/loops/round7.md``);
 with the frontier queue's 32 KiB this fills the 48 KiB a block may hold statically."""
+
+PULL_SHARE = 16
+"""The block kernel pulls a claim's level (each position not yet claimed looks through the
+rows that reach it) where C's presence is held in shared memory (at most :data:`HELD_BITS`
+positions), the matrix's transpose was given, and the frontier holds at least 1/PULL_SHARE
+of the positions; else it pushes (walks the frontier's rows)."""
 
 GRID_THREADS = 512
 """Threads a block of the grid kernel (iterations over the whole GPU in one cooperative
@@ -53,7 +59,8 @@ def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, pt
     of ``values_type`` (default: the type the product reads them in, each converted as read)."""
     kernels, ops, tag, vf = codegen._matvec_parts(semiring, index_type, ptr_type, vector_first, "loop_push.cu",
                                                   {"BLOCK_THREADS": str(block_threads(semiring)),
-                                                   "GRID_THREADS": str(GRID_THREADS), "HELD_BITS": str(HELD_BITS)}, values_type)
+                                                   "GRID_THREADS": str(GRID_THREADS), "HELD_BITS": str(HELD_BITS),
+                                                   "PULL_SHARE": str(PULL_SHARE)}, values_type)
     return codegen._module("loop", f"frontier loop {semiring.name} {semiring.key} {tag} vector_first={vf}",
                            f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"step": "_step", "block": "_block", "grid": "_grid"})
 

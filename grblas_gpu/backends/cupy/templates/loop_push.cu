@@ -47,6 +47,7 @@
 #define GB_LOOP_BLOCK {{BLOCK_THREADS}}
 #define GB_LOOP_HELD 4096
 #define GB_LOOP_HELD_BITS {{HELD_BITS}}
+#define GB_LOOP_PULL_SHARE {{PULL_SHARE}}
 #define GB_LOOP_GRID {{GRID_THREADS}}
 // Which kernel an iteration runs in (the template argument MODE below).
 #define GB_LOOP_IN_STEP 0
@@ -223,12 +224,19 @@ __device__ __forceinline__ void fetch_rows(const {{KERNEL}}_level& L, const bool
 // all the block's warps, not held by its first warps 32 rows each).
 // `ahead`: where not negative, the queue's entry base0 + lane, loaded already, and
 // `ahead_range` its range where L.rin is set (the grid kernel loads them beside the length).
+// A frontier of at most 32 rows in the block kernel is narrow: every warp reads all of it (row
+// f in lane f), walks the short rows f with f % warps == its index, and a share of every
+// long row (its 128-entry steps dealt round the warps), so that a hub row's terms at a BFS's
+// first level are claimed by the whole block side by side, not by one warp step after step.
 template <int MODE>
 __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, int stride, int ahead = -1,
                                         unsigned long long ahead_range = 0ull) {
+    constexpr int WARPS = GB_LOOP_BLOCK / 32;
     const int lane = threadIdx.x & 31;
-    for (int base = base0; base < L.cin; base += stride) {
-        const int f = base + (MODE == GB_LOOP_IN_BLOCK ? (GB_LOOP_BLOCK / 32) * lane : lane);
+    const bool narrow = MODE == GB_LOOP_IN_BLOCK && L.cin <= 32;
+    const int warp = (int)(threadIdx.x >> 5);
+    for (int base = narrow ? 0 : base0; base < L.cin; base += narrow ? 32 : stride) {
+        const int f = narrow ? lane : base + (MODE == GB_LOOP_IN_BLOCK ? WARPS * lane : lane);
         const bool in = f < L.cin;
         int k = 0;
         P begin = 0, end = 0;
@@ -251,7 +259,8 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
         }
         const P length = end - begin;
         const bool short_row = length <= 32;
-        int steps = short_row ? (int)((length + GB_LOOP_UNROLL - 1) / GB_LOOP_UNROLL) : 0;
+        const bool walks_short = short_row && (!narrow || f % WARPS == warp);
+        int steps = walks_short ? (int)((length + GB_LOOP_UNROLL - 1) / GB_LOOP_UNROLL) : 0;
         for (int d = 16; d > 0; d >>= 1) steps = max(steps, __shfl_xor_sync(0xffffffffu, steps, d));
         for (int s = 0; s < steps; ++s) {
             P p[GB_LOOP_UNROLL], row_at[GB_LOOP_UNROLL], row_stop[GB_LOOP_UNROLL];
@@ -260,7 +269,7 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
 #pragma unroll
             for (int u = 0; u < GB_LOOP_UNROLL; ++u) {
                 const int off = s * GB_LOOP_UNROLL + u;
-                live[u] = short_row && off < length;
+                live[u] = walks_short && off < length;
                 p[u] = live[u] ? begin + off : begin;  // (never past the last entry: no overflow)
                 r[u] = live[u] ? (int)L.indices[p[u]] : 0;
             }
@@ -275,9 +284,11 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
             const int row = __shfl_sync(0xffffffffu, k, owner);
             const long long row_end = (long long)__shfl_sync(0xffffffffu, end, owner);
             const {{XV}} row_x = gb_shfl(0xffffffffu, xk, owner);
-            // (GB_LOOP_UNROLL entries a lane at a time: a row of 1,024 entries in 8 steps)
-            for (long long p0 = (long long)__shfl_sync(0xffffffffu, begin, owner); p0 < row_end;
-                 p0 += 32 * GB_LOOP_UNROLL) {
+            // (GB_LOOP_UNROLL entries a lane at a time: a row of 1,024 entries in 8 steps, or in
+            // one step of 8 warps when narrow)
+            const long long first_step = narrow ? 32 * GB_LOOP_UNROLL * warp : 0;
+            for (long long p0 = (long long)__shfl_sync(0xffffffffu, begin, owner) + first_step; p0 < row_end;
+                 p0 += 32 * GB_LOOP_UNROLL * (narrow ? WARPS : 1)) {
                 P p[GB_LOOP_UNROLL], row_at[GB_LOOP_UNROLL], row_stop[GB_LOOP_UNROLL];
                 int r[GB_LOOP_UNROLL];
                 bool live[GB_LOOP_UNROLL];
@@ -293,6 +304,49 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
                 fetch_rows<MODE, GB_LOOP_UNROLL>(L, live, row_at);
             }
         }
+    }
+}
+
+// A pull level of the block kernel: a claim whose presence is held in shared memory, from a
+// frontier of at least 1/GB_LOOP_PULL_SHARE of the positions (not the run's first: its values
+// are C's).  The frontier's rows are marked in `front`; then each position not yet claimed
+// looks through its row of the transpose (`t_*`: the rows that reach it) for a frontier row
+// and takes the first it finds, as the ordinary statement's pull does with the complemented
+// mask.  A BFS from a small graph's hub reaches half of it at its second level: there the
+// pull reads a few entries a position where the push would walk every frontier row.
+__device__ __forceinline__ void pull(const {{KERNEL}}_level& L, const P* __restrict__ t_indptr,
+                                     const {{INDEX_T}}* __restrict__ t_indices, const {{AV}}* __restrict__ t_values,
+                                     unsigned* front, long long size) {
+    const int words = (int)((size + 31) >> 5);
+    for (int w = threadIdx.x; w < words; w += GB_LOOP_BLOCK) front[w] = 0u;
+    __syncthreads();
+    for (int f = threadIdx.x; f < L.cin; f += GB_LOOP_BLOCK) {
+        const int k = L.qin_held != nullptr ? L.qin_held[f] : __ldcg(&L.qin[f]);
+        atomicOr(&front[k >> 5], 1u << (k & 31));
+    }
+    __syncthreads();
+    {{KERNEL}}_level T = L;  // (the transpose's entries: `product` reads its values)
+    T.indptr = t_indptr;
+    T.indices = t_indices;
+    T.values = t_values;
+    for (long long j0 = 0; j0 < size; j0 += GB_LOOP_BLOCK) {  // (every lane the same steps: enqueue is a warp's)
+        const int j = (int)(j0 + threadIdx.x);
+        bool add[1] = {false};
+        const int r[1] = {j};
+        const P none[1] = {0};
+        if (j < size && !L.c_bits[j]) {
+            for (P p = t_indptr[j], end = t_indptr[j + 1]; p < end; ++p) {
+                const int k = (int)t_indices[p];
+                if ((front[k >> 5] >> (k & 31)) & 1u) {
+                    const {{XV}} xk = {{READS_X}} ? ({{XV}})__ldcg(&L.c[k]) : ({{XV}})0;
+                    L.c[j] = product(T, k, xk, p, j);
+                    L.c_bits[j] = true;  // (this thread's position alone)
+                    add[0] = true;
+                    break;
+                }
+            }
+        }
+        enqueue<GB_LOOP_IN_BLOCK, 1>(L, add, r, none, none);
     }
 }
 
@@ -393,7 +447,8 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
         const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
         const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long size,
-        volatile long long* host_state) {
+        volatile long long* host_state, const {{PTR_T}}* __restrict__ t_indptr,
+        const {{INDEX_T}}* __restrict__ t_indices, const {{AV}}* __restrict__ t_values) {
     __shared__ int held[2][GB_LOOP_HELD];
     __shared__ unsigned long long counts[3];
     // A claim's presence of at most GB_LOOP_HELD_BITS positions is held in shared memory while
@@ -401,7 +456,9 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
     // the SM, not in L2, where the many terms of a small graph's level that reach the same few
     // hundred positions wait on each other.
     __shared__ unsigned bits_held[GB_LOOP_HELD_BITS / 4];
+    __shared__ unsigned front[GB_LOOP_HELD_BITS / 32];  // a pull level's frontier, a bit a position
     const bool bits_in_block = M::is_any && size <= GB_LOOP_HELD_BITS;
+    const bool pulls = bits_in_block && t_indptr != nullptr;
     bool* bits = bits_in_block ? reinterpret_cast<bool*>(bits_held) : c_bits;
     if constexpr (M::is_any) {  // (a claim's C only: the relax's registers are all taken)
         if (seeds > 0) {
@@ -435,7 +492,11 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         L.fresh = fresh && ran == 0;
         L.mark = 1 + (i & 1);
         L.last_mark = 2 - (i & 1);
-        iterate<GB_LOOP_IN_BLOCK>(L, (int)(threadIdx.x >> 5), GB_LOOP_BLOCK);
+        if (pulls && !L.fresh && cin * GB_LOOP_PULL_SHARE >= size) {
+            pull(L, t_indptr, t_indices, t_values, front, size);
+        } else {
+            iterate<GB_LOOP_IN_BLOCK>(L, (int)(threadIdx.x >> 5), GB_LOOP_BLOCK);
+        }
         __syncthreads();
         ++ran;
         ++i;
