@@ -224,7 +224,7 @@ def _on_device(up: Any, frontier: Vector, form: tuple[TypedSemiring, Any, bool, 
     count, handover, seed = C._count, _handover(frontier), None
     if claim and C._bm is None and C._size <= SOWN_MOST and loop.block_takes(frontier.nvals, handover):
         seed = C._host_entry() or C._sparse()  # C's bitmap is made by the loop's first launch (a BFS's start)
-        c_bits, c = be.xp.empty(C._size, np.bool_), be.xp.empty(C._size, C._dtype.np_type)
+        c_bits, c = loop.outputs()
     else:
         c_bits, c = C._bitmap()
         if not C._owns_bitmap(values_only=not claim, reading=front):  # (C's arrays are written in place)

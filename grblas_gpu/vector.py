@@ -75,10 +75,11 @@ class Vector(Collection):
         """A Vector from indices and values (a scalar value is given to every entry).  The
         third positional argument may be the type, as in python-graphblas
         (``Vector.from_coo(indices, values, INT64, size=5)``)."""
-        if is_dtype_like(size_or_dtype):
-            dtype = size_or_dtype
-        elif size_or_dtype is not None:
-            size = size_or_dtype
+        if size_or_dtype is not None:
+            if is_dtype_like(size_or_dtype):
+                dtype = size_or_dtype
+            else:
+                size = size_or_dtype
         if hasattr(backend, "vector_from_coo"):  # a distributed Matrix's placement (grblas_gpu.dask)
             return backend.vector_from_coo(indices, values, size, dtype=dtype, dup_op=dup_op, name=name)  # type: ignore[union-attr]
         be = get_backend(backend)

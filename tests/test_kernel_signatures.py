@@ -33,7 +33,8 @@ POSITIONS = {
     "COUNT_QUEUED": (0, 3),
     "SUM_QUEUED": (0, 1, 5),
     **{f"BINARY.{role}": (0, 1, 2) for role in ("vv", "vs", "sv", "vd", "dv")},
-    "LOOP_BLOCK": (3, 4, 7, 8, 11, 12, 13),
+    "LOOP_BLOCK": (3, 4, 7, 8, 11, 12, 13, 14),
+    "LOOP_BLOCK_SMALL": (3, 4, 7, 8, 11, 12, 13, 14),
     "LOOP_GRID": (3, 4, 7, 8),
 }
 
@@ -84,7 +85,8 @@ def test_per_call_packed_by_name_in_the_launchs_order() -> None:
     hand: the loop's block kernel (C, the first frontier, a claim's C by its entries) and the
     merge pull's main kernel; a launch with none takes none."""
     assert sig.LOOP_BLOCK.pack_per_call(c_bits="cb", c="c", first_rows="rows", first="first", seed_rows="sr",
-                                        seed="sv", seeds="n") == ("cb", "c", "rows", "first", "sr", "sv", "n")
+                                        seed="sv", seeds="n", from_host="h") == (
+        "cb", "c", "rows", "first", "sr", "sv", "n", "h")
     assert sig.SPMV_MERGE.pack_per_call(values="a", x="x", x_present="xp", row_mask="m", out="o",
                                         present="p") == ("a", "x", "xp", "m", "o", "p")
     assert sig.LOOP["step"].pack_per_call() == ()
@@ -97,8 +99,11 @@ def test_loop_launches_packed_once_as_written_by_hand() -> None:
     hand: the loop's buffers and sizes, CHANGES where a run gives C and the first frontier."""
     C = sig.CHANGES
     arrays = {name: name for name in ("indptr", "indices", "values", "q0", "q1", "stamp", "state")}
-    block = sig.LOOP_BLOCK.arguments(**arrays, size="n", host_state="host")
-    assert block == ("indptr", "indices", "values", C, C, "q0", "q1", C, C, "stamp", "state", C, C, C, "n", "host")
+    transposed = {"t_indptr": "t_ptr", "t_indices": "t_idx", "t_values": "t_vals"}
+    for block in (sig.LOOP_BLOCK, sig.LOOP_BLOCK_SMALL):
+        assert block.arguments(**arrays, size="n", host_state="host", **transposed) == (
+            "indptr", "indices", "values", C, C, "q0", "q1", C, C, "stamp", "state", C, C, C, C, "n", "host",
+            "t_ptr", "t_idx", "t_vals")
     grid = sig.LOOP_GRID.arguments(**arrays, barrier="barrier", r0="r0", r1="r1", capacity="n", host_state="host")
     assert grid == ("indptr", "indices", "values", C, C, "q0", "q1", C, C, "stamp", "state", "barrier", "r0", "r1",
                     "n", "host")

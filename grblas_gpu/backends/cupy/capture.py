@@ -40,9 +40,9 @@ from cupy.cuda import driver
 
 from ...operators import TypedSemiring
 from .core import values_type
-from .launch import PreparedLaunch, scalar_word
-from .loop_codegen import GRID_THREADS, block_threads, loop_module
-from .signatures import LOOP, LOOP_BLOCK, LOOP_GRID
+from .launch import PreparedLaunch
+from .loop_codegen import GRID_THREADS, HELD_BITS, STATE_WORDS, block_threads, loop_module
+from .signatures import LOOP, LOOP_BLOCK, LOOP_BLOCK_SMALL, LOOP_GRID
 
 __all__ = ["BATCHES", "BLOCK_ROWS", "BLOCK_ROWS_BESIDE_GRID", "GRID_BLOCKS", "GRID_KERNEL", "Entries", "FrontierLoop", "Run"]
 
@@ -73,7 +73,6 @@ _BLOCK = 512
 # Words of the state array (see the template).
 _STOP, _FRESH, _RAN, _COUNT, _HANDOVER, _BASE, _MOST, _SMALL, _BLOCK_LIMIT, _TOTAL = 0, 1, 2, 3, 6, 7, 8, 9, 10, 11
 _FIRST, _SEED = 13, 15  # (words the kernels never write: a run's one-entry frontier and seed, row then value)
-_STATE_WORDS = 17
 _STEP = LOOP["step"]
 _D2D = cupy.cuda.runtime.memcpyDeviceToDevice
 _D2H = cupy.cuda.runtime.memcpyDeviceToHost
@@ -113,6 +112,7 @@ class FrontierLoop:
     _state: Any
     _barrier: Any
     _ranges: Any
+    _spare: Any
 
     def __init__(self, be: Any, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any,
                  vector_first: bool, claim: bool, transposed: tuple[Any, Any, Any] | None = None) -> None:
@@ -129,12 +129,13 @@ class FrontierLoop:
         self._queues = (cupy.empty(max(n, 1), np.int32), cupy.empty(max(n, 1), np.int32))
         self._first_rows = cupy.empty(max(n, 1), np.int64)
         self._first = cupy.empty(max(n, 1), t)
+        self._no_front = self._queues[0][:0]  # (an empty frontier, sliced once)
         self._stamp = None if claim else cupy.empty(n, np.int32)
-        self._state = cupy.zeros(_STATE_WORDS, np.int64)
+        self._state = cupy.zeros(STATE_WORDS, np.int64)
         self.empty = (cupy.empty(0, np.int64), cupy.empty(0, t))  # an empty frontier (never written)
-        self._host = cupyx.empty_pinned(_STATE_WORDS, np.int64)
+        self._host = cupyx.empty_pinned(STATE_WORDS, np.int64)
         self._host_address = self._host.ctypes.data
-        self._host_words = self._host.view(np.uint64)  # (a value's bits, as a launch word)
+        self._host_bytes = self._host.view(np.uint8)  # (a value's bytes, in the low bytes of its word)
         self._stream = cupy.cuda.Stream(non_blocking=True)
         device = cupy.cuda.Device()
         self._blocks = int(device.attributes["MultiProcessorCount"]) * BLOCKS_PER_SM
@@ -142,7 +143,9 @@ class FrontierLoop:
                   "stamp": self._stamp, "state": self._state}
         self._args = dict(arrays, c_bits=self.c_bits, c=self.c, first_rows=self._first_rows, first=self._first)
         # The block kernel: C and the first frontier are the caller's arrays, given at each run.
-        self._block = PreparedLaunch(be._function(module, "block"), 1, block_threads(semiring), LOOP_BLOCK.arguments(
+        small = claim and n <= HELD_BITS  # (its block kernel holds C's presence in the SM, and pulls)
+        block, entry = (LOOP_BLOCK_SMALL, "block_small") if small else (LOOP_BLOCK, "block")
+        self._block = PreparedLaunch(be._function(module, entry), 1, block_threads(semiring), block.arguments(
             **arrays, size=np.int64(n), host_state=np.uint64(self._host_address), t_indptr=pulled[0],
             t_indices=pulled[1], t_values=pulled[2]))
         self._pulled = pulled  # (kept alive with the launch that points at them)
@@ -151,6 +154,8 @@ class FrontierLoop:
         self._grid = _grid_launch(be._function(module, "grid"), self._blocks, LOOP_GRID.arguments(
             **arrays, barrier=self._barrier, r0=self._ranges[0], r1=self._ranges[1], capacity=np.int32(max(n, 1)),
             host_state=np.uint64(self._host_address)))
+        self._spare: tuple[Any, Any] | None = None  # (see `outputs`)
+        self._spares = False
         self._graphs: dict[int, Any] = {}
         for k in BATCHES:
             self._graph(k)
@@ -184,6 +189,13 @@ class FrontierLoop:
         """Whether a run from a frontier of ``rows`` rows starts in the block kernel."""
         return 0 < rows <= self._block_limit(handover)
 
+    def outputs(self) -> tuple[Any, Any]:
+        """New arrays for C's presence and values (the loop's size and type), for a run that
+        makes C's bitmap from its entries (see :meth:`run`'s ``seed``): from then on each run
+        makes the next pair while the device runs it, so a BFS's start allocates nothing."""
+        spare, self._spare, self._spares = self._spare, None, True
+        return spare or (cupy.empty(self.size, np.bool_), cupy.empty(self.size, self.c.dtype))
+
     def run(self, c_bits: Any, c: Any, front: Entries, limit: int, handover: int,
             seed: Entries | None = None) -> Run:
         """Run the loop from the output ``c`` (values; ``c_bits`` its presence for a claim, None
@@ -199,10 +211,12 @@ class FrontierLoop:
         block_limit = self._block_limit(handover)
         host[:] = 0
         rows, first, m = self._given(front, _FIRST)
-        sown = (None, None, 0) if seed is None else self._given(seed, _SEED)
+        sown = (None, None, 0) if seed is None else (rows, first, m) if seed is front else self._given(seed, _SEED)
         host[_FRESH], host[_COUNT], host[_HANDOVER] = 1, m, handover
         host[_SMALL], host[_BLOCK_LIMIT], host[_MOST] = block_limit // 2, block_limit, limit
-        _copy(state, self._host_address, self._state.nbytes, _H2D, sp)
+        from_host = 0 < m <= block_limit  # (the block kernel starts, and reads the state from the host)
+        if not from_host:
+            _copy(state, self._host_address, self._state.nbytes, _H2D, sp)
         if self._stamp is not None:
             cupy.cuda.runtime.memsetAsync(self._stamp.data.ptr, 0, self._stamp.nbytes, sp)
         ran, place, count, held, batch = 0, 0, m, False, 0  # held: C is in the loop's buffers
@@ -213,10 +227,12 @@ class FrontierLoop:
                 _copy(state + 8 * _BASE, self._host_address + 8 * _BASE, 16, _H2D, sp)
             now_bits, now_c = (self.c_bits, self.c) if held else (c_bits, c)
             if count <= block_limit:
-                self._block.launch(*LOOP_BLOCK.pack_per_call(
+                self._block.launch(*LOOP_BLOCK.pack_per_call(  # (LOOP_BLOCK_SMALL's alike)
                     c_bits=now_bits, c=now_c, first_rows=rows, first=first, seed_rows=sown[0], seed=sown[1],
-                    seeds=sown[2]))
-                sown = (None, None, 0)  # (the first launch only)
+                    seeds=sown[2], from_host=int(from_host)))
+                sown, from_host = (None, None, 0), False  # (the first launch only)
+                if self._spares and self._spare is None:  # (made while the device runs)
+                    self._spare = (cupy.empty(self.size, np.bool_), cupy.empty(self.size, self.c.dtype))
             elif grid is None or not self._launch_grid(grid, LOOP_GRID.pack_per_call(
                     c_bits=now_bits, c=now_c, first_rows=rows, first=first)):  # (then the graphs take it)
                 k = BATCHES[min(batch, len(BATCHES) - 1)]
@@ -237,7 +253,7 @@ class FrontierLoop:
             _copy(c.data.ptr, self.c.data.ptr, c.nbytes, _D2D, sp)
             if c_bits is not None:
                 _copy(c_bits.data.ptr, self.c_bits.data.ptr, c_bits.nbytes, _D2D, sp)
-        return Run(ran, self._queues[place % 2][:count], count, int(host[_TOTAL]))
+        return Run(ran, self._queues[place % 2][:count] if count else self._no_front, count, int(host[_TOTAL]))
 
     def _given(self, entries: Entries, word: int) -> tuple[int, int, int]:
         """(address of the rows, address of the values, how many) of entries given to a run:
@@ -247,7 +263,7 @@ class FrontierLoop:
         rows, values = entries
         if rows.__class__ is int:
             self._host[word] = rows
-            self._host_words[word + 1] = scalar_word(values[0])
+            self._host_bytes[8 * word + 8:8 * word + 8 + values.itemsize] = values.view(np.uint8)
             address = self._state.data.ptr + 8 * word
             return address, address + 8, 1
         return rows.data.ptr, values.data.ptr, int(rows.size)

@@ -12,7 +12,7 @@ from ...operators import TypedSemiring
 from . import codegen
 from .codegen import KernelModule
 
-__all__ = ["CLAIM_BLOCK_THREADS", "GRID_THREADS", "HELD_BITS", "PULL_SHARE", "RELAX_BLOCK_THREADS", "block_threads", "loop_module",
+__all__ = ["CLAIM_BLOCK_THREADS", "GRID_THREADS", "HELD_BITS", "PULL_SHARE", "RELAX_BLOCK_THREADS", "STATE_WORDS", "block_threads", "loop_module",
            "loop_supported", "registry_specs"]
 
 CLAIM_BLOCK_THREADS = 1024
@@ -34,6 +34,12 @@ PULL_SHARE = 16
 rows that reach it) where C's presence is held in shared memory (at most :data:`HELD_BITS`
 positions), the matrix's transpose was given, and the frontier holds at least 1/PULL_SHARE
 of the positions; else it pushes (walks the frontier's rows)."""
+
+STATE_WORDS = 17
+"""Words of a frontier loop's state (see the template's GB_LOOP_* names), in device memory and
+in the host's page-locked copy."""
+
+_ENTRIES = {"step": "_step", "block": "_block", "block_small": "_block_small", "grid": "_grid"}
 
 GRID_THREADS = 512
 """Threads a block of the grid kernel (iterations over the whole GPU in one cooperative
@@ -60,9 +66,9 @@ def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, pt
     kernels, ops, tag, vf = codegen._matvec_parts(semiring, index_type, ptr_type, vector_first, "loop_push.cu",
                                                   {"BLOCK_THREADS": str(block_threads(semiring)),
                                                    "GRID_THREADS": str(GRID_THREADS), "HELD_BITS": str(HELD_BITS),
-                                                   "PULL_SHARE": str(PULL_SHARE)}, values_type)
+                                                   "PULL_SHARE": str(PULL_SHARE), "STATE_WORDS": str(STATE_WORDS)}, values_type)
     return codegen._module("loop", f"frontier loop {semiring.name} {semiring.key} {tag} vector_first={vf}",
-                           f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, {"step": "_step", "block": "_block", "grid": "_grid"})
+                           f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, _ENTRIES)
 
 
 @functools.lru_cache(maxsize=256)

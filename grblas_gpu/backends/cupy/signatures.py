@@ -39,7 +39,7 @@ __all__ = [
     "MASK_ALLOWED", "ADD_INTO", "ADD_CHANGES", "SET_WHERE", "BINARY", "EWISE_UNION", "EWISE_ADD", "DOT",
     "COUNT_TRUE", "COUNT_QUEUED", "SUM_QUEUED",
     "entries", "roles", "KINDS", "PUSH_LISTED", "COLUMNS", "UNARY", "INDEXUNARY", "BITMAP",
-    "SEGMENT_REDUCE", "LOOP", "LOOP_BLOCK", "LOOP_GRID", "SPGEMM_SYMBOLIC", "SPGEMM_NUMERIC", "MXM_DOT", "TRANSPOSE", "markdown_table",
+    "SEGMENT_REDUCE", "LOOP", "LOOP_BLOCK", "LOOP_BLOCK_SMALL", "LOOP_GRID", "SPGEMM_SYMBOLIC", "SPGEMM_NUMERIC", "MXM_DOT", "TRANSPOSE", "markdown_table",
     "kernels_document",
 ]
 
@@ -248,9 +248,10 @@ SEGMENT_REDUCE = entries("segment_reduce.cu", "main", "strided")
 # argument given); levels in one block (``block``) or over the whole GPU in one cooperative
 # launch (``grid``), each packed once per loop with its buffers: a run gives C and the first
 # frontier (and to the block kernel, a claim's C by its entries).
-LOOP_BLOCK = signature("loop_push.cu", "_block", "c_bits c first_rows first seed_rows seed seeds")
+LOOP_BLOCK = signature("loop_push.cu", "_block", "c_bits c first_rows first seed_rows seed seeds from_host")
+LOOP_BLOCK_SMALL = signature("loop_push.cu", "_block_small", "c_bits c first_rows first seed_rows seed seeds from_host")
 LOOP_GRID = signature("loop_push.cu", "_grid", "c_bits c first_rows first")
-LOOP = {**entries("loop_push.cu", "step"), "block": LOOP_BLOCK, "grid": LOOP_GRID}
+LOOP = {**entries("loop_push.cu", "step"), "block": LOOP_BLOCK, "block_small": LOOP_BLOCK_SMALL, "grid": LOOP_GRID}
 
 KINDS: dict[str, tuple[dict[str, KernelSignature], ...]] = {
     "count": ({"main": COUNT_TRUE, "sum": SUM_QUEUED},),

@@ -14,7 +14,8 @@
 //   stopped (STOP, or OVER: a frontier past the handover length), does nothing: iterations
 //   after the end cost an empty launch.  The first kernel to stop sets STOP and RAN (the
 //   kernels that ran).
-// - `_block`, one block of GB_LOOP_BLOCK threads running iteration after iteration with a
+// - `_block` (and `_block_small` for a claim of a small graph: see `block_run`), one block of
+//   GB_LOOP_BLOCK threads running iteration after iteration with a
 //   block barrier between them (no launch per iteration), while the frontier is at most
 //   state[BLOCK_LIMIT] long (at most GB_LOOP_HELD: its queue is then also kept in shared
 //   memory), for at most state[MOST] iterations, from iteration state[BASE]; it leaves the
@@ -22,6 +23,8 @@
 //   RAN the iterations it ran, and copies the state to the host's page-locked `host_state`.
 //   (After a graph, the host writes BASE and MOST for it.)  Given a claim's C by its entries
 //   (`seeds` of them, at `seed_rows`), it first makes C's bitmap (`size` positions) itself.
+//   At a run's start (`from_host`) it first reads the state from `host_state`, where the host
+//   wrote it: no copy is queued before the launch.
 // - `_grid`, every block of the GPU (a cooperative launch) running iteration after iteration
 //   with a grid barrier between them, for frontiers between the block kernel's and the
 //   handover: where the driver has cooperative launches, it takes the graphs' place.
@@ -43,6 +46,7 @@
 #define GB_LOOP_BLOCK_LIMIT 10
 #define GB_LOOP_TOTAL 11
 #define GB_LOOP_OVER 12
+#define GB_LOOP_STATE_WORDS {{STATE_WORDS}}  // (13 and 14, 15 and 16: a run's one-entry frontier and seed)
 #define GB_LOOP_UNROLL 4
 #define GB_LOOP_BLOCK {{BLOCK_THREADS}}
 #define GB_LOOP_HELD 4096
@@ -224,16 +228,18 @@ __device__ __forceinline__ void fetch_rows(const {{KERNEL}}_level& L, const bool
 // all the block's warps, not held by its first warps 32 rows each).
 // `ahead`: where not negative, the queue's entry base0 + lane, loaded already, and
 // `ahead_range` its range where L.rin is set (the grid kernel loads them beside the length).
-// A frontier of at most 32 rows in the block kernel is narrow: every warp reads all of it (row
-// f in lane f), walks the short rows f with f % warps == its index, and a share of every
-// long row (its 128-entry steps dealt round the warps), so that a hub row's terms at a BFS's
-// first level are claimed by the whole block side by side, not by one warp step after step.
-template <int MODE>
+// A run's first frontier of at most 32 rows in the small graphs' block kernel (NARROW) is narrow: every warp reads
+// all of it (row f in lane f), walks the short rows f with f % warps == its index, and a share
+// of every long row (its 128-entry steps dealt round the warps), so that a hub row's terms at
+// a BFS's first level are claimed by the whole block side by side, not by one warp step after
+// step.  (Not at every small level: a mesh's, of a few short rows, then costs every warp the
+// rows' loads, 0.4 us a level more on an H100.)
+template <int MODE, bool NARROW = false>
 __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, int stride, int ahead = -1,
                                         unsigned long long ahead_range = 0ull) {
     constexpr int WARPS = GB_LOOP_BLOCK / 32;
     const int lane = threadIdx.x & 31;
-    const bool narrow = MODE == GB_LOOP_IN_BLOCK && L.cin <= 32;
+    const bool narrow = NARROW && MODE == GB_LOOP_IN_BLOCK && L.fresh && L.cin <= 32;
     const int warp = (int)(threadIdx.x >> 5);
     for (int base = narrow ? 0 : base0; base < L.cin; base += narrow ? 32 : stride) {
         const int f = narrow ? lane : base + (MODE == GB_LOOP_IN_BLOCK ? WARPS * lane : lane);
@@ -442,12 +448,18 @@ extern "C" __global__ void {{KERNEL}}_step(
     iterate<GB_LOOP_IN_STEP>(L, (int)((gb_thread_id() >> 5) << 5), (int)gb_thread_count());
 }
 
-extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
+// The block kernel's run.  SMALL (`_block_small`, for a claim of at most GB_LOOP_HELD_BITS
+// positions): C's presence held in shared memory, pull levels where the transpose is given
+// (t_indptr not null), a narrow first frontier's long rows walked by every warp.  Else
+// (`_block`) none of these, compiled out: with them behind run-time tests in one kernel a
+// path's level cost 1.80 us on an H100, against 1.61 so (docs/loops.md, eighth round).
+template <bool SMALL>
+__device__ __forceinline__ void block_run(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
         const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
-        const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long size,
-        volatile long long* host_state, const {{PTR_T}}* __restrict__ t_indptr,
+        const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long from_host,
+        long long size, volatile long long* host_state, const {{PTR_T}}* __restrict__ t_indptr,
         const {{INDEX_T}}* __restrict__ t_indices, const {{AV}}* __restrict__ t_values) {
     __shared__ int held[2][GB_LOOP_HELD];
     __shared__ unsigned long long counts[3];
@@ -455,11 +467,15 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
     // the block runs (copied back at its end): a level's terms claim positions by atomics in
     // the SM, not in L2, where the many terms of a small graph's level that reach the same few
     // hundred positions wait on each other.
-    __shared__ unsigned bits_held[GB_LOOP_HELD_BITS / 4];
-    __shared__ unsigned front[GB_LOOP_HELD_BITS / 32];  // a pull level's frontier, a bit a position
-    const bool bits_in_block = M::is_any && size <= GB_LOOP_HELD_BITS;
+    __shared__ unsigned bits_held[SMALL ? GB_LOOP_HELD_BITS / 4 : 1];
+    __shared__ unsigned front[SMALL ? GB_LOOP_HELD_BITS / 32 : 1];  // a pull level's frontier, a bit a position
+    constexpr bool bits_in_block = SMALL && M::is_any;  // (the host launches SMALL for such a claim alone)
     const bool pulls = bits_in_block && t_indptr != nullptr;
     bool* bits = bits_in_block ? reinterpret_cast<bool*>(bits_held) : c_bits;
+    if (from_host) {  // a run's start: its state is read from the host's page-locked words, not copied before
+        if (threadIdx.x < GB_LOOP_STATE_WORDS) state[threadIdx.x] = host_state[threadIdx.x];
+        __syncthreads();
+    }
     if constexpr (M::is_any) {  // (a claim's C only: the relax's registers are all taken)
         if (seeds > 0) {
             sow(bits, c, seed_rows, seed, seeds, size);  // C given by its entries
@@ -495,7 +511,7 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         if (pulls && !L.fresh && cin * GB_LOOP_PULL_SHARE >= size) {
             pull(L, t_indptr, t_indices, t_values, front, size);
         } else {
-            iterate<GB_LOOP_IN_BLOCK>(L, (int)(threadIdx.x >> 5), GB_LOOP_BLOCK);
+            iterate<GB_LOOP_IN_BLOCK, SMALL>(L, (int)(threadIdx.x >> 5), GB_LOOP_BLOCK);
         }
         __syncthreads();
         ++ran;
@@ -508,6 +524,28 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
         state[GB_LOOP_COUNT + i % 3] = (long long)counts[i % 3];
         hand_back(state, host_state, i, ran);
     }
+}
+
+extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
+        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
+        const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long from_host,
+        long long size, volatile long long* host_state, const {{PTR_T}}* __restrict__ t_indptr,
+        const {{INDEX_T}}* __restrict__ t_indices, const {{AV}}* __restrict__ t_values) {
+    block_run<false>(indptr, indices, values, c_bits, c, q0, q1, first_rows, first, stamp, state, seed_rows, seed, seeds, from_host,
+                        size, host_state, t_indptr, t_indices, t_values);
+}
+
+extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block_small(
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
+        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
+        const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long from_host,
+        long long size, volatile long long* host_state, const {{PTR_T}}* __restrict__ t_indptr,
+        const {{INDEX_T}}* __restrict__ t_indices, const {{AV}}* __restrict__ t_values) {
+    block_run<true>(indptr, indices, values, c_bits, c, q0, q1, first_rows, first, stamp, state, seed_rows, seed, seeds, from_host,
+                        size, host_state, t_indptr, t_indices, t_values);
 }
 
 // Iterations over the whole GPU in one launch (a cooperative one: every block resident), a
