@@ -110,7 +110,7 @@ def _kernel_levels(A: Any, source: int, runs: int) -> dict[int, float]:
                 times.append(cupy.cuda.get_elapsed_time(start, ends[0]) * 1e3)
         if times:
             out[k] = statistics.median(times)
-        if run.count == 0 or len(ends) != 1:
+        if run.length == 0 or len(ends) != 1:
             return out
         k += 1
 

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from . import expressions
+from .backends.cupy.loop_codegen import HELD_BITS, loop_supported
 from .operators import TypedSemiring, typed_binary
 from .ops.multiply import _MatVec, _transpose_for
 from .vector import Vector
@@ -171,8 +172,6 @@ def device_form(up: Any, value: Any, frontier: Vector) -> tuple[TypedSemiring, A
     relax: Bellman-Ford), or the same with ``A D``; C, D and the product of one type of 4 or
     8 bytes; positions below 2**31; rows of at most :data:`LONGEST_ROW` entries.  None
     elsewhere."""
-    from .backends.cupy.loop_codegen import loop_supported
-
     C, D = up.target, frontier
     if value.__class__ is not _MatVec or value._u is not D or C is D or up.replace or value._method == "pull":
         return None
@@ -200,8 +199,6 @@ def _pulled(M: Any, sr: TypedSemiring, vector_first: bool, claim: bool) -> tuple
     the product never reads them) for a claim's loop whose block kernel holds C's presence in
     shared memory (at most ``HELD_BITS`` positions): it pulls its levels of large frontiers
     (see ``PULL_SHARE``).  None elsewhere.  Made once, with the loop, and kept with M."""
-    from .backends.cupy.loop_codegen import HELD_BITS
-
     if not claim or M.ncols > HELD_BITS:
         return None
     T = _transpose_for(M, sr, vector_first)
@@ -236,7 +233,7 @@ def _on_device(up: Any, frontier: Vector, form: tuple[TypedSemiring, Any, bool, 
     if claim:
         count = count + run.total if count.__class__ is int else None
     C._set_bitmap(c_bits, c, count)
-    if run.count:
+    if run.length:
         rows = be.xp.sort(run.front).astype(np.int64)
         frontier._set_sparse(rows, c[rows])
     else:
