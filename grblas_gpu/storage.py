@@ -364,12 +364,12 @@ class VectorStore:
     :meth:`bitmap_form`), except for a Vector of one entry made on the host (a BFS's source),
     which may hold only ``entry``: (index, a NumPy array of its one value), moved to the
     device as the sparse form the first time a form is asked for (:meth:`set_entry`; a
-    frontier loop reads it without the move).  ``count``: the number of entries where known (an int, or a count
-    the device is still making that ``int()`` reads), else None.  ``weight``: (weak reference
-    to a matrix M, the summed lengths of M's rows that the entries index), queued by the
-    product that made the entries (see ops.multiply); ``inside``: the Mask a product applied
-    itself (the write that follows need not apply it again; read once, then cleared).  Both
-    are dropped with the forms.
+    frontier loop reads it without the move).  ``count``: the number of entries where known
+    (an int, or a count the device is still making that ``int()`` reads), else None.
+    ``weight``: (weak reference to a matrix M, the summed lengths of M's rows that the
+    entries index), queued by the product that made the entries (see ops.multiply);
+    ``inside``: the Mask a product applied itself (the write that follows need not apply it
+    again; read once, then cleared).  Both are dropped with the forms.
 
     Sharing is explicit: every array a store holds is counted as held by it, so arrays pass
     between Vectors freely (``u << v`` shares v's arrays with u, as does a result that keeps

@@ -8,9 +8,12 @@ the kernels of ``templates/loop_push.cu``, whose frontier is a queue in device m
 loop state (queue lengths, stop flags, the iteration's place) is device memory too:
 
 - while the frontier is small (at most :data:`BLOCK_ROWS` rows), one block runs iteration
-  after iteration with a block barrier between them, the queue also held in shared memory
-  (and a claim's presence bits, up to 12,288 positions, whose atomics then stay in the SM):
-  one launch for all of a mesh's levels, a level costing a few dependent memory accesses;
+  after iteration with a block barrier between them, the queue also held in shared memory:
+  one launch for all of a mesh's levels, a level costing a few dependent memory accesses.  A
+  claim of at most ``HELD_BITS`` positions (a small graph) has a block kernel of its own,
+  which holds C's presence bits in shared memory (its atomics stay in the SM), pulls a level
+  whose frontier holds a large share of the positions through the matrix's transpose, and
+  shares a first frontier's long rows among all its warps;
 - a larger frontier, where the driver has cooperative launches, by the grid kernel: every
   block of the GPU resident at once, running iteration after iteration with a grid barrier
   between them (one launch for all the levels of a mesh's wide middle);
@@ -258,8 +261,8 @@ class FrontierLoop:
     def _given(self, entries: Entries, word: int) -> tuple[int, int, int]:
         """(address of the rows, address of the values, how many) of entries given to a run:
         those of the arrays on the device, or, for one entry on the host, the state's words
-        ``word`` and ``word + 1``, written here (the state is copied to the device before the
-        first launch)."""
+        ``word`` and ``word + 1``, written here (the state reaches the device before the first
+        iteration: the block kernel reads it from the host's words, or it is copied)."""
         rows, values = entries
         if rows.__class__ is int:
             self._host[word] = rows
@@ -325,8 +328,8 @@ def _pulled(be: Any, semiring: TypedSemiring, vector_first: bool, transposed: tu
             walked: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
     """The arrays of the walked matrix's transpose (row pointers, columns, values as stored)
     for the block kernel's pull levels, laid out as the walked matrix's are (its kernel reads
-    both), or three null pointers where none was given, where the layouts differ, or for a
-    relax, which never pulls."""
+    both); three null pointers where none was given (a relax, a larger graph: see
+    ``loops._pulled``) or where the layouts differ."""
     if transposed is None:
         return None, None, None
     ptr, idx = be._csr_arrays(transposed[0], transposed[1])
