@@ -448,19 +448,25 @@ extern "C" __global__ void {{KERNEL}}_step(
     iterate<GB_LOOP_IN_STEP>(L, (int)((gb_thread_id() >> 5) << 5), (int)gb_thread_count());
 }
 
+// The block kernel's parameters and their names, shared by its two entry points.
+#define GB_LOOP_BLOCK_PARAMS \
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices, \
+        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1, \
+        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state, \
+        const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long from_host, \
+        long long size, volatile long long* host_state, const {{PTR_T}}* __restrict__ t_indptr, \
+        const {{INDEX_T}}* __restrict__ t_indices, const {{AV}}* __restrict__ t_values
+#define GB_LOOP_BLOCK_ARGS \
+        indptr, indices, values, c_bits, c, q0, q1, first_rows, first, stamp, state, seed_rows, seed, seeds, \
+        from_host, size, host_state, t_indptr, t_indices, t_values
+
 // The block kernel's run.  SMALL (`_block_small`, for a claim of at most GB_LOOP_HELD_BITS
 // positions): C's presence held in shared memory, pull levels where the transpose is given
 // (t_indptr not null), a narrow first frontier's long rows walked by every warp.  Else
 // (`_block`) none of these, compiled out: with them behind run-time tests in one kernel a
 // path's level cost 1.80 us on an H100, against 1.61 so (docs/loops.md, eighth round).
 template <bool SMALL>
-__device__ __forceinline__ void block_run(
-        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
-        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
-        const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long from_host,
-        long long size, volatile long long* host_state, const {{PTR_T}}* __restrict__ t_indptr,
-        const {{INDEX_T}}* __restrict__ t_indices, const {{AV}}* __restrict__ t_values) {
+__device__ __forceinline__ void block_run(GB_LOOP_BLOCK_PARAMS) {
     __shared__ int held[2][GB_LOOP_HELD];
     __shared__ unsigned long long counts[3];
     // A claim's presence of at most GB_LOOP_HELD_BITS positions is held in shared memory while
@@ -526,27 +532,15 @@ __device__ __forceinline__ void block_run(
     }
 }
 
-extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(
-        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
-        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
-        const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long from_host,
-        long long size, volatile long long* host_state, const {{PTR_T}}* __restrict__ t_indptr,
-        const {{INDEX_T}}* __restrict__ t_indices, const {{AV}}* __restrict__ t_values) {
-    block_run<false>(indptr, indices, values, c_bits, c, q0, q1, first_rows, first, stamp, state, seed_rows, seed, seeds, from_host,
-                        size, host_state, t_indptr, t_indices, t_values);
+extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block(GB_LOOP_BLOCK_PARAMS) {
+    block_run<false>(GB_LOOP_BLOCK_ARGS);
 }
 
-extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block_small(
-        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
-        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
-        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
-        const int64_t* __restrict__ seed_rows, const {{T}}* __restrict__ seed, long long seeds, long long from_host,
-        long long size, volatile long long* host_state, const {{PTR_T}}* __restrict__ t_indptr,
-        const {{INDEX_T}}* __restrict__ t_indices, const {{AV}}* __restrict__ t_values) {
-    block_run<true>(indptr, indices, values, c_bits, c, q0, q1, first_rows, first, stamp, state, seed_rows, seed, seeds, from_host,
-                        size, host_state, t_indptr, t_indices, t_values);
+extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block_small(GB_LOOP_BLOCK_PARAMS) {
+    block_run<true>(GB_LOOP_BLOCK_ARGS);
 }
+#undef GB_LOOP_BLOCK_PARAMS  // other modules of one unit define their own
+#undef GB_LOOP_BLOCK_ARGS
 
 // Iterations over the whole GPU in one launch (a cooperative one: every block resident), a
 // grid barrier between them, while the frontier is longer than state[SMALL] (shorter ones go
