@@ -387,6 +387,37 @@ def test_pulled_levels_at_the_held_bits(monkeypatch: pytest.MonkeyPatch) -> None
         np.testing.assert_array_equal(level[parent[child]] + 1, level[idx[child]])
 
 
+@pytest.mark.parametrize("name", ["grid 30", "random", "star"])
+@pytest.mark.parametrize("second", [False, True])
+def test_output_and_frontier_made_apart(name: str, second: bool, backend: str) -> None:
+    """The loop's output and its first frontier made by two ``from_coo`` calls, not one the
+    other's ``dup`` (on the GPU each one entry then goes to the run in words of its own), or
+    the output holding a second entry the frontier lacks (then it is on the device): levels
+    against scipy both ways, the second entry kept."""
+    from grblas_gpu.algorithms.bfs import next_level
+
+    g = GRAPHS[name]()
+    n, far = g.shape[0], g.shape[0] - 1
+    A = matrix(g, backend)
+
+    def run() -> Vector:
+        levels = Vector.from_coo([0, far] if second else [0], [0, -5] if second else [0], size=n, dtype=INT64,
+                                 backend=backend)
+        frontier = Vector.from_coo([0], [0], size=n, dtype=INT64, backend=backend)
+        for _ in frontier_loop(frontier, A):
+            levels(~levels.S, changed=frontier) << frontier.vxm(A, next_level())
+        return levels
+
+    held = g.tolil()
+    if second:  # (held, never a frontier: no path goes through it)
+        held[far, :] = 0
+    level = csgraph.shortest_path(held.tocsr(), unweighted=True, indices=0)
+    if second:
+        level[far] = -5
+    for got in both(run):
+        np.testing.assert_array_equal(dense(got, n), level)
+
+
 def _reached_by_columns(A: gb.Matrix, source: int) -> Vector:
     """``reached(~reached.S, changed=frontier) << A u`` over ``any_first`` from ``source``
     (value 0): each vertex reached holds A's value of an edge into it from the last level."""
