@@ -54,7 +54,8 @@ def test_staged_counts_the_ring_copies() -> None:
 
 
 def test_bfs_from_each_source() -> None:
-    """A one-entry Vector per source (the path the ring serves): BFS levels against scipy."""
+    """A one-entry Vector per source (kept on the host; the loop's run takes it in its state,
+    and the ring serves it where an ordinary statement reads it): BFS levels against scipy."""
     import scipy.sparse as sps
     from grblas_gpu.algorithms import bfs_levels
     from scipy.sparse import csgraph
