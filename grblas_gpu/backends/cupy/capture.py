@@ -47,7 +47,8 @@ from .launch import PreparedLaunch
 from .loop_codegen import GRID_THREADS, HELD_BITS, STATE_WORDS, block_threads, loop_module
 from .signatures import LOOP, LOOP_BLOCK, LOOP_BLOCK_SMALL, LOOP_GRID
 
-__all__ = ["BATCHES", "BLOCK_ROWS", "BLOCK_ROWS_BESIDE_GRID", "GRID_BLOCKS", "GRID_KERNEL", "Entries", "FrontierLoop", "Run"]
+__all__ = ["BATCHES", "BLOCK_ROWS", "BLOCK_ROWS_BESIDE_GRID", "GRID_BLOCKS", "GRID_KERNEL", "Entries", "FrontierLoop",
+           "Run"]
 
 BATCHES = (6, 36, 126)
 """Iterations per graph launch: the first batch, the second, then every later one (a short

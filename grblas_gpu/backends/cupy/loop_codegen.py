@@ -12,8 +12,8 @@ from ...operators import TypedSemiring
 from . import codegen
 from .codegen import KernelModule
 
-__all__ = ["CLAIM_BLOCK_THREADS", "GRID_THREADS", "HELD_BITS", "PULL_SHARE", "RELAX_BLOCK_THREADS", "STATE_WORDS", "block_threads", "loop_module",
-           "loop_supported", "registry_specs"]
+__all__ = ["CLAIM_BLOCK_THREADS", "GRID_THREADS", "HELD_BITS", "PULL_SHARE", "RELAX_BLOCK_THREADS", "STATE_WORDS",
+           "block_threads", "loop_module", "loop_supported", "registry_specs"]
 
 CLAIM_BLOCK_THREADS = 1024
 """Threads of the block kernel (one block running iteration after iteration) for a claim."""
@@ -57,8 +57,9 @@ def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, pt
                 values_type: DataType | None = None) -> KernelModule:
     """The frontier loop's kernels for ``semiring``: entries ``step(indptr, indices, values,
     c_bits, c, q0, q1, first_rows, first, stamp, state, j)``, one iteration of the loop over the
-    whole device, ``block(...)`` (the same but ``j``), iterations in one block while the
-    frontier is small (see the template), in a block of :func:`block_threads`, and
+    whole device, ``block(...)`` and ``block_small(...)`` (a small graph's claim: presence held
+    in shared memory, pull levels; parameters in ``signatures.LOOP_BLOCK``), iterations in one
+    block while the frontier is small (see the template), in a block of :func:`block_threads`, and
     ``grid(..., state, barrier, r0, r1, capacity, host_state)``, iterations over the whole device in one
     cooperative launch of blocks of at most :data:`GRID_THREADS`.
     Column indices of ``index_type``, row pointers of ``ptr_type`` (default: the same), values
@@ -66,7 +67,8 @@ def loop_module(semiring: TypedSemiring, index_type: Any, vector_first: bool, pt
     kernels, ops, tag, vf = codegen._matvec_parts(semiring, index_type, ptr_type, vector_first, "loop_push.cu",
                                                   {"BLOCK_THREADS": str(block_threads(semiring)),
                                                    "GRID_THREADS": str(GRID_THREADS), "HELD_BITS": str(HELD_BITS),
-                                                   "PULL_SHARE": str(PULL_SHARE), "STATE_WORDS": str(STATE_WORDS)}, values_type)
+                                                   "PULL_SHARE": str(PULL_SHARE), "STATE_WORDS": str(STATE_WORDS)},
+                                                  values_type)
     return codegen._module("loop", f"frontier loop {semiring.name} {semiring.key} {tag} vector_first={vf}",
                            f"gb_loop_{semiring.key}_{tag}_vf{vf}", ops, kernels, _ENTRIES)
 
