@@ -36,6 +36,7 @@ POSITIONS = {
     "LOOP_BLOCK": (3, 4, 7, 8, 11, 12, 13, 14),
     "LOOP_BLOCK_SMALL": (3, 4, 7, 8, 11, 12, 13, 14),
     "LOOP_GRID": (3, 4, 7, 8),
+    "LOOP_CLUSTER": (3, 4, 7, 8),
 }
 
 
@@ -104,9 +105,14 @@ def test_loop_launches_packed_once_as_written_by_hand() -> None:
         assert block.arguments(**arrays, size="n", host_state="host", **transposed) == (
             "indptr", "indices", "values", C, C, "q0", "q1", C, C, "stamp", "state", C, C, C, C, "n", "host",
             "t_ptr", "t_idx", "t_vals")
-    grid = sig.LOOP_GRID.arguments(**arrays, barrier="barrier", r0="r0", r1="r1", capacity="n", host_state="host")
+    wide = {"r0": "r0", "r1": "r1", "capacity": "n", "host_state": "host", "v0": "v0", "v1": "v1"}
+    grid = sig.LOOP_GRID.arguments(**arrays, **wide, barrier="barrier")
     assert grid == ("indptr", "indices", "values", C, C, "q0", "q1", C, C, "stamp", "state", "barrier", "r0", "r1",
-                    "n", "host")
+                    "n", "host", "v0", "v1")
+    cluster = sig.LOOP_CLUSTER.arguments(**arrays, **wide, size="n")
+    assert cluster == ("indptr", "indices", "values", C, C, "q0", "q1", C, C, "stamp", "state", "r0", "r1", "n",
+                       "host", "n", "v0", "v1")
+    assert sig.LOOP_CLUSTER.per_call_order == sig.LOOP_GRID.per_call_order  # (the loop packs one tuple for both)
 
 
 def test_kernels_sharing_a_launchs_per_call_arguments() -> None:
@@ -239,7 +245,7 @@ def test_every_template_kernel_is_declared() -> None:
     folder = Path(sig.__file__).parent / "templates"
     found = set()
     for path in folder.glob("*.cu"):
-        for m in re.finditer(r"__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s*)?\{\{KERNEL\}\}(\w*)\s*\(",
+        for m in re.finditer(r"__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s*)?(?:GB_\w+\s+)?\{\{KERNEL\}\}(\w*)\s*\(",
                              path.read_text()):
             found.add((path.name, m.group(1)))
     assert found == declared

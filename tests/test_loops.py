@@ -257,20 +257,22 @@ TURNS: dict[str, tuple[Callable[[], sps.csr_matrix], int]] = {
 
 @pytest.mark.parametrize("name", list(TURNS))
 @pytest.mark.parametrize("block_rows", [1, 3, 40])
-@pytest.mark.parametrize("larger", ["graphs", "grid kernel", "grid kernel of 3 blocks"])
+@pytest.mark.parametrize("larger", ["graphs", "grid kernel", "grid kernel of 3 blocks", "cluster kernel"])
 def test_block_and_graph_kernels_take_turns(name: str, block_rows: int, larger: str,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """On the GPU, with the block kernel taking frontiers of at most ``block_rows`` rows, a
-    grid's loop goes from the block kernel to the captured graphs, or to the grid kernel
-    (of one block an SM, or of 3), and back as its frontier grows and shrinks (and a star's
-    from one row to all): the same results as the plain loop and the references, for each
-    algorithm."""
+    grid's loop goes from the block kernel to the captured graphs, to the grid kernel (of one
+    block an SM, or of 3), or to the cluster kernel (where the GPU has clusters; else the grid
+    kernel), and back as its frontier grows and shrinks (and a star's from one row to all):
+    the same results as the plain loop and the references, for each algorithm."""
     if not gb.backends.gpu_available():
         pytest.skip("the device loop runs on the GPU only")
     from grblas_gpu.backends.cupy import capture
 
     monkeypatch.setattr(capture, "BLOCK_ROWS", block_rows)
     monkeypatch.setattr(capture, "BLOCK_ROWS_BESIDE_GRID", block_rows)
+    monkeypatch.setattr(capture, "BLOCK_ROWS_BESIDE_CLUSTER", block_rows)
+    monkeypatch.setattr(capture, "CLUSTER_KERNEL", larger == "cluster kernel")
     monkeypatch.setattr(capture, "GRID_KERNEL", larger != "graphs")
     monkeypatch.setattr(capture, "GRID_BLOCKS", 3 if larger.endswith("3 blocks") else 0)
     make, source = TURNS[name]
@@ -376,6 +378,7 @@ def test_pulled_levels_at_the_held_bits(monkeypatch: pytest.MonkeyPatch) -> None
     from grblas_gpu.backends.cupy.loop_codegen import HELD_BITS
 
     monkeypatch.setattr(capture, "GRID_KERNEL", False)
+    monkeypatch.setattr(capture, "CLUSTER_KERNEL", False)
     g = random_graph(HELD_BITS, 0.0005, 2)
     A = matrix(g, "cupy")
     level = csgraph.shortest_path(g, unweighted=True, indices=0)
@@ -428,28 +431,34 @@ def _reached_by_columns(A: gb.Matrix, source: int) -> Vector:
     return reached
 
 
-@pytest.mark.parametrize("name", list(GRAPHS))
-def test_grid_kernel_alone(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """On the GPU with every frontier given to the grid kernel (the block kernel taking none),
-    of 2 blocks: loops that end at the first iteration, mid-run, or at a frontier past the
-    handover give what the plain loop and the references give."""
+def wide_kernel_alone(monkeypatch: pytest.MonkeyPatch, kernel: str) -> None:
+    """Every frontier to the grid kernel (of 2 blocks) or the cluster kernel (where the GPU
+    has clusters): the block kernel takes none."""
     if not gb.backends.gpu_available():
         pytest.skip("the device loop runs on the GPU only")
     from grblas_gpu.backends.cupy import capture
 
     monkeypatch.setattr(capture, "BLOCK_ROWS_BESIDE_GRID", 0)
+    monkeypatch.setattr(capture, "BLOCK_ROWS_BESIDE_CLUSTER", 0)
     monkeypatch.setattr(capture, "GRID_BLOCKS", 2)
+    monkeypatch.setattr(capture, "CLUSTER_KERNEL", kernel == "cluster")
+
+
+@pytest.mark.parametrize("kernel", ["grid", "cluster"])
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_wide_kernel_alone(name: str, kernel: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the GPU with every frontier given to the grid or the cluster kernel: loops that end
+    at the first iteration, mid-run, or at a frontier past the handover give what the plain
+    loop and the references give."""
+    wide_kernel_alone(monkeypatch, kernel)
     every_algorithm_both_ways(GRAPHS[name](), 0)
 
 
+@pytest.mark.parametrize("kernel", ["grid", "cluster"])
 @pytest.mark.parametrize("limit", [1, 2, 5, 6, 7, 13])
-def test_limit_in_grid_kernel(limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``limit`` iterations exactly when the grid kernel runs them all."""
-    if not gb.backends.gpu_available():
-        pytest.skip("the device loop runs on the GPU only")
-    from grblas_gpu.backends.cupy import capture
-
-    monkeypatch.setattr(capture, "BLOCK_ROWS_BESIDE_GRID", 0)
+def test_limit_in_wide_kernel(limit: int, kernel: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``limit`` iterations exactly when the grid or the cluster kernel runs them all."""
+    wide_kernel_alone(monkeypatch, kernel)
     A = matrix(path(40), "cupy")
     levels = Vector.from_coo([0], [0], size=40, dtype=INT64, backend="cupy")
     frontier = levels.dup()
@@ -505,5 +514,70 @@ def test_failed_cooperative_launch_falls_back(block_rows: int, monkeypatch: pyte
 
     monkeypatch.setattr(capture._CooperativeLaunch, "launch", fail)
     monkeypatch.setattr(capture, "BLOCK_ROWS_BESIDE_GRID", block_rows)
+    monkeypatch.setattr(capture, "CLUSTER_KERNEL", False)
     every_algorithm_both_ways(grid(17), 40)
     assert tries  # (the grid kernel was tried, and each loop tried it once)
+
+
+class _RefusedCluster:
+    """A cluster kernel's launch that the driver refuses (as it would a cluster it cannot place)."""
+
+    def __init__(self) -> None:
+        self.tries = 0
+
+    def launch(self, *pointers: Any) -> None:
+        from cupy.cuda import driver
+
+        self.tries += 1
+        raise driver.CUDADriverError(912)  # CUDA_ERROR_CLUSTER_OUT_OF_RESOURCES
+
+
+@pytest.mark.parametrize("block_rows", [0, 3])
+def test_refused_cluster_launch_falls_back(block_rows: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the GPU, a cluster kernel whose launch is refused leaves the larger frontiers to the
+    grid kernel: every algorithm gives what the plain loop and the references give, from the
+    first level or after the block kernel's, and each loop tries the cluster once."""
+    if not gb.backends.gpu_available():
+        pytest.skip("the device loop runs on the GPU only")
+    from grblas_gpu.backends.cupy import capture
+
+    refused: list[_RefusedCluster] = []
+
+    def cluster_launch(*args: Any) -> _RefusedCluster:
+        refused.append(_RefusedCluster())
+        return refused[-1]
+
+    monkeypatch.setattr(capture, "_cluster_launch", cluster_launch)
+    monkeypatch.setattr(capture, "BLOCK_ROWS_BESIDE_CLUSTER", block_rows)
+    monkeypatch.setattr(capture, "BLOCK_ROWS_BESIDE_GRID", block_rows)
+    every_algorithm_both_ways(grid(17), 40)
+    assert refused and all(r.tries <= 1 for r in refused) and any(r.tries == 1 for r in refused)
+
+
+@pytest.mark.parametrize("side", [100, 181])
+def test_cluster_kernel_on_a_larger_grid(side: int) -> None:
+    """On the GPU with the defaults, a grid past the small graphs' held bits (10,000 and 32,761
+    vertices: whole words of presence bits and a last partial one): its levels of more than
+    ``BLOCK_ROWS_BESIDE_CLUSTER`` rows go to the cluster kernel (where the GPU has clusters),
+    the others to the block kernel; every algorithm against scipy both ways."""
+    if not gb.backends.gpu_available():
+        pytest.skip("the device loop runs on the GPU only")
+    every_algorithm_both_ways(grid(side), 0)
+
+
+def test_cluster_kernel_made_where_clusters_exist() -> None:
+    """On a GPU of compute capability 9.0 or later the loop has a cluster kernel (else none), and
+    a claim of more positions than the blocks' shared memory holds has none."""
+    if not gb.backends.gpu_available():
+        pytest.skip("the device loop runs on the GPU only")
+    import cupy
+    from grblas_gpu.algorithms.bfs import next_level
+
+    from grblas_gpu.backends.cupy import capture
+    from grblas_gpu.backends.cupy.loop_codegen import loop_module
+
+    A = matrix(grid(20), "cupy")
+    fn = A._be._function(loop_module(next_level(), A._indices.dtype, True, A._indptr.dtype), "cluster")
+    has = int(cupy.cuda.Device().compute_capability) >= 90
+    assert (capture._cluster_launch(fn, 400, ()) is not None) == has
+    assert capture._cluster_launch(fn, 2**31 - 1, ()) is None

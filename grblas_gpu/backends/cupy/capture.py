@@ -14,7 +14,12 @@ loop state (queue lengths, stop flags, the iteration's place) is device memory t
   which holds C's presence bits in shared memory (its atomics stay in the SM), pulls a level
   whose frontier holds a large share of the positions through the matrix's transpose, and
   shares a first frontier's long rows among all its warps;
-- a larger frontier, where the driver has cooperative launches, by the grid kernel: every
+- a claim's larger frontier, on a GPU with clusters of blocks (compute capability 9.0 and
+  later), by the cluster kernel: :data:`CLUSTER_BLOCKS` blocks running iteration after
+  iteration with the cluster's hardware barrier between them, C's presence held as bits in
+  their shared memory (one launch for all the levels of a mesh; it takes frontiers from
+  :data:`BLOCK_ROWS_BESIDE_CLUSTER` rows, fewer than the block kernel would);
+- elsewhere, where the driver has cooperative launches, by the grid kernel: every
   block of the GPU resident at once, running iteration after iteration with a grid barrier
   between them (one launch for all the levels of a mesh's wide middle);
 - elsewhere (or with :data:`GRID_KERNEL` off) by k launches of the grid-wide kernel captured
@@ -42,13 +47,22 @@ import numpy as np
 from cupy.cuda import driver
 
 from ...operators import TypedSemiring
+from . import codegen
 from .core import values_type
 from .launch import PreparedLaunch
-from .loop_codegen import GRID_THREADS, HELD_BITS, STATE_WORDS, block_threads, loop_module
-from .signatures import LOOP, LOOP_BLOCK, LOOP_BLOCK_SMALL, LOOP_GRID
+from .loop_codegen import (
+    CLUSTER_BLOCKS,
+    CLUSTER_THREADS,
+    GRID_THREADS,
+    HELD_BITS,
+    STATE_WORDS,
+    block_threads,
+    loop_module,
+)
+from .signatures import LOOP, LOOP_BLOCK, LOOP_BLOCK_SMALL, LOOP_CLUSTER, LOOP_GRID
 
-__all__ = ["BATCHES", "BLOCK_ROWS", "BLOCK_ROWS_BESIDE_GRID", "GRID_BLOCKS", "GRID_KERNEL", "Entries", "FrontierLoop",
-           "Run"]
+__all__ = ["BATCHES", "BLOCK_ROWS", "BLOCK_ROWS_BESIDE_CLUSTER", "BLOCK_ROWS_BESIDE_GRID", "CLUSTER_KERNEL",
+           "GRID_BLOCKS", "GRID_KERNEL", "Entries", "FrontierLoop", "Run"]
 
 BATCHES = (6, 36, 126)
 """Iterations per graph launch: the first batch, the second, then every later one (a short
@@ -65,6 +79,19 @@ BLOCK_ROWS_BESIDE_GRID = 512
 On an H100, grid 1000 x 1000 BFS: 7.23 ms with 128, 7.78 with 256, 6.85 with 512, 8.82 with
 1,024, in one process (``benchmarks/results/loops/round4-block-rows.json``): the block kernel's
 level costs more than the grid kernel's past a row for every two of its threads."""
+BLOCK_ROWS_BESIDE_CLUSTER = 64
+"""The same where the cluster kernel takes the larger frontiers, but for a small graph's claim
+(at most ``HELD_BITS`` positions), whose block kernel pulls its wide levels (it keeps
+:data:`BLOCK_ROWS_BESIDE_GRID`).  On an H100, grid 1000 x 1000 BFS: 5.87-6.25 ms with 0 (the
+cluster kernel takes every level), 6.18-6.26 with 16, 6.25 with 64, 6.07-6.25 with 256,
+6.61-6.74 with 512; grid 500: 2.52-2.63, 2.56-2.67, 2.54-2.67, 2.80-2.85, 3.69-3.72 (one
+process); a path's level costs less in the block kernel."""
+CLUSTER_KERNEL = True
+"""A claim's larger frontiers go to the cluster kernel where the GPU has clusters (False: to
+the grid kernel or the graphs, as a relax's do).  On an H100, BFS on grids of 500, 1000 and
+2000 on a side: 2.35, 5.20 and 11.75 ms against 3.52, 6.99 and 15.06 with the grid kernel, in
+one process (``benchmarks/results/loops/round9-loops.md``); a relax in the cluster kernel (SSSP
+on the last two) took 67.7 and 428 ms against 31.7 and 107."""
 GRID_KERNEL = True
 """Larger frontiers go to the grid kernel where the driver has cooperative launches (False:
 to the captured graphs always)."""
@@ -74,6 +101,7 @@ at once); a level ends at a barrier that every block reaches, which costs more w
 blocks."""
 BLOCKS_PER_SM = 1
 _BLOCK = 512
+_MAX_DYNAMIC_SHARED_SIZE_BYTES, _NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 8, 14  # (the driver's function attributes)
 # Words of the state array (see the template).
 _STOP, _FRESH, _RAN, _COUNT, _HANDOVER, _BASE, _MOST, _SMALL, _BLOCK_LIMIT, _TOTAL = 0, 1, 2, 3, 6, 7, 8, 9, 10, 11
 _FIRST, _SEED = 13, 15  # (words the kernels never write: a run's one-entry frontier and seed, row then value)
@@ -116,6 +144,7 @@ class FrontierLoop:
     _state: Any
     _barrier: Any
     _ranges: Any
+    _values: Any
     _spare: Any
 
     def __init__(self, be: Any, semiring: TypedSemiring, indptr: Any, indices: Any, values: Any,
@@ -147,17 +176,24 @@ class FrontierLoop:
                   "stamp": self._stamp, "state": self._state}
         self._args = dict(arrays, c_bits=self.c_bits, c=self.c, first_rows=self._first_rows, first=self._first)
         # The block kernel: C and the first frontier are the caller's arrays, given at each run.
-        small = claim and n <= HELD_BITS  # (its block kernel holds C's presence in the SM, and pulls)
-        block, entry = (LOOP_BLOCK_SMALL, "block_small") if small else (LOOP_BLOCK, "block")
+        self._small = claim and n <= HELD_BITS  # (its block kernel holds C's presence in the SM, and pulls)
+        block, entry = (LOOP_BLOCK_SMALL, "block_small") if self._small else (LOOP_BLOCK, "block")
         self._block = PreparedLaunch(be._function(module, entry), 1, block_threads(semiring), block.arguments(
             **arrays, size=np.int64(n), host_state=np.uint64(self._host_address), t_indptr=pulled[0],
             t_indices=pulled[1], t_values=pulled[2]))
         self._pulled = pulled  # (kept alive with the launch that points at them)
         self._barrier = cupy.zeros(1, np.uint32)
         self._ranges = (cupy.empty(max(n, 1), np.uint64), cupy.empty(max(n, 1), np.uint64))  # the queues' rows
+        # A claim's queues carry C's values at their rows where the product reads them (the wide kernels'):
+        carried = claim and codegen.vector_value_read(semiring, vector_first)
+        self._values = (cupy.empty(max(n, 1), t), cupy.empty(max(n, 1), t)) if carried else (None, None)
+        wide = dict(arrays, r0=self._ranges[0], r1=self._ranges[1], capacity=np.int32(max(n, 1)),
+                    host_state=np.uint64(self._host_address), v0=self._values[0], v1=self._values[1])
         self._grid = _grid_launch(be._function(module, "grid"), self._blocks, LOOP_GRID.arguments(
-            **arrays, barrier=self._barrier, r0=self._ranges[0], r1=self._ranges[1], capacity=np.int32(max(n, 1)),
-            host_state=np.uint64(self._host_address)))
+            **wide, barrier=self._barrier))
+        # (a claim's alone: a relax's frontiers are wider, and on 16 SMs took twice the grid kernel's time)
+        self._cluster = _cluster_launch(be._function(module, "cluster"), n, LOOP_CLUSTER.arguments(
+            **wide, size=np.int64(n))) if claim else None
         self._spare: tuple[Any, Any] | None = None  # (see `outputs`)
         self._spares = False
         self._graphs: dict[int, Any] = {}
@@ -181,13 +217,19 @@ class FrontierLoop:
             self._graphs[k] = graph
         return graph
 
-    def _gridded(self) -> bool:
-        """Whether frontiers too large for the block kernel go to the grid kernel."""
-        return GRID_KERNEL and self._grid is not None
+    def _wide(self) -> Any:
+        """The launch of the kernel that takes frontiers too large for the block kernel: the
+        cluster kernel's, else the grid kernel's, or None (the captured graphs take them)."""
+        if CLUSTER_KERNEL and self._cluster is not None:
+            return self._cluster
+        return self._grid if GRID_KERNEL else None
 
     def _block_limit(self, handover: int) -> int:
         """The longest frontier the block kernel takes."""
-        return min(BLOCK_ROWS_BESIDE_GRID if self._gridded() else BLOCK_ROWS, handover)
+        wide = self._wide()
+        rows = BLOCK_ROWS if wide is None else \
+            BLOCK_ROWS_BESIDE_CLUSTER if wide is self._cluster and not self._small else BLOCK_ROWS_BESIDE_GRID
+        return min(rows, handover)
 
     def block_takes(self, rows: int, handover: int) -> bool:
         """Whether a run from a frontier of ``rows`` rows starts in the block kernel."""
@@ -198,7 +240,11 @@ class FrontierLoop:
         makes C's bitmap from its entries (see :meth:`run`'s ``seed``): from then on each run
         makes the next pair while the device runs it, so a BFS's start allocates nothing."""
         spare, self._spare, self._spares = self._spare, None, True
-        return spare or (cupy.empty(self.size, np.bool_), cupy.empty(self.size, self.c.dtype))
+        return spare or self._new_outputs()
+
+    def _new_outputs(self) -> tuple[Any, Any]:
+        """New arrays for C's presence and values (see :meth:`outputs`)."""
+        return cupy.empty(self.size, np.bool_), cupy.empty(self.size, self.c.dtype)
 
     def run(self, c_bits: Any, c: Any, front: Entries, limit: int, handover: int,
             seed: Entries | None = None) -> Run:
@@ -225,8 +271,8 @@ class FrontierLoop:
             cupy.cuda.runtime.memsetAsync(self._stamp.data.ptr, 0, self._stamp.nbytes, sp)
         ran, place, count, held, batch = 0, 0, m, False, 0  # held: C is in the loop's buffers
         while ran < limit and 0 < count <= handover:
-            grid = self._grid if count > block_limit and GRID_KERNEL else None
-            if ran and (grid is not None or count <= block_limit):  # (after a graph: BASE is where it began)
+            wide = self._wide() if count > block_limit else None
+            if ran and (wide is not None or count <= block_limit):  # (after a graph: BASE is where it began)
                 host[_BASE], host[_MOST] = place, limit - ran
                 _copy(state + 8 * _BASE, self._host_address + 8 * _BASE, 16, _H2D, sp)
             now_bits, now_c = (self.c_bits, self.c) if held else (c_bits, c)
@@ -236,8 +282,8 @@ class FrontierLoop:
                     seeds=sown[2], from_host=int(from_host)))
                 sown, from_host = (None, None, 0), False  # (the first launch only)
                 if self._spares and self._spare is None:  # (made while the device runs)
-                    self._spare = (cupy.empty(self.size, np.bool_), cupy.empty(self.size, self.c.dtype))
-            elif grid is None or not self._launch_grid(grid, LOOP_GRID.pack_per_call(
+                    self._spare = self._new_outputs()
+            elif wide is None or not self._launch_wide(wide, LOOP_GRID.pack_per_call(  # (LOOP_CLUSTER's alike)
                     c_bits=now_bits, c=now_c, first_rows=rows, first=first)):  # (then the graphs take it)
                 k = BATCHES[min(batch, len(BATCHES) - 1)]
                 if ran + k > limit:
@@ -272,15 +318,20 @@ class FrontierLoop:
             return address, address + 8, 1
         return rows.data.ptr, values.data.ptr, int(rows.size)
 
-    def _launch_grid(self, grid: Any, pointers: tuple[Any, ...]) -> bool:
-        """Launch the grid kernel; False where the cooperative launch fails (too many blocks for
-        the device as it is now, say): nothing ran, and this loop's larger frontiers go to the
-        captured graphs from then on (the same results)."""
+    def _launch_wide(self, wide: Any, pointers: tuple[Any, ...]) -> bool:
+        """Launch the cluster or grid kernel (``wide``); where the launch fails (a cluster the
+        GPU cannot place, a cooperative launch of too many blocks for the device as it is now)
+        nothing ran, and this loop's larger frontiers go to the next kernel from then on (the
+        grid kernel, then the captured graphs: the same results).  False where none launched."""
         try:
-            grid.launch(*pointers)
+            wide.launch(*pointers)
         except driver.CUDADriverError:
-            self._grid = None
-            return False
+            if wide is self._cluster:
+                self._cluster = None
+            else:
+                self._grid = None
+            then = self._wide()
+            return then is not None and self._launch_wide(then, pointers)
         return True
 
     def _hold(self, c_bits: Any, c: Any, first: tuple[int, int, int] | None, stream: int) -> None:
@@ -323,6 +374,26 @@ def _grid_launch(fn: Any, sms: int, args: tuple[Any, ...]) -> _CooperativeLaunch
         resident = sms
     blocks = min(GRID_BLOCKS or sms, resident)
     return _CooperativeLaunch(fn, blocks, GRID_THREADS, args) if blocks > 0 else None
+
+
+def _cluster_launch(fn: Any, claimed: int, args: tuple[Any, ...]) -> PreparedLaunch | None:
+    """The cluster kernel's launch (one cluster of :data:`CLUSTER_BLOCKS` blocks of
+    :data:`CLUSTER_THREADS`; for a claim of ``claimed`` positions, its presence bits spread over
+    the blocks' shared memory), or None where the GPU has no clusters (compute capability
+    below 9.0), the bits would not fit, or the driver refuses the kernel's attributes."""
+    device = cupy.cuda.Device()
+    if int(device.compute_capability) < 90:
+        return None
+    held = 4 * -(-((claimed + 31) // 32) // CLUSTER_BLOCKS)  # (bytes a block: its share of the words)
+    if held > int(device.attributes.get("MaxSharedMemoryPerBlockOptin", 48 * 1024)) - 1024:
+        return None
+    function = getattr(fn, "kernel", fn).ptr
+    try:
+        driver.funcSetAttribute(function, _NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)
+        driver.funcSetAttribute(function, _MAX_DYNAMIC_SHARED_SIZE_BYTES, max(held, 48 * 1024))
+    except (AttributeError, driver.CUDADriverError):
+        return None
+    return PreparedLaunch(fn, CLUSTER_BLOCKS, CLUSTER_THREADS, args, shared=held)
 
 
 def _pulled(be: Any, semiring: TypedSemiring, vector_first: bool, transposed: tuple[Any, Any, Any] | None,

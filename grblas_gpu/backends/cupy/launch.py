@@ -28,7 +28,8 @@ _launch_kernel = driver.launchKernel
 
 
 class PreparedLaunch:
-    """``fn`` launched on ``grid`` blocks of ``block`` threads with the arguments ``args``.
+    """``fn`` launched on ``grid`` blocks of ``block`` threads with the arguments ``args`` (and
+    ``shared`` bytes of dynamic shared memory a block).
 
     Arguments are device arrays, None (a null pointer), or NumPy scalars of at most 8 bytes
     (:meth:`.signatures.KernelSignature.arguments` lists them by name); those given as
@@ -37,9 +38,9 @@ class PreparedLaunch:
     The arrays given here are kept alive with the launch.
     """
 
-    def __init__(self, fn: Any, grid: int, block: int, args: tuple[Any, ...]) -> None:
+    def __init__(self, fn: Any, grid: int, block: int, args: tuple[Any, ...], shared: int = 0) -> None:
         self._function = getattr(fn, "kernel", fn).ptr  # a RawKernel's driver function
-        self._grid, self._block = int(grid), int(block)
+        self._grid, self._block, self._shared = int(grid), int(block), int(shared)
         self._words = (ctypes.c_uint64 * len(args))()
         base = ctypes.addressof(self._words)
         self._params = (ctypes.c_void_p * len(args))(*(base + 8 * i for i in range(len(args))))
@@ -60,7 +61,8 @@ class PreparedLaunch:
             words = self._words
             for i, a in zip(self._changing, pointers):
                 words[i] = 0 if a is None else a if isinstance(a, int) else a.data.ptr
-            _launch_kernel(self._function, self._grid, 1, 1, self._block, 1, 1, 0, stream, self._params_address, 0)
+            _launch_kernel(self._function, self._grid, 1, 1, self._block, 1, 1, self._shared, stream,
+                           self._params_address, 0)
 
 
 def launch_kept(kept: dict[Any, Any] | None, key: Any, make: Callable[[], tuple[Any, int, int]],

@@ -39,7 +39,7 @@ __all__ = [
     "MASK_ALLOWED", "ADD_INTO", "ADD_CHANGES", "SET_WHERE", "BINARY", "EWISE_UNION", "EWISE_ADD", "DOT",
     "COUNT_TRUE", "COUNT_QUEUED", "SUM_QUEUED",
     "entries", "roles", "KINDS", "PUSH_LISTED", "COLUMNS", "UNARY", "INDEXUNARY", "BITMAP",
-    "SEGMENT_REDUCE", "LOOP", "LOOP_BLOCK", "LOOP_BLOCK_SMALL", "LOOP_GRID", "SPGEMM_SYMBOLIC", "SPGEMM_NUMERIC", "MXM_DOT", "TRANSPOSE", "markdown_table",
+    "SEGMENT_REDUCE", "LOOP", "LOOP_BLOCK", "LOOP_BLOCK_SMALL", "LOOP_GRID", "LOOP_CLUSTER", "SPGEMM_SYMBOLIC", "SPGEMM_NUMERIC", "MXM_DOT", "TRANSPOSE", "markdown_table",
     "kernels_document",
 ]
 
@@ -135,7 +135,8 @@ def _param_name(param: str) -> str:
 def template_params(name: str, entry: str) -> tuple[str, ...]:
     """The parameter names of the kernel ``{{KERNEL}}<entry>`` in template ``name``."""
     text = template(name)
-    m = re.search(r"__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s*)?\{\{KERNEL\}\}" + re.escape(entry)
+    m = re.search(r"__global__\s+void\s+(?:__launch_bounds__\([^)]*\)\s*)?(?:GB_\w+\s+)?\{\{KERNEL\}\}"
+                  + re.escape(entry)
                   + r"\s*\(([^)]*)\)", text)
     if m is None:
         raise LookupError(f"templates/{name} declares no kernel {{{{KERNEL}}}}{entry}")
@@ -251,7 +252,9 @@ SEGMENT_REDUCE = entries("segment_reduce.cu", "main", "strided")
 LOOP_BLOCK = signature("loop_push.cu", "_block", "c_bits c first_rows first seed_rows seed seeds from_host")
 LOOP_BLOCK_SMALL = signature("loop_push.cu", "_block_small", "c_bits c first_rows first seed_rows seed seeds from_host")
 LOOP_GRID = signature("loop_push.cu", "_grid", "c_bits c first_rows first")
-LOOP = {**entries("loop_push.cu", "step"), "block": LOOP_BLOCK, "block_small": LOOP_BLOCK_SMALL, "grid": LOOP_GRID}
+LOOP_CLUSTER = signature("loop_push.cu", "_cluster", "c_bits c first_rows first")
+LOOP = {**entries("loop_push.cu", "step"), "block": LOOP_BLOCK, "block_small": LOOP_BLOCK_SMALL, "grid": LOOP_GRID,
+        "cluster": LOOP_CLUSTER}
 
 KINDS: dict[str, tuple[dict[str, KernelSignature], ...]] = {
     "count": ({"main": COUNT_TRUE, "sum": SUM_QUEUED},),

@@ -28,6 +28,11 @@
 // - `_grid`, every block of the GPU (a cooperative launch) running iteration after iteration
 //   with a grid barrier between them, for frontiers between the block kernel's and the
 //   handover: where the driver has cooperative launches, it takes the graphs' place.
+// - `_cluster`, the same in one cluster of GB_LOOP_CLUSTER blocks (compute capability 9.0 and
+//   later): the cluster's hardware barrier between iterations, the lengths in the first
+//   block's shared memory and a claim's presence, a bit a position, spread over the blocks'
+//   shared memory (distributed shared memory: a claim is an atomic in an SM, not in L2).
+//   Where it launches it takes the grid kernel's place, and more of the block kernel's.
 // An iteration: a lane takes a frontier row; rows of up to 32 entries side by side, a lane
 // each, GB_LOOP_UNROLL entries at a time (their loads and atomics issued together), longer
 // rows by the whole warp; each term claims C's empty position (an atomic or on C's presence)
@@ -57,6 +62,18 @@
 #define GB_LOOP_IN_STEP 0
 #define GB_LOOP_IN_BLOCK 1
 #define GB_LOOP_IN_GRID 2
+#define GB_LOOP_IN_CLUSTER 3
+#define GB_LOOP_CLUSTER {{CLUSTER}}
+#define GB_LOOP_CLUSTER_THREADS {{CLUSTER_THREADS}}
+// The cluster kernel is compiled where clusters exist (elsewhere its body is empty, and the
+// host never launches it).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define GB_LOOP_CLUSTERS 1
+#define GB_LOOP_CLUSTER_DIMS __cluster_dims__(GB_LOOP_CLUSTER, 1, 1)
+#else
+#define GB_LOOP_CLUSTERS 0
+#define GB_LOOP_CLUSTER_DIMS
+#endif
 
 // The loop's arrays and the iteration's place: what one iteration reads and writes.  The
 // arrays come first, in the order `loop_level` gives them.
@@ -77,6 +94,11 @@ struct {{KERNEL}}_level {
     const unsigned long long* rin = nullptr;  // the frontier rows' entry ranges (see `row_range`), or null
     unsigned long long* rout = nullptr;       // the next frontier's, or null
     unsigned long long* cout;  // the next frontier's length (global or shared memory)
+    unsigned* held_bits = nullptr;  // the cluster kernel's claims: C's presence (see `take_bits`)
+    // A wide kernel's claim whose product reads the frontier's values: the frontier rows' values
+    // (read with the rows, not after them from C), and the next frontier's, or null.
+    const {{T}}* vin = nullptr;
+    {{T}}* vout = nullptr;
     int cin;                   // the frontier's length (below 2**31: positions are)
     long long handover = 0x7fffffffffffffffLL;  // a next frontier past it sets STOP (none by default)
     bool fresh;
@@ -91,6 +113,23 @@ typedef {{T}} T;
 // grblas_gpu.loops.device_form) in 32 bits: fewer registers and no 64-bit index arithmetic.
 typedef {{PTR_T}} P;
 
+// The kernels that run over several SMs: the frontier's rows carry their entry ranges, and the
+// lengths are counted once a level.
+__device__ constexpr bool wide(int mode) { return mode == GB_LOOP_IN_GRID || mode == GB_LOOP_IN_CLUSTER; }
+
+// Block `rank`'s copy of shared-memory address p, in the cluster's distributed shared memory
+// (a generic address: loads, stores and atomics reach that block's shared memory).
+template <typename U>
+__device__ __forceinline__ U* in_block(U* p, unsigned rank) {
+#if GB_LOOP_CLUSTERS
+    unsigned long long out;
+    asm volatile("mapa.u64 %0, %1, %2;" : "=l"(out) : "l"(p), "r"(rank));
+    return reinterpret_cast<U*>(out);
+#else
+    return p;
+#endif
+}
+
 __device__ __forceinline__ T product(const {{KERNEL}}_level& L, long long k, {{XV}} xk, long long p, long long r) {
     const {{A}} a = {{READS_A}} ? a_load::call(L.values[p]) : ({{A}})0;  // values may be null when unread
     return {{PRODUCT}};
@@ -103,41 +142,54 @@ __device__ __forceinline__ unsigned long long row_range(P begin, P end) {
     return ((unsigned long long)begin << 16) | (length < 0xffffull ? length : 0xffffull);
 }
 
+// The largest of the warp's values (one instruction from compute capability 8.0).
+__device__ __forceinline__ int warp_max(int value) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_max_sync(0xffffffffu, value);
+#else
+    for (int d = 16; d > 0; d >>= 1) value = max(value, __shfl_xor_sync(0xffffffffu, value, d));
+    return value;
+#endif
+}
+
 // Queue the positions r[u] where add[u], for the warp's lanes together: one atomic add per
-// warp (every lane calls it with the same N); in the grid kernel, with their rows' ranges.
+// warp (every lane calls it with the same N); in the wide kernels, with their rows' ranges (and
+// C's values val[u] there, where L.vout is set).
 template <int MODE, int N>
 __device__ __forceinline__ void enqueue(const {{KERNEL}}_level& L, const bool (&add)[N], const int (&r)[N],
-                                        const P (&row_at)[N], const P (&row_stop)[N]) {
+                                        const P (&row_at)[N], const P (&row_stop)[N], const T (&val)[N]) {
     constexpr bool BLOCK = MODE == GB_LOOP_IN_BLOCK;
     const int lane = threadIdx.x & 31;
-    int mine = 0;
+    // The warp's positions in the order (u, lane): a vote per u, each position's place the
+    // count of those before it (votes, not a prefix sum of shuffles: a level's chain of
+    // dependent instructions is most of its time where the frontier is a few rows a warp).
+    const unsigned before = (1u << lane) - 1u;
+    int place[N], total = 0;
 #pragma unroll
-    for (int u = 0; u < N; ++u) mine += add[u] ? 1 : 0;
-    int upto = mine;  // inclusive prefix sum over the warp
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const int other = __shfl_up_sync(0xffffffffu, upto, d);
-        if (lane >= d) upto += other;
+    for (int u = 0; u < N; ++u) {
+        const unsigned votes = __ballot_sync(0xffffffffu, add[u]);
+        place[u] = total + __popc(votes & before);
+        total += __popc(votes);
     }
-    const int total = __shfl_sync(0xffffffffu, upto, 31);
     if (total == 0) return;
     unsigned long long at = 0ull;
     if (lane == 31) {
         at = atomicAdd(L.cout, (unsigned long long)total);
         // (the grid kernel counts its levels' lengths once a level instead: fewer atomics on the
         // state's line, which every warp's queue add and length read reach)
-        if (MODE != GB_LOOP_IN_GRID) atomicAdd((unsigned long long*)&L.state[GB_LOOP_TOTAL], (unsigned long long)total);
+        if (!wide(MODE)) atomicAdd((unsigned long long*)&L.state[GB_LOOP_TOTAL], (unsigned long long)total);
         // (OVER, not STOP: the other blocks of this kernel may not have read STOP yet)
         if (!BLOCK && (long long)(at + total) > L.handover) L.state[GB_LOOP_OVER] = 1;  // read by the next kernels
     }
-    long long pos = (long long)__shfl_sync(0xffffffffu, at, 31) + upto - mine;
+    const long long first = (long long)__shfl_sync(0xffffffffu, at, 31);
 #pragma unroll
     for (int u = 0; u < N; ++u) {
         if (add[u]) {
+            const long long pos = first + place[u];
             L.qout[pos] = r[u];
             if (BLOCK && pos < GB_LOOP_HELD) L.qout_held[pos] = r[u];
-            if (MODE == GB_LOOP_IN_GRID) L.rout[pos] = row_range(row_at[u], row_stop[u]);
-            ++pos;
+            if (wide(MODE)) L.rout[pos] = row_range(row_at[u], row_stop[u]);
+            if (wide(MODE) && L.vout != nullptr) L.vout[pos] = val[u];
         }
     }
 }
@@ -154,26 +206,36 @@ __device__ __forceinline__ void prefetch_l1(const void* p) {
 // Loads, then atomics, each of all the terms at once.  In the block kernel, r[u]'s
 // row pointer (loaded beside the atomics; see `prefetch_l1`): row_at[u]; in the grid kernel,
 // r[u]'s row [row_at[u], row_stop[u]) likewise, which the next iteration reads with r[u]
-// rather than after it (one wait fewer).
+// rather than after it (one wait fewer).  A claim's new values of C: val[u].
 template <int MODE, int N>
 __device__ __forceinline__ void visit(const {{KERNEL}}_level& L, int k, {{XV}} xk, const P (&p)[N], const int (&r)[N],
-                                      bool (&live)[N], P (&row_at)[N], P (&row_stop)[N]) {
-    constexpr bool RANGED = MODE == GB_LOOP_IN_GRID;
+                                      bool (&live)[N], P (&row_at)[N], P (&row_stop)[N], T (&val)[N]) {
+    constexpr bool RANGED = wide(MODE);
     constexpr bool ahead = MODE != GB_LOOP_IN_STEP;
     if constexpr (M::is_any) {  // claim (the ANY monoid's only form): set r's presence bit (a byte of a word)
         unsigned bit[N], got[N];
 #pragma unroll
         for (int u = 0; u < N; ++u) {
-            const unsigned long long at = (unsigned long long)&L.c_bits[live[u] ? r[u] : 0];
-            bit[u] = 1u << (8u * (unsigned)(at & 3ull));
-            got[u] = live[u] ? atomicOr((unsigned*)(at & ~3ull), bit[u]) : bit[u];
+            if constexpr (MODE == GB_LOOP_IN_CLUSTER) {  // (a bit of the cluster's shared memory)
+                const unsigned w = (unsigned)r[u] >> 5;
+                bit[u] = 1u << ((unsigned)r[u] & 31u);
+                got[u] = live[u] ? atomicOr(in_block(L.held_bits + w / GB_LOOP_CLUSTER, w % GB_LOOP_CLUSTER), bit[u])
+                                 : bit[u];
+            } else {
+                const unsigned long long at = (unsigned long long)&L.c_bits[live[u] ? r[u] : 0];
+                bit[u] = 1u << (8u * (unsigned)(at & 3ull));
+                got[u] = live[u] ? atomicOr((unsigned*)(at & ~3ull), bit[u]) : bit[u];
+            }
             row_at[u] = ahead && live[u] ? L.indptr[r[u]] : 0;
             row_stop[u] = RANGED && live[u] ? L.indptr[r[u] + 1] : 0;
         }
 #pragma unroll
         for (int u = 0; u < N; ++u) {
             live[u] = (got[u] & bit[u]) == 0u;
-            if (live[u]) L.c[r[u]] = product(L, k, xk, p[u], r[u]);
+            if (live[u]) {
+                val[u] = product(L, k, xk, p[u], r[u]);
+                L.c[r[u]] = val[u];
+            }
         }
     } else {
         // Live across the compare-and-swaps: C's old bits and what each swap saw (the term is
@@ -236,7 +298,7 @@ __device__ __forceinline__ void fetch_rows(const {{KERNEL}}_level& L, const bool
 // rows' loads, 0.4 us a level more on an H100.)
 template <int MODE, bool NARROW = false>
 __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, int stride, int ahead = -1,
-                                        unsigned long long ahead_range = 0ull) {
+                                        unsigned long long ahead_range = 0ull, T ahead_value = (T)0) {
     constexpr int WARPS = GB_LOOP_BLOCK / 32;
     const int lane = threadIdx.x & 31;
     const bool narrow = NARROW && MODE == GB_LOOP_IN_BLOCK && L.fresh && L.cin <= 32;
@@ -252,8 +314,12 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
                 : ahead >= 0 && base == base0 ? ahead
                 : (L.qin_held != nullptr ? L.qin_held[f] : __ldcg(&L.qin[f]));
             if (!M::is_any && !L.fresh) atomicCAS(&L.stamp[k], L.last_mark, 0);  // k leaves the queue
-            if ({{READS_X}}) xk = L.fresh ? ({{XV}})L.first[f] : ({{XV}})__ldcg(&L.c[k]);
-            if (MODE == GB_LOOP_IN_GRID && L.rin != nullptr) {
+            if ({{READS_X}}) {
+                xk = L.fresh ? ({{XV}})L.first[f]
+                     : L.vin == nullptr ? ({{XV}})__ldcg(&L.c[k])
+                     : ({{XV}})(ahead >= 0 && base == base0 ? ahead_value : __ldcg(&L.vin[f]));
+            }
+            if (wide(MODE) && L.rin != nullptr) {
                 const unsigned long long range = ahead >= 0 && base == base0 ? ahead_range : __ldcg(&L.rin[f]);
                 const unsigned length = (unsigned)(range & 0xffffull);
                 begin = (P)(range >> 16);
@@ -267,11 +333,12 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
         const bool short_row = length <= 32;
         const bool walks_short = short_row && (!narrow || f % WARPS == warp);
         int steps = walks_short ? (int)((length + GB_LOOP_UNROLL - 1) / GB_LOOP_UNROLL) : 0;
-        for (int d = 16; d > 0; d >>= 1) steps = max(steps, __shfl_xor_sync(0xffffffffu, steps, d));
+        steps = warp_max(steps);
         for (int s = 0; s < steps; ++s) {
             P p[GB_LOOP_UNROLL], row_at[GB_LOOP_UNROLL], row_stop[GB_LOOP_UNROLL];
             int r[GB_LOOP_UNROLL];
             bool live[GB_LOOP_UNROLL];
+            T val[GB_LOOP_UNROLL];
 #pragma unroll
             for (int u = 0; u < GB_LOOP_UNROLL; ++u) {
                 const int off = s * GB_LOOP_UNROLL + u;
@@ -279,8 +346,8 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
                 p[u] = live[u] ? begin + off : begin;  // (never past the last entry: no overflow)
                 r[u] = live[u] ? (int)L.indices[p[u]] : 0;
             }
-            visit<MODE, GB_LOOP_UNROLL>(L, k, xk, p, r, live, row_at, row_stop);
-            enqueue<MODE, GB_LOOP_UNROLL>(L, live, r, row_at, row_stop);
+            visit<MODE, GB_LOOP_UNROLL>(L, k, xk, p, r, live, row_at, row_stop, val);
+            enqueue<MODE, GB_LOOP_UNROLL>(L, live, r, row_at, row_stop, val);
             fetch_rows<MODE, GB_LOOP_UNROLL>(L, live, row_at);
         }
         unsigned todo = __ballot_sync(0xffffffffu, !short_row);
@@ -298,6 +365,7 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
                 P p[GB_LOOP_UNROLL], row_at[GB_LOOP_UNROLL], row_stop[GB_LOOP_UNROLL];
                 int r[GB_LOOP_UNROLL];
                 bool live[GB_LOOP_UNROLL];
+                T val[GB_LOOP_UNROLL];
 #pragma unroll
                 for (int u = 0; u < GB_LOOP_UNROLL; ++u) {
                     const long long e = p0 + 32 * u + lane;
@@ -305,8 +373,8 @@ __device__ __forceinline__ void iterate(const {{KERNEL}}_level& L, int base0, in
                     p[u] = live[u] ? (P)e : (P)p0;
                     r[u] = live[u] ? (int)L.indices[p[u]] : 0;
                 }
-                visit<MODE, GB_LOOP_UNROLL>(L, row, row_x, p, r, live, row_at, row_stop);
-                enqueue<MODE, GB_LOOP_UNROLL>(L, live, r, row_at, row_stop);
+                visit<MODE, GB_LOOP_UNROLL>(L, row, row_x, p, r, live, row_at, row_stop, val);
+                enqueue<MODE, GB_LOOP_UNROLL>(L, live, r, row_at, row_stop, val);
                 fetch_rows<MODE, GB_LOOP_UNROLL>(L, live, row_at);
             }
         }
@@ -340,6 +408,7 @@ __device__ __forceinline__ void pull(const {{KERNEL}}_level& L, const P* __restr
         bool add[1] = {false};
         const int r[1] = {j};
         const P none[1] = {0};
+        const {{T}} no_value[1] = {({{T}})0};
         if (j < size && !L.c_bits[j]) {
             for (P p = t_indptr[j], end = t_indptr[j + 1]; p < end; ++p) {
                 const int k = (int)t_indices[p];
@@ -352,7 +421,7 @@ __device__ __forceinline__ void pull(const {{KERNEL}}_level& L, const P* __restr
                 }
             }
         }
-        enqueue<GB_LOOP_IN_BLOCK, 1>(L, add, r, none, none);
+        enqueue<GB_LOOP_IN_BLOCK, 1>(L, add, r, none, none, no_value);
     }
 }
 
@@ -388,6 +457,71 @@ __device__ __forceinline__ void grid_barrier(unsigned* counter) {
     __syncthreads();
 }
 
+// Every block of the cluster waits here for all the others: the cluster's hardware barrier,
+// which releases the block's writes (shared and global memory) and acquires the others'.
+__device__ __forceinline__ void cluster_barrier() {
+#if GB_LOOP_CLUSTERS
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ unsigned cluster_rank() {
+    unsigned rank = 0u;
+#if GB_LOOP_CLUSTERS
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+#endif
+    return rank;
+}
+
+// The cluster kernel holds a claim's presence in the cluster's shared memory, a bit a position:
+// word w (positions 32 w to 32 w + 31) in block w % GB_LOOP_CLUSTER at w / GB_LOOP_CLUSTER, so
+// that a level's neighbouring positions spread over the blocks.  Each block takes its words
+// from C's presence bytes at the start and gives them back at the end.
+__device__ __forceinline__ bool whole_word(const bool* c_bits, long long w, long long size) {
+    return 32 * w + 32 <= size && ((unsigned long long)c_bits & 15ull) == 0ull;  // (two 16-byte accesses)
+}
+
+__device__ __forceinline__ void take_bits(unsigned* held, const bool* c_bits, long long size, unsigned rank) {
+    const long long words = (size + 31) >> 5;
+    for (long long w = rank + (long long)GB_LOOP_CLUSTER * threadIdx.x; w < words;
+         w += (long long)GB_LOOP_CLUSTER * blockDim.x) {
+        unsigned word = 0u;
+        if (whole_word(c_bits, w, size)) {
+            const uint4 a = reinterpret_cast<const uint4*>(c_bits + 32 * w)[0];
+            const uint4 b = reinterpret_cast<const uint4*>(c_bits + 32 * w)[1];
+            const unsigned four[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};  // (4 bytes of 0 or 1 each)
+#pragma unroll
+            for (int k = 0; k < 8; ++k) {
+                const unsigned x = four[k];
+                word |= ((x & 1u) | ((x >> 7) & 2u) | ((x >> 14) & 4u) | ((x >> 21) & 8u)) << (4 * k);
+            }
+        } else {
+            for (int k = 0; k < 32 && 32 * w + k < size; ++k) word |= (c_bits[32 * w + k] ? 1u : 0u) << k;
+        }
+        held[w / GB_LOOP_CLUSTER] = word;
+    }
+}
+
+__device__ __forceinline__ void give_bits(const unsigned* held, bool* c_bits, long long size, unsigned rank) {
+    const long long words = (size + 31) >> 5;
+    for (long long w = rank + (long long)GB_LOOP_CLUSTER * threadIdx.x; w < words;
+         w += (long long)GB_LOOP_CLUSTER * blockDim.x) {
+        const unsigned word = held[w / GB_LOOP_CLUSTER];
+        if (whole_word(c_bits, w, size)) {
+            unsigned four[8];
+#pragma unroll
+            for (int k = 0; k < 8; ++k) {
+                const unsigned x = word >> (4 * k);
+                four[k] = (x & 1u) | ((x & 2u) << 7) | ((x & 4u) << 14) | ((x & 8u) << 21);
+            }
+            reinterpret_cast<uint4*>(c_bits + 32 * w)[0] = make_uint4(four[0], four[1], four[2], four[3]);
+            reinterpret_cast<uint4*>(c_bits + 32 * w)[1] = make_uint4(four[4], four[5], four[6], four[7]);
+        } else {
+            for (int k = 0; k < 32 && 32 * w + k < size; ++k) c_bits[32 * w + k] = ((word >> k) & 1u) != 0u;
+        }
+    }
+}
+
 // The state a run leaves for the next (iteration i, `ran` iterations run; the next count
 // cleared) and for the host (page-locked memory, mapped: no copy after the launch).
 __device__ __forceinline__ void hand_back(long long* state, volatile long long* host_state, int i, long long ran) {
@@ -409,6 +543,47 @@ __device__ __forceinline__ {{KERNEL}}_level loop_level(const {{PTR_T}}* indptr, 
                                                       const int64_t* first_rows, const {{T}}* first, int* stamp,
                                                       long long* state) {
     return {{KERNEL}}_level{indptr, indices, values, c_bits, c, first_rows, first, stamp, state};
+}
+
+// A wide kernel's queues, two of each (by the iteration's parity): rows, their rows' entry
+// ranges and, where the queue carries them, C's values at them (v0 and v1 null otherwise).
+struct wide_queues {
+    int* q0;
+    int* q1;
+    unsigned long long* r0;
+    unsigned long long* r1;
+    T* v0;
+    T* v1;
+    int capacity;  // (the queues' size)
+};
+
+// A wide kernel's first frontier entry of a lane (see `wide_level`): row (-1: none), range, value.
+struct wide_ahead {
+    int row;
+    unsigned long long range;
+    T value;
+};
+
+// Level i of a wide kernel, `ran` levels after its launch: L's queues set, and the first
+// frontier entry of the thread's lane (`mine`) loaded, before the frontier's length is known
+// (the caller reads it after this): one wait after the barrier, not two.  Ranges and values
+// are read only where this launch wrote them (after its first level).
+__device__ __forceinline__ wide_ahead wide_level({{KERNEL}}_level& L, const wide_queues& Q, int i, long long ran,
+                                                 bool fresh, int mine) {
+    const bool odd = (i & 1) != 0;
+    L.qin = odd ? Q.q1 : Q.q0;
+    L.qout = odd ? Q.q0 : Q.q1;
+    L.rin = ran > 0 ? (odd ? Q.r1 : Q.r0) : nullptr;
+    L.rout = odd ? Q.r0 : Q.r1;
+    L.vin = ran > 0 ? (odd ? Q.v1 : Q.v0) : nullptr;
+    L.vout = odd ? Q.v0 : Q.v1;
+    L.fresh = fresh && ran == 0;
+    L.mark = 1 + (i & 1);
+    L.last_mark = 2 - (i & 1);
+    const bool held = mine < Q.capacity;
+    return wide_ahead{!L.fresh && held ? __ldcg(&L.qin[mine]) : -1,
+                      L.rin != nullptr && held ? __ldcg(&L.rin[mine]) : 0ull,
+                      L.vin != nullptr && held ? __ldcg(&L.vin[mine]) : (T)0};
 }
 
 }  // namespace
@@ -548,12 +723,15 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_BLOCK) {{KERNEL}}_block_sma
 // state[BASE]; the lengths are the state's (global memory).  It leaves the state as `_block`
 // does.  A frontier's rows go to the warps 32 at a time, dealt to the blocks in turn (a
 // frontier of a few hundred rows is spread over as many SMs, not the first blocks' warps).
+// The queues carry their rows' entry ranges (r0, r1) and, for a claim whose product reads the
+// frontier's values, C's values at them (v0, v1; null otherwise): a level's first loads are
+// the queue's, all together, not the queue's and then C's.
 extern "C" __global__ void __launch_bounds__(GB_LOOP_GRID, 1) {{KERNEL}}_grid(
         const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
         const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
         const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
         unsigned* barrier, unsigned long long* r0, unsigned long long* r1, int capacity,
-        volatile long long* host_state) {
+        volatile long long* host_state, {{T}}* v0, {{T}}* v1) {
     const int base = (int)state[GB_LOOP_BASE];
     const long long most = state[GB_LOOP_MOST];
     const long long low = state[GB_LOOP_SMALL];
@@ -566,14 +744,10 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_GRID, 1) {{KERNEL}}_grid(
     const int stride = (int)(gridDim.x * blockDim.x);
     long long ran = 0, queued = 0;
     int i = base;
+    const wide_queues Q{q0, q1, r0, r1, v0, v1, capacity};
+    const int mine = start + (int)(threadIdx.x & 31);
     while (ran < most) {
-        // The thread's first queue entry is loaded with the length, before it is known to be in
-        // the frontier (`capacity`: the queue's size): one wait after the barrier, not two.
-        const int* qin = (i & 1) ? q1 : q0;
-        const unsigned long long* rin = ran > 0 ? ((i & 1) ? r1 : r0) : nullptr;  // (written by this kernel)
-        const int mine = start + (int)(threadIdx.x & 31);
-        const int ahead = !(fresh && ran == 0) && mine < capacity ? __ldcg(&qin[mine]) : -1;
-        const unsigned long long ahead_range = rin != nullptr && mine < capacity ? __ldcg(&rin[mine]) : 0ull;
+        const wide_ahead ahead = wide_level(L, Q, i, ran, fresh, mine);
         // A plain load: the SM's first warp to ask brings it to L1 and the others find it there
         // (through L2 every warp's load would reach the one line); the barrier's acquire has
         // dropped L1's older lines.
@@ -581,16 +755,9 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_GRID, 1) {{KERNEL}}_grid(
         if (lead && ran > 0) queued += cin;  // (the last iteration's new rows)
         if (cin <= low || cin > high) break;  // (every block reads the same length: they stop alike)
         if (lead) state[GB_LOOP_COUNT + (i + 2) % 3] = 0;  // read at the last iteration, written at the next
-        L.qin = qin;
-        L.qout = (i & 1) ? q0 : q1;
-        L.rin = rin;
-        L.rout = (i & 1) ? r0 : r1;
         L.cout = (unsigned long long*)&state[GB_LOOP_COUNT + (i + 1) % 3];
         L.cin = (int)cin;
-        L.fresh = fresh && ran == 0;
-        L.mark = 1 + (i & 1);
-        L.last_mark = 2 - (i & 1);
-        iterate<GB_LOOP_IN_GRID>(L, start, stride, ahead, ahead_range);
+        iterate<GB_LOOP_IN_GRID>(L, start, stride, ahead.row, ahead.range, ahead.value);
         grid_barrier(barrier);
         ++ran;
         ++i;
@@ -600,4 +767,66 @@ extern "C" __global__ void __launch_bounds__(GB_LOOP_GRID, 1) {{KERNEL}}_grid(
         state[GB_LOOP_TOTAL] += queued;
         hand_back(state, host_state, i, ran);
     }
+}
+
+// The grid kernel's iterations in one cluster of GB_LOOP_CLUSTER blocks (a launch of that many):
+// the cluster's barrier between them (no cooperative launch: a cluster's blocks run at once),
+// the lengths in the first block's shared memory (`lengths`, read and counted through the
+// distributed shared memory) and, for a claim, C's presence in the blocks' shared memory (a
+// bit a position, `size` of them: see `take_bits`; the launch gives each block its share as
+// dynamic shared memory).  It leaves the state, and C's presence bytes, as the grid kernel
+// does.  Compiled where clusters exist (compute capability 9.0 and later).
+extern "C" __global__ void __launch_bounds__(GB_LOOP_CLUSTER_THREADS, 1) GB_LOOP_CLUSTER_DIMS {{KERNEL}}_cluster(
+        const {{PTR_T}}* __restrict__ indptr, const {{INDEX_T}}* __restrict__ indices,
+        const {{AV}}* __restrict__ values, bool* c_bits, {{T}}* c, int* q0, int* q1,
+        const int64_t* __restrict__ first_rows, const {{T}}* __restrict__ first, int* stamp, long long* state,
+        unsigned long long* r0, unsigned long long* r1, int capacity, volatile long long* host_state,
+        long long size, {{T}}* v0, {{T}}* v1) {
+#if GB_LOOP_CLUSTERS
+    extern __shared__ unsigned held_bits[];
+    __shared__ unsigned long long counts[3];  // (the first block's are the lengths)
+    const unsigned rank = cluster_rank();
+    const int base = (int)state[GB_LOOP_BASE];
+    const long long most = state[GB_LOOP_MOST];
+    const long long low = state[GB_LOOP_SMALL];
+    const long long high = state[GB_LOOP_HANDOVER];
+    const bool fresh = state[GB_LOOP_FRESH] != 0;
+    const bool lead = rank == 0u && threadIdx.x == 0;
+    if (lead) {
+        counts[base % 3] = (unsigned long long)state[GB_LOOP_COUNT + base % 3];
+        counts[(base + 1) % 3] = 0ull;
+    }
+    if constexpr (M::is_any) take_bits(held_bits, c_bits, size, rank);
+    cluster_barrier();
+    unsigned long long* lengths = in_block(counts, 0u);
+    {{KERNEL}}_level L = loop_level(indptr, indices, values, c_bits, c, first_rows, first, stamp, state);
+    L.held_bits = held_bits;
+    const int start = (int)((((threadIdx.x >> 5) * GB_LOOP_CLUSTER) + rank) << 5);
+    const int stride = (int)(GB_LOOP_CLUSTER * blockDim.x);
+    long long ran = 0, queued = 0;
+    int i = base;
+    const wide_queues Q{q0, q1, r0, r1, v0, v1, capacity};
+    const int mine = start + (int)(threadIdx.x & 31);
+    while (ran < most) {
+        const wide_ahead ahead = wide_level(L, Q, i, ran, fresh, mine);  // (as in the grid kernel)
+        const long long cin = (long long)lengths[i % 3];
+        if (lead && ran > 0) queued += cin;
+        if (cin <= low || cin > high) break;
+        if (lead) counts[(i + 2) % 3] = 0ull;
+        L.cout = &lengths[(i + 1) % 3];
+        L.cin = (int)cin;
+        iterate<GB_LOOP_IN_CLUSTER>(L, start, stride, ahead.row, ahead.range, ahead.value);
+        cluster_barrier();
+        ++ran;
+        ++i;
+    }
+    cluster_barrier();  // (every block has read the first block's lengths: it may exit)
+    if constexpr (M::is_any) give_bits(held_bits, c_bits, size, rank);
+    if (lead) {
+        if (ran == most && ran > 0) queued += (long long)counts[i % 3];
+        state[GB_LOOP_COUNT + i % 3] = (long long)counts[i % 3];
+        state[GB_LOOP_TOTAL] += queued;
+        hand_back(state, host_state, i, ran);
+    }
+#endif
 }
