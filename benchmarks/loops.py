@@ -75,7 +75,8 @@ PATH_VERTICES = 20_000
 def _level_costs(repeat: int) -> dict:
     """Device time of a level with one row in it, in us: BFS along a directed path of
     :data:`PATH_VERTICES` vertices (a level each) run by the block kernel alone, by the grid
-    kernel alone (a grid barrier a level) and by the captured graphs alone (a launch a level);
+    kernel alone (a grid barrier a level), by the cluster kernel alone (where the GPU has
+    clusters: a cluster barrier a level) and by the captured graphs alone (a launch a level);
     the run's host work, spread over 20,000 levels, is below 0.02 us of each."""
     import cupy
     from grblas_gpu.algorithms import bfs_levels
@@ -84,16 +85,20 @@ def _level_costs(repeat: int) -> dict:
     from grblas_gpu.backends.cupy import capture
 
     n = PATH_VERTICES
-    kept = capture.BLOCK_ROWS, capture.BLOCK_ROWS_BESIDE_GRID, capture.GRID_KERNEL
+    names = ("BLOCK_ROWS", "BLOCK_ROWS_BESIDE_GRID", "BLOCK_ROWS_BESIDE_CLUSTER", "GRID_KERNEL", "CLUSTER_KERNEL")
+    kept = {name: getattr(capture, name) for name in names}
     sync = cupy.cuda.Device().synchronize
     costs = {}
     try:
-        for name, block_rows, grid in (("block", kept[0], False), ("grid", 0, True), ("graphs", 0, False)):
-            capture.BLOCK_ROWS, capture.BLOCK_ROWS_BESIDE_GRID, capture.GRID_KERNEL = block_rows, block_rows, grid
+        for name, block_rows, grid, cluster in (("block", kept["BLOCK_ROWS"], False, False), ("grid", 0, True, False),
+                                                ("cluster", 0, True, True), ("graphs", 0, False, False)):
+            for setting, value in zip(names, (block_rows, block_rows, block_rows, grid, cluster)):
+                setattr(capture, setting, value)
             A = gb.Matrix.from_coo(np.arange(n - 1), np.arange(1, n), 1.0, nrows=n, ncols=n, backend="cupy")
             costs[f"{name}_us_per_level"] = _median_ms(lambda: bfs_levels(A, 0), repeat, sync) * 1e3 / n
     finally:
-        capture.BLOCK_ROWS, capture.BLOCK_ROWS_BESIDE_GRID, capture.GRID_KERNEL = kept
+        for setting, value in kept.items():
+            setattr(capture, setting, value)
     return costs
 
 
@@ -115,6 +120,15 @@ def _row(name: str, g: graphs.Graph, backend: str, repeat: int, peers: bool = Tr
             key = "device" if on else "plain"
             row[f"bfs_{key}_ms"] = _median_ms(lambda: bfs_levels(A, source), repeat, sync)
             row[f"sssp_{key}_ms"] = _median_ms(lambda: sssp(A, source), repeat, sync)
+    if backend == "cupy":  # (the loop as it was before the cluster kernel: the grid kernel takes its place)
+        from grblas_gpu.backends.cupy import capture
+
+        capture.CLUSTER_KERNEL = False
+        try:
+            row["bfs_grid_kernel_ms"] = _median_ms(lambda: bfs_levels(A, source), repeat, sync)
+            row["sssp_grid_kernel_ms"] = _median_ms(lambda: sssp(A, source), repeat, sync)
+        finally:
+            capture.CLUSTER_KERNEL = True
     if peers:
         row["scipy_bfs_ms"] = _median_ms(
             lambda: csgraph.breadth_first_order(scipy_csr, source, return_predecessors=False), repeat, lambda: None)
@@ -168,12 +182,14 @@ def _small_row(name: str, g: graphs.Graph) -> dict:
             return out
 
         capture.FrontierLoop.run, capture.BLOCK_ROWS_BESIDE_GRID = timed, block_rows  # type: ignore[method-assign,assignment]
+        capture.CLUSTER_KERNEL = False
         try:
             for _ in range(SMALL_RUNS // 4):
                 bfs_levels(A, source)
             sync()
         finally:
             capture.FrontierLoop.run, capture.BLOCK_ROWS_BESIDE_GRID = run, kept  # type: ignore[method-assign]
+            capture.CLUSTER_KERNEL = True
         row[key] = statistics.median(cupy.cuda.get_elapsed_time(a, b) for a, b in events[20:]) * 1e3
     return row
 
@@ -289,20 +305,25 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _markdown(meta: dict, rows: list[dict]) -> str:
-    head = ("| graph | levels | BFS device ms | BFS plain ms | scipy BFS ms | us/level device | us/level plain "
-            "| floor us/level | SSSP device ms | SSSP plain ms | scipy Dijkstra ms |\n" + "|---" * 11 + "|\n")
-    lines = [f"Device: {meta['device']}; medians of {meta['repeat']} runs after a warm-up.\n", head]
+    head = ("| graph | levels | BFS device ms | BFS grid kernel ms | BFS plain ms | scipy BFS ms | us/level device "
+            "| us/level plain | floor us/level | SSSP device ms | SSSP grid kernel ms | SSSP plain ms "
+            "| scipy Dijkstra ms |\n" + "|---" * 13 + "|\n")
+    lines = [(f"Device: {meta['device']}; medians of {meta['repeat']} runs after a warm-up; grid kernel: the "
+              "device loop with the grid kernel in the cluster kernel's place.\n"), head]
+    nan = float("nan")
     for r in rows:
         floor = r.get("floor_us_per_level")
         lines.append(
-            f"| {r['graph']} | {r['bfs_levels']} | {r['bfs_device_ms']:.2f} | {r['bfs_plain_ms']:.2f} | "
-            f"{r.get('scipy_bfs_ms', float('nan')):.2f} | {r['bfs_device_us_per_level']:.2f} | {r['bfs_plain_us_per_level']:.2f} | "
-            f"{'' if floor is None else f'{floor:.2f}'} | {r['sssp_device_ms']:.2f} | {r['sssp_plain_ms']:.2f} | "
-            f"{r.get('scipy_dijkstra_ms', float('nan')):.2f} |\n")
+            f"| {r['graph']} | {r['bfs_levels']} | {r['bfs_device_ms']:.2f} | {r.get('bfs_grid_kernel_ms', nan):.2f} | "
+            f"{r['bfs_plain_ms']:.2f} | {r.get('scipy_bfs_ms', nan):.2f} | {r['bfs_device_us_per_level']:.2f} | "
+            f"{r['bfs_plain_us_per_level']:.2f} | {'' if floor is None else f'{floor:.2f}'} | "
+            f"{r['sssp_device_ms']:.2f} | {r.get('sssp_grid_kernel_ms', nan):.2f} | {r['sssp_plain_ms']:.2f} | "
+            f"{r.get('scipy_dijkstra_ms', nan):.2f} |\n")
     costs = meta.get("level_costs")
     if costs:
         lines.append(f"\nA level of one row (BFS along a {PATH_VERTICES:,}-vertex path), us: block kernel "
                      f"{costs['block_us_per_level']:.2f}, grid kernel {costs['grid_us_per_level']:.2f}, "
+                     f"cluster kernel {costs['cluster_us_per_level']:.2f}, "
                      f"captured graphs {costs['graphs_us_per_level']:.2f}.\n")
     if meta.get("small"):
         lines.append(f"\nSmall graphs, BFS in us (medians of {SMALL_RUNS}; runs: CUDA events around the loop's "
