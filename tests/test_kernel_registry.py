@@ -87,13 +87,14 @@ def test_entry_points_and_namespaces_are_unique(specs: list[KernelSpec]) -> None
 
 def test_sources_are_self_contained(specs: list[KernelSpec]) -> None:
     """Each unit is preamble + body, includes no header and has no unfilled placeholder, and
-    defines each of its entry points as an extern "C" kernel (launch bounds allowed)."""
+    defines each of its entry points as an extern "C" kernel (launch bounds allowed, and a
+    macro of the template's own such as the cluster kernel's dimensions)."""
     for spec in specs:
         source = spec.render()
         assert source == codegen.preamble() + "\n" + spec.render_body()
         assert "#include" not in source and "{{" not in source, spec.name
         for entry in spec.module().entries.values():
-            defined = rf'extern "C" __global__ void (__launch_bounds__\([^()]*\) )?{re.escape(entry)}\('
+            defined = rf'extern "C" __global__ void (__launch_bounds__\([^()]*\) )?(GB_\w+ )?{re.escape(entry)}\('
             assert re.search(defined, source), (spec.name, entry)
 
 
