@@ -32,7 +32,8 @@
 //   later): the cluster's hardware barrier between iterations, the lengths in the first
 //   block's shared memory and a claim's presence, a bit a position, spread over the blocks'
 //   shared memory (distributed shared memory: a claim is an atomic in an SM, not in L2).
-//   Where it launches it takes the grid kernel's place, and more of the block kernel's.
+//   The host launches it for a claim alone, in the grid kernel's place and for more of the
+//   block kernel's frontiers.
 // An iteration: a lane takes a frontier row; rows of up to 32 entries side by side, a lane
 // each, GB_LOOP_UNROLL entries at a time (their loads and atomics issued together), longer
 // rows by the whole warp; each term claims C's empty position (an atomic or on C's presence)
