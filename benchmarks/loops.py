@@ -22,7 +22,8 @@ import json
 import platform
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,20 @@ def _floor_us(A: Any) -> float | None:
 PATH_VERTICES = 20_000
 
 
+@contextmanager
+def _settings(owner: Any, **values: Any) -> Iterator[None]:
+    """``owner``'s attributes set to ``values`` for the block (the loop's tunables in
+    ``capture``, a method), and what they were put back after it."""
+    kept = {name: getattr(owner, name) for name in values}
+    for name, value in values.items():
+        setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        for name, value in kept.items():
+            setattr(owner, name, value)
+
+
 def _level_costs(repeat: int) -> dict:
     """Device time of a level with one row in it, in us: BFS along a directed path of
     :data:`PATH_VERTICES` vertices (a level each) run by the block kernel alone, by the grid
@@ -85,20 +100,14 @@ def _level_costs(repeat: int) -> dict:
     from grblas_gpu.backends.cupy import capture
 
     n = PATH_VERTICES
-    names = ("BLOCK_ROWS", "BLOCK_ROWS_BESIDE_GRID", "BLOCK_ROWS_BESIDE_CLUSTER", "GRID_KERNEL", "CLUSTER_KERNEL")
-    kept = {name: getattr(capture, name) for name in names}
     sync = cupy.cuda.Device().synchronize
     costs = {}
-    try:
-        for name, block_rows, grid, cluster in (("block", kept["BLOCK_ROWS"], False, False), ("grid", 0, True, False),
-                                                ("cluster", 0, True, True), ("graphs", 0, False, False)):
-            for setting, value in zip(names, (block_rows, block_rows, block_rows, grid, cluster)):
-                setattr(capture, setting, value)
+    for name, rows, grid, cluster in (("block", capture.BLOCK_ROWS, False, False), ("grid", 0, True, False),
+                                      ("cluster", 0, True, True), ("graphs", 0, False, False)):
+        with _settings(capture, BLOCK_ROWS=rows, BLOCK_ROWS_BESIDE_GRID=rows, BLOCK_ROWS_BESIDE_CLUSTER=rows,
+                       GRID_KERNEL=grid, CLUSTER_KERNEL=cluster):
             A = gb.Matrix.from_coo(np.arange(n - 1), np.arange(1, n), 1.0, nrows=n, ncols=n, backend="cupy")
             costs[f"{name}_us_per_level"] = _median_ms(lambda: bfs_levels(A, 0), repeat, sync) * 1e3 / n
-    finally:
-        for setting, value in kept.items():
-            setattr(capture, setting, value)
     return costs
 
 
@@ -123,12 +132,9 @@ def _row(name: str, g: graphs.Graph, backend: str, repeat: int, peers: bool = Tr
     if backend == "cupy":  # (the loop as it was before the cluster kernel: the grid kernel takes its place)
         from grblas_gpu.backends.cupy import capture
 
-        capture.CLUSTER_KERNEL = False
-        try:
+        with _settings(capture, CLUSTER_KERNEL=False):
             row["bfs_grid_kernel_ms"] = _median_ms(lambda: bfs_levels(A, source), repeat, sync)
             row["sssp_grid_kernel_ms"] = _median_ms(lambda: sssp(A, source), repeat, sync)
-        finally:
-            capture.CLUSTER_KERNEL = True
     if peers:
         row["scipy_bfs_ms"] = _median_ms(
             lambda: csgraph.breadth_first_order(scipy_csr, source, return_predecessors=False), repeat, lambda: None)
@@ -169,8 +175,8 @@ def _small_row(name: str, g: graphs.Graph) -> dict:
         row["bfs_plain_us"] = _median_ms(lambda: bfs_levels(A, source), SMALL_RUNS // 4, sync) * 1e3
     row["scipy_bfs_us"] = _median_ms(lambda: csgraph.breadth_first_order(scipy_csr, source, return_predecessors=False),
                                      SMALL_RUNS, lambda: None) * 1e3
-    run, kept = capture.FrontierLoop.run, capture.BLOCK_ROWS_BESIDE_GRID
-    for key, block_rows in (("run_block_us", kept), ("run_grid_us", 0)):
+    run = capture.FrontierLoop.run
+    for key, block_rows in (("run_block_us", capture.BLOCK_ROWS_BESIDE_GRID), ("run_grid_us", 0)):
         events: list[tuple[Any, Any]] = []
 
         def timed(loop: Any, *args: Any, **kw: Any) -> Any:
@@ -181,15 +187,11 @@ def _small_row(name: str, g: graphs.Graph) -> dict:
             events.append((start, end))
             return out
 
-        capture.FrontierLoop.run, capture.BLOCK_ROWS_BESIDE_GRID = timed, block_rows  # type: ignore[method-assign,assignment]
-        capture.CLUSTER_KERNEL = False
-        try:
+        with _settings(capture.FrontierLoop, run=timed), \
+                _settings(capture, BLOCK_ROWS_BESIDE_GRID=block_rows, CLUSTER_KERNEL=False):
             for _ in range(SMALL_RUNS // 4):
                 bfs_levels(A, source)
             sync()
-        finally:
-            capture.FrontierLoop.run, capture.BLOCK_ROWS_BESIDE_GRID = run, kept  # type: ignore[method-assign]
-            capture.CLUSTER_KERNEL = True
         row[key] = statistics.median(cupy.cuda.get_elapsed_time(a, b) for a, b in events[20:]) * 1e3
     return row
 
